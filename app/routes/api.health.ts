@@ -1,0 +1,25 @@
+import { apiRoute, jsonResponse } from "../server/api.server";
+import { buildRevision } from "../server/build-info.server";
+import { env, usesSampleUpstream } from "../server/env.server";
+import { siteDataStatus } from "../server/site-status.server";
+
+/**
+ * Load-balancer health check: cheap by design (no upstream call, no query
+ * beyond the plan store's cached status).
+ */
+const route = apiRoute({
+  GET: () => {
+    const config = env();
+    return jsonResponse({
+      status: "ok",
+      commit: buildRevision(),
+      env: config.DEPLOY_ENV,
+      upstream: usesSampleUpstream(config) ? "sample" : "live",
+      planData: siteDataStatus().planData,
+      warnings: config.warnings.map((w) => w.split(":")[0]),
+    });
+  },
+});
+
+export const loader = route.loader;
+export const action = route.action;

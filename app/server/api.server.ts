@@ -1,0 +1,150 @@
+import type { ZodType } from "zod";
+
+/**
+ * The one JSON error shape of every /api route:
+ *   {"error": {"code": "...", "message": "...", "fields": {"path": "why"}}}
+ * and the helpers that let a route stay thin: method dispatch, body parsing
+ * with size, syntax and schema checks.
+ */
+
+export type ErrorFields = Record<string, string>;
+
+export interface ApiErrorBody {
+  error: { code: string; message: string; fields?: ErrorFields };
+}
+
+export const JSON_BODY_LIMIT_BYTES = 100 * 1024;
+
+export function jsonResponse(data: unknown, init: ResponseInit = {}): Response {
+  const headers = new Headers(init.headers);
+  if (!headers.has("content-type")) headers.set("content-type", "application/json; charset=utf-8");
+  if (!headers.has("cache-control")) headers.set("cache-control", "no-store");
+  return new Response(JSON.stringify(data), { ...init, headers });
+}
+
+export function errorResponse(
+  status: number,
+  code: string,
+  message: string,
+  fields?: ErrorFields,
+  headers?: HeadersInit,
+): Response {
+  const body: ApiErrorBody = { error: { code, message, ...(fields ? { fields } : {}) } };
+  return jsonResponse(body, { status, headers });
+}
+
+/** Thrown inside a route; `apiRoute` turns it into the error shape. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly fields?: ErrorFields,
+    readonly headers?: HeadersInit,
+  ) {
+    super(message);
+  }
+  toResponse(): Response {
+    return errorResponse(this.status, this.code, this.message, this.fields, this.headers);
+  }
+}
+
+export function badRequest(message: string, fields?: ErrorFields): ApiError {
+  return new ApiError(400, "bad_request", message, fields);
+}
+
+/** Turn zod issues into {"household.people.0.age": "Expected number"}. */
+export function fieldsFromIssues(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): ErrorFields {
+  const fields: ErrorFields = {};
+  for (const issue of issues) {
+    const key = issue.path.length ? issue.path.map(String).join(".") : "(body)";
+    if (!(key in fields)) fields[key] = issue.message;
+  }
+  return fields;
+}
+
+export function parseWith<T>(schema: ZodType<T>, value: unknown, what = "request body"): T {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const fields = fieldsFromIssues(result.error.issues);
+    const names = Object.keys(fields).slice(0, 5).join(", ");
+    throw new ApiError(400, "validation_failed", `Invalid ${what}: check ${names}.`, fields);
+  }
+  return result.data;
+}
+
+/** Read a request body as text, refusing more than `limit` bytes with 413. */
+export async function readBodyText(request: Request, limit = JSON_BODY_LIMIT_BYTES): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function tooLarge(limit: number): ApiError {
+  return new ApiError(413, "payload_too_large", `Request body is larger than ${Math.round(limit / 1024)} KB.`);
+}
+
+/** Parse a JSON request body and validate it: 415, 413 or 400 on failure. */
+export async function parseJsonBody<T>(request: Request, schema: ZodType<T>): Promise<T> {
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^application\/([a-z.+-]*\+)?json\b/i.test(type.trim())) {
+    throw new ApiError(415, "unsupported_media_type", "Send the body as JSON with Content-Type: application/json.");
+  }
+  const text = await readBodyText(request);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ApiError(400, "malformed_json", "The request body is not valid JSON.");
+  }
+  return parseWith(schema, value);
+}
+
+type Handler = (args: { request: Request; params: Record<string, string | undefined>; context: unknown }) => Promise<Response> | Response;
+
+/**
+ * Build a resource route's `loader` and `action` from per-method handlers, so
+ * every /api route answers a wrong method with 405 + Allow and every thrown
+ * error in the one JSON shape (never an HTML error page).
+ */
+export function apiRoute(handlers: Partial<Record<"GET" | "POST" | "PUT" | "PATCH" | "DELETE", Handler>>) {
+  const allow = Object.keys(handlers);
+  if (handlers.GET && !allow.includes("HEAD")) allow.push("HEAD");
+  const dispatch: Handler = async (args) => {
+    const method = args.request.method.toUpperCase();
+    const handler = handlers[(method === "HEAD" ? "GET" : method) as keyof typeof handlers];
+    if (!handler) {
+      return errorResponse(405, "method_not_allowed", `Method ${method} is not allowed here.`, undefined, {
+        allow: allow.join(", "),
+      });
+    }
+    try {
+      return await handler(args);
+    } catch (error) {
+      return toErrorResponse(error);
+    }
+  };
+  return { loader: dispatch, action: dispatch };
+}
+
+export function toErrorResponse(error: unknown): Response {
+  if (error instanceof ApiError) return error.toResponse();
+  if (error instanceof Response) return error;
+  // Logged by the caller's request log; the body never leaks internals.
+  console.error("unhandled API error", error instanceof Error ? error.stack : error);
+  return errorResponse(500, "internal_error", "Something went wrong on our side. Please try again.");
+}

@@ -1,0 +1,148 @@
+import { z } from "zod";
+
+/**
+ * The service's configuration: every setting, parsed from process.env once at
+ * start-up. `.env.example` lists each one with its meaning; keep them in step.
+ *
+ * The parsed object lives on globalThis because server.ts (run by tsx) and the
+ * Remix server bundle each load their own copy of this module; both must see
+ * one configuration and print start-up warnings once.
+ */
+
+export const EMAIL_PROVIDERS = ["resend", "ses"] as const;
+
+/** Trim whitespace and a trailing literal backslash-n (a common copy-paste
+ * artefact in secret stores) from a secret. */
+export function sanitizeSecret(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let v = value.trim();
+  while (v.endsWith("\\n")) v = v.slice(0, -2).trimEnd();
+  return v;
+}
+
+const secret = z
+  .string()
+  .optional()
+  .transform((v) => sanitizeSecret(v));
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim()));
+
+const booleanFlag = z
+  .string()
+  .optional()
+  .transform((v) => v !== undefined && ["1", "true", "yes", "on"].includes(v.trim().toLowerCase()));
+
+const EnvSchema = z.object({
+  NODE_ENV: z.string().optional().default("production"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  DEPLOY_ENV: z.string().trim().min(1).default("development"),
+  COMMIT_SHA: optionalText,
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  PUBLIC_BASE_URL: optionalText,
+
+  // Upstream CMS Marketplace API
+  MARKETPLACE_API_KEY: secret,
+  MARKETPLACE_API_BASE_URL: optionalText,
+  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
+  UPSTREAM_MAX_CONCURRENCY: z.coerce.number().int().positive().default(16),
+  // "1" when upstream answers come from the bundled fake (set by server.ts when no key is configured).
+  UPSTREAM_IS_SAMPLE: booleanFlag,
+
+  // Stores
+  PLAN_STORE_PATH: z.string().default("data/plan-store.sqlite"),
+  // Kept as given (possibly empty): an empty value must make the write routes
+  // fail loudly, never fall back silently.
+  DATABASE_URL: z.string().optional(),
+
+  // Email
+  EMAIL_PROVIDER: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || v.trim() === "" ? "resend" : v.trim().toLowerCase()))
+    .pipe(z.enum(EMAIL_PROVIDERS)),
+  EMAIL_FROM: z.string().default("Health Plan Marketplace <hello@marketplace.example>"),
+  EMAIL_FROM_DOMAIN: optionalText,
+  OPERATIONS_EMAIL: z.string().default("operations@marketplace.example"),
+  RESEND_API_KEY: secret,
+  RESEND_AUDIENCE_ID: optionalText,
+  SES_REGION: z.string().default("us-east-1"),
+  SES_ENDPOINT: optionalText,
+  UNSUBSCRIBE_TOKEN_SECRET: secret,
+
+  // Analytics
+  POSTHOG_API_KEY: secret,
+  POSTHOG_HOST: z.string().default("https://us.i.posthog.com"),
+  ANALYTICS_OPT_OUT_HOSTS: z.string().default("staging.marketplace.example"),
+
+  // Uploads
+  UPLOAD_BUCKET: optionalText,
+  UPLOAD_S3_ENDPOINT: optionalText,
+  UPLOAD_S3_REGION: z.string().default("us-east-1"),
+  UPLOAD_LOCAL_DIR: z.string().default("data/uploads"),
+
+  // Edge protection
+  TRUST_PROXY: booleanFlag,
+  RATE_LIMIT_MAX: z.coerce.number().int().positive().default(2000),
+  RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(5 * 60 * 1000),
+});
+
+export type Env = z.infer<typeof EnvSchema> & { warnings: string[] };
+
+/** Thrown when start-up must stop; the message lists every bad setting. */
+export class ConfigurationError extends Error {}
+
+const UPSTREAM_KEY_SHAPE = /^[A-Za-z0-9_-]{16,128}$/;
+
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const result = EnvSchema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => {
+      const name = issue.path.join(".");
+      if (name === "EMAIL_PROVIDER") {
+        return `EMAIL_PROVIDER must be one of: ${EMAIL_PROVIDERS.join(", ")} (got "${String(source.EMAIL_PROVIDER)}")`;
+      }
+      return `${name}: ${issue.message}`;
+    });
+    throw new ConfigurationError(`Invalid configuration:\n  ${lines.join("\n  ")}`);
+  }
+  const env = result.data;
+  const warnings: string[] = [];
+  if (source.MARKETPLACE_API_KEY !== undefined) {
+    if (!env.MARKETPLACE_API_KEY) {
+      warnings.push("MARKETPLACE_API_KEY is set but empty: upstream calls would fail; using the sample fake upstream instead.");
+    } else if (!UPSTREAM_KEY_SHAPE.test(env.MARKETPLACE_API_KEY)) {
+      warnings.push("MARKETPLACE_API_KEY looks malformed (expected 16-128 letters, digits, '-' or '_'): upstream calls may be rejected.");
+    }
+  }
+  if (!env.UNSUBSCRIBE_TOKEN_SECRET) {
+    warnings.push("UNSUBSCRIBE_TOKEN_SECRET is not set: /api/unsubscribe answers 503 and emails carry no unsubscribe link.");
+  }
+  if (source.DATABASE_URL !== undefined && source.DATABASE_URL.trim() === "") {
+    warnings.push("DATABASE_URL is set but empty: write routes (waitlist, agent discovery, enrollment) will answer 500.");
+  }
+  return { ...env, warnings };
+}
+
+const GLOBAL_KEY = Symbol.for("marketplace.env");
+type GlobalWithEnv = typeof globalThis & { [GLOBAL_KEY]?: Env };
+
+/** The configuration, parsed on first use and shared process-wide. */
+export function env(): Env {
+  const g = globalThis as GlobalWithEnv;
+  if (!g[GLOBAL_KEY]) g[GLOBAL_KEY] = parseEnv();
+  return g[GLOBAL_KEY];
+}
+
+/** Tests only: forget the parsed configuration so a changed process.env is read. */
+export function resetEnvForTests(): void {
+  delete (globalThis as GlobalWithEnv)[GLOBAL_KEY];
+}
+
+/** Whether upstream answers come from the bundled fake (no real key configured). */
+export function usesSampleUpstream(e: Env = env()): boolean {
+  return e.UPSTREAM_IS_SAMPLE;
+}

@@ -1,0 +1,45 @@
+/**
+ * The header set every response carries (pages, JSON, static files, 404s and
+ * errors). The edge may set them too; the service does not rely on it.
+ */
+export const SERVER_NAME = "health-plan-marketplace";
+
+export function contentSecurityPolicy(nonce: string, analyticsHost?: string): string {
+  const connect = ["'self'"];
+  if (analyticsHost) {
+    try {
+      const origin = new URL(analyticsHost).origin;
+      connect.push(origin);
+      // posthog's ingestion host serves its assets from a sibling "-assets" host.
+      connect.push(origin.replace("://us.i.", "://us-assets.i.").replace("://eu.i.", "://eu-assets.i."));
+    } catch {
+      // A malformed analytics host simply gets no connect-src entry.
+    }
+  }
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}'`,
+    // Inline style attributes size the scenario bar charts; no inline <style>.
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src ${[...new Set(connect)].join(" ")}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+export function securityHeaders(nonce: string, analyticsHost?: string): Record<string, string> {
+  return {
+    "strict-transport-security": "max-age=31536000; includeSubDomains; preload",
+    "x-frame-options": "DENY",
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "strict-origin-when-cross-origin",
+    "content-security-policy": contentSecurityPolicy(nonce, analyticsHost),
+    "permissions-policy": "camera=(), microphone=(), geolocation=()",
+    "cross-origin-opener-policy": "same-origin",
+    server: SERVER_NAME,
+  };
+}

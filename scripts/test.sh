@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# `npm test`: every test, end-to-end included. Builds first so the
+# integration and browser tests run against the production build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/ensure-chromium.sh
+npm run --silent build >/dev/null
+npx vitest run
+npx vitest run --config vitest.e2e.config.ts

@@ -1,0 +1,150 @@
+/**
+ * Express entry point: configuration, security headers, edge protection,
+ * compression, static files and the Remix request handler, plus graceful
+ * shutdown. Run with `npm start` (node --import tsx server.ts) after `npm run build`.
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Server } from "node:http";
+import type { Socket } from "node:net";
+import express, { type NextFunction, type Request, type Response } from "express";
+import compression from "compression";
+import { createRequestHandler } from "@remix-run/express";
+import type { ServerBuild } from "@remix-run/node";
+import { ConfigurationError, env } from "./app/server/env.server.ts";
+import { closeAll, onShutdown } from "./app/server/lifecycle.server.ts";
+import { logger } from "./app/server/logger.server.ts";
+import { securityHeaders } from "./app/server/security-headers.server.ts";
+import { requestFirewall } from "./app/server/firewall.server.ts";
+import { createRateLimiter } from "./app/server/rate-limit.server.ts";
+import { requestLog } from "./app/server/request-log.server.ts";
+
+const SHUTDOWN_GRACE_MS = 9_000;
+const FAKE_UPSTREAM_KEY = "sample-fake-upstream-key";
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = env();
+  } catch (error) {
+    if (error instanceof ConfigurationError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const hadKey = Boolean(config.MARKETPLACE_API_KEY);
+  if (!hadKey) {
+    // No real key: answer upstream calls from the bundled fake, and say so
+    // (pages and /api/health read UPSTREAM_IS_SAMPLE).
+    const { startFakeUpstream } = await import("./tests/fakes/upstream.ts");
+    const fake = await startFakeUpstream({ apiKey: FAKE_UPSTREAM_KEY });
+    Object.assign(config, { MARKETPLACE_API_BASE_URL: fake.url, MARKETPLACE_API_KEY: FAKE_UPSTREAM_KEY, UPSTREAM_IS_SAMPLE: true });
+    onShutdown("sample upstream", () => fake.close());
+  }
+  const log = logger();
+  for (const warning of config.warnings) log.warn({ setting: warning.split(" ")[0] }, warning);
+  if (!hadKey) log.warn("MARKETPLACE_API_KEY is not set: upstream answers come from the bundled sample fake.");
+
+  const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
+  const serverBuildPath = path.join(buildDir, "server", "index.js");
+  if (!existsSync(serverBuildPath)) {
+    console.error("No production build found: run `npm run build` first.");
+    process.exit(1);
+  }
+  const build = (await import(pathToFileURL(serverBuildPath).href)) as ServerBuild;
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", config.TRUST_PROXY);
+
+  // Headers first, so that every answer below carries them, errors included.
+  app.use((req, res, next) => {
+    const nonce = randomBytes(16).toString("base64");
+    res.locals.cspNonce = nonce;
+    res.locals.requestId = (req.headers["x-request-id"] as string | undefined)?.slice(0, 64) || randomUUID();
+    for (const [name, value] of Object.entries(securityHeaders(nonce, config.POSTHOG_API_KEY ? config.POSTHOG_HOST : undefined))) {
+      res.setHeader(name, value);
+    }
+    res.setHeader("x-request-id", res.locals.requestId);
+    next();
+  });
+  app.use(requestLog(log));
+  app.use(createRateLimiter({ max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS, exemptPaths: ["/api/health"] }));
+  app.use(requestFirewall());
+  app.use(compression());
+
+  // Fingerprinted assets never change under one name: cache them for a year.
+  app.use("/assets", express.static(path.join(buildDir, "client", "assets"), { immutable: true, maxAge: "1y" }));
+  app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h" }));
+  app.use(express.static("public", { maxAge: "1h" }));
+
+  app.all(
+    "*",
+    createRequestHandler({
+      build,
+      mode: "production",
+      getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string, requestId: res.locals.requestId as string }),
+    }),
+  );
+
+  // Last resort: an /api path never gets an HTML error page.
+  app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(error);
+    const status = typeof (error as { status?: unknown })?.status === "number" ? (error as { status: number }).status : 500;
+    log.error({ err: error, path: req.path }, "request failed before reaching a route");
+    const code = status === 400 ? "bad_request" : status === 413 ? "payload_too_large" : "internal_error";
+    const message = status < 500 ? "The request could not be read." : "Something went wrong on our side. Please try again.";
+    if (req.path.startsWith("/api/") || req.accepts(["json", "html"]) === "json") {
+      res.status(status).json({ error: { code, message } });
+    } else {
+      res.status(status).type("html").send(`<!doctype html><title>Error</title><h1>${message}</h1><p><a href="/">Back to the start</a></p>`);
+    }
+  });
+
+  const server: Server = app.listen(config.PORT, config.HOST, () => {
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : config.PORT;
+    log.info({ port, host: config.HOST, env: config.DEPLOY_ENV }, `listening on http://${config.HOST === "0.0.0.0" ? "127.0.0.1" : config.HOST}:${port}`);
+  });
+  // Slow clients are cut off: headers within 10 s, a whole request within 30 s.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  server.keepAliveTimeout = 5_000;
+
+  const sockets = new Set<Socket>();
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+
+  let shuttingDown = false;
+  const shutdown = (signal: string) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    log.info({ signal }, "shutting down: no new connections, finishing in-flight requests");
+    const force = setTimeout(() => {
+      log.error("in-flight requests did not finish in time; closing anyway");
+      for (const socket of sockets) socket.destroy();
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    server.close(async () => {
+      clearTimeout(force);
+      await closeAll((msg) => log.info(msg));
+      log.info("shutdown complete");
+      log.flush?.();
+      process.exit(0);
+    });
+    // Idle keep-alive connections would hold close() open; busy ones finish first.
+    server.closeIdleConnections();
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

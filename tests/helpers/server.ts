@@ -1,0 +1,99 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, "..", "..");
+/** The plan store built from seed/sample by tests/global-setup.ts. */
+export const TEST_PLAN_STORE = path.join(REPO_ROOT, "data", "test", "plan-store.sqlite");
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  process: ChildProcess;
+  /** Everything the server printed so far (stdout + stderr). */
+  output(): string;
+  /** SIGTERM and wait for exit; resolves to the exit code. */
+  stop(): Promise<number | null>;
+  /** Send a signal and wait for exit. */
+  kill(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export interface StartOptions {
+  env?: Record<string, string | undefined>;
+  /** Milliseconds to wait for the "listening" line. */
+  timeoutMs?: number;
+}
+
+/**
+ * Start the production server (server.ts over the built app) on a random
+ * loopback port, exactly as `npm start` does, and wait until it listens.
+ * Each call gets its own write store unless DATABASE_URL is given.
+ */
+export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  const scratch = mkdtempSync(path.join(os.tmpdir(), "marketplace-server-"));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    PORT: "0",
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "info",
+    DEPLOY_ENV: "test",
+    PLAN_STORE_PATH: TEST_PLAN_STORE,
+    DATABASE_URL: `file:${path.join(scratch, "app.db")}`,
+    UPLOAD_LOCAL_DIR: path.join(scratch, "uploads"),
+    UNSUBSCRIBE_TOKEN_SECRET: "test-unsubscribe-secret-0123456789",
+    // No real email provider in tests unless a test points one at a fake.
+    RESEND_API_KEY: "re_test_key",
+    RESEND_BASE_URL: "http://127.0.0.1:9/unreachable",
+  };
+  delete env.VITEST;
+  delete env.VITEST_POOL_ID;
+  delete env.VITEST_WORKER_ID;
+  for (const [key, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += chunk.toString()));
+  child.stderr!.on("data", (chunk) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`server did not start within ${options.timeoutMs ?? 20_000} ms:\n${output}`)),
+      options.timeoutMs ?? 20_000,
+    );
+    const check = () => {
+      const match = /listening on http:\/\/[^:]+:(\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    };
+    child.stdout!.on("data", check);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before listening:\n${output}`));
+    });
+  });
+
+  const kill = async (signal: NodeJS.Signals = "SIGTERM") => {
+    if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+    child.kill(signal);
+    return exited;
+  };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    process: child,
+    output: () => output,
+    stop: () => kill("SIGTERM"),
+    kill,
+  };
+}

@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { securityHeaders } from "../../../app/server/security-headers.server";
+
+describe("securityHeaders", () => {
+  it("has the exact required values", () => {
+    const h = securityHeaders("abc");
+    expect(h["strict-transport-security"]).toBe("max-age=31536000; includeSubDomains; preload");
+    expect(h["x-frame-options"]).toBe("DENY");
+    expect(h["x-content-type-options"]).toBe("nosniff");
+    expect(h["referrer-policy"]).toBeTruthy();
+    expect(h.server).toBe("health-plan-marketplace");
+  });
+  it("allows scripts only from self and the request's nonce", () => {
+    const csp = securityHeaders("n0nce")["content-security-policy"];
+    expect(csp).toContain("script-src 'self' 'nonce-n0nce'");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(csp).toContain("frame-ancestors 'none'");
+  });
+  it("lets the browser reach the analytics host only when one is configured", () => {
+    expect(securityHeaders("n", "https://us.i.posthog.com")["content-security-policy"]).toContain("https://us.i.posthog.com");
+    expect(securityHeaders("n")["content-security-policy"]).not.toContain("posthog");
+  });
+});
