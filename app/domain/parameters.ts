@@ -1,0 +1,495 @@
+// Typed, year-aware accessors over the ACA parameter file.
+//
+// Every number the eligibility and rating code uses comes from
+// ./parameters/aca-parameters.json (each block there carries its `source`);
+// see /work/shared/reference/eligibility-rules.md for the rules and caveats.
+// A year that the file does not hold raises MissingParameterError rather than
+// silently borrowing a neighbouring year (docs/decisions/010-parameter-lookups.md).
+
+import params from "./parameters/aca-parameters.json";
+
+/** Raised when aca-parameters.json holds no value for the requested year, date or state. */
+export class MissingParameterError extends Error {
+  readonly parameter: string;
+  readonly key: string;
+  constructor(parameter: string, key: string | number, detail?: string) {
+    super(
+      `aca-parameters.json has no ${parameter} for ${key}${detail ? ` (${detail})` : ""}`,
+    );
+    this.name = "MissingParameterError";
+    this.parameter = parameter;
+    this.key = String(key);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Shape of the JSON file (only the parts the domain reads).
+
+interface GuidelineColumn {
+  base: number;
+  perAdditional: number;
+}
+interface RawBand {
+  fromFpl: number;
+  toFpl: number | null;
+  initial: number;
+  final: number;
+}
+interface RawApplicableYear {
+  bands?: RawBand[];
+  sameAs?: string;
+  minFplForCredit?: number;
+  maxFplForCredit?: number | null;
+  maxInclusive?: boolean;
+  cliffAbove400: boolean;
+  source: string;
+}
+interface RawCsrBand {
+  variant: string;
+  avPercent: number;
+  fplAtLeast?: number;
+  fplAbove?: number;
+  fplAtMost: number;
+}
+interface RawEssentialPlanPeriod {
+  from: string;
+  to: string | null;
+  authority: string;
+  upperFpl: number;
+}
+interface RawFamilyTiers {
+  ONE_ADULT: number;
+  TWO_ADULTS: number;
+  ONE_ADULT_AND_CHILDREN: number;
+  TWO_ADULTS_AND_CHILDREN: number;
+  CHILD_ONLY?: number;
+  extraAdultNotDependent?: string;
+  age29RiderMultiplier?: { value: number; from: number };
+  validFrom?: number;
+  source: string;
+}
+interface AcaParameterFile {
+  povertyGuidelines: Record<string, { contiguous: GuidelineColumn; AK: GuidelineColumn; HI: GuidelineColumn }>;
+  guidelineYearForCoverageYear: { ptcAndCsr: Record<string, number | string> };
+  applicablePercentage: Record<string, RawApplicableYear | string>;
+  csr: { bands: RawCsrBand[] };
+  medicaid: {
+    expansionAdultThresholdFpl: number;
+    nonExpansionStates: Record<string, string[] | Record<string, string> | string>;
+  };
+  ageCurves: {
+    federalDefault: { validFrom: number; factors: Record<string, number> };
+    stateSpecific: { curves: Record<string, Record<string, number>> };
+    noAgeRating: { states: string[] };
+    ownedDataStatesWithOwnCurve: string[];
+  };
+  familyTiers: Record<string, RawFamilyTiers>;
+  nyEssentialPlan: {
+    ageRange: [number, number];
+    premiumMonthly: { value: number };
+    periods: RawEssentialPlanPeriod[];
+  };
+  otherParameters: { maxOutOfPocket: Record<string, [number, number] | string> };
+}
+
+const P = params as unknown as AcaParameterFile;
+
+// ---------------------------------------------------------------------------
+// Small helpers.
+
+const STATE_CODE = /^[A-Z]{2}$/;
+
+/** Normalises a two-letter USPS state code (upper-case) and rejects anything else. */
+export function normaliseStateCode(stateCode: string): string {
+  const code = stateCode.trim().toUpperCase();
+  if (!STATE_CODE.test(code)) throw new RangeError(`not a two-letter state code: "${stateCode}"`);
+  return code;
+}
+
+/** Converts an FPL fraction from the file (1.38) to whole percent (138), exactly. */
+export function fractionToPercent(fraction: number): number {
+  return Math.round(fraction * 100);
+}
+
+function yearKey(year: number): string {
+  if (!Number.isInteger(year)) throw new RangeError(`year must be an integer, got ${year}`);
+  return String(year);
+}
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Validates an ISO calendar date (YYYY-MM-DD) and returns its year. */
+export function isoDateYear(isoDate: string): number {
+  const m = ISO_DATE.exec(isoDate);
+  if (!m) throw new RangeError(`not an ISO calendar date (YYYY-MM-DD): "${isoDate}"`);
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const probe = new Date(Date.UTC(y, mo - 1, d));
+  if (probe.getUTCFullYear() !== y || probe.getUTCMonth() !== mo - 1 || probe.getUTCDate() !== d) {
+    throw new RangeError(`not a real calendar date: "${isoDate}"`);
+  }
+  return y;
+}
+
+// ---------------------------------------------------------------------------
+// Poverty guidelines (HHS; 26 CFR 1.36B-1(h)).
+
+/** Years for which the file holds HHS poverty guidelines. */
+export function guidelineYears(): number[] {
+  return Object.keys(P.povertyGuidelines)
+    .filter((k) => /^\d{4}$/.test(k))
+    .map(Number)
+    .sort((a, b) => a - b);
+}
+
+/** HHS poverty guideline in dollars for a household: base + perAdditional × (size − 1), AK/HI own columns. */
+export function povertyGuideline(guidelineYear: number, stateCode: string, householdSize: number): number {
+  if (!Number.isInteger(householdSize) || householdSize < 1) {
+    throw new RangeError(`household size must be a whole number of at least 1, got ${householdSize}`);
+  }
+  const table = P.povertyGuidelines[yearKey(guidelineYear)];
+  if (!table || typeof table !== "object") throw new MissingParameterError("poverty guidelines", guidelineYear);
+  const state = normaliseStateCode(stateCode);
+  const column = state === "AK" ? table.AK : state === "HI" ? table.HI : table.contiguous;
+  return column.base + column.perAdditional * (householdSize - 1);
+}
+
+/** Guideline year used for the premium tax credit and CSR of a coverage year (the prior year's guidelines). */
+export function ptcGuidelineYear(coverageYear: number): number {
+  const year = P.guidelineYearForCoverageYear.ptcAndCsr[yearKey(coverageYear)];
+  if (typeof year !== "number") {
+    throw new MissingParameterError("PTC/CSR guideline year mapping", coverageYear);
+  }
+  return year;
+}
+
+/**
+ * Guideline year that Medicaid/CHIP and the NY Essential Plan use on a coverage date: the
+ * current calendar year's guidelines, or the previous year's while the current ones are not yet
+ * in the file (HHS publishes in mid-January; docs/decisions/011-current-year-guideline.md).
+ */
+export function currentGuidelineYear(coverageDate: string): number {
+  const year = isoDateYear(coverageDate);
+  const loaded = guidelineYears();
+  if (loaded.includes(year)) return year;
+  if (loaded.includes(year - 1)) return year - 1;
+  throw new MissingParameterError("current-year poverty guidelines", year, `coverage date ${coverageDate}`);
+}
+
+// ---------------------------------------------------------------------------
+// Applicable percentage (26 USC 36B(b)(3)(A); 26 CFR 1.36B-3(g); Rev. Procs.).
+
+/** One band of the applicable-percentage table, in FPL fractions and decimal percentages. */
+export interface ApplicablePercentageBand {
+  fromFpl: number;
+  toFpl: number | null;
+  initial: number;
+  final: number;
+}
+
+/** The applicable-percentage table of one coverage year, with its credit floor and 400% cliff. */
+export interface ApplicablePercentageTable {
+  coverageYear: number;
+  bands: ApplicablePercentageBand[];
+  /** No credit below this FPL fraction (36B(c)(1)(A)). */
+  minFplForCredit: number;
+  /** No credit above this FPL fraction when cliffAbove400 is set; null when there is no cap. */
+  maxFplForCredit: number | null;
+  maxInclusive: boolean;
+  cliffAbove400: boolean;
+  source: string;
+}
+
+/** The applicable-percentage table for a coverage year (resolving `sameAs`), or MissingParameterError. */
+export function applicablePercentageTable(coverageYear: number): ApplicablePercentageTable {
+  const entry = P.applicablePercentage[yearKey(coverageYear)];
+  if (!entry || typeof entry !== "object") {
+    throw new MissingParameterError("applicable-percentage table", coverageYear);
+  }
+  let bandsSource: RawApplicableYear = entry;
+  if (entry.sameAs) {
+    const base = P.applicablePercentage[entry.sameAs];
+    if (!base || typeof base !== "object" || !base.bands) {
+      throw new MissingParameterError("applicable-percentage table", entry.sameAs, `referenced by ${coverageYear}`);
+    }
+    bandsSource = base;
+  }
+  if (!bandsSource.bands || bandsSource.minFplForCredit === undefined) {
+    throw new MissingParameterError("applicable-percentage bands", coverageYear);
+  }
+  const cliffAbove400 = entry.cliffAbove400;
+  // A year without the cliff has no upper limit whatever its `sameAs` base says.
+  const maxFplForCredit = cliffAbove400 ? (entry.maxFplForCredit ?? bandsSource.maxFplForCredit ?? null) : null;
+  if (cliffAbove400 && maxFplForCredit === null) {
+    throw new MissingParameterError("maxFplForCredit", coverageYear, "cliffAbove400 is set without a limit");
+  }
+  return {
+    coverageYear,
+    bands: bandsSource.bands.map((b) => ({ ...b })),
+    minFplForCredit: entry.minFplForCredit ?? bandsSource.minFplForCredit,
+    maxFplForCredit,
+    maxInclusive: entry.maxInclusive ?? bandsSource.maxInclusive ?? true,
+    cliffAbove400,
+    source: entry.source,
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Cost-sharing reductions (45 CFR 155.305(g); AV 45 CFR 156.420(a)).
+
+/** CSR silver variant the household qualifies for. */
+export type CsrVariant = "94" | "87" | "73";
+
+/** One CSR income band in FPL fractions; the lower edge is inclusive or exclusive as the rule says. */
+export interface CsrBand {
+  variant: CsrVariant;
+  actuarialValue: number;
+  lowerFpl: number;
+  lowerInclusive: boolean;
+  upperFpl: number;
+}
+
+/** CSR income bands (unchanged 2014 through 2027). */
+export function csrBands(): CsrBand[] {
+  return P.csr.bands.map((b) => {
+    if (b.variant !== "94" && b.variant !== "87" && b.variant !== "73") {
+      throw new MissingParameterError("CSR variant", b.variant, "unknown variant in file");
+    }
+    const lowerInclusive = b.fplAtLeast !== undefined;
+    const lowerFpl = b.fplAtLeast ?? b.fplAbove;
+    if (lowerFpl === undefined) throw new MissingParameterError("CSR band lower edge", b.variant);
+    return { variant: b.variant, actuarialValue: b.avPercent, lowerFpl, lowerInclusive, upperFpl: b.fplAtMost };
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Medicaid expansion and the coverage gap (42 USC 1396a; KFF status page, Jan 2026).
+
+/** The uniform adult Medicaid expansion line as an FPL fraction (1.38 = 133% + 5-point disregard). */
+export function medicaidExpansionThresholdFpl(): number {
+  return P.medicaid.expansionAdultThresholdFpl;
+}
+
+/**
+ * States that have not expanded Medicaid for a coverage year. The list is effective-dated: an entry
+ * keyed 2026 holds from 2026 until a later entry replaces it; a year before the first entry is missing.
+ */
+export function nonExpansionStates(coverageYear: number): readonly string[] {
+  const keys = Object.keys(P.medicaid.nonExpansionStates)
+    .filter((k) => /^\d{4}$/.test(k))
+    .map(Number)
+    .filter((y) => y <= coverageYear)
+    .sort((a, b) => b - a);
+  const latest = keys[0];
+  if (latest === undefined) throw new MissingParameterError("Medicaid non-expansion state list", coverageYear);
+  const list = P.medicaid.nonExpansionStates[String(latest)];
+  if (!Array.isArray(list)) throw new MissingParameterError("Medicaid non-expansion state list", latest);
+  return list;
+}
+
+/** True when the state has adopted the ACA Medicaid expansion for the coverage year. */
+export function isMedicaidExpansionState(stateCode: string, coverageYear: number): boolean {
+  return !nonExpansionStates(coverageYear).includes(normaliseStateCode(stateCode));
+}
+
+// Wisconsin is not an ACA expansion state but its Medicaid covers adults up to the PTC floor
+// (100% FPL), so nobody there falls into the coverage gap. The file records this only as the
+// prose note medicaid.nonExpansionStates.notes.WI, so the state list lives here; a unit test
+// checks that every state listed has that note (docs/decisions/013-wisconsin-medicaid.md).
+const MEDICAID_TO_CREDIT_FLOOR_STATES: readonly string[] = ["WI"];
+
+/** Non-expansion states whose Medicaid covers adults below the PTC floor, so they have no coverage gap. */
+export function medicaidToCreditFloorStates(): readonly string[] {
+  return MEDICAID_TO_CREDIT_FLOOR_STATES;
+}
+
+/** The file's prose notes on non-expansion states (WI, GA). */
+export function nonExpansionStateNotes(): Record<string, string> {
+  const notes = P.medicaid.nonExpansionStates.notes;
+  return notes && typeof notes === "object" && !Array.isArray(notes) ? notes : {};
+}
+
+// ---------------------------------------------------------------------------
+// NY Essential Plan (BHP / 1332 waiver periods).
+
+/** The state whose Essential Plan the parameter file describes. */
+export const ESSENTIAL_PLAN_STATE = "NY";
+
+/** One period of the NY Essential Plan income limit. */
+export interface EssentialPlanPeriod {
+  from: string;
+  to: string | null;
+  authority: string;
+  upperFpl: number;
+}
+
+/** The NY Essential Plan income limit in force on a coverage date (200% / 250% / 200% from 2026-07-01). */
+export function essentialPlanPeriodOn(coverageDate: string): EssentialPlanPeriod {
+  isoDateYear(coverageDate);
+  const period = P.nyEssentialPlan.periods.find(
+    (p) => p.from <= coverageDate && (p.to === null || coverageDate <= p.to),
+  );
+  if (!period) throw new MissingParameterError("NY Essential Plan income limit", coverageDate);
+  return { ...period };
+}
+
+/** Inclusive age range [min, max] of Essential Plan eligibility (19–64). */
+export function essentialPlanAgeRange(): readonly [number, number] {
+  return P.nyEssentialPlan.ageRange;
+}
+
+/** Monthly Essential Plan premium (believed $0 after July 2026; unverified, see the file). */
+export function essentialPlanPremiumMonthly(): number {
+  return P.nyEssentialPlan.premiumMonthly.value;
+}
+
+// ---------------------------------------------------------------------------
+// Age rating (45 CFR 147.102(d)-(e); CMS default curve and state curves).
+
+// Fixed by regulation rather than by year, so not in the year-keyed file as numbers:
+// children are people under 21, and only the three oldest covered children under 21 are
+// rated (45 CFR 147.102(c)(1); CMS 2023 PUF FAQ).
+/** Age below which a covered child counts toward the three-children rule. */
+export const CHILD_RATING_AGE_LIMIT = 21;
+/** Most children under 21 whose premiums are taken into account. */
+export const MAX_RATED_CHILDREN = 3;
+/** Age whose rate anchors every curve (factor 1.000). */
+export const AGE_CURVE_ANCHOR_AGE = 21;
+
+interface AgeRangeFactor {
+  from: number;
+  to: number; // inclusive; Infinity for "64+"
+  factor: number;
+}
+
+function parseCurve(raw: Record<string, number>, name: string): AgeRangeFactor[] {
+  const ranges = Object.entries(raw).map(([label, factor]) => {
+    let m: RegExpExecArray | null;
+    if ((m = /^(\d+)-(\d+)$/.exec(label))) return { from: Number(m[1]), to: Number(m[2]), factor };
+    if ((m = /^(\d+)\+$/.exec(label))) return { from: Number(m[1]), to: Infinity, factor };
+    if ((m = /^(\d+)$/.exec(label))) return { from: Number(m[1]), to: Number(m[1]), factor };
+    throw new MissingParameterError("age-curve label", label, `unreadable label in ${name}`);
+  });
+  return ranges.sort((a, b) => a.from - b.from);
+}
+
+const curveCache = new Map<string, AgeRangeFactor[]>();
+
+function curveFor(key: string, raw: Record<string, number>): AgeRangeFactor[] {
+  let curve = curveCache.get(key);
+  if (!curve) {
+    curve = parseCurve(raw, key);
+    curveCache.set(key, curve);
+  }
+  return curve;
+}
+
+/** States with no age rating (community rated: NY, VT). */
+export function isCommunityRated(stateCode: string): boolean {
+  return P.ageCurves.noAgeRating.states.includes(normaliseStateCode(stateCode));
+}
+
+/** True when the state has its own age curve in the file (AL, DC, MA, MN, MS, OR, UT). */
+export function stateUsesOwnAgeCurve(stateCode: string): boolean {
+  return normaliseStateCode(stateCode) in P.ageCurves.stateSpecific.curves;
+}
+
+/** Which curve rates ages in a state: "none" (community rated), the state's own, or the federal default. */
+export function ageCurveKind(stateCode: string): "none" | "state" | "federalDefault" {
+  if (isCommunityRated(stateCode)) return "none";
+  return stateUsesOwnAgeCurve(stateCode) ? "state" : "federalDefault";
+}
+
+/** Age factor for a state's curve relative to that curve's age-21 factor (1.0 where ages are not rated). */
+export function ageCurveFactor(stateCode: string, age: number): number {
+  if (!Number.isInteger(age) || age < 0) throw new RangeError(`age must be a whole number ≥ 0, got ${age}`);
+  const state = normaliseStateCode(stateCode);
+  const kind = ageCurveKind(state);
+  if (kind === "none") return 1;
+  const curve =
+    kind === "state"
+      ? curveFor(state, P.ageCurves.stateSpecific.curves[state])
+      : curveFor("federalDefault", P.ageCurves.federalDefault.factors);
+  const lookup = (a: number): number => {
+    const band = curve.find((r) => a >= r.from && a <= r.to);
+    if (!band) throw new MissingParameterError("age-curve factor", `${state} age ${a}`);
+    return band.factor;
+  };
+  // DC's published curve is not anchored at 21 = 1.0; dividing by the age-21 factor uses ratios only.
+  return lookup(age) / lookup(AGE_CURVE_ANCHOR_AGE);
+}
+
+// ---------------------------------------------------------------------------
+// Family tiers (community-rated states; CMS State Specific Rating Variations via PolicyEngine).
+
+/** Family-tier names used by NY and VT. */
+export type FamilyTierName =
+  | "ONE_ADULT"
+  | "TWO_ADULTS"
+  | "ONE_ADULT_AND_CHILDREN"
+  | "TWO_ADULTS_AND_CHILDREN"
+  | "CHILD_ONLY";
+
+/** Tier factors of one family-tier state, applied to the single-adult rate. */
+export interface FamilyTierFactors {
+  state: string;
+  factors: Partial<Record<FamilyTierName, number>>;
+  /** Factor each adult beyond two adds (PolicyEngine convention), or null when the file gives none. */
+  extraAdultFactor: number | null;
+  /** NY young-adult (26–29 dependent) rider, or null. */
+  youngAdultRider: { multiplier: number; fromYear: number } | null;
+  validFrom: number | null;
+  source: string;
+}
+
+// Ages written in the file's prose (familyTiers.NY.dependentChildAge and age29RiderMultiplier.note):
+// dependents under 26 count as children; a dependent aged 26–29 triggers NY's young-adult rider.
+/** Dependents younger than this count as children for family tiers. */
+export const FAMILY_TIER_DEPENDENT_CHILD_AGE_LIMIT = 26;
+/** Oldest age covered by NY's young-adult rider (a dependent aged 26 through this age). */
+export const YOUNG_ADULT_RIDER_MAX_AGE = 29;
+
+/** True when the state prices households by family tier rather than by summing members. */
+export function usesFamilyTiers(stateCode: string): boolean {
+  return normaliseStateCode(stateCode) in P.familyTiers;
+}
+
+/** Family-tier factors for a state, or MissingParameterError when the state has none. */
+export function familyTierFactors(stateCode: string): FamilyTierFactors {
+  const state = normaliseStateCode(stateCode);
+  const raw = P.familyTiers[state];
+  if (!raw) throw new MissingParameterError("family-tier factors", state);
+  let extraAdultFactor: number | null = null;
+  if (raw.extraAdultNotDependent !== undefined) {
+    // Recorded as prose such as "+1.0 per adult beyond two (PolicyEngine convention)".
+    const m = /^\+(\d+(?:\.\d+)?) per adult beyond two/.exec(raw.extraAdultNotDependent);
+    if (!m) throw new MissingParameterError("extra-adult tier factor", state, "unreadable text in file");
+    extraAdultFactor = Number(m[1]);
+  }
+  const factors: Partial<Record<FamilyTierName, number>> = {
+    ONE_ADULT: raw.ONE_ADULT,
+    TWO_ADULTS: raw.TWO_ADULTS,
+    ONE_ADULT_AND_CHILDREN: raw.ONE_ADULT_AND_CHILDREN,
+    TWO_ADULTS_AND_CHILDREN: raw.TWO_ADULTS_AND_CHILDREN,
+  };
+  if (raw.CHILD_ONLY !== undefined) factors.CHILD_ONLY = raw.CHILD_ONLY;
+  return {
+    state,
+    factors,
+    extraAdultFactor,
+    youngAdultRider: raw.age29RiderMultiplier
+      ? { multiplier: raw.age29RiderMultiplier.value, fromYear: raw.age29RiderMultiplier.from }
+      : null,
+    validFrom: raw.validFrom ?? null,
+    source: raw.source,
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Federal maximum out-of-pocket limits (used for the family MOOP when a plan gives none).
+
+/** Federal self-only and other-than-self-only out-of-pocket limits for a plan year. */
+export function federalOutOfPocketLimits(planYear: number): { selfOnly: number; family: number } {
+  const entry = P.otherParameters.maxOutOfPocket[yearKey(planYear)];
+  if (!Array.isArray(entry)) throw new MissingParameterError("federal out-of-pocket limits", planYear);
+  return { selfOnly: entry[0], family: entry[1] };
+}

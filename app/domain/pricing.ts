@@ -1,0 +1,36 @@
+// Net premium after the premium tax credit, and the one money-rounding helper.
+//
+// The credit applied to a plan cannot exceed the plan's essential-health-benefit premium
+// (26 USC 36B(b)(2)(A); 26 CFR 1.36B-3(j)) and never pays a tobacco surcharge (the benchmark
+// excludes it; KFF calculator FAQ). Amounts stay in full precision until roundCents at the edge.
+
+function assertAmount(name: string, x: number): void {
+  if (!Number.isFinite(x) || x < 0) throw new RangeError(`${name} must be a finite amount ≥ 0, got ${x}`);
+}
+
+/** Rounds dollars to cents, half away from zero (1.005 → 1.01, −1.005 → −1.01); use once, at the edge. */
+export function roundCents(x: number): number {
+  if (!Number.isFinite(x)) throw new RangeError(`cannot round ${x} to cents`);
+  // toPrecision(15) strips binary noise (1.005 * 100 = 100.49999999999999) before rounding.
+  const cents = Math.round(Number((Math.abs(x) * 100).toPrecision(15)));
+  if (cents === 0) return 0;
+  return (Math.sign(x) * cents) / 100;
+}
+
+/**
+ * Credit actually applied to a plan: min(aptc, (premium − tobacco surcharge) × EHB share).
+ * `premium` is the plan's monthly household premium including any tobacco surcharge.
+ */
+export function appliedCredit(premium: number, aptc: number, ehbShare = 1, tobaccoSurcharge = 0): number {
+  assertAmount("premium", premium);
+  assertAmount("aptc", aptc);
+  assertAmount("tobacco surcharge", tobaccoSurcharge);
+  if (!(ehbShare > 0 && ehbShare <= 1)) throw new RangeError(`EHB share must be in (0, 1], got ${ehbShare}`);
+  if (tobaccoSurcharge > premium) throw new RangeError("tobacco surcharge cannot exceed the premium");
+  return Math.min(aptc, (premium - tobaccoSurcharge) * ehbShare);
+}
+
+/** Monthly premium after the credit: max(0, premium − min(aptc, (premium − tobacco surcharge) × EHB share)). */
+export function netPremium(premium: number, aptc: number, ehbShare = 1, tobaccoSurcharge = 0): number {
+  return Math.max(0, premium - appliedCredit(premium, aptc, ehbShare, tobaccoSurcharge));
+}
