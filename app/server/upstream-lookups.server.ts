@@ -1,0 +1,211 @@
+import {
+  type DrugCoverageResult,
+  type FormularyRow,
+  type NetworkRow,
+  type ProviderCoverageResult,
+  mergeDrugCoverage,
+  mergeProviderCoverage,
+} from "../domain/coverage";
+import { distinctDrugSuggestions, mergeProviderSuggestions, PROVIDER_TYPE_ORDER, type ProviderTypeName } from "../domain/coverage-suggestions";
+import { defaultPlanYear } from "../domain/plan-year";
+import { usesSampleUpstream } from "./env.server";
+import { logger } from "./logger.server";
+import { planStore } from "./plan-store.server";
+import {
+  type UpstreamProviderSuggestion,
+  drugsAutocomplete,
+  drugsCovered,
+  isUpstreamFailure,
+  providersAutocomplete,
+  providersCovered,
+} from "./upstream.server";
+
+/**
+ * What the drug and doctor routes answer: upstream suggestions and coverage,
+ * merged with the service's own formulary and network rows, degraded as the
+ * specification says when the upstream is down (autocomplete → empty list,
+ * coverage → empty coverage, both 200 with `upstream: "unavailable"`).
+ */
+
+export type UpstreamState = "ok" | "partial" | "unavailable";
+
+export interface DrugSuggestion {
+  rxcui: string;
+  name: string;
+  strength: string;
+  route: string;
+  full_name: string;
+}
+export interface DrugSuggestionsAnswer {
+  drugs: DrugSuggestion[];
+  upstream: "ok" | "unavailable";
+  /** Answers come from the bundled sample upstream, not the real API. */
+  sample: boolean;
+}
+
+export interface ProviderSuggestion {
+  npi: string;
+  name: string;
+  type: ProviderTypeName;
+  specialties: string[];
+  accepting: string | null;
+  gender: string | null;
+  languages: string[];
+  facility_types: string[];
+}
+export interface ProviderSuggestionsAnswer {
+  providers: ProviderSuggestion[];
+  upstream: UpstreamState;
+  /** Provider types whose upstream call failed (only when some did). */
+  failedTypes?: ProviderTypeName[];
+  sample: boolean;
+}
+
+export interface DrugCoverageAnswer {
+  coverage: DrugCoverageResult[];
+  upstream: UpstreamState;
+  year: number;
+  sample: boolean;
+}
+export interface ProviderCoverageAnswer {
+  coverage: ProviderCoverageResult[];
+  upstream: UpstreamState;
+  year: number;
+  sample: boolean;
+}
+
+// ------------------------------------------------------------- own data
+
+/** The service's own rows, as the plan store serves them. */
+export interface OwnCoverageData {
+  formularyRows(query: { year: number; rxcuis: string[]; planIds: string[] }): FormularyRow[] | Promise<FormularyRow[]>;
+  networkRows(query: { year: number; npis: string[]; planIds: string[] }): NetworkRow[] | Promise<NetworkRow[]>;
+  /** Plan years the store holds (decides the default year from 1 November). */
+  planYears?(): readonly number[];
+}
+
+let ownDataOverride: OwnCoverageData | undefined;
+
+/** Tests only: answer own rows from `source` instead of the plan store (undefined restores it). */
+export function setOwnDataSourceForTests(source: OwnCoverageData | undefined): void {
+  ownDataOverride = source;
+}
+
+function ownData(): OwnCoverageData {
+  if (ownDataOverride) return ownDataOverride;
+  return {
+    formularyRows: (q) => planStore().formularyRows(q),
+    networkRows: (q) => planStore().networkRows(q),
+    planYears: () => planStore().yearsWithData(),
+  };
+}
+
+/** Own rows, or none when the plan store cannot answer: upstream answers still go out (without tiers). */
+async function ownRows<T>(what: string, read: (source: OwnCoverageData) => T[] | Promise<T[]>): Promise<T[]> {
+  try {
+    return await read(ownData());
+  } catch (error) {
+    logger().warn({ event: "own_coverage_rows_failed", what, error: error instanceof Error ? error.message : String(error) }, "own coverage rows unavailable");
+    return [];
+  }
+}
+
+async function shoppingYear(requested: number | undefined): Promise<number> {
+  if (requested !== undefined) return requested;
+  let years: readonly number[] = [];
+  try {
+    years = ownData().planYears?.() ?? [];
+  } catch {
+    // No plan store: the calendar alone decides.
+  }
+  const now = new Date();
+  // With no plan years known, from 1 November the upstream is asked about next year, which it serves then.
+  if (years.length === 0) years = [now.getUTCFullYear() + 1];
+  return defaultPlanYear(now, years);
+}
+
+// ---------------------------------------------------------- suggestions
+
+export async function suggestDrugs(input: { query: string; year?: number }): Promise<DrugSuggestionsAnswer> {
+  const sample = usesSampleUpstream();
+  try {
+    const found = await drugsAutocomplete(input.query, { year: input.year });
+    const drugs = distinctDrugSuggestions(found).map((d) => ({
+      rxcui: d.rxcui,
+      name: d.name,
+      strength: d.strength,
+      route: d.route,
+      full_name: d.full_name,
+    }));
+    return { drugs, upstream: "ok", sample };
+  } catch (error) {
+    if (!isUpstreamFailure(error)) throw error;
+    return { drugs: [], upstream: "unavailable", sample };
+  }
+}
+
+function toProviderSuggestion(p: UpstreamProviderSuggestion & { type: ProviderTypeName }): ProviderSuggestion {
+  return {
+    npi: p.npi,
+    name: p.name,
+    type: p.type,
+    specialties: p.specialties,
+    accepting: p.accepting,
+    gender: p.gender,
+    languages: p.languages,
+    facility_types: p.facility_types,
+  };
+}
+
+/** Three concurrent upstream calls (Individual, Facility, Group); one failing leaves the others' answers. */
+export async function suggestProviders(input: { query: string; zip: string }): Promise<ProviderSuggestionsAnswer> {
+  const sample = usesSampleUpstream();
+  const settled = await Promise.allSettled(PROVIDER_TYPE_ORDER.map((type) => providersAutocomplete(input.query, input.zip, type)));
+  const answers: Partial<Record<ProviderTypeName, UpstreamProviderSuggestion[]>> = {};
+  const failedTypes: ProviderTypeName[] = [];
+  settled.forEach((result, i) => {
+    const type = PROVIDER_TYPE_ORDER[i];
+    if (result.status === "fulfilled") answers[type] = result.value;
+    else if (isUpstreamFailure(result.reason)) failedTypes.push(type);
+    else throw result.reason;
+  });
+  const providers = mergeProviderSuggestions(answers).map(toProviderSuggestion);
+  if (failedTypes.length === PROVIDER_TYPE_ORDER.length) return { providers: [], upstream: "unavailable", failedTypes, sample };
+  if (failedTypes.length > 0) return { providers, upstream: "partial", failedTypes, sample };
+  return { providers, upstream: "ok", sample };
+}
+
+// ------------------------------------------------------------- coverage
+
+export async function checkDrugCoverage(input: { rxcuis: string[]; plan_ids: string[]; year?: number }): Promise<DrugCoverageAnswer> {
+  const sample = usesSampleUpstream();
+  const year = await shoppingYear(input.year);
+  let upstream;
+  try {
+    upstream = await drugsCovered(input.rxcuis, input.plan_ids, { year });
+  } catch (error) {
+    if (!isUpstreamFailure(error)) throw error;
+    return { coverage: [], upstream: "unavailable", year, sample };
+  }
+  // The generics upstream names are looked up too: their tier is the one that applies.
+  const generics = upstream.rows.map((row) => row.generic_rxcui).filter((g): g is string => Boolean(g));
+  const rxcuis = [...new Set([...input.rxcuis, ...generics])];
+  const own = await ownRows("formulary", (source) => source.formularyRows({ year, rxcuis, planIds: input.plan_ids }));
+  const coverage = mergeDrugCoverage({ rxcuis: input.rxcuis, planIds: input.plan_ids, upstream: upstream.rows, own });
+  return { coverage, upstream: upstream.failedPlanIds.length ? "partial" : "ok", year, sample };
+}
+
+export async function checkProviderCoverage(input: { npis: string[]; plan_ids: string[]; year?: number }): Promise<ProviderCoverageAnswer> {
+  const sample = usesSampleUpstream();
+  const year = await shoppingYear(input.year);
+  let upstream;
+  try {
+    upstream = await providersCovered(input.npis, input.plan_ids, { year });
+  } catch (error) {
+    if (!isUpstreamFailure(error)) throw error;
+    return { coverage: [], upstream: "unavailable", year, sample };
+  }
+  const own = await ownRows("network", (source) => source.networkRows({ year, npis: input.npis, planIds: input.plan_ids }));
+  const coverage = mergeProviderCoverage({ npis: input.npis, planIds: input.plan_ids, upstream: upstream.rows, own });
+  return { coverage, upstream: upstream.failedPlanIds.length ? "partial" : "ok", year, sample };
+}

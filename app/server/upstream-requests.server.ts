@@ -1,0 +1,62 @@
+import { z } from "zod";
+
+/**
+ * Request bodies of the drug and doctor routes (docs/api.md, "Drugs and
+ * doctors"). Caps keep one request's upstream fan-out bounded: 500 plan ids
+ * are 50 upstream calls per code list, run under the concurrency cap.
+ */
+
+export const MIN_QUERY_LENGTH = 3;
+export const MAX_QUERY_LENGTH = 100;
+export const MAX_CODES_PER_REQUEST = 20;
+export const MAX_PLAN_IDS_PER_REQUEST = 500;
+
+const query = z
+  .string({ error: "Send the typed text as a string." })
+  .trim()
+  .min(MIN_QUERY_LENGTH, `Type at least ${MIN_QUERY_LENGTH} characters.`)
+  .max(MAX_QUERY_LENGTH, `Use at most ${MAX_QUERY_LENGTH} characters.`);
+
+const year = z
+  .number({ error: "Send the plan year as a number, e.g. 2027." })
+  .int("Send the plan year as a whole number.")
+  .min(2014, "Plan years start in 2014.")
+  .max(2100, "That plan year is too far ahead.")
+  .optional();
+
+const planIds = z
+  .array(z.string().regex(/^\d{5}[A-Z]{2}\d{7}$/, "A plan id has 14 characters, e.g. 11111TX0010001."), {
+    error: "Send plan_ids as a list of plan ids.",
+  })
+  .min(1, "Send at least one plan id.")
+  .max(MAX_PLAN_IDS_PER_REQUEST, `Send at most ${MAX_PLAN_IDS_PER_REQUEST} plan ids.`);
+
+export const DrugAutocompleteBody = z.object({ query, year });
+
+export const ProviderAutocompleteBody = z.object({
+  query,
+  zip: z.string({ error: "Send the 5-digit ZIP code." }).trim().regex(/^\d{5}$/, "Send the 5-digit ZIP code."),
+  year,
+});
+
+export const DrugCoveredBody = z.object({
+  rxcuis: z
+    .array(z.string().regex(/^\d{1,10}$/, "An RxCUI is a number of up to 10 digits, sent as a string."), {
+      error: "Send rxcuis as a list of RxCUI strings.",
+    })
+    .min(1, "Send at least one RxCUI.")
+    .max(MAX_CODES_PER_REQUEST, `Send at most ${MAX_CODES_PER_REQUEST} drugs.`),
+  plan_ids: planIds,
+  year,
+});
+
+export const ProviderCoveredBody = z.object({
+  npis: z
+    .array(z.string().regex(/^\d{10}$/, "An NPI has 10 digits, sent as a string."), {
+      error: "Send npis as a list of NPI strings.",
+    })
+    .min(1, "Send at least one NPI.")
+    .max(MAX_CODES_PER_REQUEST, `Send at most ${MAX_CODES_PER_REQUEST} providers.`),
+  plan_ids: planIds,
+  year,
+});

@@ -1,0 +1,446 @@
+/**
+ * The fake upstream's answers, endpoint by endpoint, in the shapes the real
+ * CMS Marketplace API sends (which differ from its published spec): bare
+ * arrays from the autocomplete endpoints, `{coverage: [...]}` from the
+ * coverage endpoints, `{counties}`, `{estimates}`, and plan search paged by 10.
+ * See /work/shared/reference/upstream-api.md.
+ */
+import type { FakeDataset, FakeDrug, FakePlan, FakeProvider, ProviderKind } from "./dataset";
+import {
+  type AcaParameters,
+  FakeApiError,
+  type FakeHousehold,
+  type FakePlace,
+  acaParameters,
+  checkPlace,
+  effectiveDate,
+  householdEligibility,
+  householdPremium,
+  personAge,
+  plansOffered,
+  ratingAreaFor,
+} from "./rules";
+
+export interface FakeAnswer {
+  status: number;
+  body: unknown;
+}
+
+const ok = (body: unknown): FakeAnswer => ({ status: 200, body });
+
+/** The real API caps coverage look-ups at 10 plan ids per call. */
+export const MAX_PLAN_IDS_PER_CALL = 10;
+/** Plan search answers 10 plans per page whatever `limit` says. */
+export const PLAN_SEARCH_PAGE_SIZE = 10;
+const AUTOCOMPLETE_LIMIT = 20;
+
+/**
+ * What the fake does with a plan in a coverage answer, decided by a hash of the
+ * plan id so that every run answers alike: most plans get a real answer, some
+ * get `DataNotProvided` (as live for about a quarter of some markets) and some
+ * are left out of the answer altogether. Tests use this to pick plan ids.
+ */
+export function fakeCoverageQuirk(planId: string): "answer" | "data_not_provided" | "omitted" {
+  // FNV-1a of a salted id; the salt was picked so the fixture's Dallas plans get every kind of answer.
+  const key = `dnp:${planId}`;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    h ^= key.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  const bucket = h % 100;
+  if (bucket < 12) return "data_not_provided";
+  if (bucket < 20) return "omitted";
+  return "answer";
+}
+
+function inYear(years: number[] | null, year: number | null): boolean {
+  return year === null || years === null || years.length === 0 || years.includes(year);
+}
+
+function splitIds(value: string | null): string[] {
+  return (value ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function queryYear(query: URLSearchParams): number | null {
+  const y = query.get("year");
+  if (y === null || y === "") return null;
+  const n = Number(y);
+  if (!Number.isInteger(n)) throw new FakeApiError(400, "1003", "year: must be an integer");
+  return n;
+}
+
+function requireQ(query: URLSearchParams): string {
+  const q = (query.get("q") ?? "").trim();
+  if (q.length < 3) throw new FakeApiError(400, "1003", "q: the length must be at least 3");
+  return q;
+}
+
+// ---------------------------------------------------------------- drugs
+
+/** RxNorm-style name pieces: "atorvastatin 20 MG Oral Tablet [Lipitor]". */
+export function describeDrug(drug: FakeDrug) {
+  const full = drug.drugName.trim();
+  const brand = /\[([^\]]+)\]\s*$/.exec(full)?.[1] ?? null;
+  const base = full.replace(/\s*\[[^\]]+\]\s*$/, "");
+  const strengthMatch = /\s(\d[\d.,]*\s*(?:MG|MCG|G|UNT|MEQ|ML|%|MG\/ML|UNT\/ML|MG\/HR)(?:\/(?:ML|ACTUAT|HR))?)(\s|$)/i.exec(base);
+  const ingredient = strengthMatch ? base.slice(0, strengthMatch.index).trim() : base;
+  const strength = strengthMatch ? strengthMatch[1].toLowerCase() : "";
+  const doseForm = strengthMatch ? base.slice(strengthMatch.index + strengthMatch[0].length).trim() : "";
+  const form = doseForm.toLowerCase();
+  const route = /oral (tablet|capsule)/.test(form)
+    ? "Oral Pill"
+    : form.startsWith("oral")
+      ? "Oral Liquid"
+      : /inject/.test(form)
+        ? "Injectable"
+        : /topical|cream|ointment/.test(form)
+          ? "Topical"
+          : doseForm;
+  const rxtermsDoseForm = /tablet/.test(form) ? "Tab" : /capsule/.test(form) ? "Cap" : /solution/.test(form) ? "Sol" : doseForm;
+  return { name: brand ?? ingredient, strength, route, full_name: full, rxterms_dose_form: rxtermsDoseForm, rxnorm_dose_form: doseForm };
+}
+
+export function drugsAutocomplete(ds: FakeDataset, query: URLSearchParams): FakeAnswer {
+  const q = requireQ(query).toLowerCase();
+  const matches = [...ds.drugs.values()]
+    .map((drug) => ({ drug, d: describeDrug(drug) }))
+    .filter(({ drug }) => drug.drugName.toLowerCase().includes(q))
+    .sort((a, b) => {
+      const aStarts = a.d.name.toLowerCase().startsWith(q) ? 0 : 1;
+      const bStarts = b.d.name.toLowerCase().startsWith(q) ? 0 : 1;
+      return aStarts - bStarts || a.d.full_name.localeCompare(b.d.full_name);
+    })
+    .slice(0, AUTOCOMPLETE_LIMIT);
+  return ok(matches.map(({ drug, d }) => ({ rxcui: drug.rxcui, ...d })));
+}
+
+/** The generic a brand name names: same text without the [Brand] suffix. */
+function genericOf(ds: FakeDataset, drug: FakeDrug): FakeDrug | null {
+  if (!/\[[^\]]+\]\s*$/.test(drug.drugName)) return null;
+  const base = drug.drugName.replace(/\s*\[[^\]]+\]\s*$/, "").toLowerCase();
+  for (const other of ds.drugs.values()) {
+    if (other.rxcui !== drug.rxcui && other.drugName.trim().toLowerCase() === base) return other;
+  }
+  return null;
+}
+
+function checkPlanIds(query: URLSearchParams): string[] {
+  const planIds = splitIds(query.get("planids"));
+  if (planIds.length < 1 || planIds.length > MAX_PLAN_IDS_PER_CALL) {
+    throw new FakeApiError(400, "1003", `planids: the number of plan ids must be between 1 and ${MAX_PLAN_IDS_PER_CALL}`);
+  }
+  return planIds;
+}
+
+export function drugsCovered(ds: FakeDataset, query: URLSearchParams): FakeAnswer {
+  const rxcuis = splitIds(query.get("drugs"));
+  if (rxcuis.length === 0) throw new FakeApiError(400, "1003", "drugs: cannot be blank");
+  const planIds = checkPlanIds(query);
+  const year = queryYear(query);
+  const coverage: Array<Record<string, string>> = [];
+  for (const rxcui of rxcuis) {
+    const drug = ds.drugs.get(rxcui);
+    const generic = drug ? genericOf(ds, drug) : null;
+    for (const planId of planIds) {
+      const quirk = fakeCoverageQuirk(planId);
+      if (quirk === "omitted" || !isKnownPlan(ds, planId)) continue;
+      if (quirk === "data_not_provided") {
+        coverage.push({ rxcui, plan_id: planId, coverage: "DataNotProvided" });
+        continue;
+      }
+      const listed = drug?.plans.get(planId);
+      const genericListed = generic?.plans.get(planId);
+      if (listed && inYear(listed.years, year)) coverage.push({ rxcui, plan_id: planId, coverage: "Covered" });
+      else if (generic && genericListed && inYear(genericListed.years, year)) {
+        coverage.push({ rxcui, plan_id: planId, coverage: "GenericCovered", generic_rxcui: generic.rxcui });
+      } else coverage.push({ rxcui, plan_id: planId, coverage: "NotCovered" });
+    }
+  }
+  return ok({ coverage });
+}
+
+const knownPlansCache = new WeakMap<FakeDataset, Set<string>>();
+/** A plan id the fake has heard of (in the plan attributes or any issuer file). */
+function isKnownPlan(ds: FakeDataset, planId: string): boolean {
+  let known = knownPlansCache.get(ds);
+  if (!known) {
+    known = new Set(ds.plans.map((p) => p.id));
+    for (const drug of ds.drugs.values()) for (const id of drug.plans.keys()) known.add(id);
+    for (const provider of ds.providers) for (const id of provider.plans.keys()) known.add(id);
+    knownPlansCache.set(ds, known);
+  }
+  return known.has(planId);
+}
+
+// ------------------------------------------------------------ providers
+
+function providerItem(p: FakeProvider) {
+  return {
+    npi: p.npi,
+    name: p.name,
+    provider_type: p.kind,
+    type: p.kind,
+    specialties: p.specialties,
+    accepting: p.kind === "Individual" ? p.accepting : "unknown",
+    gender: p.gender ?? "",
+    languages: p.languages,
+    facility_types: p.facilityTypes,
+    taxonomy: p.specialties[0] ?? p.facilityTypes[0] ?? "",
+  };
+}
+
+const PROVIDER_TYPES: ProviderKind[] = ["Individual", "Facility", "Group"];
+
+export function providersAutocomplete(ds: FakeDataset, query: URLSearchParams): FakeAnswer {
+  const q = requireQ(query).toLowerCase();
+  const zip = query.get("zipcode") ?? "";
+  if (!/^\d{5}$/.test(zip)) throw new FakeApiError(400, "1003", "zipcode: must be 5 digits");
+  const types = splitIds(query.get("type"));
+  if (types.length === 0 || types.some((t) => !PROVIDER_TYPES.includes(t as ProviderKind))) {
+    throw new FakeApiError(400, "1003", "type: must be one of Individual, Facility, Group");
+  }
+  const nearness = (p: FakeProvider) =>
+    p.addresses.some((a) => a.zip === zip) ? 0 : p.addresses.some((a) => a.zip.slice(0, 3) === zip.slice(0, 3)) ? 1 : 2;
+  const matches = ds.providers
+    .filter((p) => types.includes(p.kind) && p.name.toLowerCase().includes(q))
+    .sort((a, b) => nearness(a) - nearness(b) || a.name.localeCompare(b.name) || a.npi.localeCompare(b.npi))
+    .slice(0, AUTOCOMPLETE_LIMIT);
+  return ok(matches.map(providerItem));
+}
+
+export function providersCovered(ds: FakeDataset, query: URLSearchParams): FakeAnswer {
+  const npis = splitIds(query.get("providerids"));
+  if (npis.length === 0) throw new FakeApiError(400, "1003", "providerids: cannot be blank");
+  const planIds = checkPlanIds(query);
+  const year = queryYear(query);
+  const coverage: unknown[] = [];
+  for (const npi of npis) {
+    const entries = ds.providers.filter((p) => p.npi === npi);
+    for (const planId of planIds) {
+      const quirk = fakeCoverageQuirk(planId);
+      if (quirk === "omitted" || !isKnownPlan(ds, planId)) continue;
+      if (quirk === "data_not_provided") {
+        coverage.push({ npi, plan_id: planId, coverage: "DataNotProvided", accepting: "unknown", addresses: [] });
+        continue;
+      }
+      const inNetwork = entries.find((p) => {
+        const plan = p.plans.get(planId);
+        return plan !== undefined && inYear(plan.years, year);
+      });
+      if (inNetwork) {
+        coverage.push({
+          npi,
+          plan_id: planId,
+          coverage: "Covered",
+          accepting: inNetwork.kind === "Individual" ? inNetwork.accepting : "unknown",
+          addresses: inNetwork.addresses.map((a) => ({
+            street_1: a.street1,
+            street_2: a.street2,
+            city: a.city,
+            state: a.state,
+            zipcode: a.zip,
+            countyfips: ds.zipCounties.get(a.zip)?.[0]?.fips ?? "",
+          })),
+        });
+      } else {
+        coverage.push({ npi, plan_id: planId, coverage: "NotCovered", accepting: "unknown", addresses: [] });
+      }
+    }
+  }
+  return ok({ coverage });
+}
+
+// -------------------------------------------------------------- counties
+
+export function countiesByZip(ds: FakeDataset, zipOrPrefix: string): FakeAnswer {
+  if (!/^\d{1,5}$/.test(zipOrPrefix)) throw new FakeApiError(400, "1003", "zipcode: must be 1 to 5 digits");
+  const zips = zipOrPrefix.length === 5 ? [zipOrPrefix] : [...ds.zipCounties.keys()].filter((z) => z.startsWith(zipOrPrefix)).sort();
+  const counties = zips.flatMap((zip) =>
+    (ds.zipCounties.get(zip) ?? []).map((c) => ({ fips: c.fips, name: c.name, state: c.state, zipcode: zip })),
+  );
+  return ok({ counties });
+}
+
+// ------------------------------------------------------------ eligibility
+
+interface HouseholdBody {
+  household?: FakeHousehold;
+  place?: FakePlace;
+  year?: number;
+  market?: string;
+}
+
+function bodyYear(ds: FakeDataset, body: { year?: unknown }, query: URLSearchParams): number {
+  if (typeof body.year === "number" && Number.isInteger(body.year)) return body.year;
+  const q = queryYear(query);
+  if (q !== null) return q;
+  // "Defaults to the current year": for the fake, the latest year it has data for.
+  return ds.years[ds.years.length - 1] ?? new Date().getUTCFullYear();
+}
+
+export function eligibilityEstimates(ds: FakeDataset, body: HouseholdBody, query: URLSearchParams, p: AcaParameters = acaParameters()): FakeAnswer {
+  const year = bodyYear(ds, body, query);
+  const place = checkPlace(p, body.place, year);
+  if (!body.household) throw new FakeApiError(400, "1003", "household: cannot be blank.");
+  const result = householdEligibility(ds, p, year, place, body.household);
+  const csrName = result.csr ? `${result.csr}% AV Level Silver Plan CSR` : null;
+  // One entry per person, in order; the household's credit is repeated on each.
+  const estimates = body.household.people.map(() => ({
+    aptc: result.aptc,
+    ...(csrName ? { csr: csrName } : {}),
+    hardship_exemption: false,
+    is_medicaid_chip: result.isMedicaidChip,
+    in_coverage_gap: result.inCoverageGap,
+  }));
+  return ok({ estimates });
+}
+
+// ------------------------------------------------------------ plan search
+
+interface PlanSearchBody extends HouseholdBody {
+  offset?: number;
+  sort?: string;
+  order?: string;
+  aptc_override?: number;
+  filter?: {
+    metal_levels?: string[];
+    metal_level?: string;
+    types?: string[];
+    type?: string;
+    issuers?: string[];
+    issuer?: string;
+    hsa?: boolean;
+    premium?: number;
+    deductible?: number;
+  };
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+export function planObject(plan: FakePlan, premium: number | null, credit: number) {
+  const metal = plan.metalLevel.replace(/^Expanded Bronze$/i, "Bronze");
+  const ehbPremium = premium === null ? 0 : round2(premium * plan.ehbShare);
+  const eligibleForCredit = metal !== "Catastrophic";
+  const costShare = (type: string, amount: number | null) => ({
+    type,
+    amount: amount ?? 0,
+    csr: "Exchange variant (no CSR)",
+    network_tier: "In-Network",
+    family_cost: "Individual",
+    individual: true,
+    family: false,
+    display_string: amount === null ? "" : `$${amount}`,
+  });
+  return {
+    id: plan.id,
+    name: plan.name,
+    premium: premium === null ? 0 : round2(premium),
+    premium_w_credit: premium === null ? 0 : round2(Math.max(0, premium - (eligibleForCredit ? credit : 0))),
+    ehb_premium: ehbPremium,
+    pediatric_ehb_premium: 0,
+    aptc_eligible_premium: eligibleForCredit ? ehbPremium : 0,
+    metal_level: metal,
+    type: plan.planType,
+    design_type: /design\s*(\d)/i.test(plan.designType) ? `DESIGN${/design\s*(\d)/i.exec(plan.designType)![1]}` : "NOT_APPLICABLE",
+    is_standardized_plan: /design/i.test(plan.designType),
+    state: plan.state,
+    market: "Individual",
+    insurance_market: "QHP",
+    product_division: "HealthCare",
+    service_area_id: plan.serviceAreaId,
+    max_age_child: 25,
+    hsa_eligible: plan.hsaEligible,
+    has_national_network: plan.nationalNetwork,
+    specialist_referral_required: false,
+    guaranteed_rate: false,
+    simple_choice: false,
+    suppression_state: "Available",
+    is_ineligible: false,
+    rx_3mo_mail_order: false,
+    oopc: -1,
+    issuer: { id: plan.issuerId, name: plan.issuerName, state: plan.state, individual_url: "", toll_free: "", tty: "711", eligible_dependents: ["Spouse", "Child"] },
+    deductibles: [costShare("Combined Medical and Drug EHB Deductible", plan.deductible)],
+    moops: [costShare("Maximum Out of Pocket for Medical and Drug EHB Benefits (Total)", plan.moop)],
+    benefits: [],
+    quality_rating: { available: false, year: plan.year, global_rating: 0, global_not_rated_reason: "New-Ineligible for Scoring" },
+    benefits_url: plan.sbcUrl,
+    brochure_url: plan.brochureUrl,
+    formulary_url: plan.formularyUrl,
+    network_url: "",
+  };
+}
+
+export function searchPlans(ds: FakeDataset, body: PlanSearchBody, query: URLSearchParams, p: AcaParameters = acaParameters()): FakeAnswer {
+  const year = bodyYear(ds, body, query);
+  const place = checkPlace(p, body.place, year);
+  if (body.market !== undefined && !["Individual", "Any"].includes(body.market)) {
+    throw new FakeApiError(400, "1003", "market: must be Individual, SHOP or Any");
+  }
+  const area = ratingAreaFor(ds, place);
+  if (area === null) throw new FakeApiError(404, "1017", "rate area not found");
+  const offset = Math.max(0, Math.floor(Number(body.offset ?? 0)) || 0);
+  // Without a household CMS prices an undocumented default; the fake uses one adult aged 40.
+  const household: FakeHousehold = body.household ?? { income: 0, people: [{ age: 40 }] };
+  const onDate = effectiveDate(household, year);
+  const ages = household.people.map((person) => personAge(person, onDate));
+  let credit = 0;
+  if (typeof body.aptc_override === "number") credit = body.aptc_override;
+  else if (body.household) credit = householdEligibility(ds, p, year, place, household).aptc;
+
+  const f = body.filter ?? {};
+  const metals = f.metal_levels ?? (f.metal_level ? [f.metal_level] : null);
+  const types = f.types ?? (f.type ? [f.type] : null);
+  const issuers = f.issuers ?? (f.issuer ? [f.issuer] : null);
+  let priced = plansOffered(ds, year, place)
+    .map((plan) => {
+      const premium = householdPremium(ds, plan, area, ages, onDate);
+      return premium === null ? null : planObject(plan, premium, credit);
+    })
+    .filter((plan): plan is ReturnType<typeof planObject> => plan !== null);
+  const all = priced;
+  if (metals) priced = priced.filter((plan) => metals.includes(plan.metal_level));
+  if (types) priced = priced.filter((plan) => types.includes(plan.type));
+  if (issuers) priced = priced.filter((plan) => issuers.includes(plan.issuer.name));
+  if (f.hsa !== undefined) priced = priced.filter((plan) => plan.hsa_eligible === f.hsa);
+  if (typeof f.premium === "number") priced = priced.filter((plan) => plan.premium_w_credit <= f.premium!);
+  if (typeof f.deductible === "number") priced = priced.filter((plan) => plan.deductibles[0].amount <= f.deductible!);
+
+  const sortKey = body.sort ?? "premium";
+  const value = (plan: ReturnType<typeof planObject>) =>
+    sortKey === "deductible" ? plan.deductibles[0].amount : sortKey === "quality_rating" ? plan.quality_rating.global_rating : plan.premium_w_credit;
+  const direction = body.order === "desc" ? -1 : 1;
+  priced.sort((a, b) => direction * (value(a) - value(b)) || a.id.localeCompare(b.id));
+
+  const facet = (name: string, values: string[]) => ({
+    name,
+    facets: [...new Set(values)].sort().map((v) => ({ value: v, count: values.filter((x) => x === v).length })),
+  });
+  const premiums = priced.map((plan) => plan.premium_w_credit);
+  const deductibles = priced.map((plan) => plan.deductibles[0].amount);
+  return ok({
+    plans: priced.slice(offset, offset + PLAN_SEARCH_PAGE_SIZE),
+    total: priced.length,
+    facet_groups: [
+      facet("metalLevels", all.map((plan) => plan.metal_level)),
+      facet("types", all.map((plan) => plan.type)),
+      facet("issuers", all.map((plan) => plan.issuer.name)),
+    ],
+    rate_area: { state: place.state, area },
+    ranges: {
+      premiums: { min: premiums.length ? Math.min(...premiums) : 0, max: premiums.length ? Math.max(...premiums) : 0 },
+      deductibles: { min: deductibles.length ? Math.min(...deductibles) : 0, max: deductibles.length ? Math.max(...deductibles) : 0 },
+    },
+  });
+}
+
+export function planById(ds: FakeDataset, planId: string, query: URLSearchParams): FakeAnswer {
+  const year = queryYear(query);
+  const candidates = ds.plans.filter((plan) => plan.id === planId && (year === null || plan.year === year));
+  const plan = candidates[candidates.length - 1];
+  if (!plan) throw new FakeApiError(404, "1006", "Plan not found");
+  return ok({ plan: planObject(plan, null, 0) });
+}

@@ -1,0 +1,306 @@
+/**
+ * The fake upstream's eligibility and pricing, worked from the published
+ * rules and the year-keyed parameters in app/domain/parameters/aca-parameters.json
+ * (read as data). Deliberately written apart from the service's own
+ * eligibility code: the fake stands in for the CMS Marketplace API, so a bug
+ * in the service's calculation must not be mirrored here.
+ *
+ * Rules (see /work/shared/reference/eligibility-rules.md):
+ * - PTC/CSR use the prior year's poverty guideline (26 CFR 1.36B-1(h));
+ *   Medicaid uses the current one (latest published when the year has none).
+ * - FPL fraction for the applicable percentage: floor(100 × income / FPL) / 100;
+ *   percentage interpolated in its band and rounded to 0.01% (26 CFR 1.36B-3(g)).
+ * - No credit below 100% FPL, nor above 400% in cliff years.
+ * - CSR 94 / 87 / 73 for ≥100–150 / >150–200 / >200–250% FPL (45 CFR 155.305(g)).
+ * - Medicaid for adults at or below 138% FPL in expansion states; the coverage
+ *   gap is a non-expansion state (not WI) below 100% FPL.
+ * - Benchmark: second-lowest-cost silver plan offered in the county, priced
+ *   for the coverage family in its rating area (three oldest children under
+ *   21 only; EHB share only; no tobacco surcharge).
+ * - aptc (monthly) = max(0, benchmark − income × pct / 12), left unrounded as
+ *   the real API sends it.
+ */
+import { readFileSync } from "node:fs";
+import type { FakeDataset, FakePlan } from "./dataset";
+
+export class FakeApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Band {
+  fromFpl: number;
+  toFpl: number | null;
+  initial: number;
+  final: number;
+}
+interface ApplicableYear {
+  bands?: Band[];
+  sameAs?: string;
+  minFplForCredit?: number;
+  maxFplForCredit?: number | null;
+  cliffAbove400?: boolean;
+}
+interface Guideline {
+  base: number;
+  perAdditional: number;
+}
+export interface AcaParameters {
+  povertyGuidelines: Record<string, Record<string, Guideline> | string>;
+  guidelineYearForCoverageYear: { ptcAndCsr: Record<string, number | string> };
+  applicablePercentage: Record<string, ApplicableYear | string>;
+  csr: { bands: Array<{ variant: string; fplAtLeast?: number; fplAbove?: number; fplAtMost: number }> };
+  medicaid: { expansionAdultThresholdFpl: number; nonExpansionStates: Record<string, string[] | unknown> };
+  marketplaceType: Record<string, { healthcareGov?: string[] }>;
+}
+
+const PARAMETERS_FILE = new URL("../../../app/domain/parameters/aca-parameters.json", import.meta.url);
+let cached: AcaParameters | undefined;
+export function acaParameters(): AcaParameters {
+  return (cached ??= JSON.parse(readFileSync(PARAMETERS_FILE, "utf8")) as AcaParameters);
+}
+
+function yearKeys(record: Record<string, unknown>): number[] {
+  return Object.keys(record)
+    .filter((k) => /^\d{4}$/.test(k))
+    .map(Number)
+    .sort((a, b) => a - b);
+}
+
+/** The entry for `year`, or the latest earlier one (e.g. 2027 Medicaid uses 2026 guidelines until 2027's are out). */
+function latestAtOrBefore(record: Record<string, unknown>, year: number): number | null {
+  const keys = yearKeys(record).filter((k) => k <= year);
+  return keys.length ? keys[keys.length - 1] : null;
+}
+
+export function povertyGuideline(p: AcaParameters, guidelineYear: number, state: string, size: number): number {
+  const y = latestAtOrBefore(p.povertyGuidelines, guidelineYear);
+  if (y === null) throw new FakeApiError(400, "1009", "poverty guideline not found");
+  const table = p.povertyGuidelines[String(y)] as Record<string, Guideline>;
+  const column = state === "AK" || state === "HI" ? table[state] : table.contiguous;
+  return column.base + column.perAdditional * (Math.max(1, size) - 1);
+}
+
+function ptcGuidelineYear(p: AcaParameters, coverageYear: number): number {
+  const mapped = p.guidelineYearForCoverageYear.ptcAndCsr[String(coverageYear)];
+  return typeof mapped === "number" ? mapped : coverageYear - 1;
+}
+
+function applicableYear(p: AcaParameters, year: number): ApplicableYear {
+  const y = latestAtOrBefore(p.applicablePercentage, year);
+  if (y === null) throw new FakeApiError(404, "1010", "percentage of federal poverty level not found");
+  let entry = p.applicablePercentage[String(y)] as ApplicableYear;
+  if (!entry.bands && entry.sameAs) entry = { ...(p.applicablePercentage[entry.sameAs] as ApplicableYear), ...entry };
+  return entry;
+}
+
+/** Applicable percentage at a truncated FPL fraction, or null when no credit is allowed. */
+export function applicablePercentage(p: AcaParameters, year: number, fplFraction: number): number | null {
+  const table = applicableYear(p, year);
+  if (fplFraction < (table.minFplForCredit ?? 1)) return null;
+  if (table.cliffAbove400 && table.maxFplForCredit != null && fplFraction > table.maxFplForCredit) return null;
+  const bands = table.bands ?? [];
+  const last = bands[bands.length - 1];
+  for (const band of bands) {
+    const top = band.toFpl;
+    const inBand = fplFraction >= band.fromFpl && (top === null || fplFraction < top || (band === last && fplFraction <= top));
+    if (!inBand) continue;
+    const share = top === null || top === band.fromFpl ? 0 : (fplFraction - band.fromFpl) / (top - band.fromFpl);
+    const pct = band.initial + share * (band.final - band.initial);
+    return Math.round(pct * 10000) / 10000;
+  }
+  return null;
+}
+
+export interface FakePerson {
+  age?: number;
+  dob?: string;
+  aptc_eligible?: boolean;
+  has_mec?: boolean;
+  uses_tobacco?: boolean;
+}
+export interface FakePlace {
+  countyfips: string;
+  state: string;
+  zipcode: string;
+}
+export interface FakeHousehold {
+  income: number;
+  people: FakePerson[];
+  effective_date?: string;
+}
+
+/** HealthCare.gov states of the latest year that lists them (2027 only lists expected changes). */
+export function servedStates(p: AcaParameters, year: number): Set<string> {
+  const listed = yearKeys(p.marketplaceType).filter((y) => Array.isArray(p.marketplaceType[String(y)]?.healthcareGov));
+  const y = listed.filter((k) => k <= year).pop() ?? listed[0];
+  return new Set(y === undefined ? [] : p.marketplaceType[String(y)].healthcareGov);
+}
+
+export function checkPlace(p: AcaParameters, place: FakePlace | undefined, year: number): FakePlace {
+  if (!place || typeof place !== "object") throw new FakeApiError(400, "1003", "place: cannot be blank.");
+  if (!place.countyfips) throw new FakeApiError(400, "1003", "place: (countyfips: cannot be blank.)");
+  if (!place.state) throw new FakeApiError(400, "1003", "place: (state: cannot be blank.)");
+  if (!servedStates(p, year).has(place.state)) throw new FakeApiError(400, "1003", "state is not a valid marketplace state");
+  return place;
+}
+
+export function effectiveDate(household: FakeHousehold | undefined, year: number): string {
+  const d = household?.effective_date;
+  return d && /^\d{4}-\d{2}-\d{2}$/.test(d) ? d : `${year}-01-01`;
+}
+
+export function personAge(person: FakePerson, onDate: string): number {
+  if (typeof person.age === "number" && Number.isFinite(person.age)) return Math.max(0, Math.floor(person.age));
+  if (person.dob && /^\d{4}-\d{2}-\d{2}$/.test(person.dob)) {
+    const [by, bm, bd] = person.dob.split("-").map(Number);
+    const [y, m, d] = onDate.split("-").map(Number);
+    return Math.max(0, y - by - (m < bm || (m === bm && d < bd) ? 1 : 0));
+  }
+  throw new FakeApiError(400, "1003", "household: (people: age or dob is required.)");
+}
+
+// ---------------------------------------------------------------- pricing
+
+export function ratingAreaFor(ds: FakeDataset, place: FakePlace): number | null {
+  return ds.ratingAreaByCounty.get(place.countyfips) ?? ds.ratingAreaByZip3.get(`${place.state}|${place.zipcode.slice(0, 3)}`) ?? null;
+}
+
+/** Plans of the year whose issuer's service area covers the county (and the ZIP, for partial counties). */
+export function plansOffered(ds: FakeDataset, year: number, place: FakePlace): FakePlan[] {
+  const areas = new Set<string>();
+  for (const sa of ds.serviceAreas) {
+    if (sa.year !== year || !sa.individual || sa.state !== place.state) continue;
+    const covers = sa.wholeState || (sa.county === place.countyfips && (sa.zips === null || sa.zips.has(place.zipcode)));
+    if (covers) areas.add(`${sa.issuerId}|${sa.serviceAreaId}`);
+  }
+  return ds.plans.filter((plan) => plan.year === year && plan.state === place.state && areas.has(`${plan.issuerId}|${plan.serviceAreaId}`));
+}
+
+function ageLabel(age: number): string[] {
+  if (age <= 14) return ["0-14", "0-20"];
+  if (age <= 20) return [String(age), "0-20"];
+  if (age >= 64) return ["64 and over"];
+  return [String(age)];
+}
+
+export function rateFor(ds: FakeDataset, plan: FakePlan, area: number, age: number, onDate: string): number | null {
+  const tables = ds.rates.get(`${plan.year}|${plan.id}|${area}`);
+  if (!tables) return null;
+  const table =
+    tables
+      .filter((t) => (!t.effective || t.effective <= onDate) && (!t.expiration || t.expiration >= onDate))
+      .sort((a, b) => b.effective.localeCompare(a.effective))[0] ?? null;
+  if (!table) return null;
+  for (const label of ageLabel(age)) {
+    const rate = table.byAge.get(label);
+    if (rate !== undefined) return rate;
+  }
+  return null;
+}
+
+/** Ages that are charged: under 21s beyond the three oldest add nothing (45 CFR 147.102(c)(1)). */
+export function ratedAges(ages: number[]): number[] {
+  const adults = ages.filter((a) => a >= 21);
+  const children = ages.filter((a) => a < 21).sort((a, b) => b - a);
+  return [...adults, ...children.slice(0, 3)];
+}
+
+/** Monthly premium for the ages, or null when the plan has no rate for one of them. */
+export function householdPremium(ds: FakeDataset, plan: FakePlan, area: number, ages: number[], onDate: string): number | null {
+  let total = 0;
+  for (const age of ratedAges(ages)) {
+    const rate = rateFor(ds, plan, area, age, onDate);
+    if (rate === null) return null;
+    total += rate;
+  }
+  return total;
+}
+
+function coverageFamilyAges(household: FakeHousehold, onDate: string): number[] {
+  return household.people
+    .filter((person) => person.aptc_eligible !== false && person.has_mec !== true)
+    .map((person) => personAge(person, onDate));
+}
+
+/** Second-lowest-cost silver plan premium (EHB share) for the household, monthly. */
+export function benchmarkPremium(ds: FakeDataset, year: number, place: FakePlace, household: FakeHousehold): number {
+  const area = ratingAreaFor(ds, place);
+  if (area === null) throw new FakeApiError(404, "1017", "rate area not found");
+  const onDate = effectiveDate(household, year);
+  const ages = coverageFamilyAges(household, onDate);
+  if (ages.length === 0) return 0;
+  const silver = plansOffered(ds, year, place)
+    .filter((plan) => plan.metalLevel.toLowerCase() === "silver")
+    .map((plan) => {
+      const premium = householdPremium(ds, plan, area, ages, onDate);
+      return premium === null ? null : premium * plan.ehbShare;
+    })
+    .filter((premium): premium is number => premium !== null)
+    .sort((a, b) => a - b);
+  if (silver.length < 2) throw new FakeApiError(404, "1016", "not enough plans to calculate SLCSP/LCBP");
+  return silver[1];
+}
+
+// ------------------------------------------------------------ eligibility
+
+export interface HouseholdEligibility {
+  aptc: number;
+  csr: "94" | "87" | "73" | null;
+  isMedicaidChip: boolean;
+  inCoverageGap: boolean;
+}
+
+const PARTIAL_MEDICAID_LIMIT: Record<string, number> = {
+  // aca-parameters.json medicaid.nonExpansionStates.notes.WI: covers adults to 100% FPL, so no gap.
+  WI: 1.0,
+};
+
+export function householdEligibility(
+  ds: FakeDataset,
+  p: AcaParameters,
+  year: number,
+  place: FakePlace,
+  household: FakeHousehold,
+): HouseholdEligibility {
+  const income = Number(household.income);
+  if (!Number.isFinite(income) || income < 0) throw new FakeApiError(400, "1003", "household: (income: must be a number.)");
+  if (!Array.isArray(household.people) || household.people.length === 0) {
+    throw new FakeApiError(400, "1003", "household: (people: cannot be blank.)");
+  }
+  const size = household.people.length;
+  const ptcFpl = povertyGuideline(p, ptcGuidelineYear(p, year), place.state, size);
+  const medicaidFpl = povertyGuideline(p, year, place.state, size);
+
+  const nonExpansionKey = latestAtOrBefore(p.medicaid.nonExpansionStates, year);
+  const nonExpansion = new Set((nonExpansionKey ? p.medicaid.nonExpansionStates[String(nonExpansionKey)] : []) as string[]);
+  const medicaidLimit = nonExpansion.has(place.state) ? PARTIAL_MEDICAID_LIMIT[place.state] : p.medicaid.expansionAdultThresholdFpl;
+  const isMedicaidChip = medicaidLimit !== undefined && income <= medicaidLimit * medicaidFpl;
+  const inCoverageGap = !isMedicaidChip && nonExpansion.has(place.state) && PARTIAL_MEDICAID_LIMIT[place.state] === undefined && income < ptcFpl;
+
+  const fplFraction = Math.floor((100 * income) / ptcFpl) / 100;
+  // The 100% floor and the 400% cliff are tested in dollars (the truncated fraction would let $1 over 400% through).
+  const table = applicableYear(p, year);
+  const overCliff = Boolean(table.cliffAbove400 && table.maxFplForCredit != null && income > table.maxFplForCredit * ptcFpl);
+  const pct = isMedicaidChip || income < ptcFpl || overCliff ? null : applicablePercentage(p, year, fplFraction);
+  if (pct === null) return { aptc: 0, csr: null, isMedicaidChip, inCoverageGap };
+
+  const benchmark = benchmarkPremium(ds, year, place, household);
+  const aptc = Math.max(0, benchmark - (income * pct) / 12);
+
+  const ratio = income / ptcFpl;
+  let csr: HouseholdEligibility["csr"] = null;
+  for (const band of p.csr.bands) {
+    const above = band.fplAtLeast !== undefined ? ratio >= band.fplAtLeast : ratio > (band.fplAbove ?? Infinity);
+    if (above && ratio <= band.fplAtMost) {
+      csr = band.variant as HouseholdEligibility["csr"];
+      break;
+    }
+  }
+  return { aptc, csr, isMedicaidChip, inCoverageGap };
+}
