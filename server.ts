@@ -20,6 +20,7 @@ import { securityHeaders } from "./app/server/security-headers.server.ts";
 import { requestFirewall } from "./app/server/firewall.server.ts";
 import { createRateLimiter } from "./app/server/rate-limit.server.ts";
 import { requestLog } from "./app/server/request-log.server.ts";
+import { createHttpServer } from "./app/server/firewall-timeouts.server.ts";
 
 const SHUTDOWN_GRACE_MS = 9_000;
 const FAKE_UPSTREAM_KEY = "sample-fake-upstream-key";
@@ -104,15 +105,13 @@ async function main(): Promise<void> {
     }
   });
 
-  const server: Server = app.listen(config.PORT, config.HOST, () => {
+  // Slow clients are cut off by header and whole-request timeouts (docs/decisions/053).
+  const server: Server = createHttpServer(app);
+  server.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.PORT;
     log.info({ port, host: config.HOST, env: config.DEPLOY_ENV }, `listening on http://${config.HOST === "0.0.0.0" ? "127.0.0.1" : config.HOST}:${port}`);
   });
-  // Slow clients are cut off: headers within 10 s, a whole request within 30 s.
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
-  server.keepAliveTimeout = 5_000;
 
   const sockets = new Set<Socket>();
   server.on("connection", (socket) => {

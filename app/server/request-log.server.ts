@@ -15,7 +15,7 @@ export function requestLog(log: Logger) {
         {
           requestId: res.locals.requestId,
           method: req.method,
-          path: req.path,
+          path: scrubPath(req.path),
           status: res.statusCode,
           durationMs: Math.round(durationMs * 10) / 10,
         },
@@ -24,4 +24,12 @@ export function requestLog(log: Logger) {
     });
     next();
   };
+}
+
+/** Path segments that look like email addresses are not logged (they are personal data). */
+export function scrubPath(path: string): string {
+  return path
+    .split("/")
+    .map((segment) => (/@|%40/i.test(segment) ? "[redacted]" : segment))
+    .join("/");
 }
