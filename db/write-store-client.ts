@@ -1,0 +1,126 @@
+import { existsSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
+import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import * as schema from "./write-store";
+
+/**
+ * Opening the write store: where its file is (from the DATABASE_URL setting),
+ * the pragmas that make an acknowledged row survive a crash, and the
+ * migrations. No configuration or logging here; app/server/write-store.server.ts
+ * wraps this with the settings and the process-wide handle.
+ */
+
+export const DEFAULT_DATABASE_URL = "file:./data/app.db";
+
+export type WriteStoreDb = BetterSQLite3Database<typeof schema>;
+
+export interface WriteStoreHandle {
+  /** drizzle over the connection; use `db.transaction(...)` for every write. */
+  db: WriteStoreDb;
+  /** The raw connection (for pragmas, RETURNING claims and tests). */
+  sqlite: Database.Database;
+  /** Absolute path of the database file. */
+  file: string;
+  close(): void;
+}
+
+export type WriteStoreLocation = { ok: true; file: string } | { ok: false; problem: string };
+
+/**
+ * Turn the DATABASE_URL setting into a database file path.
+ *   unset                      -> file:./data/app.db
+ *   "" (set but empty)         -> problem (never a silent fallback: spec decision 2)
+ *   file:./rel, file:/abs, file:///abs, file://localhost/abs, ./rel, /abs -> that file
+ *   anything else (postgres:, :memory:) -> problem naming the setting
+ * Relative paths resolve against `cwd` (the directory the server starts in).
+ */
+export function resolveWriteStoreLocation(raw: string | undefined, cwd: string = process.cwd()): WriteStoreLocation {
+  if (raw === undefined) raw = DEFAULT_DATABASE_URL;
+  const value = raw.trim();
+  if (value === "") {
+    return { ok: false, problem: "DATABASE_URL is set but empty; set it to a SQLite file URI such as file:./data/app.db, or unset it to use that default." };
+  }
+  let filePart: string;
+  if (/^file:/i.test(value)) {
+    let rest = value.slice("file:".length);
+    const query = rest.indexOf("?");
+    if (query >= 0) rest = rest.slice(0, query);
+    if (rest.startsWith("//")) {
+      // file://host/path: only the local host is meaningful for SQLite.
+      const slash = rest.indexOf("/", 2);
+      const host = slash < 0 ? rest.slice(2) : rest.slice(2, slash);
+      if (host !== "" && host.toLowerCase() !== "localhost") {
+        return { ok: false, problem: `DATABASE_URL names a file on another host (${host}); the write store must be a local SQLite file.` };
+      }
+      rest = slash < 0 ? "" : rest.slice(slash);
+    }
+    try {
+      filePart = decodeURIComponent(rest);
+    } catch {
+      return { ok: false, problem: "DATABASE_URL is not a valid file URI (bad %-escape)." };
+    }
+  } else if (/^[a-z][a-z0-9+.-]*:/i.test(value) && !/^[a-z]:[\\/]/i.test(value)) {
+    const scheme = value.slice(0, value.indexOf(":") + 1);
+    return { ok: false, problem: `DATABASE_URL uses the unsupported scheme "${scheme}"; the write store is SQLite and needs a file: URI.` };
+  } else {
+    filePart = value;
+  }
+  if (filePart === "" || filePart === ":memory:" || filePart.startsWith(":memory:")) {
+    return { ok: false, problem: "DATABASE_URL must name a database file; an in-memory store would lose every submission on restart." };
+  }
+  return { ok: true, file: path.resolve(cwd, filePart) };
+}
+
+/** The migrations folder: next to this file in the source tree, or under the working directory. */
+export function writeStoreMigrationsFolder(): string {
+  const candidates: string[] = [];
+  if (process.env.WRITE_STORE_MIGRATIONS_DIR) candidates.push(process.env.WRITE_STORE_MIGRATIONS_DIR);
+  try {
+    candidates.push(path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations", "write-store"));
+  } catch {
+    // import.meta.url is not a file URL in some bundles; fall through to cwd.
+  }
+  candidates.push(path.resolve(process.cwd(), "db", "migrations", "write-store"));
+  for (const dir of candidates) {
+    if (existsSync(path.join(dir, "meta", "_journal.json"))) return dir;
+  }
+  throw new Error(`write-store migrations not found (looked in ${candidates.join(", ")})`);
+}
+
+/**
+ * Open (creating if needed) the write store at `file`, with:
+ * - WAL, so readers never block the writer and a commit is one append;
+ * - synchronous=FULL, so every commit is fsync'd before it returns: a row the
+ *   server has acknowledged survives SIGKILL and power loss (NORMAL would only
+ *   survive a process crash, not an OS crash);
+ * - busy_timeout, so a second process on the same file waits instead of failing;
+ * - every pending migration applied.
+ * Throws when the file cannot be opened or migrated.
+ */
+export function openWriteStoreFile(file: string, options: { migrationsFolder?: string } = {}): WriteStoreHandle {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new Database(file, { timeout: 5000 });
+  try {
+    const mode = sqlite.pragma("journal_mode = WAL", { simple: true });
+    if (String(mode).toLowerCase() !== "wal") throw new Error(`could not switch the write store to WAL (journal_mode=${String(mode)})`);
+    sqlite.pragma("synchronous = FULL");
+    sqlite.pragma("foreign_keys = ON");
+    sqlite.pragma("busy_timeout = 5000");
+    const db = drizzle(sqlite, { schema });
+    migrate(db, { migrationsFolder: options.migrationsFolder ?? writeStoreMigrationsFolder() });
+    return {
+      db,
+      sqlite,
+      file,
+      close: () => {
+        if (sqlite.open) sqlite.close();
+      },
+    };
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * npm run seed -- --source <dir> [--year YYYY] [--out <file>] [--sample] [--quiet] [--json]
+ *
+ * Builds the plan store from a source directory (layout: docs/data.md) and
+ * swaps it in atomically. The default output is the PLAN_STORE_PATH setting
+ * (data/plan-store.sqlite). Exit status: 0 loaded, 1 failed (previous store
+ * kept), 2 bad arguments.
+ */
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { buildPlanStore, type BuildProgress, type LoadReport } from "./build-store";
+
+export type CliArgs = { source: string; year?: number; out?: string; sample: boolean; quiet: boolean; json: boolean };
+
+const USAGE = "usage: npm run seed -- --source <dir> [--year YYYY] [--out <file>] [--sample] [--quiet] [--json]";
+
+export function parseArgs(argv: string[]): CliArgs {
+  const args: Partial<CliArgs> & { sample: boolean; quiet: boolean; json: boolean } = { sample: false, quiet: false, json: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const [flag, inline] = a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
+    const value = () => {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v.startsWith("--")) throw new Error(`${flag} needs a value`);
+      return v;
+    };
+    switch (flag) {
+      case "--source":
+        args.source = value();
+        break;
+      case "--year": {
+        const v = value();
+        if (!/^[0-9]{4}$/.test(v)) throw new Error("--year must be a four-digit plan year");
+        args.year = Number(v);
+        break;
+      }
+      case "--out":
+        args.out = value();
+        break;
+      case "--sample":
+        args.sample = true;
+        break;
+      case "--quiet":
+        args.quiet = true;
+        break;
+      case "--json":
+        args.json = true;
+        break;
+      case "--help":
+      case "-h":
+        throw new Error(USAGE);
+      default:
+        throw new Error(`unknown argument ${a}`);
+    }
+  }
+  if (!args.source) throw new Error("--source <dir> is required");
+  return args as CliArgs;
+}
+
+function formatBytes(n: number): string {
+  if (n >= 1 << 30) return `${(n / (1 << 30)).toFixed(2)} GB`;
+  if (n >= 1 << 20) return `${(n / (1 << 20)).toFixed(1)} MB`;
+  return `${(n / 1024).toFixed(0)} KB`;
+}
+
+function progressPrinter(stream: NodeJS.WriteStream): (p: BuildProgress) => void {
+  const tty = Boolean(stream.isTTY);
+  let lastLine = 0;
+  let lastFile = "";
+  return (p) => {
+    let text: string;
+    if (p.phase === "read") {
+      const pct = p.overallTotalBytes > 0 ? Math.floor((100 * p.overallBytesRead) / p.overallTotalBytes) : 100;
+      text = `[${String(pct).padStart(3)}%] ${p.file}: ${p.rowsRead.toLocaleString("en-US")} rows, ${formatBytes(p.bytesRead)} of ${formatBytes(p.totalBytes)}`;
+    } else if (p.phase === "index") {
+      text = p.done < p.total ? `indexing ${p.index} (${p.done + 1}/${p.total})` : "indexes built";
+    } else {
+      text = p.message;
+    }
+    const now = Date.now();
+    const newFile = p.phase === "read" && p.file !== lastFile;
+    if (tty) {
+      stream.write(`\r\x1b[K${text}`);
+      if (p.phase === "finish") stream.write("\n");
+    } else if (newFile || p.phase !== "read" || now - lastLine >= 5000) {
+      stream.write(`${text}\n`);
+      lastLine = now;
+    }
+    if (p.phase === "read") lastFile = p.file;
+  };
+}
+
+export function summarize(report: LoadReport): string {
+  const lines: string[] = [];
+  lines.push(
+    `plan store written to ${report.outPath} (${report.sample ? "SAMPLE data" : "real data"}, plan year${report.years.length === 1 ? "" : "s"} ${report.years.join(", ") || "none"}) in ${(report.durationMs / 1000).toFixed(1)} s`,
+  );
+  for (const f of report.files) {
+    lines.push(
+      `  ${f.file}: read ${f.rowsRead}, loaded ${f.rowsLoaded}, skipped ${f.rowsSkipped}, rejected ${f.rowsRejected}`,
+    );
+    for (const [reason, n] of Object.entries(f.skipReasons)) lines.push(`      skipped ${n}: ${reason}`);
+    for (const [reason, r] of Object.entries(f.rejectReasons)) lines.push(`      rejected ${r.count}: ${reason} (lines ${r.lines.join(", ")}${r.count > r.lines.length ? ", …" : ""})`);
+  }
+  lines.push(`  tables: ${Object.entries(report.tables).map(([t, n]) => `${t} ${n}`).join(", ")}`);
+  for (const w of report.warnings) lines.push(`  warning: ${w}`);
+  return lines.join("\n");
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let args: CliArgs;
+  try {
+    args = parseArgs(argv);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    if (!(error instanceof Error && error.message === USAGE)) console.error(USAGE);
+    return 2;
+  }
+  let out = args.out;
+  if (!out) {
+    // Read the setting only when needed: the CLI must work without the server's other settings.
+    const { env } = await import("../app/server/env.server");
+    try {
+      out = env().PLAN_STORE_PATH;
+    } catch (error) {
+      console.error(error instanceof Error ? error.message : String(error));
+      return 2;
+    }
+  }
+  try {
+    const report = await buildPlanStore({
+      sourceDir: args.source,
+      outPath: path.resolve(out),
+      year: args.year,
+      sample: args.sample,
+      onProgress: args.quiet ? undefined : progressPrinter(process.stderr),
+    });
+    if (args.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    else console.log(summarize(report));
+    return 0;
+  } catch (error) {
+    console.error(`\nseed failed, the previous plan store (if any) is unchanged: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  main(process.argv.slice(2)).then((code) => process.exit(code));
+}
