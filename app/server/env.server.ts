@@ -97,7 +97,7 @@ export class ConfigurationError extends Error {}
 
 const UPSTREAM_KEY_SHAPE = /^[A-Za-z0-9_-]{16,128}$/;
 
-export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
   const result = EnvSchema.safeParse(source);
   if (!result.success) {
     const lines = result.error.issues.map((issue) => {

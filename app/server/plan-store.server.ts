@@ -162,10 +162,12 @@ export type KeyBenefits = {
   urgentCare?: TierCostShare;
   genericDrugs?: TierCostShare;
   preferredBrandDrugs?: TierCostShare;
+  imaging?: TierCostShare;
+  inpatientStay?: TierCostShare;
 };
 
-/** A CSR variant in a plan list: its id, deductible and MOOP. */
-export type CsrVariantSummary = { variantId: string; deductible: Deductible; moop: CostLimit };
+/** A CSR variant in a plan list: its id, deductible, MOOP and common cost-shares. */
+export type CsrVariantSummary = { variantId: string; deductible: Deductible; moop: CostLimit; keyBenefits: KeyBenefits };
 
 export type PlanSummary = {
   id: string;
@@ -380,6 +382,8 @@ const KEY_BENEFITS: Array<[keyof KeyBenefits, string]> = [
   ["urgentCare", "urgent care centers or facilities"],
   ["genericDrugs", "generic drugs"],
   ["preferredBrandDrugs", "preferred brand drugs"],
+  ["imaging", "x-rays and diagnostic imaging"],
+  ["inpatientStay", "inpatient hospital services (e.g., hospital stay)"],
 ];
 
 const KEY_BENEFIT_NAMES = JSON.stringify(KEY_BENEFITS.map(([, name]) => name));
@@ -932,10 +936,11 @@ export class PlanStore {
       const b = baseVariant(vs);
       if (b) bases.set(planId, b);
     }
-    const baseBenefits = groupBy(
-      q.keyBenefitsOfVariants.all({ year, ids: json([...bases.values()].map((b) => b.variantId)), names: KEY_BENEFIT_NAMES }),
-      (b) => b.variantId,
-    );
+    // Key cost-shares of the base variant and of every CSR variant (a CSR
+    // household is priced on its own variant's cost sharing).
+    const keyVariantIds = [...bases.values()].map((b) => b.variantId);
+    for (const vs of variantsByPlan.values()) for (const v of vs) if (csrKey(v.csrLevel)) keyVariantIds.push(v.variantId);
+    const baseBenefits = groupBy(q.keyBenefitsOfVariants.all({ year, ids: json(keyVariantIds), names: KEY_BENEFIT_NAMES }), (b) => b.variantId);
     return planRows.flatMap((plan) => {
       const variants = variantsByPlan.get(plan.planId) ?? [];
       const base = bases.get(plan.planId);
@@ -948,7 +953,7 @@ export class PlanStore {
         const key = csrKey(v.csrLevel);
         if (!key) continue;
         csrVariantIds[key] = v.variantId;
-        csrVariants[key] = { variantId: v.variantId, deductible: deductibleOf(v), moop: moopOf(v) };
+        csrVariants[key] = { variantId: v.variantId, deductible: deductibleOf(v), moop: moopOf(v), keyBenefits: keyBenefitsOf(baseBenefits.get(v.variantId) ?? []) };
       }
       const summary: PlanSummary = {
         id: plan.planId,

@@ -1,0 +1,19 @@
+import { apiRoute, parseJsonBody } from "../server/api.server";
+import { PlansRequest } from "../schemas/shopping";
+import { ServerTiming } from "../server/server-timing.server";
+import { pricePlans } from "../server/shopping.server";
+
+// POST {income, household, place, year?, filters?, sort?, order?, usage?} → priced plans (docs/api.md).
+const route = apiRoute({
+  POST: async ({ request }) => {
+    const timing = new ServerTiming();
+    const answer = await pricePlans(await parseJsonBody(request, PlansRequest), timing);
+    const body = timing.measure("serialisation", () => JSON.stringify(answer));
+    return new Response(body, {
+      headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "server-timing": timing.header() },
+    });
+  },
+});
+
+export const loader = route.loader;
+export const action = route.action;

@@ -1,0 +1,142 @@
+import { z } from "zod";
+
+/**
+ * Request and response shapes of the shopping routes (/api/counties,
+ * /api/eligibility, /api/plans). The same schemas validate requests, feed
+ * /api/openapi.json and docs/api.md.
+ */
+
+export const StateCode = z
+  .string()
+  .regex(/^[A-Za-z]{2}$/, "Two-letter state code, e.g. TX")
+  .transform((s) => s.toUpperCase())
+  .describe("Two-letter USPS state code");
+
+export const Zip = z.string().regex(/^\d{5}$/, "Five-digit ZIP code").describe("Five-digit ZIP code");
+export const CountyFips = z.string().regex(/^\d{5}$/, "Five-digit county FIPS code").describe("Five-digit county FIPS code");
+
+export const Relationship = z.enum(["self", "spouse", "child", "other"]);
+
+export const Person = z
+  .object({
+    age: z.number().int("Whole years").min(0).max(120).describe("Age in whole years on the coverage start date"),
+    uses_tobacco: z.boolean().default(false).describe("Regular tobacco use in the last 6 months"),
+    is_pregnant: z.boolean().default(false),
+    relationship: Relationship.default("self").describe("Relationship to the first person (the subscriber)"),
+  })
+  .strict();
+
+export const Household = z
+  .object({
+    size: z
+      .number()
+      .int()
+      .min(1)
+      .max(20)
+      .optional()
+      .describe("Tax household size; may exceed the people applying. Defaults to the number of people."),
+    people: z.array(Person).min(1, "At least one person").max(20).describe("The people who need coverage; the first is the subscriber"),
+  })
+  .strict()
+  .refine((h) => h.size === undefined || h.size >= h.people.length, {
+    message: "Household size cannot be smaller than the number of people applying",
+    path: ["size"],
+  });
+
+export const Place = z
+  .object({
+    state: StateCode,
+    county_fips: CountyFips,
+    zip: Zip,
+  })
+  .strict();
+
+export const Year = z.number().int().min(2014).max(2100).describe("Plan year; defaults to the year being shopped on the request date");
+
+export const ShoppingRequest = z
+  .object({
+    income: z
+      .number()
+      .min(0, "Income cannot be negative")
+      .max(100_000_000)
+      .describe("Expected yearly household income (MAGI) in US dollars"),
+    household: Household,
+    place: Place,
+    year: Year.optional(),
+    coverage_date: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD")
+      .optional()
+      .describe("Coverage start date; defaults to 1 January of the plan year"),
+  })
+  .strict();
+export type ShoppingRequest = z.infer<typeof ShoppingRequest>;
+
+export const MetalLevel = z.enum(["Catastrophic", "Bronze", "Expanded Bronze", "Silver", "Gold", "Platinum"]);
+export const PlanType = z.enum(["HMO", "PPO", "EPO", "POS", "Indemnity"]);
+export const UsageLevel = z.enum(["low", "medium", "high"]);
+export const PlanSort = z.enum(["premium", "deductible", "moop", "yearly_cost", "quality_rating"]);
+
+export const PlanFilters = z
+  .object({
+    metal_levels: z.array(MetalLevel).max(6).optional(),
+    types: z.array(PlanType).max(5).optional(),
+    issuers: z.array(z.string().min(1).max(200)).max(50).optional().describe("Issuer names or 5-digit issuer ids"),
+    hsa_eligible: z.boolean().optional(),
+    max_premium: z.number().min(0).max(1_000_000).optional().describe("Maximum monthly premium after the credit"),
+    max_deductible: z.number().min(0).max(1_000_000).optional().describe("Maximum individual in-network deductible"),
+  })
+  .strict();
+
+export const PlansRequest = ShoppingRequest.extend({
+  filters: PlanFilters.optional(),
+  sort: PlanSort.default("premium"),
+  order: z.enum(["asc", "desc"]).default("asc"),
+  usage: UsageLevel.default("medium").describe("Expected use of care, for the estimated yearly cost"),
+}).strict();
+export type PlansRequest = z.infer<typeof PlansRequest>;
+
+export const CountiesQuery = z
+  .object({
+    zip: Zip,
+    state: StateCode.optional(),
+    year: z.coerce.number().int().min(2014).max(2100).optional(),
+  })
+  .strict();
+
+// ---- responses (documentation; the routes build these shapes) ----
+
+export const SbeRedirect = z.object({
+  state: z.string(),
+  marketplace_name: z.string(),
+  marketplace_url: z.string(),
+});
+
+export const County = z.object({
+  fips: z.string(),
+  name: z.string(),
+  state: z.string(),
+  share: z.number().nullable().describe("Share of the ZIP's addresses in this county (0-1); null when upstream answered"),
+  owned_data: z.boolean().describe("Whether the service prices plans for this county from its own data"),
+  sbeRedirect: SbeRedirect.nullable().describe("Set when the county's state runs its own marketplace"),
+});
+
+export const CountiesResponse = z.object({
+  zip: z.string(),
+  year: z.number().int(),
+  counties: z.array(County),
+  source: z.enum(["own", "upstream"]),
+  sbeRedirect: SbeRedirect.nullable().describe("Set when every matching county is in a state-based-exchange state"),
+});
+
+export const EligibilityResponse = z.object({
+  year: z.number().int(),
+  aptc: z.number().describe("Monthly advance premium tax credit in dollars (2 decimals)"),
+  csr: z.enum(["94", "87", "73"]).nullable().describe("Cost-sharing reduction level, or null for none"),
+  is_medicaid_chip: z.boolean(),
+  in_coverage_gap: z.boolean(),
+  essential_plan: z.boolean().optional().describe("NY only: the household should be routed to the Essential Plan"),
+  fpl_percent: z.number().nullable().describe("Household income as a percent of the poverty guideline used"),
+  benchmark_premium: z.number().nullable().describe("Monthly second-lowest-cost silver premium for the household (own data)"),
+  source: z.enum(["own", "upstream"]),
+});

@@ -1,0 +1,696 @@
+import { estimateEligibility, type EligibilityEstimate } from "../domain/eligibility";
+import { defaultPlanYear } from "../domain/plan-year";
+import { householdPremium, type Member, type RateTable } from "../domain/rating";
+import { benchmarkPremium } from "../domain/rating";
+import { appliedCredit, netPremium, roundCents } from "../domain/pricing";
+import { ApiError } from "./api.server";
+import { estimateYearlyCost, parseBenefitCostShare, type PlanCostShare, type ServiceCostShare, type ServiceKind } from "../domain/yearly-cost";
+import type { PlansRequest, ShoppingRequest } from "../schemas/shopping";
+import { planStore, type KeyBenefits, type PlanStore, type StateInfo, type TierCostShare } from "./plan-store.server";
+import { ServerTiming } from "./server-timing.server";
+import {
+  countiesByZip,
+  searchPlans,
+  csrLevel as upstreamCsrLevel,
+  eligibilityEstimates,
+  isUpstreamFailure,
+  type UpstreamHousehold,
+} from "./upstream.server";
+
+/**
+ * The shopping core: county look-up, eligibility and the household's
+ * benchmark. Routes and pages both call these functions (no HTTP to
+ * ourselves). Money is computed in full precision and rounded to cents once,
+ * when an answer is shaped.
+ */
+
+export type CsrLevel = "94" | "87" | "73";
+
+// ---------------------------------------------------------------- plan year
+
+/** The plan year to answer for: the one asked for, or the year being shopped today. */
+export function resolvePlanYear(requested: number | undefined, store: PlanStore = planStore(), now = new Date()): number {
+  const years = store.yearsWithData();
+  if (requested !== undefined) {
+    if (!years.includes(requested)) {
+      throw new ApiError(404, "year_not_available", `No plan data for plan year ${requested}.`, {
+        year: `No plan data for ${requested}; available: ${years.join(", ") || "none"}`,
+      });
+    }
+    return requested;
+  }
+  if (years.length === 0) throw new ApiError(503, "plan_data_unavailable", "No plan data is loaded yet.");
+  return defaultPlanYear(now, years);
+}
+
+// ---------------------------------------------------------------- counties
+
+export interface SbeRedirect {
+  state: string;
+  marketplace_name: string;
+  marketplace_url: string;
+}
+
+export interface CountyAnswer {
+  fips: string;
+  name: string;
+  state: string;
+  share: number | null;
+  owned_data: boolean;
+  sbeRedirect: SbeRedirect | null;
+}
+
+export interface CountiesAnswer {
+  zip: string;
+  year: number;
+  counties: CountyAnswer[];
+  source: "own" | "upstream";
+  sbeRedirect: SbeRedirect | null;
+}
+
+/** A state that runs its own marketplace (and whose plans we do not price). */
+export function sbeRedirectFor(state: StateInfo | undefined): SbeRedirect | null {
+  if (!state || state.ownedData) return null;
+  if (state.exchangeKind !== "sbe") return null;
+  return {
+    state: state.code,
+    marketplace_name: state.marketplaceName ?? `${state.name}'s marketplace`,
+    marketplace_url: state.marketplaceUrl ?? "https://www.healthcare.gov/marketplace-in-your-state/",
+  };
+}
+
+/**
+ * Counties for a ZIP, largest share first, from own data; only a ZIP absent
+ * from own data goes to the upstream look-up. `state` narrows a ZIP that
+ * crosses a state line.
+ */
+export async function lookUpCounties(input: { zip: string; state?: string; year?: number }): Promise<CountiesAnswer> {
+  const store = planStore();
+  const year = resolvePlanYear(input.year, store);
+  let source: "own" | "upstream" = "own";
+  let rows: Array<{ fips: string; name: string; state: string; share: number | null }> = store
+    .countiesForZip(input.zip)
+    .map((c) => ({ fips: c.countyFips, name: c.countyName, state: c.state, share: c.share }));
+  if (rows.length === 0) {
+    source = "upstream";
+    try {
+      const upstream = await countiesByZip(input.zip, year);
+      rows = upstream.map((c) => ({ fips: c.fips, name: c.name, state: c.state, share: null }));
+    } catch (error) {
+      if (isUpstreamFailure(error)) {
+        throw new ApiError(
+          503,
+          "county_lookup_unavailable",
+          "We could not look up this ZIP code right now: it is not in our own data and the federal look-up is unavailable. Please try again shortly.",
+        );
+      }
+      throw error;
+    }
+  }
+  if (input.state) rows = rows.filter((r) => r.state === input.state);
+  const counties = rows.map((r) => {
+    const info = store.state(r.state, year);
+    return { ...r, owned_data: Boolean(info?.ownedData), sbeRedirect: sbeRedirectFor(info) };
+  });
+  const allSbe = counties.length > 0 && counties.every((c) => c.sbeRedirect);
+  return { zip: input.zip, year, counties, source, sbeRedirect: allSbe ? counties[0].sbeRedirect : null };
+}
+
+// ---------------------------------------------------------------- household
+
+export function membersOf(request: Pick<ShoppingRequest, "household">): Member[] {
+  return request.household.people.map((p) => ({
+    age: p.age,
+    usesTobacco: p.uses_tobacco,
+    isPregnant: p.is_pregnant,
+    relationship: p.relationship,
+  }));
+}
+
+export function householdSizeOf(request: Pick<ShoppingRequest, "household">): number {
+  return request.household.size ?? request.household.people.length;
+}
+
+/** Where a request's state stands: priced from own data, redirected, or federal upstream. */
+export function marketFor(state: string, year: number, store: PlanStore = planStore()) {
+  const info = store.state(state, year);
+  const redirect = sbeRedirectFor(info);
+  if (redirect) {
+    throw new ApiError(
+      409,
+      "state_based_marketplace",
+      `${redirect.state} runs its own marketplace: shop at ${redirect.marketplace_name} (${redirect.marketplace_url}).`,
+      { "place.state": `Plans for ${redirect.state} are sold through ${redirect.marketplace_name}` },
+    );
+  }
+  return { info, ownedData: Boolean(info?.ownedData) };
+}
+
+/** The county must exist and belong to the state: a mismatched place is a 400, not a wrong price. */
+export function checkPlace(request: Pick<ShoppingRequest, "place">, store: PlanStore = planStore()): void {
+  const { zip, county_fips, state } = request.place;
+  const counties = store.countiesForZip(zip);
+  if (counties.length === 0) return; // a ZIP we do not hold: upstream validates it
+  const match = counties.find((c) => c.countyFips === county_fips);
+  if (!match) {
+    throw new ApiError(400, "validation_failed", `County ${county_fips} does not contain ZIP ${zip}.`, {
+      "place.county_fips": `Not a county of ZIP ${zip}; choose one of ${counties.map((c) => c.countyFips).join(", ")}`,
+    });
+  }
+  if (match.state !== state) {
+    throw new ApiError(400, "validation_failed", `County ${county_fips} is in ${match.state}, not ${state}.`, {
+      "place.state": `County ${county_fips} is in ${match.state}`,
+    });
+  }
+}
+
+// ---------------------------------------------------------------- rating
+
+export interface PlanRates {
+  rateTable: RateTable;
+  /** The plan's essential-health-benefit share of its premium (1 when the data does not say). */
+  ehbShare: number;
+}
+
+/**
+ * The rate table in the shape the rating domain reads. Community-rated plans
+ * carry only a "Family Option" row: its single-adult rate stands for age 21.
+ */
+export function ratingTable(table: { ageRates: Record<string, { individual: number; tobacco: number | null }>; familyTiers?: { individual: number } }): RateTable {
+  if (Object.keys(table.ageRates).length === 0 && table.familyTiers) {
+    return { ageRates: { "21": { individual: table.familyTiers.individual, tobacco: null } } };
+  }
+  return { ageRates: table.ageRates };
+}
+
+export interface HouseholdPrice {
+  /** Monthly premium for the household, tobacco surcharges included (cents). */
+  premium: number;
+  /** The same premium without tobacco surcharges (cents). */
+  premiumWithoutTobacco: number;
+  /** The part of `premium` that is tobacco surcharge; the credit never pays it. */
+  tobaccoSurcharge: number;
+}
+
+/** A plan's monthly premium for the household, rounded to cents. */
+export function priceForHousehold(rateTable: RateTable, members: Member[], state: string, year: number): HouseholdPrice {
+  const premium = roundCents(householdPremium(rateTable, members, state, year));
+  const withoutTobacco = roundCents(householdPremium(rateTable, members, state, year, { excludeTobaccoSurcharge: true }));
+  return { premium, premiumWithoutTobacco: withoutTobacco, tobaccoSurcharge: roundCents(Math.max(0, premium - withoutTobacco)) };
+}
+
+/** The essential-health-benefit part of a premium without tobacco: what a benchmark is built from (26 CFR 1.36B-3(j)). */
+export function ehbPremium(premiumWithoutTobacco: number, ehbShare: number): number {
+  return roundCents(premiumWithoutTobacco * ehbShare);
+}
+
+export interface Benchmark {
+  /** Monthly second-lowest-cost silver premium for the household (EHB share, no tobacco), cents. */
+  monthly: number;
+  ratingArea: string;
+  silverPlanCount: number;
+}
+
+/**
+ * The household's benchmark: the second-lowest-cost silver plan offered in
+ * its county (and ZIP, for partial-county service areas), priced for the
+ * household without tobacco surcharges, EHB share only (26 CFR 1.36B-3(e),(f)).
+ * Each silver premium is rounded to cents first, exactly as /api/plans shows
+ * it, so the credit can be checked against the plan list to the cent.
+ */
+export function householdBenchmark(request: ShoppingRequest, year: number, store: PlanStore = planStore()): Benchmark | null {
+  const { state, county_fips, zip } = request.place;
+  const ratingArea = store.ratingAreaFor({ year, state, countyFips: county_fips, zip });
+  if (!ratingArea) return null;
+  const silver = store.plansOffered({ year, state, countyFips: county_fips, zip }).filter((p) => p.metalLevel === "Silver");
+  if (silver.length === 0) return null;
+  const tables = store.rateTables({ year, planIds: silver.map((p) => p.id), ratingArea });
+  const members = membersOf(request);
+  const premiums: number[] = [];
+  for (const plan of silver) {
+    const table = tables.get(plan.id);
+    if (!table) continue;
+    const noTobacco = roundCents(householdPremium(ratingTable(table), members, state, year, { excludeTobaccoSurcharge: true }));
+    premiums.push(ehbPremium(noTobacco, plan.ehbShare ?? 1));
+  }
+  const monthly = benchmarkPremium(premiums);
+  return monthly === null ? null : { monthly, ratingArea, silverPlanCount: premiums.length };
+}
+
+// ---------------------------------------------------------------- eligibility
+
+export interface EligibilityAnswer {
+  year: number;
+  aptc: number;
+  csr: CsrLevel | null;
+  is_medicaid_chip: boolean;
+  in_coverage_gap: boolean;
+  essential_plan?: boolean;
+  fpl_percent: number | null;
+  benchmark_premium: number | null;
+  expected_contribution: number | null;
+  source: "own" | "upstream";
+  reasons: string[];
+}
+
+/** States whose eligibility the service computes itself (the rest ask upstream). */
+const OWN_CALCULATION_STATES = new Set(["NY"]);
+
+function coverageDateOf(request: ShoppingRequest, year: number): string {
+  return request.coverage_date ?? `${year}-01-01`;
+}
+
+function ownEligibility(request: ShoppingRequest, year: number, store: PlanStore): EligibilityAnswer {
+  const benchmark = householdBenchmark(request, year, store);
+  if (!benchmark) {
+    throw new ApiError(
+      503,
+      "benchmark_unavailable",
+      "We cannot estimate the tax credit here: there are not enough silver plans in our data for this county.",
+    );
+  }
+  const estimate: EligibilityEstimate = estimateEligibility({
+    coverageYear: year,
+    coverageDate: coverageDateOf(request, year),
+    state: request.place.state,
+    income: request.income,
+    householdSize: householdSizeOf(request),
+    applicantAge: request.household.people[0].age,
+    benchmarkMonthly: benchmark.monthly,
+  });
+  return {
+    year,
+    aptc: roundCents(estimate.aptc),
+    csr: estimate.csr,
+    is_medicaid_chip: estimate.is_medicaid_chip,
+    in_coverage_gap: estimate.in_coverage_gap,
+    ...(estimate.essential_plan !== undefined ? { essential_plan: estimate.essential_plan } : {}),
+    fpl_percent: estimate.fplPercent,
+    benchmark_premium: benchmark.monthly,
+    expected_contribution: estimate.expectedContributionMonthly === null ? null : roundCents(estimate.expectedContributionMonthly),
+    source: "own",
+    reasons: estimate.reasons,
+  };
+}
+
+export function upstreamHousehold(request: ShoppingRequest): UpstreamHousehold {
+  return {
+    income: request.income,
+    people: request.household.people.map((p) => ({
+      age: p.age,
+      uses_tobacco: p.uses_tobacco,
+      is_pregnant: p.is_pregnant,
+      relationship: { self: "Self", spouse: "Spouse", child: "Child", other: "Other Relative" }[p.relationship],
+      aptc_eligible: true,
+    })),
+    has_married_couple: request.household.people.some((p) => p.relationship === "spouse"),
+    effective_date: request.coverage_date,
+  };
+}
+
+async function upstreamEligibility(request: ShoppingRequest, year: number): Promise<EligibilityAnswer> {
+  let estimates;
+  try {
+    estimates = await eligibilityEstimates({
+      household: upstreamHousehold(request),
+      place: { countyfips: request.place.county_fips, state: request.place.state, zipcode: request.place.zip },
+      year,
+    });
+  } catch (error) {
+    if (isUpstreamFailure(error)) throw eligibilityUnavailable();
+    throw error;
+  }
+  // One estimate per person; the household's credit is the subscriber's entry.
+  const first = estimates[0];
+  if (!first) throw eligibilityUnavailable();
+  return {
+    year,
+    aptc: roundCents(Math.max(0, first.aptc ?? 0)),
+    csr: upstreamCsrLevel(first.csr),
+    is_medicaid_chip: Boolean(first.is_medicaid_chip),
+    in_coverage_gap: Boolean(first.in_coverage_gap),
+    fpl_percent: null,
+    benchmark_premium: null,
+    expected_contribution: null,
+    source: "upstream",
+    reasons: [],
+  };
+}
+
+export function eligibilityUnavailable(): ApiError {
+  return new ApiError(
+    503,
+    "eligibility_unavailable",
+    "The subsidy estimate is unavailable right now because the federal Marketplace service did not answer. Plans can still be shown at full price; please try the estimate again shortly.",
+  );
+}
+
+/** POST /api/eligibility: NY computed here, other states from the upstream estimate. */
+export async function determineEligibility(request: ShoppingRequest): Promise<EligibilityAnswer> {
+  const store = planStore();
+  const year = resolvePlanYear(request.year, store);
+  checkPlace(request, store);
+  marketFor(request.place.state, year, store);
+  if (OWN_CALCULATION_STATES.has(request.place.state)) return ownEligibility(request, year, store);
+  return upstreamEligibility(request, year);
+}
+
+// ---------------------------------------------------------------- premiums after credit
+
+/** A plan's monthly premium after the credit: never below zero, never paying tobacco surcharges. */
+export function premiumAfterCredit(price: HouseholdPrice, aptc: number, ehbShare: number): { premiumWithCredit: number; creditApplied: number } {
+  return {
+    premiumWithCredit: roundCents(netPremium(price.premium, aptc, ehbShare, price.tobaccoSurcharge)),
+    creditApplied: roundCents(appliedCredit(price.premium, aptc, ehbShare, price.tobaccoSurcharge)),
+  };
+}
+
+// ---------------------------------------------------------------- priced plans
+
+export interface CostLimitAnswer {
+  individual: number | null;
+  family: number | null;
+}
+
+export interface PricedPlan {
+  id: string;
+  name: string;
+  issuer: { id: string; name: string };
+  metal_level: string;
+  type: string | null;
+  hsa_eligible: boolean;
+  /** Monthly premium for the household before the credit (cents). */
+  premium: number;
+  /** Monthly premium after the credit: never below 0, never paying tobacco surcharges. */
+  premium_w_credit: number;
+  credit_applied: number;
+  /** The essential-health-benefit part of the premium without tobacco surcharge: what the benchmark is built from. */
+  ehb_premium: number;
+  tobacco_surcharge: number;
+  /** The cost-sharing variant the household gets: its CSR level on silver plans, else null. */
+  csr_variant: CsrLevel | null;
+  variant_id: string;
+  deductible: CostLimitAnswer;
+  moop: CostLimitAnswer;
+  key_benefits: Record<string, string | null>;
+  quality_rating: number | null;
+  urls: Record<string, string>;
+  estimated_yearly_cost: number;
+  /** False when a cost-share the estimate needs was not in the data (assumed deductible-only). */
+  estimated_yearly_cost_complete: boolean;
+}
+
+export interface PlansAnswer {
+  year: number;
+  source: "own" | "upstream";
+  place: { state: string; county_fips: string; zip: string; rating_area: string | null };
+  household_size: number;
+  eligibility: EligibilityAnswer | null;
+  /** Why there is no credit in the prices (the estimate could not be made). */
+  eligibility_unavailable: string | null;
+  usage: UsageLevel;
+  sort: PlanSort;
+  order: "asc" | "desc";
+  /** Plans offered before filters, and after. */
+  total_plan_count: number;
+  plan_count: number;
+  plans: PricedPlan[];
+}
+
+type UsageLevel = "low" | "medium" | "high";
+type PlanSort = "premium" | "deductible" | "moop" | "yearly_cost" | "quality_rating";
+
+const KEY_BENEFIT_LABELS: Array<[keyof KeyBenefits, string]> = [
+  ["primaryCare", "primary_care"],
+  ["specialist", "specialist"],
+  ["genericDrugs", "generic_drugs"],
+  ["emergencyRoom", "emergency_room"],
+  ["urgentCare", "urgent_care"],
+];
+
+const SERVICE_KEYS: Record<ServiceKind, keyof KeyBenefits> = {
+  primaryCare: "primaryCare",
+  specialist: "specialist",
+  urgentCare: "urgentCare",
+  imaging: "imaging",
+  genericDrug: "genericDrugs",
+  preferredBrandDrug: "preferredBrandDrugs",
+  emergencyRoom: "emergencyRoom",
+  inpatientStay: "inpatientStay",
+};
+
+/** "$30 Copay after deductible" / "20% Coinsurance" / "No Charge": what a person pays, in the PUF's words. */
+export function describeTierCostShare(share: TierCostShare | undefined): string | null {
+  if (!share) return null;
+  const parts = [share.copay, share.coinsurance]
+    .filter((v) => v.display && !v.notApplicable)
+    .map((v) => v.display!.trim());
+  if (parts.length === 0) return null;
+  // "No Charge" twice says nothing more than once.
+  return [...new Set(parts)].join(", ");
+}
+
+export function planCostShareOf(
+  deductible: { individual: number | null; family: number | null },
+  moop: { individual: number | null; family: number | null },
+  keyBenefits: KeyBenefits,
+): { costShare: PlanCostShare; complete: boolean } {
+  let complete = deductible.individual !== null && moop.individual !== null;
+  const services = {} as Record<ServiceKind, ServiceCostShare>;
+  for (const [service, key] of Object.entries(SERVICE_KEYS) as Array<[ServiceKind, keyof KeyBenefits]>) {
+    const share = keyBenefits[key];
+    const parsed = share ? parseBenefitCostShare(share.copay.display, share.coinsurance.display) : null;
+    if (parsed) services[service] = parsed;
+    else {
+      complete = false;
+      // Unknown cost share: assume the member pays until the deductible is met, then nothing.
+      services[service] = { copay: 0, coinsurance: 0, subjectToDeductible: true, covered: true };
+    }
+  }
+  return {
+    complete,
+    costShare: {
+      deductible: deductible.individual ?? 0,
+      moop: moop.individual ?? 0,
+      familyDeductible: deductible.family,
+      familyMoop: moop.family,
+      services,
+    },
+  };
+}
+
+function compareNullable(a: number | null, b: number | null): number {
+  if (a === b) return 0;
+  if (a === null) return 1; // unknowns last, whatever the order
+  if (b === null) return -1;
+  return a - b;
+}
+
+function sortPlans(plans: PricedPlan[], sort: PlanSort, order: "asc" | "desc"): PricedPlan[] {
+  const key: Record<PlanSort, (p: PricedPlan) => number | null> = {
+    premium: (p) => p.premium_w_credit,
+    deductible: (p) => p.deductible.individual,
+    moop: (p) => p.moop.individual,
+    yearly_cost: (p) => p.estimated_yearly_cost,
+    quality_rating: (p) => p.quality_rating,
+  };
+  const sign = order === "desc" ? -1 : 1;
+  return [...plans].sort((a, b) => {
+    const ka = key[sort](a);
+    const kb = key[sort](b);
+    if (ka === null || kb === null) return compareNullable(ka, kb) || a.id.localeCompare(b.id);
+    return sign * (ka - kb) || a.premium_w_credit - b.premium_w_credit || a.id.localeCompare(b.id);
+  });
+}
+
+function passesFilters(plan: PricedPlan, filters: PlansRequest["filters"]): boolean {
+  if (!filters) return true;
+  if (filters.metal_levels?.length && !filters.metal_levels.includes(plan.metal_level as never)) return false;
+  if (filters.types?.length && !filters.types.includes((plan.type ?? "") as never)) return false;
+  if (filters.issuers?.length) {
+    const wanted = filters.issuers.map((i) => i.trim().toLowerCase());
+    if (!wanted.includes(plan.issuer.id.toLowerCase()) && !wanted.includes(plan.issuer.name.toLowerCase())) return false;
+  }
+  if (filters.hsa_eligible !== undefined && plan.hsa_eligible !== filters.hsa_eligible) return false;
+  if (filters.max_premium !== undefined && plan.premium_w_credit > filters.max_premium) return false;
+  if (filters.max_deductible !== undefined && (plan.deductible.individual ?? Infinity) > filters.max_deductible) return false;
+  return true;
+}
+
+/** The eligibility to price with; an upstream outage leaves it null with a reason, and plans at full price. */
+async function eligibilityForPricing(request: ShoppingRequest, year: number, store: PlanStore) {
+  try {
+    const eligibility = OWN_CALCULATION_STATES.has(request.place.state)
+      ? ownEligibility(request, year, store)
+      : await upstreamEligibility(request, year);
+    return { eligibility, unavailable: null };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 503) return { eligibility: null, unavailable: error.message };
+    throw error;
+  }
+}
+
+/** POST /api/plans: every plan offered to the household's place, priced for it. */
+export async function pricePlans(
+  request: PlansRequest,
+  timing: ServerTiming = new ServerTiming(),
+  options: { onlyPlanIds?: readonly string[] } = {},
+): Promise<PlansAnswer> {
+  const store = planStore();
+  const year = resolvePlanYear(request.year, store);
+  checkPlace(request, store);
+  const { ownedData } = marketFor(request.place.state, year, store);
+  if (!ownedData) return upstreamPlans(request, year, timing);
+
+  const { state, county_fips, zip } = request.place;
+  const members = membersOf(request);
+  const [offered, ratingArea] = timing.measure("store", () => [
+    store
+      .plansOffered({ year, state, countyFips: county_fips, zip })
+      .filter((p) => !options.onlyPlanIds || options.onlyPlanIds.includes(p.id)),
+    store.ratingAreaFor({ year, state, countyFips: county_fips, zip }) ?? null,
+  ] as const);
+  const tables = ratingArea
+    ? timing.measure("store", () => store.rateTables({ year, planIds: offered.map((p) => p.id), ratingArea }))
+    : new Map();
+  const { eligibility, unavailable } = await eligibilityForPricing(request, year, store);
+
+  const plans: PricedPlan[] = timing.measure("pricing", () => {
+    const priced: PricedPlan[] = [];
+    for (const plan of offered) {
+      const table = tables.get(plan.id);
+      if (!table) continue; // offered but not priced in this rating area: cannot be sold here
+      const price = priceForHousehold(ratingTable(table), members, state, year);
+      const ehbShare = plan.ehbShare ?? 1;
+      // Catastrophic plans cannot be bought with the credit (26 CFR 1.36B-2(a); 45 CFR 155.305(h)).
+      const aptc = plan.metalLevel === "Catastrophic" ? 0 : (eligibility?.aptc ?? 0);
+      const { premiumWithCredit, creditApplied } = premiumAfterCredit(price, aptc, ehbShare);
+      const csr = plan.metalLevel === "Silver" && eligibility?.csr ? eligibility.csr : null;
+      const variant = csr ? plan.csrVariants[csr] : undefined;
+      const deductible = variant?.deductible ?? plan.deductible;
+      const moop = variant?.moop ?? plan.moop;
+      const keyBenefits = variant?.keyBenefits ?? plan.keyBenefits;
+      const { costShare, complete } = planCostShareOf(deductible, moop, keyBenefits);
+      const yearly = estimateYearlyCost({
+        monthlyPremiumAfterCredit: premiumWithCredit,
+        costShare,
+        usage: request.usage,
+        coveredMembers: ratedMemberCount(members),
+        planYear: year,
+      });
+      priced.push({
+        id: plan.id,
+        name: plan.name,
+        issuer: plan.issuer,
+        metal_level: plan.metalLevel,
+        type: plan.type,
+        hsa_eligible: plan.hsaEligible,
+        premium: price.premium,
+        premium_w_credit: premiumWithCredit,
+        credit_applied: creditApplied,
+        ehb_premium: ehbPremium(price.premiumWithoutTobacco, ehbShare),
+        tobacco_surcharge: price.tobaccoSurcharge,
+        csr_variant: variant ? csr : null,
+        variant_id: variant?.variantId ?? plan.variantId,
+        deductible: { individual: deductible.individual, family: deductible.family },
+        moop: { individual: moop.individual, family: moop.family },
+        key_benefits: Object.fromEntries(KEY_BENEFIT_LABELS.map(([key, label]) => [label, describeTierCostShare(keyBenefits[key])])),
+        quality_rating: plan.qualityRating,
+        urls: Object.fromEntries(Object.entries(plan.urls).filter(([, v]) => typeof v === "string")) as Record<string, string>,
+        estimated_yearly_cost: roundCents(yearly.totalYearly),
+        estimated_yearly_cost_complete: complete,
+      });
+    }
+    return priced;
+  });
+  const filtered = sortPlans(plans.filter((p) => passesFilters(p, request.filters)), request.sort, request.order);
+  return {
+    year,
+    source: "own",
+    place: { state, county_fips, zip, rating_area: ratingArea },
+    household_size: householdSizeOf(request),
+    eligibility,
+    eligibility_unavailable: unavailable,
+    usage: request.usage,
+    sort: request.sort,
+    order: request.order,
+    total_plan_count: plans.length,
+    plan_count: filtered.length,
+    plans: filtered,
+  };
+}
+
+/** Members whose care the yearly estimate counts: the rated ones (at most three children under 21 are rated, but all use care). */
+function ratedMemberCount(members: Member[]): number {
+  return members.length;
+}
+
+/**
+ * The federal branch: a state we hold no plan data for that is not
+ * state-based. The specification notes it is not reached in practice; it maps
+ * the upstream plan search into the same shape.
+ */
+async function upstreamPlans(request: PlansRequest, year: number, timing: ServerTiming): Promise<PlansAnswer> {
+  const { eligibility, unavailable } = await eligibilityForPricing(request, year, planStore());
+  let result;
+  try {
+    result = await timing.measureAsync("upstream", () =>
+      searchPlans({
+        household: upstreamHousehold(request),
+        place: { countyfips: request.place.county_fips, state: request.place.state, zipcode: request.place.zip },
+        market: "Individual",
+        year,
+      }),
+    );
+  } catch (error) {
+    if (isUpstreamFailure(error)) {
+      throw new ApiError(503, "plans_unavailable", "Plans for this state come from the federal Marketplace service, which did not answer. Please try again shortly.");
+    }
+    throw error;
+  }
+  const plans: PricedPlan[] = result.plans.map((p) => {
+    const premium = roundCents(p.premium);
+    const withCredit = roundCents(Math.max(0, p.premium_w_credit ?? premium));
+    const extra = p as Record<string, unknown>;
+    const firstAmount = (list: unknown) =>
+      Array.isArray(list) && list.length > 0 && typeof (list[0] as { amount?: unknown }).amount === "number" ? (list[0] as { amount: number }).amount : null;
+    const yearly = roundCents(withCredit * 12 + 0);
+    return {
+      id: p.id,
+      name: p.name,
+      issuer: { id: String(p.issuer?.id ?? ""), name: p.issuer?.name ?? "" },
+      metal_level: p.metal_level,
+      type: p.type ?? null,
+      hsa_eligible: extra.hsa_eligible === true,
+      premium,
+      premium_w_credit: withCredit,
+      credit_applied: roundCents(premium - withCredit),
+      ehb_premium: roundCents(p.ehb_premium ?? premium),
+      tobacco_surcharge: 0,
+      csr_variant: null,
+      variant_id: p.id,
+      deductible: { individual: firstAmount(extra.deductibles), family: null },
+      moop: { individual: firstAmount(extra.moops), family: null },
+      key_benefits: {},
+      quality_rating: null,
+      urls: {},
+      estimated_yearly_cost: yearly,
+      estimated_yearly_cost_complete: false,
+    };
+  });
+  const filtered = sortPlans(plans.filter((p) => passesFilters(p, request.filters)), request.sort, request.order);
+  return {
+    year,
+    source: "upstream",
+    place: { state: request.place.state, county_fips: request.place.county_fips, zip: request.place.zip, rating_area: null },
+    household_size: householdSizeOf(request),
+    eligibility,
+    eligibility_unavailable: unavailable,
+    usage: request.usage,
+    sort: request.sort,
+    order: request.order,
+    total_plan_count: plans.length,
+    plan_count: filtered.length,
+    plans: filtered,
+  };
+}
