@@ -21,6 +21,7 @@ import { requestFirewall } from "./app/server/firewall.server.ts";
 import { createRateLimiter } from "./app/server/rate-limit.server.ts";
 import { requestLog } from "./app/server/request-log.server.ts";
 import { createHttpServer } from "./app/server/firewall-timeouts.server.ts";
+import { startIntakeBackgroundWork } from "./app/server/write-store.server.ts";
 
 const SHUTDOWN_GRACE_MS = 9_000;
 const FAKE_UPSTREAM_KEY = "sample-fake-upstream-key";
@@ -48,6 +49,8 @@ async function main(): Promise<void> {
   const log = logger();
   for (const warning of config.warnings) log.warn({ setting: warning.split(" ")[0] }, warning);
   if (!hadKey) log.warn("MARKETPLACE_API_KEY is not set: upstream answers come from the bundled sample fake.");
+  // Open and migrate the write store and resume sending any email an earlier process left in the outbox.
+  startIntakeBackgroundWork();
 
   const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
   const serverBuildPath = path.join(buildDir, "server", "index.js");
@@ -87,7 +90,12 @@ async function main(): Promise<void> {
     createRequestHandler({
       build,
       mode: "production",
-      getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string, requestId: res.locals.requestId as string }),
+      getLoadContext: (req, res) => ({
+        cspNonce: res.locals.cspNonce as string,
+        requestId: res.locals.requestId as string,
+        // Stored with consent and attestation records; honours X-Forwarded-For only with TRUST_PROXY.
+        clientIp: req.ip ?? "unknown",
+      }),
     }),
   );
 

@@ -14,6 +14,8 @@ import type { ReactNode } from "react";
 import { useNonce } from "./components/nonce";
 import appStyles from "./styles/app.css?url";
 import { siteDataStatus } from "./server/site-status.server";
+import { browserAnalyticsSettings } from "./server/analytics.server";
+import { Analytics } from "./components/analytics";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: appStyles },
@@ -26,7 +28,7 @@ export const meta: MetaFunction = () => [
 ];
 
 export async function loader(_args: LoaderFunctionArgs) {
-  return { status: siteDataStatus() };
+  return { status: siteDataStatus(), analytics: browserAnalyticsSettings() };
 }
 
 const NAV = [
@@ -75,6 +77,7 @@ function SourceBanners() {
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
+  const data = useRouteLoaderData<typeof loader>("root");
   return (
     <html lang="en">
       <head>
@@ -118,6 +121,7 @@ export function Layout({ children }: { children: ReactNode }) {
             makes the final eligibility decision.
           </p>
         </footer>
+        <Analytics config={data?.analytics} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -1,0 +1,343 @@
+import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { ApiError, fieldsFromIssues, type ErrorFields } from "../server/api.server";
+import { acceptAgentUpload, MAX_UPLOAD_BYTES, UPLOAD_DOC_TYPE_LABELS, UPLOAD_DOC_TYPES } from "../server/storage.server";
+import {
+  AGENT_DISCOVERY_CONSENT,
+  AgentDiscoveryInput,
+  clientIp,
+  COMMON_AGENT_TOOLS,
+  submitAgentDiscovery,
+} from "../server/write-store.server";
+import intakeStyles from "../styles/intake.css?url";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: intakeStyles }];
+
+export const meta: MetaFunction = () => [
+  { title: "Agent discovery form | Health Plan Marketplace" },
+  { name: "description", content: "Tell us how you help clients enroll in Marketplace plans today, and what would make it easier." },
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  return {
+    submitted: url.searchParams.get("submitted") === "1",
+    uploaded: url.searchParams.get("uploaded") === "1",
+    consent: AGENT_DISCOVERY_CONSENT,
+    tools: COMMON_AGENT_TOOLS,
+    docTypes: UPLOAD_DOC_TYPES.map((value) => ({ value, label: UPLOAD_DOC_TYPE_LABELS[value] })),
+    maxUploadMb: MAX_UPLOAD_BYTES / (1024 * 1024),
+  };
+}
+
+type DiscoveryResult = { form: "discovery"; errors: ErrorFields; values: Record<string, string | string[]>; formError?: string };
+type UploadResult = { form: "upload"; errors: ErrorFields; formError?: string };
+
+function splitList(value: string): string[] {
+  return value
+    .split(/[,;\n]/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const type = request.headers.get("content-type") ?? "";
+  if (type.toLowerCase().startsWith("multipart/form-data")) {
+    try {
+      await acceptAgentUpload(request, { ip: clientIp(context) });
+    } catch (error) {
+      if (error instanceof ApiError) {
+        return data<UploadResult>(
+          { form: "upload", errors: error.fields ?? {}, formError: error.fields ? undefined : error.message },
+          { status: error.status },
+        );
+      }
+      return data<UploadResult>({ form: "upload", errors: {}, formError: "We could not store your file. Please try again." }, { status: 500 });
+    }
+    return redirect("/agent-discovery?uploaded=1#upload");
+  }
+
+  const form = await request.formData();
+  const text = (name: string) => String(form.get(name) ?? "");
+  const tools = [...form.getAll("tools").map(String), ...splitList(text("tools_other"))];
+  const values = {
+    name: text("name"),
+    email: text("email"),
+    phone: text("phone"),
+    npn: text("npn"),
+    licensed_states: text("licensed_states"),
+    agency: text("agency"),
+    tools: form.getAll("tools").map(String),
+    tools_other: text("tools_other"),
+    needs: text("needs"),
+    consent: text("consent"),
+  };
+  const parsed = AgentDiscoveryInput.safeParse({
+    name: values.name,
+    email: values.email,
+    phone: values.phone,
+    npn: values.npn,
+    licensed_states: splitList(values.licensed_states),
+    agency: values.agency,
+    current_tools: tools,
+    needs: values.needs,
+    consent: values.consent === "yes",
+    consent_version: text("consent_version"),
+  });
+  if (!parsed.success) {
+    const errors = fieldsFromIssues(parsed.error.issues);
+    // Array item errors ("licensed_states.2") are shown on the field itself.
+    for (const key of Object.keys(errors)) {
+      const base = key.split(".")[0]!;
+      if (base !== key && !errors[base]) errors[base] = errors[key]!;
+    }
+    return data<DiscoveryResult>({ form: "discovery", errors, values }, { status: 400 });
+  }
+  try {
+    submitAgentDiscovery(parsed.data, { source: "form", ip: clientIp(context) });
+  } catch (error) {
+    const status = error instanceof ApiError ? error.status : 500;
+    return data<DiscoveryResult>(
+      { form: "discovery", errors: {}, values, formError: "We could not save your answers just now. Nothing was sent; please try again in a few minutes." },
+      { status },
+    );
+  }
+  return redirect("/agent-discovery?submitted=1");
+}
+
+const DISCOVERY_FIELDS: [string, string][] = [
+  ["name", "Your name"],
+  ["email", "Email address"],
+  ["phone", "Phone number"],
+  ["npn", "National Producer Number"],
+  ["licensed_states", "States where you are licensed"],
+  ["agency", "Agency"],
+  ["current_tools", "Tools you use"],
+  ["needs", "What would help"],
+  ["consent", "Consent"],
+  ["consent_version", "Consent"],
+];
+
+function ErrorText({ id, message }: { id: string; message: string | undefined }) {
+  return message ? (
+    <p id={id} className="field-error">
+      {message}
+    </p>
+  ) : null;
+}
+
+function describedBy(...ids: (string | false | undefined)[]): string | undefined {
+  const list = ids.filter(Boolean).join(" ");
+  return list || undefined;
+}
+
+export default function AgentDiscovery() {
+  const loaded = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const discovery = result?.form === "discovery" ? (result as DiscoveryResult) : undefined;
+  const upload = result?.form === "upload" ? (result as UploadResult) : undefined;
+  const errors = discovery?.errors ?? {};
+  const values = (discovery?.values ?? {}) as Record<string, string | string[] | undefined>;
+  const value = (name: string) => (typeof values[name] === "string" ? (values[name] as string) : "");
+  const chosenTools = Array.isArray(values.tools) ? values.tools : [];
+  const summary = DISCOVERY_FIELDS.filter(([name]) => errors[name]);
+  const busy = navigation.state === "submitting";
+
+  return (
+    <>
+      <h1>Agent discovery form</h1>
+      <p>
+        We are deciding what to build for licensed agents and brokers who help people enroll in Marketplace plans. No
+        agent features exist yet: before we build any, we want to hear how you work today and what slows you down. The
+        form takes about ten minutes. See <Link to="/agents">what we are exploring</Link>.
+      </p>
+
+      {loaded.submitted ? (
+        <div className="success-panel" role="status">
+          <h2>Thank you: we have your answers</h2>
+          <p>
+            We saved your form and sent a confirmation to your email address. Someone from the team may contact you with
+            a follow-up question. You can also <a href="#upload">share a blank copy of a form you use</a>.
+          </p>
+        </div>
+      ) : null}
+
+      {discovery?.formError ? (
+        <p className="notice bad" role="alert">
+          {discovery.formError}
+        </p>
+      ) : null}
+      {summary.length > 0 ? (
+        <div className="error-summary" role="alert" aria-labelledby="discovery-errors-title">
+          <h2 id="discovery-errors-title">Please fix {summary.length === 1 ? "this" : "these"} before sending</h2>
+          <ul>
+            {summary.map(([name, label]) => (
+              <li key={name}>
+                <a href={`#${name === "consent_version" ? "consent" : name === "current_tools" ? "tools_other" : name}`}>
+                  {label}: {errors[name]}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+
+      <Form method="post" className="intake-form" noValidate aria-labelledby="discovery-title">
+        <h2 id="discovery-title">About you</h2>
+        <div className="field">
+          <label htmlFor="name">Your name</label>
+          <input id="name" name="name" autoComplete="name" required defaultValue={value("name")} aria-invalid={errors.name ? true : undefined} aria-describedby={describedBy(errors.name && "name-error")} />
+          <ErrorText id="name-error" message={errors.name} />
+        </div>
+        <div className="field">
+          <label htmlFor="email">Email address</label>
+          <input id="email" name="email" type="email" autoComplete="email" required defaultValue={value("email")} aria-invalid={errors.email ? true : undefined} aria-describedby={describedBy(errors.email && "email-error")} />
+          <ErrorText id="email-error" message={errors.email} />
+        </div>
+        <div className="field">
+          <label htmlFor="phone">Phone number</label>
+          <input id="phone" name="phone" type="tel" autoComplete="tel-national" required defaultValue={value("phone")} aria-invalid={errors.phone ? true : undefined} aria-describedby={describedBy(errors.phone && "phone-error")} />
+          <ErrorText id="phone-error" message={errors.phone} />
+        </div>
+        <div className="field">
+          <label htmlFor="npn">National Producer Number (NPN)</label>
+          <p id="npn-hint" className="hint">
+            Up to 10 digits. You can look it up on the NIPR website.
+          </p>
+          <input id="npn" name="npn" inputMode="numeric" required defaultValue={value("npn")} aria-invalid={errors.npn ? true : undefined} aria-describedby={describedBy("npn-hint", errors.npn && "npn-error")} />
+          <ErrorText id="npn-error" message={errors.npn} />
+        </div>
+        <div className="field">
+          <label htmlFor="licensed_states">States where you hold a health insurance licence</label>
+          <p id="licensed_states-hint" className="hint">
+            Two-letter codes separated by commas, for example: NY, NJ, CT
+          </p>
+          <input
+            id="licensed_states"
+            name="licensed_states"
+            required
+            defaultValue={value("licensed_states")}
+            aria-invalid={errors.licensed_states ? true : undefined}
+            aria-describedby={describedBy("licensed_states-hint", errors.licensed_states && "licensed_states-error")}
+          />
+          <ErrorText id="licensed_states-error" message={errors.licensed_states} />
+        </div>
+        <div className="field">
+          <label htmlFor="agency">
+            Agency name <span className="optional">(optional)</span>
+          </label>
+          <input id="agency" name="agency" autoComplete="organization" defaultValue={value("agency")} aria-invalid={errors.agency ? true : undefined} aria-describedby={describedBy(errors.agency && "agency-error")} />
+          <ErrorText id="agency-error" message={errors.agency} />
+        </div>
+
+        <fieldset aria-describedby={describedBy(errors.current_tools && "tools-error")}>
+          <legend>Which tools do you use to quote and enroll clients today?</legend>
+          {loaded.tools.map((tool, index) => (
+            <label key={tool} className="choice" htmlFor={`tool-${index}`}>
+              <input id={`tool-${index}`} type="checkbox" name="tools" value={tool} defaultChecked={chosenTools.includes(tool)} />
+              <span>{tool}</span>
+            </label>
+          ))}
+          <label htmlFor="tools_other">
+            Other tools <span className="optional">(optional, separated by commas)</span>
+          </label>
+          <input id="tools_other" name="tools_other" defaultValue={value("tools_other")} />
+          <ErrorText id="tools-error" message={errors.current_tools} />
+        </fieldset>
+
+        <div className="field">
+          <label htmlFor="needs">
+            What takes the most time, or what would you like a tool to do for you? <span className="optional">(optional)</span>
+          </label>
+          <textarea id="needs" name="needs" rows={5} defaultValue={value("needs")} aria-invalid={errors.needs ? true : undefined} aria-describedby={describedBy(errors.needs && "needs-error")} />
+          <ErrorText id="needs-error" message={errors.needs} />
+        </div>
+
+        <fieldset aria-describedby={describedBy("consent-text", (errors.consent || errors.consent_version) && "consent-error")}>
+          <legend>Consent</legend>
+          <p id="consent-text" className="consent-text">
+            {loaded.consent.text}
+          </p>
+          <input type="hidden" name="consent_version" value={loaded.consent.version} />
+          <label className="choice" htmlFor="consent">
+            <input id="consent" type="checkbox" name="consent" value="yes" defaultChecked={value("consent") === "yes"} aria-invalid={errors.consent ? true : undefined} />
+            <span>I agree to the statement above.</span>
+          </label>
+          <ErrorText id="consent-error" message={errors.consent ?? errors.consent_version} />
+        </fieldset>
+        <button type="submit" disabled={busy}>
+          Send my answers
+        </button>
+      </Form>
+
+      <section id="upload" aria-labelledby="upload-title">
+        <h2 id="upload-title">Share a blank form you use (optional)</h2>
+        <p>
+          If you use your own intake, consent or worksheet forms with clients, a blank copy helps us see what information
+          you collect. Send only a blank form: never one filled in with a client&apos;s details. PDF, JPG or PNG, up to{" "}
+          {loaded.maxUploadMb} MB.
+        </p>
+        {loaded.uploaded ? (
+          <div className="success-panel" role="status">
+            <p>Thank you: we stored your file.</p>
+          </div>
+        ) : null}
+        {upload?.formError ? (
+          <p className="notice bad" role="alert">
+            {upload.formError}
+          </p>
+        ) : null}
+        {upload && Object.keys(upload.errors).length > 0 ? (
+          <div className="error-summary" role="alert" aria-labelledby="upload-errors-title">
+            <h2 id="upload-errors-title">The file was not stored</h2>
+            <ul>
+              {Object.entries(upload.errors).map(([name, message]) => (
+                <li key={name}>
+                  <a href={`#upload-${name === "file" ? "file" : name}`}>{message}</a>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+        <Form method="post" encType="multipart/form-data" className="intake-form" noValidate>
+          <div className="field">
+            <label htmlFor="upload-docType">What kind of document is it?</label>
+            <select id="upload-docType" name="docType" defaultValue="" aria-invalid={upload?.errors.docType ? true : undefined} aria-describedby={describedBy(upload?.errors.docType && "upload-docType-error")}>
+              <option value="" disabled>
+                Choose one
+              </option>
+              {loaded.docTypes.map((d) => (
+                <option key={d.value} value={d.value}>
+                  {d.label}
+                </option>
+              ))}
+            </select>
+            <ErrorText id="upload-docType-error" message={upload?.errors.docType} />
+          </div>
+          <div className="field">
+            <label htmlFor="upload-file">File</label>
+            <input
+              id="upload-file"
+              name="file"
+              type="file"
+              accept=".pdf,.jpg,.jpeg,.png,application/pdf,image/jpeg,image/png"
+              aria-invalid={upload?.errors.file ? true : undefined}
+              aria-describedby={describedBy(upload?.errors.file && "upload-file-error")}
+            />
+            <ErrorText id="upload-file-error" message={upload?.errors.file} />
+          </div>
+          <input type="hidden" name="blankConfirmed" value="false" />
+          <label className="choice" htmlFor="upload-blankConfirmed">
+            <input id="upload-blankConfirmed" type="checkbox" name="blankConfirmed" value="true" aria-invalid={upload?.errors.blankConfirmed ? true : undefined} />
+            <span>This document is blank: it contains no client&apos;s name, contact details, income or other personal information.</span>
+          </label>
+          <ErrorText id="upload-blankConfirmed-error" message={upload?.errors.blankConfirmed} />
+          <button type="submit" disabled={busy}>
+            Upload the blank form
+          </button>
+        </Form>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,18 @@
+import { apiRoute, jsonResponse, parseJsonBody } from "../server/api.server";
+import { AgentDiscoveryInput, clientIp, submitAgentDiscovery } from "../server/write-store.server";
+
+/**
+ * POST /api/agents/discovery: the agent discovery form as JSON
+ * -> 200 {discovery_submission_id} after the commit; the agent confirmation
+ * and the operations notification are sent afterwards.
+ */
+const route = apiRoute({
+  POST: async ({ request, context }) => {
+    const input = await parseJsonBody(request, AgentDiscoveryInput);
+    const result = submitAgentDiscovery(input, { source: "api", ip: clientIp(context) });
+    return jsonResponse({ discovery_submission_id: result.discoverySubmissionId });
+  },
+});
+
+export const loader = route.loader;
+export const action = route.action;

@@ -1,0 +1,13 @@
+import { apiRoute, jsonResponse } from "../server/api.server";
+import { bearerToken, readEnrollmentApplication } from "../server/enrollment.server";
+
+/**
+ * GET /api/enroll/applications/<id> with `Authorization: Bearer <access_token>`
+ * -> 200 the application; 401 without a token, 403 with another token, 404 unknown id.
+ */
+const route = apiRoute({
+  GET: ({ request, params }) => jsonResponse(readEnrollmentApplication(params.applicationId ?? "", bearerToken(request))),
+});
+
+export const loader = route.loader;
+export const action = route.action;

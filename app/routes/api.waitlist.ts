@@ -1,0 +1,19 @@
+import { apiRoute, jsonResponse, parseJsonBody } from "../server/api.server";
+import { WaitlistInput, submitWaitlist } from "../server/write-store.server";
+
+/**
+ * POST /api/waitlist {email, zip, interest} -> 200 {waitlist_submission_id}.
+ * Answers only after the row (and its emails, in the outbox) is committed;
+ * the emails go out after the answer. The same address and interest again
+ * returns the existing id.
+ */
+const route = apiRoute({
+  POST: async ({ request }) => {
+    const input = await parseJsonBody(request, WaitlistInput);
+    const result = submitWaitlist(input, { source: "api" });
+    return jsonResponse({ waitlist_submission_id: result.waitlistSubmissionId });
+  },
+});
+
+export const loader = route.loader;
+export const action = route.action;

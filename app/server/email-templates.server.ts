@@ -1,0 +1,149 @@
+import { env } from "./env.server";
+import type { EmailMessage } from "./email.server";
+import { publicBaseUrl, unsubscribeHeaders, unsubscribeLinks } from "./unsubscribe-token.server";
+
+/**
+ * The service's emails. Every message carries, for its recipient, an
+ * unsubscribe link in the body and List-Unsubscribe / List-Unsubscribe-Post
+ * headers (RFC 2369, RFC 8058), as long as UNSUBSCRIBE_TOKEN_SECRET is set.
+ *
+ * The specification names three kinds: consumer confirmation, agent
+ * confirmation and operations notification. The waitlist sends a
+ * confirmation (consumer or agent wording, by interest) and an operations
+ * notification; agent discovery sends an agent confirmation and an operations
+ * notification.
+ */
+
+export const EMAIL_TEMPLATES = [
+  "waitlist_consumer_confirmation",
+  "waitlist_agent_confirmation",
+  "waitlist_operations_notification",
+  "discovery_agent_confirmation",
+  "discovery_operations_notification",
+] as const;
+export type EmailTemplate = (typeof EMAIL_TEMPLATES)[number];
+
+export interface RenderedEmail {
+  template: EmailTemplate;
+  message: EmailMessage & { to: string; headers: Record<string, string> };
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+}
+
+/** Assemble text + HTML bodies from paragraphs, adding the unsubscribe footer. */
+function compose(template: EmailTemplate, to: string, subject: string, paragraphs: string[], replyTo?: string): RenderedEmail {
+  const links = unsubscribeLinks(to);
+  const footerText = links
+    ? `You are receiving this because this address was entered on ${publicBaseUrl()}. To stop all email from us, open: ${links.page}`
+    : `You are receiving this because this address was entered on ${publicBaseUrl()}.`;
+  const text = [...paragraphs, "--", footerText].join("\n\n");
+  const htmlParagraphs = paragraphs.map((p) => `<p>${escapeHtml(p).replace(/\n/g, "<br>")}</p>`).join("\n");
+  const htmlFooter = links
+    ? `<p style="color:#4a5360;font-size:13px">You are receiving this because this address was entered on ${escapeHtml(publicBaseUrl())}. <a href="${escapeHtml(links.page)}">Unsubscribe from all email</a>.</p>`
+    : `<p style="color:#4a5360;font-size:13px">You are receiving this because this address was entered on ${escapeHtml(publicBaseUrl())}.</p>`;
+  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1b1f24">\n${htmlParagraphs}\n<hr>\n${htmlFooter}\n</body></html>`;
+  return {
+    template,
+    message: {
+      from: env().EMAIL_FROM,
+      to,
+      subject,
+      text,
+      html,
+      ...(replyTo ? { replyTo } : {}),
+      headers: unsubscribeHeaders(to),
+    },
+  };
+}
+
+export function waitlistConsumerConfirmation(to: string, details: { zip: string }): RenderedEmail {
+  return compose("waitlist_consumer_confirmation", to, "You're on the list: health plan updates", [
+    "Thanks for signing up for updates from Health Plan Marketplace.",
+    `We will write when there is news that matters for shoppers in ZIP code ${details.zip}: when open enrollment starts, when next year's plans and prices are published, and when new features go live.`,
+    `In the meantime you can compare plans and estimate your tax credit at ${publicBaseUrl()}/plans.`,
+  ]);
+}
+
+export function waitlistAgentConfirmation(to: string, details: { zip: string; interest: string }): RenderedEmail {
+  return compose("waitlist_agent_confirmation", to, "You're on the agent list: Health Plan Marketplace", [
+    "Thanks for your interest in Health Plan Marketplace for licensed agents.",
+    details.interest === "agent_agency"
+      ? "We are still learning what agencies need before we build agent features. We will write when agent onboarding opens and when there is something for you and your team to try."
+      : "We are still learning what agents need before we build agent features. We will write when agent onboarding opens and when there is something for you to try.",
+    `If you have ten minutes, the agent discovery form tells us how you work today: ${publicBaseUrl()}/agent-discovery`,
+  ]);
+}
+
+export function waitlistOperationsNotification(
+  to: string,
+  submission: { id: string; email: string; zip: string; interest: string; source: string; createdAt: number },
+): RenderedEmail {
+  return compose(
+    "waitlist_operations_notification",
+    to,
+    `New waitlist sign-up (${submission.interest})`,
+    [
+      "A new waitlist sign-up was recorded.",
+      [
+        `Submission id: ${submission.id}`,
+        `Email: ${submission.email}`,
+        `ZIP code: ${submission.zip}`,
+        `Interest: ${submission.interest}`,
+        `Sent from: ${submission.source === "form" ? "the /updates page" : "the API"}`,
+        `Recorded at: ${new Date(submission.createdAt).toISOString()}`,
+      ].join("\n"),
+    ],
+    submission.email,
+  );
+}
+
+export function discoveryAgentConfirmation(to: string, details: { name: string }): RenderedEmail {
+  return compose("discovery_agent_confirmation", to, "We received your agent discovery form", [
+    `Hello ${details.name},`,
+    "Thank you for telling us how you work. Your answers go straight to the small team deciding what to build for agents first.",
+    "Someone from the team may write to you with a follow-up question. If you would like to share a blank copy of a form you use with clients, you can upload it on the same page: " +
+      `${publicBaseUrl()}/agent-discovery#upload`,
+  ]);
+}
+
+export function discoveryOperationsNotification(
+  to: string,
+  submission: {
+    id: string;
+    name: string;
+    email: string;
+    phone: string;
+    npn: string;
+    licensedStates: string[];
+    agency: string | null;
+    currentTools: string[];
+    needs: string | null;
+    consentVersion: string;
+    createdAt: number;
+  },
+): RenderedEmail {
+  return compose(
+    "discovery_operations_notification",
+    to,
+    `New agent discovery form (${submission.licensedStates.join(", ")})`,
+    [
+      "A new agent discovery form was recorded.",
+      [
+        `Submission id: ${submission.id}`,
+        `Name: ${submission.name}`,
+        `Email: ${submission.email}`,
+        `Phone: ${submission.phone}`,
+        `NPN: ${submission.npn}`,
+        `Licensed states: ${submission.licensedStates.join(", ")}`,
+        `Agency: ${submission.agency ?? "(none given)"}`,
+        `Current tools: ${submission.currentTools.length ? submission.currentTools.join(", ") : "(none given)"}`,
+        `Consent wording version: ${submission.consentVersion}`,
+        `Recorded at: ${new Date(submission.createdAt).toISOString()}`,
+      ].join("\n"),
+      submission.needs ? `What they need:\n${submission.needs}` : "What they need: (not answered)",
+    ],
+    submission.email,
+  );
+}

@@ -1,0 +1,196 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { enrollmentApplications } from "../../db/write-store";
+import { Household, Place, Year } from "../schemas/shopping";
+import { ApiError } from "./api.server";
+import { captureServerEvent } from "./analytics.server";
+import { emailField, newSubmissionId, writeStore } from "./write-store.server";
+import { emailKey } from "./unsubscribe-token.server";
+
+/**
+ * Enrollment applications (spec decision 17, docs/decisions/065): a shopper
+ * asks for help enrolling in a chosen plan. The application is validated
+ * against the plan store (the plan exists and is offered in that county and
+ * year), committed, and answered with an id and a one-time-shown access
+ * token; reading it back needs that token. Only a SHA-256 hash of the token
+ * is stored.
+ */
+
+/** The attestation wording; its version is stored with each application. */
+export const ENROLLMENT_ATTESTATION = {
+  version: "2025-11-01",
+  text:
+    "I confirm that the information in this application is true and complete to the best of my knowledge. I understand " +
+    "that this is a request for help enrolling, not an enrollment: the Marketplace decides eligibility and the insurer " +
+    "confirms coverage.",
+} as const;
+
+export const ENROLLMENT_STATUSES = ["received"] as const;
+
+export const EnrollmentApplicationInput = z
+  .object({
+    plan_id: z
+      .string({ error: "Give the plan id." })
+      .trim()
+      .regex(/^\d{5}[A-Z]{2}\d{7}(-\d{2})?$/, { error: "A plan id looks like 12345NY0010001 (14 characters, optionally with a -01 variant)." }),
+    year: Year,
+    place: Place,
+    household: Household,
+    income: z.number({ error: "Give the expected yearly household income in dollars." }).min(0).max(100_000_000),
+    contact: z
+      .object({
+        first_name: z.string().trim().min(1, { error: "Enter a first name." }).max(80),
+        last_name: z.string().trim().min(1, { error: "Enter a last name." }).max(80),
+        email: emailField,
+        phone: z
+          .string()
+          .trim()
+          .transform((v) => v.replace(/[\s().+-]/g, "").replace(/^1(\d{10})$/, "$1"))
+          .pipe(z.string().regex(/^$|^[2-9]\d{9}$/, { error: "Enter a 10-digit US phone number." }))
+          .optional()
+          .transform((v) => (v ? v : null)),
+        preferred_language: z.string().trim().min(2).max(35).optional().nullable(),
+      })
+      .strict(),
+    attestation: z
+      .object({
+        agreed: z.literal(true, { error: "The applicant must agree to the attestation." }),
+        version: z.literal(ENROLLMENT_ATTESTATION.version, {
+          error: `The attestation wording has changed; show the current statement (version ${ENROLLMENT_ATTESTATION.version}).`,
+        }),
+        signature: z.string().trim().min(2, { error: "Type the applicant's full name as a signature." }).max(160),
+      })
+      .strict(),
+  })
+  .strict();
+export type EnrollmentApplicationInput = z.infer<typeof EnrollmentApplicationInput>;
+
+/** What the plan store must answer; production passes planStore(). */
+export interface PlanOfferLookup {
+  isPlanOfferedIn(query: { planId: string; year: number; state: string; countyFips: string; zip: string }): boolean | Promise<boolean>;
+}
+
+export interface CreatedApplication {
+  application_id: string;
+  status: "received";
+  access_token: string;
+}
+
+function hashToken(token: string): string {
+  return createHash("sha256").update(token, "utf8").digest("hex");
+}
+
+/** Validate against the plan store, commit, and return the id with a new access token. */
+export async function createEnrollmentApplication(
+  input: EnrollmentApplicationInput,
+  options: { plans: PlanOfferLookup; ip: string; now?: number },
+): Promise<CreatedApplication> {
+  // Fail before the plan check if nothing could be saved.
+  const store = writeStore();
+  let offered: boolean;
+  try {
+    offered = await options.plans.isPlanOfferedIn({
+      planId: input.plan_id,
+      year: input.year,
+      state: input.place.state,
+      countyFips: input.place.county_fips,
+      zip: input.place.zip,
+    });
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    throw new ApiError(503, "plan_store_unavailable", "Plans cannot be checked right now, so the application was not saved. Please try again shortly.");
+  }
+  if (!offered) {
+    const message = `Plan ${input.plan_id} is not offered in county ${input.place.county_fips} (${input.place.state}) for ${input.year}.`;
+    throw new ApiError(400, "validation_failed", message, { plan_id: message });
+  }
+  const now = options.now ?? Date.now();
+  const id = newSubmissionId();
+  const accessToken = randomBytes(32).toString("base64url");
+  store.db.transaction(
+    (tx) => {
+      tx.insert(enrollmentApplications)
+        .values({
+          id,
+          status: "received",
+          accessTokenHash: hashToken(accessToken),
+          planId: input.plan_id,
+          planYear: input.year,
+          state: input.place.state,
+          countyFips: input.place.county_fips,
+          zip: input.place.zip,
+          household: JSON.stringify(input.household),
+          annualIncome: Math.round(input.income * 100),
+          contact: JSON.stringify(input.contact),
+          emailKey: emailKey(input.contact.email),
+          attestationVersion: input.attestation.version,
+          attestedAt: now,
+          attestationIp: options.ip,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .run();
+    },
+    { behavior: "immediate" },
+  );
+  captureServerEvent(id, "enrollment_application_received", {
+    plan_year: input.year,
+    state: input.place.state,
+    household_people: input.household.people.length,
+  });
+  return { application_id: id, status: "received", access_token: accessToken };
+}
+
+export interface ApplicationView {
+  application_id: string;
+  status: string;
+  submitted_at: string;
+  plan_id: string;
+  year: number;
+  place: { state: string; county_fips: string; zip: string };
+  household: unknown;
+  income: number;
+  contact: unknown;
+  attestation: { version: string; attested_at: string };
+}
+
+/** The bearer token from `Authorization: Bearer <token>`, or null. */
+export function bearerToken(request: Request): string | null {
+  const header = request.headers.get("authorization") ?? "";
+  const match = /^Bearer\s+([A-Za-z0-9_-]{10,200})\s*$/i.exec(header);
+  return match ? match[1]! : null;
+}
+
+/**
+ * Read an application with its access token: 401 without a token, 404 for an
+ * unknown id, 403 when the token is not this application's.
+ */
+export function readEnrollmentApplication(id: string, token: string | null): ApplicationView {
+  if (!token) {
+    throw new ApiError(401, "access_token_required", "Send the application's access token as 'Authorization: Bearer <access_token>'.", undefined, {
+      "www-authenticate": 'Bearer realm="enrollment-applications"',
+    });
+  }
+  if (!/^[0-9a-f]{24}$/.test(id)) throw new ApiError(404, "not_found", "No application has that id.");
+  const store = writeStore();
+  const row = store.db.select().from(enrollmentApplications).where(eq(enrollmentApplications.id, id)).get();
+  if (!row) throw new ApiError(404, "not_found", "No application has that id.");
+  const given = Buffer.from(hashToken(token), "hex");
+  const expected = Buffer.from(row.accessTokenHash, "hex");
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    throw new ApiError(403, "access_denied", "That access token does not open this application.");
+  }
+  return {
+    application_id: row.id,
+    status: row.status,
+    submitted_at: new Date(row.createdAt).toISOString(),
+    plan_id: row.planId,
+    year: row.planYear,
+    place: { state: row.state, county_fips: row.countyFips, zip: row.zip },
+    household: JSON.parse(row.household),
+    income: row.annualIncome / 100,
+    contact: JSON.parse(row.contact),
+    attestation: { version: row.attestationVersion, attested_at: new Date(row.attestedAt).toISOString() },
+  };
+}
