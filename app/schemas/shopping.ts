@@ -105,38 +105,89 @@ export const CountiesQuery = z
   .strict();
 
 // ---- responses (documentation; the routes build these shapes) ----
+// Strict, so a test that parses a real answer with them fails on an undocumented field.
 
-export const SbeRedirect = z.object({
-  state: z.string(),
-  marketplace_name: z.string(),
-  marketplace_url: z.string(),
+export const SbeRedirect = z.strictObject({
+  state: z.string().describe("Two-letter code of the state that runs its own marketplace"),
+  marketplace_name: z.string().describe("The state's marketplace, e.g. Covered California"),
+  marketplace_url: z.string().describe("Where to shop instead"),
 });
 
-export const County = z.object({
-  fips: z.string(),
-  name: z.string(),
-  state: z.string(),
+export const County = z.strictObject({
+  fips: z.string().describe("Five-digit county FIPS code"),
+  name: z.string().describe("County name, e.g. Dallas County"),
+  state: z.string().describe("Two-letter state code of the county"),
   share: z.number().nullable().describe("Share of the ZIP's addresses in this county (0-1); null when upstream answered"),
   owned_data: z.boolean().describe("Whether the service prices plans for this county from its own data"),
   sbeRedirect: SbeRedirect.nullable().describe("Set when the county's state runs its own marketplace"),
 });
 
-export const CountiesResponse = z.object({
+export const CountiesResponse = z.strictObject({
   zip: z.string(),
-  year: z.number().int(),
-  counties: z.array(County),
-  source: z.enum(["own", "upstream"]),
+  year: z.number().int().describe("Plan year the answer is for"),
+  counties: z.array(County).describe("Largest share first (own data); upstream's order otherwise"),
+  source: z.enum(["own", "upstream"]).describe("own: the service's ZIP-county data; upstream: the federal look-up (ZIP not in own data)"),
   sbeRedirect: SbeRedirect.nullable().describe("Set when every matching county is in a state-based-exchange state"),
 });
 
-export const EligibilityResponse = z.object({
+export const CsrLevelAnswer = z.enum(["94", "87", "73"]);
+
+export const EligibilityResponse = z.strictObject({
   year: z.number().int(),
   aptc: z.number().describe("Monthly advance premium tax credit in dollars (2 decimals)"),
-  csr: z.enum(["94", "87", "73"]).nullable().describe("Cost-sharing reduction level, or null for none"),
+  csr: CsrLevelAnswer.nullable().describe("Cost-sharing reduction level, or null for none"),
   is_medicaid_chip: z.boolean(),
   in_coverage_gap: z.boolean(),
   essential_plan: z.boolean().optional().describe("NY only: the household should be routed to the Essential Plan"),
-  fpl_percent: z.number().nullable().describe("Household income as a percent of the poverty guideline used"),
+  fpl_percent: z.number().nullable().describe("Household income as a whole percent of the poverty guideline used (own calculation; null from upstream)"),
   benchmark_premium: z.number().nullable().describe("Monthly second-lowest-cost silver premium for the household (own data)"),
+  expected_contribution: z
+    .number()
+    .nullable()
+    .describe("Monthly expected contribution (applicable percentage x income / 12); null when no credit applies or from upstream"),
   source: z.enum(["own", "upstream"]),
+  reasons: z.array(z.string()).describe("Plain-language steps of the own calculation; empty from upstream"),
+});
+
+const CostLimitAnswer = z.strictObject({
+  individual: z.number().nullable().describe("Dollars per person; null when the plan states none"),
+  family: z.number().nullable().describe("Dollars per family; null when the plan states none"),
+});
+
+export const PricedPlan = z.strictObject({
+  id: z.string().describe("14-character HIOS plan id"),
+  name: z.string(),
+  issuer: z.strictObject({ id: z.string(), name: z.string() }),
+  metal_level: z.string().describe("Catastrophic, Bronze, Expanded Bronze, Silver, Gold or Platinum"),
+  type: z.string().nullable().describe("HMO, PPO, EPO, POS or Indemnity"),
+  hsa_eligible: z.boolean(),
+  premium: z.number().describe("Monthly premium for the household before the credit, tobacco surcharges included"),
+  premium_w_credit: z.number().describe("Monthly premium after the credit: never below 0; the credit never pays tobacco surcharges or the non-EHB share"),
+  credit_applied: z.number().describe("premium - premium_w_credit"),
+  ehb_premium: z.number().describe("Essential-health-benefit share of the premium without tobacco surcharges: what the benchmark is built from"),
+  tobacco_surcharge: z.number().describe("Part of premium that is tobacco surcharge"),
+  csr_variant: CsrLevelAnswer.nullable().describe("CSR variant priced (silver plans, eligible households); else null"),
+  variant_id: z.string().describe("Plan variant whose cost sharing is shown, e.g. 10101TX0010004-04"),
+  deductible: CostLimitAnswer.describe("In-network deductible of that variant"),
+  moop: CostLimitAnswer.describe("In-network maximum out-of-pocket of that variant"),
+  key_benefits: z.record(z.string(), z.string().nullable()).describe("What a member pays for common services, in the plan's words"),
+  quality_rating: z.number().nullable().describe("Overall star rating 1-5; null when not rated"),
+  urls: z.record(z.string(), z.string()).describe("summaryOfBenefits, formulary, providerDirectory, brochure, enrollment (those the plan has)"),
+  estimated_yearly_cost: z.number().describe("12 x premium_w_credit + expected out-of-pocket for the usage level"),
+  estimated_yearly_cost_complete: z.boolean().describe("False when a cost share the estimate needs was missing from the data"),
+});
+
+export const PlansResponse = z.strictObject({
+  year: z.number().int(),
+  source: z.enum(["own", "upstream"]),
+  place: z.strictObject({ state: z.string(), county_fips: z.string(), zip: z.string(), rating_area: z.string().nullable() }),
+  household_size: z.number().int(),
+  eligibility: EligibilityResponse.nullable().describe("The estimate the prices use; null when it is unavailable"),
+  eligibility_unavailable: z.string().nullable().describe("Why prices carry no credit (the estimate could not be made)"),
+  usage: UsageLevel,
+  sort: PlanSort,
+  order: z.enum(["asc", "desc"]),
+  total_plan_count: z.number().int().describe("Plans offered and priced before filters"),
+  plan_count: z.number().int().describe("Plans after filters"),
+  plans: z.array(PricedPlan),
 });

@@ -681,10 +681,64 @@ function prepareQueries(db: BetterSQLite3Database<typeof schema>) {
 
 type Queries = ReturnType<typeof prepareQueries>;
 
+/** A Map that keeps at most `limit` entries, dropping the least recently used. */
+class BoundedMap<K, V> {
+  private readonly map = new Map<K, V>();
+  constructor(private readonly limit: number) {}
+  get(key: K): V | undefined {
+    const value = this.map.get(key);
+    if (value !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, value);
+    }
+    return value;
+  }
+  set(key: K, value: V): void {
+    this.map.delete(key);
+    this.map.set(key, value);
+    if (this.map.size > this.limit) this.map.delete(this.map.keys().next().value as K);
+  }
+}
+
+/** Deep-freezes what a cache hands out, so that no caller can change another request's answer. */
+function frozen<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) frozen(v);
+  }
+  return value;
+}
+
+// Bounds of the per-store-version caches (docs/decisions/111-plan-store-caches.md):
+// a county's list (hundreds of plans) and its rate tables must fit, the whole
+// nation's rate tables (54,000 at national scale, ~3.5 KB each) need not.
+const SUMMARY_CACHE_ENTRIES = 50_000;
+const OFFERED_CACHE_ENTRIES = 4_096;
+const RATE_TABLE_CACHE_ENTRIES = 16_384;
+const PLAN_DETAIL_CACHE_ENTRIES = 64;
+
+/**
+ * What one store version answers the same way every time, kept with its
+ * handle: a swapped-in store starts with empty caches, and the old ones go
+ * with the old handle.
+ */
+class StoreCache {
+  years: number[] | undefined;
+  /** `${year}|${planId}` → the plan's list summary (null: not in the store). */
+  readonly summaries = new BoundedMap<string, PlanSummary | null>(SUMMARY_CACHE_ENTRIES);
+  /** `${year}|${state}|${county}|${zip}` → the plans offered there, by plan id. */
+  readonly offered = new BoundedMap<string, readonly PlanSummary[]>(OFFERED_CACHE_ENTRIES);
+  /** `${year}|${ratingArea}|${planId}` → the plan's rate table there (null: no rates there). */
+  readonly rateTables = new BoundedMap<string, RateTable | null>(RATE_TABLE_CACHE_ENTRIES);
+  /** `${year}|${planId}` → the full record without the area-dependent premium. */
+  readonly details = new BoundedMap<string, PlanDetail | null>(PLAN_DETAIL_CACHE_ENTRIES);
+}
+
 class StoreHandle {
   readonly sqlite: Database.Database;
   readonly queries: Queries;
   readonly sample: boolean;
+  readonly cache = new StoreCache();
   leases = 0;
   retired = false;
 
@@ -856,7 +910,7 @@ export class PlanStore {
 
   /** Plan years that have plans, ascending. */
   yearsWithData(): number[] {
-    return this.use((q) => q.years.all().map((r) => r.year));
+    return this.use((q, h) => [...(h.cache.years ??= q.years.all().map((r) => r.year))]);
   }
 
   /**
@@ -908,9 +962,17 @@ export class PlanStore {
 
   /** Individual-market medical plans sold on the exchange at a place (service areas, partial-county ZIP lists). */
   plansOffered(place: Place): PlanSummary[] {
-    return this.use((q) => {
-      const ids = q.plansOffered.all(this.placeArgs(place)).map((r) => r.planId);
-      return this.summaries(q, place.year, ids);
+    return this.use((q, h) => {
+      const args = this.placeArgs(place);
+      const key = `${args.year}|${args.state}|${args.county}|${args.zip ?? ""}`;
+      let list = h.cache.offered.get(key);
+      if (!list) {
+        const ids = q.plansOffered.all(args).map((r) => r.planId);
+        list = Object.freeze(this.summaries(q, h, place.year, ids));
+        h.cache.offered.set(key, list);
+      }
+      // A fresh array: callers filter and sort it; the summaries themselves are frozen.
+      return [...list];
     });
   }
 
@@ -924,7 +986,19 @@ export class PlanStore {
     return { year: place.year, state: place.state.trim().toUpperCase(), county: place.countyFips, zip: normalizeZip(place.zip) ?? null };
   }
 
-  private summaries(q: Queries, year: number, ids: string[]): PlanSummary[] {
+  /** Summaries of `ids` in that order (plans not in the store left out), built once per store version. */
+  private summaries(q: Queries, h: StoreHandle, year: number, ids: string[]): PlanSummary[] {
+    const missing = ids.filter((id) => h.cache.summaries.get(`${year}|${id}`) === undefined);
+    if (missing.length > 0) {
+      const built = new Map(this.buildSummaries(q, year, missing).map((s) => [s.id, s]));
+      for (const id of missing) h.cache.summaries.set(`${year}|${id}`, frozen(built.get(id) ?? null));
+      // More ids than the cache holds: answer from what was just built.
+      if (missing.length > SUMMARY_CACHE_ENTRIES) return ids.flatMap((id) => built.get(id) ?? h.cache.summaries.get(`${year}|${id}`) ?? []);
+    }
+    return ids.flatMap((id) => h.cache.summaries.get(`${year}|${id}`) ?? []);
+  }
+
+  private buildSummaries(q: Queries, year: number, ids: string[]): PlanSummary[] {
     if (ids.length === 0) return [];
     const args = { year, ids: json(ids) };
     const planRows = q.planList.all(args);
@@ -986,8 +1060,26 @@ export class PlanStore {
   planById(id: string, year: number, options: { ratingArea?: string | number } = {}): PlanDetail | undefined {
     const planId = planIdOf(id);
     if (!planId) return undefined;
-    return this.use((q) => {
-      const [summary] = this.summaries(q, year, [planId]);
+    return this.use((q, h) => {
+      // The record is read once per store version; only the premium depends on the area asked for.
+      const key = `${year}|${planId}`;
+      let detail = h.cache.details.get(key);
+      if (detail === undefined) {
+        detail = frozen(this.buildPlanDetail(q, h, year, planId) ?? null);
+        h.cache.details.set(key, detail);
+      }
+      if (!detail) return undefined;
+      const wanted = options.ratingArea === undefined ? null : typeof options.ratingArea === "number" ? options.ratingArea : parseRatingArea(options.ratingArea);
+      const premiums = Object.values(detail.premiumsByRatingArea);
+      const premium =
+        wanted !== null ? (detail.premiumsByRatingArea[ratingAreaLabel(wanted)] ?? null) : premiums.length > 0 ? Math.min(...premiums) : null;
+      return { ...detail, premium };
+    });
+  }
+
+  private buildPlanDetail(q: Queries, h: StoreHandle, year: number, planId: string): PlanDetail | undefined {
+    {
+      const [summary] = this.summaries(q, h, year, [planId]);
       const plan = q.planRow.get({ year, planId });
       const variants = q.variantsOfPlan.all({ year, planId });
       const base = variants.find((v) => v.variantId === summary?.variantId);
@@ -1040,10 +1132,9 @@ export class PlanStore {
         const age21 = t.ageRates["21"]?.individual ?? t.familyTiers?.individual;
         if (age21 !== undefined) premiumsByRatingArea[label] = age21;
       }
-      const wanted = options.ratingArea === undefined ? null : typeof options.ratingArea === "number" ? options.ratingArea : parseRatingArea(options.ratingArea);
       const premiums = Object.values(premiumsByRatingArea);
-      const premium =
-        wanted !== null ? (premiumsByRatingArea[ratingAreaLabel(wanted)] ?? null) : premiums.length > 0 ? Math.min(...premiums) : null;
+      // The lowest; planById puts the asked-for area's premium in its place.
+      const premium = premiums.length > 0 ? Math.min(...premiums) : null;
 
       const qualityRating: QualityRating | null = quality
         ? {
@@ -1089,7 +1180,7 @@ export class PlanStore {
           benefitDetails: baseDetail.benefitDetails,
         },
       } satisfies PlanDetail;
-    });
+    }
   }
 
   /** Rate tables of plans in one rating area ("Rating Area 7" or 7); plans without rates there are absent. */
@@ -1098,11 +1189,21 @@ export class PlanStore {
     const ids = args.planIds.map(planIdOf).filter((p): p is string => p !== undefined);
     const result = new Map<string, RateTable>();
     if (area === null || ids.length === 0) return result;
-    return this.use((q) => {
-      const tables = rateTablesFrom(q.ratesInArea.values({ year: args.year, ids: json(ids), area }) as RateValues[]);
-      for (const [planId, byArea] of tables) {
-        const t = byArea.get(area);
-        if (t) result.set(planId, t);
+    return this.use((q, h) => {
+      const key = (planId: string) => `${args.year}|${area}|${planId}`;
+      const missing = [...new Set(ids)].filter((id) => h.cache.rateTables.get(key(id)) === undefined);
+      const fresh = new Map<string, RateTable>();
+      if (missing.length > 0) {
+        const tables = rateTablesFrom(q.ratesInArea.values({ year: args.year, ids: json(missing), area }) as RateValues[]);
+        for (const id of missing) {
+          const t = tables.get(id)?.get(area);
+          if (t) fresh.set(id, frozen(t));
+          h.cache.rateTables.set(key(id), t ?? null);
+        }
+      }
+      for (const id of ids) {
+        const t = fresh.get(id) ?? h.cache.rateTables.get(key(id));
+        if (t) result.set(id, t);
       }
       return result;
     });

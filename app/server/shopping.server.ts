@@ -1,12 +1,15 @@
 import { estimateEligibility, type EligibilityEstimate } from "../domain/eligibility";
+import { isoDateYear } from "../domain/parameters";
 import { defaultPlanYear } from "../domain/plan-year";
 import { householdPremium, type Member, type RateTable } from "../domain/rating";
 import { benchmarkPremium } from "../domain/rating";
-import { appliedCredit, netPremium, roundCents } from "../domain/pricing";
+import { netPremium, roundCents } from "../domain/pricing";
 import { ApiError } from "./api.server";
 import { estimateYearlyCost, parseBenefitCostShare, type PlanCostShare, type ServiceCostShare, type ServiceKind } from "../domain/yearly-cost";
 import type { PlansRequest, ShoppingRequest } from "../schemas/shopping";
-import { planStore, type KeyBenefits, type PlanStore, type StateInfo, type TierCostShare } from "./plan-store.server";
+import { planStore, type KeyBenefits, type PlanStore, type PlanSummary, type StateInfo, type TierCostShare } from "./plan-store.server";
+
+type PlanSummaryUrls = PlanSummary["urls"];
 import { ServerTiming } from "./server-timing.server";
 import {
   countiesByZip,
@@ -40,7 +43,38 @@ export function resolvePlanYear(requested: number | undefined, store: PlanStore 
     return requested;
   }
   if (years.length === 0) throw new ApiError(503, "plan_data_unavailable", "No plan data is loaded yet.");
-  return defaultPlanYear(now, years);
+  const shopped = defaultPlanYear(now, years);
+  // The year shopped today may have no data (e.g. before 1 November with only next year's files
+  // loaded): say so rather than answer empty lists (docs/decisions/090-default-year-without-data.md).
+  if (!years.includes(shopped)) {
+    throw new ApiError(404, "year_not_available", `No plan data for plan year ${shopped}, the year being shopped today.`, {
+      year: `No plan data for ${shopped}; available: ${years.join(", ")}`,
+    });
+  }
+  return shopped;
+}
+
+/**
+ * The coverage start date must be a real date inside the plan year: a date in
+ * another year is bad input (400), not a failure of the calculation (500).
+ */
+export function checkCoverageDate(request: Pick<ShoppingRequest, "coverage_date">, year: number): void {
+  const date = request.coverage_date;
+  if (date === undefined) return;
+  let dateYear: number | null;
+  try {
+    dateYear = isoDateYear(date);
+  } catch {
+    dateYear = null;
+  }
+  if (dateYear === null) {
+    throw new ApiError(400, "validation_failed", `Invalid request body: check coverage_date.`, { coverage_date: `${date} is not a calendar date` });
+  }
+  if (dateYear !== year) {
+    throw new ApiError(400, "validation_failed", `The coverage date ${date} is not in plan year ${year}.`, {
+      coverage_date: `Must be a date in plan year ${year}`,
+    });
+  }
 }
 
 // ---------------------------------------------------------------- counties
@@ -177,7 +211,7 @@ export interface PlanRates {
  * carry only a "Family Option" row: its single-adult rate stands for age 21.
  */
 export function ratingTable(table: { ageRates: Record<string, { individual: number; tobacco: number | null }>; familyTiers?: { individual: number } }): RateTable {
-  if (Object.keys(table.ageRates).length === 0 && table.familyTiers) {
+  if (table.familyTiers && Object.keys(table.ageRates).length === 0) {
     return { ageRates: { "21": { individual: table.familyTiers.individual, tobacco: null } } };
   }
   return { ageRates: table.ageRates };
@@ -195,6 +229,8 @@ export interface HouseholdPrice {
 /** A plan's monthly premium for the household, rounded to cents. */
 export function priceForHousehold(rateTable: RateTable, members: Member[], state: string, year: number): HouseholdPrice {
   const premium = roundCents(householdPremium(rateTable, members, state, year));
+  // Without a tobacco user the surcharge-free premium is the same number: price once (a list prices hundreds of plans).
+  if (!members.some((m) => m.usesTobacco)) return { premium, premiumWithoutTobacco: premium, tobaccoSurcharge: 0 };
   const withoutTobacco = roundCents(householdPremium(rateTable, members, state, year, { excludeTobaccoSurcharge: true }));
   return { premium, premiumWithoutTobacco: withoutTobacco, tobaccoSurcharge: roundCents(Math.max(0, premium - withoutTobacco)) };
 }
@@ -293,16 +329,30 @@ function ownEligibility(request: ShoppingRequest, year: number, store: PlanStore
   };
 }
 
-export function upstreamHousehold(request: ShoppingRequest): UpstreamHousehold {
+/**
+ * The household in upstream's shape. Upstream takes the household size from
+ * `people`, so for the eligibility estimate the tax-household members who are
+ * not applying are added as people with other coverage (`has_mec`, not
+ * `aptc_eligible`): counted in the size, left out of the benchmark. Their age
+ * is not asked; the subscriber's stands in (docs/decisions/092-upstream-household-size.md).
+ */
+export function upstreamHousehold(request: ShoppingRequest, options: { countNonApplicants?: boolean } = {}): UpstreamHousehold {
+  const people: UpstreamHousehold["people"] = request.household.people.map((p) => ({
+    age: p.age,
+    uses_tobacco: p.uses_tobacco,
+    is_pregnant: p.is_pregnant,
+    relationship: { self: "Self", spouse: "Spouse", child: "Child", other: "Other Relative" }[p.relationship],
+    aptc_eligible: true,
+  }));
+  if (options.countNonApplicants) {
+    const notApplying = householdSizeOf(request) - request.household.people.length;
+    for (let i = 0; i < notApplying; i++) {
+      people.push({ age: request.household.people[0].age, relationship: "Other Relative", aptc_eligible: false, has_mec: true });
+    }
+  }
   return {
     income: request.income,
-    people: request.household.people.map((p) => ({
-      age: p.age,
-      uses_tobacco: p.uses_tobacco,
-      is_pregnant: p.is_pregnant,
-      relationship: { self: "Self", spouse: "Spouse", child: "Child", other: "Other Relative" }[p.relationship],
-      aptc_eligible: true,
-    })),
+    people,
     has_married_couple: request.household.people.some((p) => p.relationship === "spouse"),
     effective_date: request.coverage_date,
   };
@@ -312,7 +362,7 @@ async function upstreamEligibility(request: ShoppingRequest, year: number): Prom
   let estimates;
   try {
     estimates = await eligibilityEstimates({
-      household: upstreamHousehold(request),
+      household: upstreamHousehold(request, { countNonApplicants: true }),
       place: { countyfips: request.place.county_fips, state: request.place.state, zipcode: request.place.zip },
       year,
     });
@@ -349,6 +399,7 @@ export function eligibilityUnavailable(): ApiError {
 export async function determineEligibility(request: ShoppingRequest): Promise<EligibilityAnswer> {
   const store = planStore();
   const year = resolvePlanYear(request.year, store);
+  checkCoverageDate(request, year);
   checkPlace(request, store);
   marketFor(request.place.state, year, store);
   if (OWN_CALCULATION_STATES.has(request.place.state)) return ownEligibility(request, year, store);
@@ -359,10 +410,10 @@ export async function determineEligibility(request: ShoppingRequest): Promise<El
 
 /** A plan's monthly premium after the credit: never below zero, never paying tobacco surcharges. */
 export function premiumAfterCredit(price: HouseholdPrice, aptc: number, ehbShare: number): { premiumWithCredit: number; creditApplied: number } {
-  return {
-    premiumWithCredit: roundCents(netPremium(price.premium, aptc, ehbShare, price.tobaccoSurcharge)),
-    creditApplied: roundCents(appliedCredit(price.premium, aptc, ehbShare, price.tobaccoSurcharge)),
-  };
+  const premiumWithCredit = roundCents(netPremium(price.premium, aptc, ehbShare, price.tobaccoSurcharge));
+  // The credit shown is the difference, so premium = premium_w_credit + credit_applied to the cent
+  // (rounding each on its own can disagree by a cent when the credit ends in half a cent).
+  return { premiumWithCredit, creditApplied: roundCents(price.premium - premiumWithCredit) };
 }
 
 // ---------------------------------------------------------------- priced plans
@@ -538,6 +589,7 @@ export async function pricePlans(
 ): Promise<PlansAnswer> {
   const store = planStore();
   const year = resolvePlanYear(request.year, store);
+  checkCoverageDate(request, year);
   checkPlace(request, store);
   const { ownedData } = marketFor(request.place.state, year, store);
   if (!ownedData) return upstreamPlans(request, year, timing);
@@ -567,10 +619,7 @@ export async function pricePlans(
       const { premiumWithCredit, creditApplied } = premiumAfterCredit(price, aptc, ehbShare);
       const csr = plan.metalLevel === "Silver" && eligibility?.csr ? eligibility.csr : null;
       const variant = csr ? plan.csrVariants[csr] : undefined;
-      const deductible = variant?.deductible ?? plan.deductible;
-      const moop = variant?.moop ?? plan.moop;
-      const keyBenefits = variant?.keyBenefits ?? plan.keyBenefits;
-      const { costShare, complete } = planCostShareOf(deductible, moop, keyBenefits);
+      const { deductible, moop, keyBenefits, costShare, complete } = listFieldsOf(variant ?? plan);
       const yearly = estimateYearlyCost({
         monthlyPremiumAfterCredit: premiumWithCredit,
         costShare,
@@ -592,11 +641,11 @@ export async function pricePlans(
         tobacco_surcharge: price.tobaccoSurcharge,
         csr_variant: variant ? csr : null,
         variant_id: variant?.variantId ?? plan.variantId,
-        deductible: { individual: deductible.individual, family: deductible.family },
-        moop: { individual: moop.individual, family: moop.family },
-        key_benefits: Object.fromEntries(KEY_BENEFIT_LABELS.map(([key, label]) => [label, describeTierCostShare(keyBenefits[key])])),
+        deductible,
+        moop,
+        key_benefits: keyBenefits,
         quality_rating: plan.qualityRating,
-        urls: Object.fromEntries(Object.entries(plan.urls).filter(([, v]) => typeof v === "string")) as Record<string, string>,
+        urls: urlsOf(plan.urls),
         estimated_yearly_cost: roundCents(yearly.totalYearly),
         estimated_yearly_cost_complete: complete,
       });
@@ -620,9 +669,78 @@ export async function pricePlans(
   };
 }
 
+/** A plan's (or CSR variant's) list fields that do not depend on the household. */
+interface ListFields {
+  deductible: CostLimitAnswer;
+  moop: CostLimitAnswer;
+  keyBenefits: Record<string, string | null>;
+  costShare: PlanCostShare;
+  complete: boolean;
+}
+
+// The plan store hands out frozen summaries that live as long as their store
+// version: what is derived from them alone is derived once, not per request
+// (docs/decisions/112-pricing-derived-once.md). The derived objects are frozen
+// too, as every answer shares them.
+const listFieldsMemo = new WeakMap<object, ListFields>();
+const urlsMemo = new WeakMap<object, Record<string, string>>();
+
+function listFieldsOf(source: { deductible: CostLimitAnswer; moop: CostLimitAnswer; keyBenefits: KeyBenefits }): ListFields {
+  const known = listFieldsMemo.get(source);
+  if (known) return known;
+  const { costShare, complete } = planCostShareOf(source.deductible, source.moop, source.keyBenefits);
+  const fields: ListFields = {
+    deductible: { individual: source.deductible.individual, family: source.deductible.family },
+    moop: { individual: source.moop.individual, family: source.moop.family },
+    keyBenefits: Object.fromEntries(KEY_BENEFIT_LABELS.map(([key, label]) => [label, describeTierCostShare(source.keyBenefits[key])])),
+    costShare,
+    complete,
+  };
+  if (Object.isFrozen(source)) listFieldsMemo.set(source, deepFreeze(fields));
+  return fields;
+}
+
+function urlsOf(urls: PlanSummaryUrls): Record<string, string> {
+  const known = urlsMemo.get(urls);
+  if (known) return known;
+  const out = Object.fromEntries(Object.entries(urls).filter(([, v]) => typeof v === "string")) as Record<string, string>;
+  if (Object.isFrozen(urls)) urlsMemo.set(urls, Object.freeze(out));
+  return out;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
 /** Members whose care the yearly estimate counts: the rated ones (at most three children under 21 are rated, but all use care). */
 function ratedMemberCount(members: Member[]): number {
   return members.length;
+}
+
+/** Upstream's star rating: `global_rating` when `available`, else none. */
+function upstreamQualityRating(value: unknown): number | null {
+  const q = value as { available?: unknown; global_rating?: unknown } | null | undefined;
+  return q && q.available === true && typeof q.global_rating === "number" && q.global_rating > 0 ? q.global_rating : null;
+}
+
+/** Upstream's document links under the own branch's names; empty strings dropped. */
+function upstreamUrls(plan: Record<string, unknown>): Record<string, string> {
+  const names: Array<[string, string]> = [
+    ["benefits_url", "summaryOfBenefits"],
+    ["formulary_url", "formulary"],
+    ["network_url", "providerDirectory"],
+    ["brochure_url", "brochure"],
+  ];
+  const urls: Record<string, string> = {};
+  for (const [from, to] of names) {
+    const value = plan[from];
+    if (typeof value === "string" && value.trim()) urls[to] = value.trim();
+  }
+  return urls;
 }
 
 /**
@@ -640,6 +758,10 @@ async function upstreamPlans(request: PlansRequest, year: number, timing: Server
         place: { countyfips: request.place.county_fips, state: request.place.state, zipcode: request.place.zip },
         market: "Individual",
         year,
+        // Price with the estimate this answer reports (full price when it is unavailable), not
+        // upstream's own re-estimate from the applicants alone.
+        aptc_override: eligibility?.aptc ?? 0,
+        ...(eligibility?.csr ? { csr_override: `CSR${eligibility.csr}` as const } : {}),
       }),
     );
   } catch (error) {
@@ -672,8 +794,8 @@ async function upstreamPlans(request: PlansRequest, year: number, timing: Server
       deductible: { individual: firstAmount(extra.deductibles), family: null },
       moop: { individual: firstAmount(extra.moops), family: null },
       key_benefits: {},
-      quality_rating: null,
-      urls: {},
+      quality_rating: upstreamQualityRating(extra.quality_rating),
+      urls: upstreamUrls(extra),
       estimated_yearly_cost: yearly,
       estimated_yearly_cost_complete: false,
     };

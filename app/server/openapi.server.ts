@@ -1,0 +1,456 @@
+import { z } from "zod";
+import { CountiesQuery, CountiesResponse, EligibilityResponse, PlansRequest, PlansResponse, ShoppingRequest } from "../schemas/shopping";
+import { EnrollmentApplicationInput } from "./enrollment.server";
+import { MAX_UPLOAD_BYTES, ONLY_PDF_JPG_PNG, UploadFields } from "./storage.server";
+import { DrugAutocompleteBody, DrugCoveredBody, ProviderAutocompleteBody, ProviderCoveredBody } from "./upstream-requests.server";
+import { AgentDiscoveryInput, WaitlistInput } from "./write-store.server";
+
+/**
+ * The OpenAPI 3.0 document served at GET /api/openapi.json.
+ *
+ * Request bodies and query strings are generated (zod 4's toJSONSchema, input
+ * side) from the very schemas the routes validate with, so the document cannot
+ * drift from what the routes accept. Response bodies come from the schemas in
+ * app/schemas/shopping.ts where they exist; the other routes' answers are
+ * described below, mirroring their TypeScript types (docs/api.md is the prose).
+ * docs/decisions/093-openapi-from-zod.md.
+ */
+
+// ---------------------------------------------------------------- shared shapes
+
+/** The one JSON error shape of every /api route (app/server/api.server.ts). */
+export const ApiErrorResponse = z.strictObject({
+  error: z.strictObject({
+    code: z.string().describe("Stable machine-readable code, e.g. validation_failed, year_not_available, eligibility_unavailable"),
+    message: z.string().describe("A sentence a person can read"),
+    fields: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe('Validation failures only: each bad field path (e.g. "household.people.0.age") and why'),
+  }),
+});
+
+// Answers of routes owned elsewhere, mirroring their TypeScript types (documentation only).
+const UpstreamState = z.enum(["ok", "partial", "unavailable"]).describe("ok; partial: some upstream calls failed; unavailable: none answered");
+const CoverageValue = z.enum(["Covered", "NotCovered", "PartialCovered", "GenericCovered", "DataNotProvided"]);
+const CoverageSource = z.enum(["upstream", "own_data", "none"]);
+
+const HealthResponse = z.object({
+  status: z.literal("ok"),
+  commit: z.string().describe("Build revision"),
+  env: z.string().describe("Deployment name (DEPLOY_ENV)"),
+  upstream: z.enum(["sample", "live"]).describe("sample: answers come from the bundled fake upstream"),
+  planData: z.enum(["sample", "real", "missing"]),
+  warnings: z.array(z.string()).describe("Names of settings with a start-up warning"),
+});
+
+const DrugAutocompleteResponse = z.object({
+  drugs: z.array(z.object({ rxcui: z.string(), name: z.string(), strength: z.string(), route: z.string(), full_name: z.string() })),
+  upstream: z.enum(["ok", "unavailable"]),
+  sample: z.boolean(),
+});
+
+const ProviderAutocompleteResponse = z.object({
+  providers: z.array(
+    z.object({
+      npi: z.string(),
+      name: z.string(),
+      type: z.enum(["Individual", "Facility", "Group"]),
+      specialties: z.array(z.string()),
+      accepting: z.string().nullable(),
+      gender: z.string().nullable(),
+      languages: z.array(z.string()),
+      facility_types: z.array(z.string()),
+    }),
+  ),
+  upstream: UpstreamState,
+  failedTypes: z.array(z.enum(["Individual", "Facility", "Group"])).optional(),
+  sample: z.boolean(),
+});
+
+const DrugCoveredResponse = z.object({
+  coverage: z.array(
+    z.object({
+      rxcui: z.string(),
+      plan_id: z.string(),
+      coverage: CoverageValue,
+      drug_tier: z.string().nullable(),
+      generic_rxcui: z.string().optional(),
+      restrictions: z.object({ prior_authorization: z.boolean(), step_therapy: z.boolean(), quantity_limit: z.boolean() }).optional(),
+      source: CoverageSource,
+    }),
+  ),
+  upstream: UpstreamState,
+  year: z.number().int(),
+  sample: z.boolean(),
+});
+
+const ProviderCoveredResponse = z.object({
+  coverage: z.array(
+    z.object({
+      npi: z.string(),
+      plan_id: z.string(),
+      coverage: CoverageValue,
+      network_tier: z.string().nullable(),
+      accepting: z.string().optional(),
+      source: CoverageSource,
+    }),
+  ),
+  upstream: UpstreamState,
+  year: z.number().int(),
+  sample: z.boolean(),
+});
+
+const WaitlistResponse = z.object({ waitlist_submission_id: z.string().describe("24 hex characters") });
+const DiscoveryResponse = z.object({ discovery_submission_id: z.string().describe("24 hex characters") });
+const UploadResponse = z.object({
+  key: z.string().describe("agent-survey-uploads/<docType>/<epoch-millis>-<upload_id>-<safe file name>"),
+  upload_id: z.string(),
+  content_type: z.enum(["application/pdf", "image/jpeg", "image/png"]),
+  size_bytes: z.number().int(),
+});
+const UnsubscribeResponse = z.object({ unsubscribed: z.literal(true), already_unsubscribed: z.boolean() });
+const EnrollmentCreatedResponse = z.object({
+  application_id: z.string(),
+  status: z.literal("received"),
+  access_token: z.string().describe("Shown once: needed to read the application back"),
+});
+const EnrollmentApplicationResponse = z.object({
+  application_id: z.string(),
+  status: z.string(),
+  submitted_at: z.string(),
+  plan_id: z.string(),
+  year: z.number().int(),
+  place: z.object({ state: z.string(), county_fips: z.string(), zip: z.string() }),
+  household: z.looseObject({}),
+  income: z.number(),
+  contact: z.looseObject({}),
+  attestation: z.object({ version: z.string(), attested_at: z.string() }),
+});
+
+// ---------------------------------------------------------------- generation
+
+type Json = Record<string, unknown>;
+
+const REQUESTS: Record<string, z.ZodType> = {
+  ShoppingRequest,
+  PlansRequest,
+  CountiesQuery,
+  DrugAutocompleteRequest: DrugAutocompleteBody,
+  DrugCoveredRequest: DrugCoveredBody,
+  ProviderAutocompleteRequest: ProviderAutocompleteBody,
+  ProviderCoveredRequest: ProviderCoveredBody,
+  WaitlistRequest: WaitlistInput,
+  AgentDiscoveryRequest: AgentDiscoveryInput,
+  AgentUploadFields: UploadFields,
+  EnrollmentApplicationRequest: EnrollmentApplicationInput,
+};
+
+const RESPONSES: Record<string, z.ZodType> = {
+  Error: ApiErrorResponse,
+  HealthResponse,
+  CountiesResponse,
+  EligibilityResponse,
+  PlansResponse,
+  DrugAutocompleteResponse,
+  ProviderAutocompleteResponse,
+  DrugCoveredResponse,
+  ProviderCoveredResponse,
+  WaitlistResponse,
+  DiscoveryResponse,
+  UploadResponse,
+  UnsubscribeResponse,
+  EnrollmentCreatedResponse,
+  EnrollmentApplicationResponse,
+};
+
+/** Component schemas of one side: requests as accepted (defaults optional), responses as sent. */
+function componentSchemas(schemas: Record<string, z.ZodType>, io: "input" | "output"): Record<string, Json> {
+  const out: Record<string, Json> = {};
+  for (const [name, schema] of Object.entries(schemas)) {
+    out[name] = withoutSafeIntegerBounds(z.toJSONSchema(schema, { target: "openapi-3.0", io, unrepresentable: "any" })) as Json;
+  }
+  return out;
+}
+
+/** `z.number().int()` says "between ±(2^53 − 1)": true of every JSON integer, so only noise to a reader. */
+function withoutSafeIntegerBounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutSafeIntegerBounds);
+  if (!node || typeof node !== "object") return node;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node)) {
+    if ((key === "minimum" && value === Number.MIN_SAFE_INTEGER) || (key === "maximum" && value === Number.MAX_SAFE_INTEGER)) continue;
+    out[key] = withoutSafeIntegerBounds(value);
+  }
+  return out;
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (name: string, description: string, example?: unknown) => ({
+  description,
+  content: { "application/json": { schema: ref(name), ...(example !== undefined ? { example } : {}) } },
+});
+const error = (description: string) => json("Error", description);
+const jsonBody = (name: string, example?: unknown) => ({
+  required: true,
+  content: { "application/json": { schema: ref(name), ...(example !== undefined ? { example } : {}) } },
+});
+
+/** Errors every JSON-body route can answer before its own logic runs. */
+const BODY_ERRORS = {
+  "400": error("Malformed JSON (malformed_json) or invalid fields (validation_failed, with `fields`)"),
+  "405": error("Wrong method (method_not_allowed), with an Allow header"),
+  "413": error("Body over 100 KB (payload_too_large)"),
+  "415": error("Body not sent as application/json (unsupported_media_type)"),
+};
+
+const SHOPPING_EXAMPLE = {
+  income: 36000,
+  household: { people: [{ age: 35, uses_tobacco: false, relationship: "self" }] },
+  place: { state: "TX", county_fips: "48113", zip: "75201" },
+  year: 2027,
+};
+
+/** Query parameters from CountiesQuery, so the document and the route read the same rules. */
+function queryParameters(schema: Json): Json[] {
+  const properties = (schema.properties ?? {}) as Record<string, Json>;
+  const required = new Set((schema.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, property]) => {
+    const { description, ...rest } = property;
+    return { name, in: "query", required: required.has(name), schema: rest, ...(description ? { description } : {}) };
+  });
+}
+
+let cached: Json | undefined;
+
+/** The whole document (built once per process: the schemas do not change at run time). */
+export function openApiDocument(): Json {
+  if (cached) return cached;
+  const requests = componentSchemas(REQUESTS, "input");
+  const responses = componentSchemas(RESPONSES, "output");
+  const countiesQuery = requests.CountiesQuery;
+  delete requests.CountiesQuery;
+
+  const paths: Json = {
+    "/api/health": {
+      get: {
+        tags: ["Service"],
+        summary: "Health check (load balancer and deploy smoke test)",
+        responses: { "200": json("HealthResponse", "The service is up") },
+      },
+    },
+    "/api/openapi.json": {
+      get: {
+        tags: ["Service"],
+        summary: "This document",
+        responses: { "200": { description: "OpenAPI 3.0 document", content: { "application/json": { schema: { type: "object" } } } } },
+      },
+    },
+    "/api/counties": {
+      get: {
+        tags: ["Shopping"],
+        summary: "Counties of a ZIP code, largest share first; sbeRedirect for state-based marketplaces",
+        description:
+          "Answered from own ZIP-county data; only a ZIP absent from it goes to the upstream look-up. `state` narrows a ZIP that crosses a state line.",
+        parameters: queryParameters(countiesQuery),
+        responses: {
+          "200": json("CountiesResponse", "The county matches (possibly none)"),
+          "400": error("Malformed zip, state or year (validation_failed, with `fields`)"),
+          "404": error("No plan data for the year (year_not_available)"),
+          "405": error("Wrong method"),
+          "503": error("ZIP not in own data and the upstream look-up is unavailable (county_lookup_unavailable)"),
+        },
+      },
+    },
+    "/api/eligibility": {
+      post: {
+        tags: ["Shopping"],
+        summary: "Subsidy estimate: aptc, csr, is_medicaid_chip, in_coverage_gap (NY computed here, other states from upstream)",
+        requestBody: jsonBody("ShoppingRequest", SHOPPING_EXAMPLE),
+        responses: {
+          "200": json("EligibilityResponse", "The estimate"),
+          ...BODY_ERRORS,
+          "404": error("No plan data for the year (year_not_available)"),
+          "409": error("The state runs its own marketplace (state_based_marketplace)"),
+          "503": error("Upstream estimate unavailable (eligibility_unavailable) or no benchmark in own data (benchmark_unavailable)"),
+        },
+      },
+    },
+    "/api/plans": {
+      post: {
+        tags: ["Shopping"],
+        summary: "Every plan offered at the place, priced for the household, filtered and sorted",
+        requestBody: jsonBody("PlansRequest", { ...SHOPPING_EXAMPLE, filters: { metal_levels: ["Silver"] }, sort: "premium", order: "asc", usage: "medium" }),
+        responses: {
+          "200": json("PlansResponse", "Priced plans; `eligibility` is null (and prices are full) when the estimate is unavailable"),
+          ...BODY_ERRORS,
+          "404": error("No plan data for the year (year_not_available)"),
+          "409": error("The state runs its own marketplace (state_based_marketplace)"),
+          "503": error("Federal plan search unavailable (plans_unavailable; states without own data only)"),
+        },
+      },
+    },
+    "/api/drugs/autocomplete": {
+      post: {
+        tags: ["Drugs and doctors"],
+        summary: "Drug names with RxCUIs (upstream; empty when it is down)",
+        requestBody: jsonBody("DrugAutocompleteRequest", { query: "lipit" }),
+        responses: { "200": json("DrugAutocompleteResponse", "Suggestions"), ...BODY_ERRORS },
+      },
+    },
+    "/api/providers/autocomplete": {
+      post: {
+        tags: ["Drugs and doctors"],
+        summary: "Doctors, facilities and groups by name near a ZIP (three upstream calls, merged)",
+        requestBody: jsonBody("ProviderAutocompleteRequest", { query: "avery", zip: "75201" }),
+        responses: { "200": json("ProviderAutocompleteResponse", "Suggestions"), ...BODY_ERRORS },
+      },
+    },
+    "/api/drugs/covered": {
+      post: {
+        tags: ["Drugs and doctors"],
+        summary: "Coverage of drugs by plans (upstream, tiers from own formulary rows)",
+        requestBody: jsonBody("DrugCoveredRequest", { rxcuis: ["617318"], plan_ids: ["10101TX0010004"] }),
+        responses: { "200": json("DrugCoveredResponse", "One result per (rxcui, plan_id)"), ...BODY_ERRORS },
+      },
+    },
+    "/api/providers/covered": {
+      post: {
+        tags: ["Drugs and doctors"],
+        summary: "Network status of providers in plans (upstream, tiers from own network rows)",
+        requestBody: jsonBody("ProviderCoveredRequest", { npis: ["1000000004"], plan_ids: ["10101TX0010004"] }),
+        responses: { "200": json("ProviderCoveredResponse", "One result per (npi, plan_id)"), ...BODY_ERRORS },
+      },
+    },
+    "/api/waitlist": {
+      post: {
+        tags: ["Intake"],
+        summary: "Join the waitlist (answers after the commit)",
+        requestBody: jsonBody("WaitlistRequest", { email: "pat@example.com", zip: "75201", interest: "consumer" }),
+        responses: {
+          "200": json("WaitlistResponse", "Saved (or already on the list)"),
+          ...BODY_ERRORS,
+          "500": error("Write store missing or unusable (write_store_unavailable, naming DATABASE_URL)"),
+        },
+      },
+    },
+    "/api/agents/discovery": {
+      post: {
+        tags: ["Intake"],
+        summary: "Agent discovery form",
+        requestBody: jsonBody("AgentDiscoveryRequest"),
+        responses: {
+          "200": json("DiscoveryResponse", "Saved"),
+          ...BODY_ERRORS,
+          "500": error("Write store missing or unusable (write_store_unavailable)"),
+        },
+      },
+    },
+    "/api/agents/discovery/upload": {
+      post: {
+        tags: ["Intake"],
+        summary: "Upload one blank PDF, JPG or PNG document",
+        requestBody: {
+          required: true,
+          content: {
+            "multipart/form-data": {
+              schema: {
+                allOf: [
+                  ref("AgentUploadFields"),
+                  {
+                    type: "object",
+                    required: ["file"],
+                    properties: { file: { type: "string", format: "binary", description: `PDF, JPG or PNG by content, at most ${MAX_UPLOAD_BYTES} bytes` } },
+                  },
+                ],
+              },
+            },
+          },
+        },
+        responses: {
+          "200": json("UploadResponse", "Stored under agent-survey-uploads/"),
+          "400": error(`${ONLY_PDF_JPG_PNG} (unsupported_file_type), or invalid fields (validation_failed)`),
+          "405": error("Wrong method"),
+          "413": error("File over the limit (payload_too_large)"),
+          "415": error("Not multipart/form-data"),
+          "503": error("Storage unavailable (upload_storage_unavailable)"),
+        },
+      },
+    },
+    "/api/unsubscribe": {
+      parameters: [
+        { name: "email", in: "query", required: false, schema: { type: "string" }, description: "The address (may also come in the body)" },
+        { name: "token", in: "query", required: false, schema: { type: "string" }, description: "base64url HMAC-SHA256 of the lower-cased address" },
+      ],
+      get: {
+        tags: ["Intake"],
+        summary: "Open an unsubscribe link: redirect to the confirmation page (nothing changes)",
+        responses: { "303": { description: "To /unsubscribe?email=&token=" }, "400": error("Missing or wrong token (invalid_unsubscribe_link)") },
+      },
+      post: {
+        tags: ["Intake"],
+        summary: "Unsubscribe (RFC 8058 one-click: body List-Unsubscribe=One-Click)",
+        requestBody: {
+          required: false,
+          content: {
+            "application/x-www-form-urlencoded": {
+              schema: { type: "object", properties: { "List-Unsubscribe": { type: "string", enum: ["One-Click"] }, email: { type: "string" }, token: { type: "string" } } },
+            },
+            "application/json": { schema: { type: "object", properties: { email: { type: "string" }, token: { type: "string" } } } },
+          },
+        },
+        responses: {
+          "200": json("UnsubscribeResponse", "Unsubscribed (idempotent)"),
+          "400": error("Missing or wrong token (invalid_unsubscribe_link)"),
+          "503": error("UNSUBSCRIBE_TOKEN_SECRET not set (unsubscribe_unavailable)"),
+        },
+      },
+    },
+    "/api/enroll/applications": {
+      post: {
+        tags: ["Intake"],
+        summary: "Submit an enrollment application for a plan offered at the place",
+        requestBody: jsonBody("EnrollmentApplicationRequest"),
+        responses: {
+          "201": json("EnrollmentCreatedResponse", "Received; Location names the application"),
+          ...BODY_ERRORS,
+          "500": error("Write store missing or unusable (write_store_unavailable)"),
+          "503": error("Plan store unreadable (plan_store_unavailable)"),
+        },
+      },
+    },
+    "/api/enroll/applications/{applicationId}": {
+      get: {
+        tags: ["Intake"],
+        summary: "Read an application back with its access token",
+        parameters: [{ name: "applicationId", in: "path", required: true, schema: { type: "string" } }],
+        security: [{ applicationToken: [] }],
+        responses: {
+          "200": json("EnrollmentApplicationResponse", "The application"),
+          "401": error("No token (access_token_required)"),
+          "403": error("Another application's token (access_denied)"),
+          "404": error("Unknown id"),
+        },
+      },
+    },
+  };
+
+  cached = {
+    openapi: "3.0.3",
+    info: {
+      title: "Health-plan marketplace API",
+      version: "1.0.0",
+      description:
+        "ZIP to county, subsidy estimate and priced plans; drug and doctor coverage; waitlist and agent intake. " +
+        "Every error is {\"error\": {\"code\", \"message\", \"fields\"?}}. Prose: docs/api.md.",
+    },
+    servers: [{ url: "/" }],
+    tags: [{ name: "Shopping" }, { name: "Drugs and doctors" }, { name: "Intake" }, { name: "Service" }],
+    paths,
+    components: {
+      schemas: { ...requests, ...responses },
+      securitySchemes: { applicationToken: { type: "http", scheme: "bearer", description: "The access_token returned when the application was created" } },
+    },
+  };
+  return cached;
+}
