@@ -17,6 +17,7 @@ import {
   csrLevel as upstreamCsrLevel,
   eligibilityEstimates,
   isUpstreamFailure,
+  UpstreamRejectedError,
   type UpstreamHousehold,
 } from "./upstream.server";
 
@@ -168,6 +169,12 @@ export function householdSizeOf(request: Pick<ShoppingRequest, "household">): nu
 /** Where a request's state stands: priced from own data, redirected, or federal upstream. */
 export function marketFor(state: string, year: number, store: PlanStore = planStore()) {
   const info = store.state(state, year);
+  if (!info) {
+    // Not a state or DC the marketplace serves (a territory, or a typo): say so, not "upstream unavailable".
+    throw new ApiError(400, "validation_failed", `${state} is not a state with a health insurance marketplace we know of.`, {
+      "place.state": "Use the two-letter code of a US state or DC",
+    });
+  }
   const redirect = sbeRedirectFor(info);
   if (redirect) {
     throw new ApiError(
@@ -299,6 +306,13 @@ function coverageDateOf(request: ShoppingRequest, year: number): string {
 function ownEligibility(request: ShoppingRequest, year: number, store: PlanStore): EligibilityAnswer {
   const benchmark = householdBenchmark(request, year, store);
   if (!benchmark) {
+    const { state, county_fips, zip } = request.place;
+    if (!store.ratingAreaFor({ year, state, countyFips: county_fips, zip })) {
+      // No rating area: not a county and ZIP of this state that we price (e.g. county 99999), so bad input, not a 503 (docs/decisions/103).
+      throw new ApiError(400, "validation_failed", `We have no county ${county_fips} with ZIP ${zip} in ${state}.`, {
+        "place.county_fips": `Not a county of ${state} in our data`,
+      });
+    }
     throw new ApiError(
       503,
       "benchmark_unavailable",
@@ -367,6 +381,8 @@ async function upstreamEligibility(request: ShoppingRequest, year: number): Prom
       year,
     });
   } catch (error) {
+    // Upstream refused the household or place itself (e.g. an unknown county): bad input, not an outage (docs/decisions/103).
+    if (error instanceof UpstreamRejectedError) throw eligibilityRejected(error);
     if (isUpstreamFailure(error)) throw eligibilityUnavailable();
     throw error;
   }
@@ -385,6 +401,15 @@ async function upstreamEligibility(request: ShoppingRequest, year: number): Prom
     source: "upstream",
     reasons: [],
   };
+}
+
+/** 400: the federal Marketplace refused this household or place (its own words, bounded). */
+export function eligibilityRejected(error: UpstreamRejectedError): ApiError {
+  return new ApiError(
+    400,
+    "eligibility_rejected",
+    `The federal Marketplace could not estimate for this household and place: ${error.upstreamMessage.slice(0, 200)}. Check the state, county and ZIP code.`,
+  );
 }
 
 export function eligibilityUnavailable(): ApiError {
@@ -576,7 +601,7 @@ async function eligibilityForPricing(request: ShoppingRequest, year: number, sto
       : await upstreamEligibility(request, year);
     return { eligibility, unavailable: null };
   } catch (error) {
-    if (error instanceof ApiError && error.status === 503) return { eligibility: null, unavailable: error.message };
+    if (error instanceof ApiError && (error.status === 503 || error.code === "eligibility_rejected")) return { eligibility: null, unavailable: error.message };
     throw error;
   }
 }
