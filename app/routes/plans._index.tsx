@@ -1,14 +1,237 @@
-import type { MetaFunction } from "@remix-run/node";
+import { data, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import type { RefObject } from "react";
 import { ZipForm } from "../components/zip-form";
+import { CountyChoice } from "../components/plans/county-choice";
+import { EligibilitySummary } from "../components/plans/eligibility-summary";
+import { FiltersForm } from "../components/plans/filters-form";
+import { HouseholdForm } from "../components/plans/household-form";
+import { HouseholdSummary } from "../components/plans/household-summary";
+import { PlanCard } from "../components/plans/plan-card";
+import { doctorOption, drugOption, Picker, type SearchView } from "../components/plans/picker";
+import { SbeHandoff } from "../components/plans/sbe-handoff";
+import { StateFields } from "../components/plans/state-fields";
+import { useFocusHeading } from "../components/plans/use-focus-heading";
+import { YearlyCostMethod } from "../components/plans/yearly-cost-method";
+import { money } from "../components/plans/format";
+import { shoppingPage, shoppingRedirect, type ShoppingPage } from "../server/plan-page.server";
+import { plansHref } from "../server/shopping-url";
+import plansStyles from "../styles/plans.css?url";
 
-export const meta: MetaFunction = () => [{ title: "Find a plan | Health Plan Marketplace" }];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: plansStyles }];
 
-export default function PlansStart() {
+const TITLES: Record<ShoppingPage["step"], string> = {
+  zip: "Find a plan",
+  county: "Choose your county",
+  sbe: "Your state runs its own marketplace",
+  household: "Tell us about your household",
+  results: "Plans and prices",
+  unavailable: "Plans are unavailable right now",
+};
+
+export const meta: MetaFunction<typeof loader> = ({ data: page }) => [
+  { title: `${page ? TITLES[page.step] : "Find a plan"} | Health Plan Marketplace` },
+  { name: "description", content: "Compare Marketplace health plans priced for your household, before and after your tax credit." },
+];
+
+function statusOf(page: ShoppingPage): number {
+  if (page.step === "unavailable") return 503;
+  if (page.step === "zip" || page.step === "county") return page.error ? 400 : 200;
+  if (page.step === "household") return Object.keys(page.errors).length ? 400 : 200;
+  return 200;
+}
+
+/**
+ * /plans: every step of shopping from one GET route, chosen by what the URL
+ * holds (docs/decisions/080-shopping-state-in-the-url.md). Edits that a GET
+ * form asks for (add/remove a person, remove a chip) redirect to the
+ * canonical URL.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const to = shoppingRedirect(url);
+  if (to) throw redirect(to);
+  const page = await shoppingPage(url);
+  return data(page, { status: statusOf(page), headers: { "cache-control": "no-store" } });
+}
+
+export default function PlansPage() {
+  const page = useLoaderData<typeof loader>();
+  const heading = useFocusHeading<HTMLHeadingElement>(page.step);
+
+  if (page.step === "zip") {
+    return (
+      <>
+        <h1 ref={heading} tabIndex={-1}>
+          Find a plan
+        </h1>
+        <p>Start with your ZIP code. Next you will tell us who needs coverage and your expected income for the year.</p>
+        <ZipForm defaultZip={page.zip} error={page.error ?? undefined} />
+      </>
+    );
+  }
+  if (page.step === "county") {
+    return (
+      <>
+        <h1 ref={heading} tabIndex={-1}>
+          Choose your county
+        </h1>
+        <CountyChoice state={page.state} zip={page.zip} counties={page.counties} error={page.error} />
+      </>
+    );
+  }
+  if (page.step === "sbe") {
+    return (
+      <>
+        <h1 ref={heading} tabIndex={-1}>
+          Shop at {page.redirect.marketplace_name}
+        </h1>
+        <SbeHandoff
+          zip={page.zip}
+          countyName={page.countyName}
+          redirect={page.redirect}
+          chooseCountyHref={page.otherCounties ? plansHref({ ...page.state, county: "" }, [["step", "county"]]) : null}
+        />
+      </>
+    );
+  }
+  if (page.step === "unavailable") {
+    return (
+      <>
+        <h1 ref={heading} tabIndex={-1}>
+          Plans are unavailable right now
+        </h1>
+        <p className="notice warn">{page.message}</p>
+        <p>
+          <Link to={plansHref(page.state)}>Try again</Link> or <Link to="/plans">start over</Link>.
+        </p>
+      </>
+    );
+  }
+  if (page.step === "household") {
+    return (
+      <>
+        <h1 ref={heading} tabIndex={-1}>
+          Tell us about your household
+        </h1>
+        <p>
+          For ZIP code {page.place.zip} in {page.place.countyName}, {page.place.state}. We use your answers only to
+          estimate prices and savings. They stay in this page&apos;s address, so you can bookmark or share your
+          results; we do not save them.
+        </p>
+        <HouseholdForm
+          state={page.state}
+          errors={page.errors}
+          changeZipHref="/plans"
+          changeCountyHref={page.place.otherCounties ? plansHref(page.state, [["step", "county"]]) : null}
+        />
+      </>
+    );
+  }
+  return <Results page={page} headingRef={heading} />;
+}
+
+function searchView(
+  search: { query: string; error: string | null; answer: { upstream: string; drugs?: unknown[]; providers?: unknown[] } | null } | null,
+  kind: "drug" | "doctor",
+): SearchView | null {
+  if (!search) return null;
+  const answer = search.answer;
+  const options = !answer
+    ? []
+    : kind === "drug"
+      ? ((answer.drugs ?? []) as Parameters<typeof drugOption>[0][]).map(drugOption)
+      : ((answer.providers ?? []) as Parameters<typeof doctorOption>[0][]).map(doctorOption);
+  return { query: search.query, error: search.error, unavailable: answer?.upstream === "unavailable", partial: answer?.upstream === "partial", options };
+}
+
+type ResultsPage = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { step: "results" }>;
+
+function Results({ page, headingRef }: { page: ResultsPage; headingRef: RefObject<HTMLHeadingElement> }) {
+  const { state, place, results } = page;
+  const filtered = results.plan_count !== results.total_plan_count;
+  const clearFilters = plansHref({ ...state, metal: [], type: [], issuer: [], hsa: false, maxPremium: "", maxDeductible: "" });
   return (
     <>
-      <h1>Find a plan</h1>
-      <p>Start with your ZIP code. Next you will tell us who needs coverage and your expected income for the year.</p>
-      <ZipForm />
+      <h1 ref={headingRef} tabIndex={-1}>
+        Plans in {place.countyName}, {place.state}
+      </h1>
+      <HouseholdSummary state={state} place={place} householdSize={results.household_size} />
+      {page.ignored.length > 0 ? (
+        <p className="notice warn">
+          We ignored part of the address we could not use: {page.ignored.join(", ")}.
+        </p>
+      ) : null}
+      <EligibilitySummary eligibility={results.eligibility} unavailable={results.eligibility_unavailable} state={place.state} />
+      <Picker
+        kind="drug"
+        state={state}
+        selections={state.drugs}
+        search={searchView(page.drugSearch, "drug")}
+        year={results.year}
+        coverageUnavailable={page.drugCoverage?.upstream === "unavailable"}
+      />
+      <Picker
+        kind="doctor"
+        state={state}
+        selections={state.doctors}
+        search={searchView(page.doctorSearch, "doctor")}
+        year={results.year}
+        coverageUnavailable={page.doctorCoverage?.upstream === "unavailable"}
+      />
+      <section aria-labelledby="plans-heading" className="plans-section">
+        <h2 id="plans-heading">
+          {results.plan_count} {results.plan_count === 1 ? "plan" : "plans"} for {results.year}
+        </h2>
+        <FiltersForm state={state} options={page.filterOptions} sort={results.sort} />
+        <p className="plan-count" role="status" data-testid="plan-count">
+          {filtered
+            ? `Showing ${results.plan_count} of ${results.total_plan_count} plans that match your filters.`
+            : `Showing all ${results.total_plan_count} plans sold in ${place.countyName}.`}{" "}
+          {results.eligibility && results.eligibility.aptc > 0
+            ? `Prices include your ${money(results.eligibility.aptc)} monthly tax credit.`
+            : "Prices are full prices."}
+          {filtered ? (
+            <>
+              {" "}
+              <Link to={clearFilters}>Clear filters</Link>
+            </>
+          ) : null}
+        </p>
+        {results.plans.length > 0 ? (
+          <>
+            <Form method="get" action="/plans/compare" id="compare-form" className="compare-bar">
+              <StateFields state={state} />
+              <p className="hint" id="compare-hint">
+                Tick &ldquo;Compare&rdquo; on 2 or 3 plans, then compare them side by side.
+              </p>
+              <button type="submit" aria-describedby="compare-hint">
+                Compare chosen plans
+              </button>
+            </Form>
+            <ol className="plan-list">
+              {results.plans.map((plan) => (
+                <PlanCard
+                  key={plan.id}
+                  plan={plan}
+                  state={state}
+                  usage={results.usage}
+                  householdSize={results.household_size}
+                  drugCoverage={page.drugCoverage}
+                  doctorCoverage={page.doctorCoverage}
+                  compareChecked={page.compareIds.includes(plan.id)}
+                />
+              ))}
+            </ol>
+            <button type="submit" form="compare-form">
+              Compare chosen plans
+            </button>
+          </>
+        ) : (
+          <p className="notice">No plans match these filters. <Link to={clearFilters}>Show all plans</Link>.</p>
+        )}
+      </section>
+      <YearlyCostMethod rows={page.yearlyCostMethod} />
     </>
   );
 }

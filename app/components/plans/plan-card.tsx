@@ -1,0 +1,142 @@
+import { Link } from "@remix-run/react";
+import { planHref, type ShoppingState } from "../../server/shopping-url";
+import { CoverageLines, type CoverageCheckView } from "./coverage-list";
+import { costShareWords, csrWords, money, moneyOr, USAGE_SHORT } from "./format";
+import { Stars } from "./stars";
+
+/** The fields of a priced plan (POST /api/plans) a card shows. */
+export interface PlanCardPlan {
+  id: string;
+  name: string;
+  issuer: { id: string; name: string };
+  metal_level: string;
+  type: string | null;
+  hsa_eligible: boolean;
+  premium: number;
+  premium_w_credit: number;
+  credit_applied: number;
+  tobacco_surcharge: number;
+  csr_variant: string | null;
+  deductible: { individual: number | null; family: number | null };
+  moop: { individual: number | null; family: number | null };
+  key_benefits: Record<string, string | null>;
+  quality_rating: number | null;
+  estimated_yearly_cost: number;
+  estimated_yearly_cost_complete: boolean;
+}
+
+export const KEY_BENEFIT_WORDS: Array<[string, string]> = [
+  ["primary_care", "Primary care visit"],
+  ["specialist", "Specialist visit"],
+  ["generic_drugs", "Generic drugs"],
+  ["emergency_room", "Emergency room"],
+  ["urgent_care", "Urgent care"],
+];
+
+export function limitWords(limit: { individual: number | null; family: number | null }, manyPeople: boolean): string {
+  if (limit.individual === null && limit.family === null) return "Not stated";
+  const person = `${moneyOr(limit.individual)} per person`;
+  return manyPeople && limit.family !== null ? `${person}, ${money(limit.family)} per family` : person;
+}
+
+export function PlanCard({
+  plan,
+  state,
+  usage,
+  householdSize,
+  drugCoverage,
+  doctorCoverage,
+  compareChecked,
+}: {
+  plan: PlanCardPlan;
+  state: ShoppingState;
+  usage: string;
+  householdSize: number;
+  drugCoverage: CoverageCheckView | null;
+  doctorCoverage: CoverageCheckView | null;
+  compareChecked: boolean;
+}) {
+  const nameId = `plan-${plan.id}-name`;
+  const many = householdSize > 1;
+  const savings = plan.csr_variant ? csrWords(plan.csr_variant) : null;
+  return (
+    <li className="plan-card" data-plan-id={plan.id}>
+      <article aria-labelledby={nameId}>
+        <h3 id={nameId} className="plan-name">
+          <Link to={planHref(plan.id, state)}>{plan.name}</Link>
+        </h3>
+        <p className="plan-meta">
+          {plan.issuer.name} · <span className={`metal metal-${plan.metal_level.toLowerCase().replace(/\s+/g, "-")}`}>{plan.metal_level}</span>
+          {plan.type ? ` · ${plan.type}` : ""}
+          {plan.hsa_eligible ? " · HSA-eligible" : ""}
+        </p>
+        <div className="premium-block">
+          <p className="premium">
+            <span className="premium-amount" data-testid="premium-after-credit">
+              {money(plan.premium_w_credit)}
+            </span>{" "}
+            a month
+          </p>
+          <p className="hint">
+            {plan.credit_applied > 0
+              ? `After your ${money(plan.credit_applied)} tax credit. Full price ${money(plan.premium)}.`
+              : `Full price${plan.metal_level === "Catastrophic" ? " (the tax credit cannot be used on catastrophic plans)" : ""}.`}
+            {plan.tobacco_surcharge > 0 ? ` Includes a ${money(plan.tobacco_surcharge)} tobacco surcharge, which the credit does not pay.` : ""}
+          </p>
+        </div>
+        <dl className="plan-facts">
+          <div>
+            <dt>Deductible</dt>
+            <dd>{limitWords(plan.deductible, many)}</dd>
+          </div>
+          <div>
+            <dt>Out-of-pocket maximum</dt>
+            <dd>{limitWords(plan.moop, many)}</dd>
+          </div>
+          <div>
+            <dt>Estimated yearly cost</dt>
+            <dd>
+              {money(plan.estimated_yearly_cost)} <span className="hint-inline">at {USAGE_SHORT[usage] ?? usage} use</span>
+              {plan.estimated_yearly_cost_complete ? null : (
+                <span className="hint-inline"> (some costs were not stated, so this may be low)</span>
+              )}
+            </dd>
+          </div>
+          <div>
+            <dt>Quality rating</dt>
+            <dd>
+              <Stars rating={plan.quality_rating} />
+            </dd>
+          </div>
+        </dl>
+        {savings ? <p className="savings">Includes your extra savings: {savings}.</p> : null}
+        <details className="copays">
+          <summary>
+            What you pay for common care<span className="visually-hidden"> with {plan.name}</span>
+          </summary>
+          <dl className="plan-facts">
+            {KEY_BENEFIT_WORDS.map(([key, label]) => (
+              <div key={key}>
+                <dt>{label}</dt>
+                <dd>{costShareWords(plan.key_benefits[key])}</dd>
+              </div>
+            ))}
+          </dl>
+        </details>
+        <CoverageLines check={drugCoverage} kind="drug" planId={plan.id} />
+        <CoverageLines check={doctorCoverage} kind="doctor" planId={plan.id} />
+        <div className="card-actions">
+          <div className="choice compare-choice">
+            <input type="checkbox" id={`compare-${plan.id}`} name="compare" value={plan.id} form="compare-form" defaultChecked={compareChecked} />
+            <label htmlFor={`compare-${plan.id}`}>
+              Compare<span className="visually-hidden"> {plan.name}</span>
+            </label>
+          </div>
+          <Link to={planHref(plan.id, state)} className="details-link">
+            Plan details<span className="visually-hidden"> for {plan.name}</span>
+          </Link>
+        </div>
+      </article>
+    </li>
+  );
+}

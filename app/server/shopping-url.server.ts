@@ -1,0 +1,165 @@
+import { MetalLevel, PlanSort, PlanType, PlansRequest, UsageLevel, Zip } from "../schemas/shopping";
+import type { z } from "zod";
+import type { ShoppingState } from "./shopping-url";
+
+type SortKey = z.infer<typeof PlanSort>;
+type Usage = z.infer<typeof UsageLevel>;
+
+/**
+ * The URL's shopping state, validated with the same zod schemas as
+ * POST /api/plans. A person reads the messages next to the fields, so they
+ * are written for people ("Enter an age from 0 to 120"), keyed by the form
+ * field they belong to ("income", "size", "age-0"). A view setting or filter
+ * the schema does not accept is dropped and reported, never a 500.
+ */
+
+export type FieldErrors = Record<string, string>;
+
+export type HouseholdCheck =
+  | { ok: true; request: PlansRequest; ignored: string[]; state: ShoppingState }
+  | { ok: false; errors: FieldErrors };
+
+/** "36,000", "$36000.50", " 36000 " → 36000.5; anything else → null. */
+export function parseDollars(text: string): number | null {
+  const cleaned = text.replace(/[\s$,]/g, "");
+  if (!/^\d+(\.\d{1,2})?$/.test(cleaned)) return null;
+  return Number(cleaned);
+}
+
+export function zipError(zip: string): string | null {
+  if (zip === "") return "Enter your 5-digit ZIP code.";
+  return Zip.safeParse(zip).success ? null : "A ZIP code has 5 digits, for example 75201.";
+}
+
+const AGE_MESSAGE = "Enter an age from 0 to 120, in whole years.";
+const INCOME_MESSAGE = "Enter your expected household income for the year in dollars, for example 36000.";
+
+function sizeMessage(people: number): string {
+  return `Enter a number from ${people} to 20: everyone in your tax household, at least the ${people} ${people === 1 ? "person" : "people"} listed.`;
+}
+
+/** View settings and filters: only values the plans API accepts; the rest are dropped and named. */
+export function viewOptionsOf(state: ShoppingState) {
+  const ignored: string[] = [];
+  const pick = <T extends string>(values: string[], allowed: readonly T[], name: string): T[] => {
+    const ok = values.filter((v): v is T => (allowed as readonly string[]).includes(v));
+    for (const v of values) if (!ok.includes(v as T)) ignored.push(`${name} "${v}"`);
+    return ok;
+  };
+  const sortValue = state.sort || "premium";
+  const sort = PlanSort.safeParse(sortValue).success ? (sortValue as SortKey) : "premium";
+  if (state.sort && sort !== state.sort) ignored.push(`sort "${state.sort}"`);
+  // Costs sort cheapest first; a quality rating sorts best first unless the URL says otherwise.
+  const defaultOrder = sort === "quality_rating" ? "desc" : "asc";
+  const order = state.order === "asc" || state.order === "desc" ? state.order : defaultOrder;
+  if (state.order && order !== state.order) ignored.push(`order "${state.order}"`);
+  const usageValue = state.usage || "medium";
+  const usage = UsageLevel.safeParse(usageValue).success ? (usageValue as Usage) : "medium";
+  if (state.usage && usage !== state.usage) ignored.push(`usage "${state.usage}"`);
+
+  const metal_levels = pick(state.metal, MetalLevel.options, "metal level");
+  const types = pick(state.type, PlanType.options, "plan type");
+  const issuers = state.issuer.filter((i) => /^\d{5}$/.test(i));
+  for (const i of state.issuer) if (!issuers.includes(i)) ignored.push(`issuer "${i}"`);
+  const money = (text: string, name: string) => {
+    if (text === "") return undefined;
+    const n = parseDollars(text);
+    if (n === null) ignored.push(`${name} "${text}"`);
+    return n ?? undefined;
+  };
+  const max_premium = money(state.maxPremium, "maximum premium");
+  const max_deductible = money(state.maxDeductible, "maximum deductible");
+  const filters = {
+    ...(metal_levels.length ? { metal_levels } : {}),
+    ...(types.length ? { types } : {}),
+    ...(issuers.length ? { issuers } : {}),
+    ...(state.hsa ? { hsa_eligible: true } : {}),
+    ...(max_premium !== undefined ? { max_premium } : {}),
+    ...(max_deductible !== undefined ? { max_deductible } : {}),
+  };
+  /** The state with only the values that were used: hidden fields and links carry no rejected value forward. */
+  const cleaned: ShoppingState = {
+    ...state,
+    sort: state.sort && sort === state.sort ? state.sort : "",
+    order: state.order && order === state.order ? state.order : "",
+    usage: state.usage && usage === state.usage ? state.usage : "",
+    metal: metal_levels,
+    type: types,
+    issuer: issuers,
+    maxPremium: max_premium === undefined ? "" : state.maxPremium,
+    maxDeductible: max_deductible === undefined ? "" : state.maxDeductible,
+  };
+  return { sort, order: order as "asc" | "desc", usage, filters, ignored, cleaned };
+}
+
+/** Whether the household part of the URL has been filled in at all (the form was sent). */
+export function householdSubmitted(search: URLSearchParams): boolean {
+  return search.has("income") || search.has("age");
+}
+
+/**
+ * The household and place of the URL as a PlansRequest (the schema of
+ * POST /api/plans), or the field errors a person has to fix.
+ */
+export function checkHousehold(state: ShoppingState): HouseholdCheck {
+  const errors: FieldErrors = {};
+  const income = parseDollars(state.income);
+  if (income === null) errors.income = INCOME_MESSAGE;
+  if (state.people.length === 0) errors["age-0"] = AGE_MESSAGE;
+  const ages = state.people.map((p, i) => {
+    if (!/^\d{1,3}$/.test(p.age) || Number(p.age) > 120) {
+      errors[`age-${i}`] = AGE_MESSAGE;
+      return NaN;
+    }
+    return Number(p.age);
+  });
+  let size: number | undefined;
+  if (state.size !== "") {
+    const people = Math.max(1, state.people.length);
+    if (!/^\d{1,2}$/.test(state.size) || Number(state.size) < people || Number(state.size) > 20) errors.size = sizeMessage(people);
+    else size = Number(state.size);
+  }
+  let year: number | undefined;
+  if (state.year !== "") {
+    if (!/^\d{4}$/.test(state.year)) errors.year = "A plan year has 4 digits, for example 2027.";
+    else year = Number(state.year);
+  }
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+
+  const view = viewOptionsOf(state);
+  const candidate = {
+    income,
+    household: {
+      ...(size !== undefined ? { size } : {}),
+      people: state.people.map((p, i) => ({
+        age: ages[i],
+        uses_tobacco: p.tobacco,
+        is_pregnant: p.pregnant,
+        relationship: i === 0 ? "self" : p.relationship,
+      })),
+    },
+    place: { state: state.state, county_fips: state.county, zip: state.zip },
+    ...(year !== undefined ? { year } : {}),
+    ...(Object.keys(view.filters).length ? { filters: view.filters } : {}),
+    sort: view.sort,
+    order: view.order,
+    usage: view.usage,
+  };
+  const parsed = PlansRequest.safeParse(candidate);
+  if (parsed.success) return { ok: true, request: parsed.data, ignored: view.ignored, state: view.cleaned };
+
+  for (const issue of parsed.error.issues) {
+    const [head, second, third, fourth] = issue.path.map(String);
+    let key: string;
+    let message: string;
+    if (head === "income") [key, message] = ["income", INCOME_MESSAGE];
+    else if (head === "household" && second === "people" && third !== undefined && fourth === "age") [key, message] = [`age-${third}`, AGE_MESSAGE];
+    else if (head === "household" && second === "size") [key, message] = ["size", sizeMessage(Math.max(1, state.people.length))];
+    else if (head === "household" && second === "people") [key, message] = ["age-0", "Add at least one person (at most 20)."];
+    else if (head === "place") [key, message] = ["place", "Your ZIP code and county did not come through. Start again with your ZIP code."];
+    else if (head === "year") [key, message] = ["year", "That plan year is not one we can show."];
+    else [key, message] = ["form", `Something in the address could not be read (${issue.path.join(".") || "request"}).`];
+    if (!(key in errors)) errors[key] = message;
+  }
+  return { ok: false, errors };
+}

@@ -1,0 +1,240 @@
+/**
+ * The shopping state as it lives in the URL of /plans, /plans/<planId> and
+ * /plans/compare, so a search can be bookmarked, shared and reloaded
+ * (docs/decisions/080-shopping-state-in-the-url.md).
+ *
+ * This module reads and writes query strings only: no zod, no server
+ * imports, so page components can build links and hidden form fields with it
+ * in the browser too. Validation into a PlansRequest is in
+ * shopping-url.server.ts.
+ *
+ *   /plans?zip=75201&county=48113&state=TX&income=36000&size=1
+ *         &age=35&tobacco=no&pregnant=no&rel=self      (one group per person, in order)
+ *         &usage=medium&sort=premium&metal=Silver&drug=617318:Lipitor%2020%20mg
+ */
+
+export type Relationship = "self" | "spouse" | "child" | "other";
+export const RELATIONSHIPS: readonly Relationship[] = ["self", "spouse", "child", "other"];
+
+export interface PersonInput {
+  /** As typed: validated later (an empty string is a person row not filled in yet). */
+  age: string;
+  tobacco: boolean;
+  pregnant: boolean;
+  relationship: Relationship;
+}
+
+/** A chosen drug (RxCUI) or doctor (NPI) with the name shown on its chip. */
+export interface Selection {
+  code: string;
+  name: string;
+}
+
+export interface ShoppingState {
+  zip: string;
+  state: string;
+  county: string;
+  year: string;
+  income: string;
+  size: string;
+  people: PersonInput[];
+  usage: string;
+  sort: string;
+  order: string;
+  metal: string[];
+  type: string[];
+  issuer: string[];
+  hsa: boolean;
+  maxPremium: string;
+  maxDeductible: string;
+  drugs: Selection[];
+  doctors: Selection[];
+}
+
+/** The schema's limit on people in one request. */
+export const MAX_PEOPLE = 20;
+/** Drugs and doctors one search may check at once (each is a coverage call per 10 plans). */
+export const MAX_SELECTIONS = 10;
+const MAX_NAME_LENGTH = 120;
+
+const RXCUI = /^\d{1,10}$/;
+const NPI = /^\d{10}$/;
+
+export function emptyState(): ShoppingState {
+  return {
+    zip: "",
+    state: "",
+    county: "",
+    year: "",
+    income: "",
+    size: "",
+    people: [],
+    usage: "",
+    sort: "",
+    order: "",
+    metal: [],
+    type: [],
+    issuer: [],
+    hsa: false,
+    maxPremium: "",
+    maxDeductible: "",
+    drugs: [],
+    doctors: [],
+  };
+}
+
+const one = (search: URLSearchParams, name: string) => (search.get(name) ?? "").trim();
+const many = (search: URLSearchParams, name: string) =>
+  [...new Set(search.getAll(name).map((v) => v.trim()).filter(Boolean))];
+
+/** The relationship a person gets when the URL does not say: the first is the subscriber. */
+export function defaultRelationship(index: number, age: string): Relationship {
+  if (index === 0) return "self";
+  return /^\d+$/.test(age) && Number(age) < 21 ? "child" : "spouse";
+}
+
+function peopleOf(search: URLSearchParams): PersonInput[] {
+  const ages = search.getAll("age").map((a) => a.trim());
+  const tobacco = search.getAll("tobacco");
+  const pregnant = search.getAll("pregnant");
+  const rel = search.getAll("rel");
+  return ages.slice(0, MAX_PEOPLE).map((age, i) => {
+    const r = (rel[i] ?? "").trim().toLowerCase() as Relationship;
+    return {
+      age,
+      tobacco: (tobacco[i] ?? "").trim().toLowerCase() === "yes",
+      pregnant: (pregnant[i] ?? "").trim().toLowerCase() === "yes",
+      relationship: i === 0 ? "self" : RELATIONSHIPS.includes(r) && r !== "self" ? r : defaultRelationship(i, age),
+    };
+  });
+}
+
+/** "617318:Lipitor 20 mg" → {code, name}; a malformed code is dropped. */
+export function parseSelection(value: string, pattern: RegExp): Selection | null {
+  const at = value.indexOf(":");
+  const code = (at === -1 ? value : value.slice(0, at)).trim();
+  if (!pattern.test(code)) return null;
+  const name = (at === -1 ? "" : value.slice(at + 1)).replace(/\s+/g, " ").trim().slice(0, MAX_NAME_LENGTH);
+  return { code, name: name || code };
+}
+
+function selectionsOf(search: URLSearchParams, param: string, pattern: RegExp): Selection[] {
+  const out: Selection[] = [];
+  for (const value of search.getAll(param)) {
+    const s = parseSelection(value, pattern);
+    if (s && !out.some((o) => o.code === s.code)) out.push(s);
+    if (out.length === MAX_SELECTIONS) break;
+  }
+  return out;
+}
+
+export const isRxcui = (code: string) => RXCUI.test(code);
+export const isNpi = (code: string) => NPI.test(code);
+
+/** The shopping state held in a query string (unvalidated apart from shape). */
+export function readShoppingState(search: URLSearchParams): ShoppingState {
+  return {
+    zip: one(search, "zip"),
+    state: one(search, "state").toUpperCase(),
+    county: one(search, "county"),
+    year: one(search, "year"),
+    income: one(search, "income"),
+    size: one(search, "size"),
+    people: peopleOf(search),
+    usage: one(search, "usage"),
+    sort: one(search, "sort"),
+    order: one(search, "order"),
+    metal: many(search, "metal"),
+    type: many(search, "type"),
+    issuer: many(search, "issuer"),
+    hsa: ["1", "yes", "true"].includes(one(search, "hsa").toLowerCase()),
+    maxPremium: one(search, "max_premium"),
+    maxDeductible: one(search, "max_deductible"),
+    drugs: selectionsOf(search, "drug", RXCUI),
+    doctors: selectionsOf(search, "npi", NPI),
+  };
+}
+
+/** Groups of parameters a form can leave out of its hidden fields because it asks for them itself. */
+export type StateGroup = "place" | "household" | "view" | "filters" | "drugs" | "doctors";
+
+/**
+ * The canonical query parameters of a state, in a fixed order, empty values
+ * left out (except a person's age, which keeps a row that is not filled in).
+ */
+export function stateEntries(state: ShoppingState, omit: readonly StateGroup[] = []): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  const put = (name: string, value: string) => {
+    if (value !== "") out.push([name, value]);
+  };
+  if (!omit.includes("place")) {
+    put("zip", state.zip);
+    put("county", state.county);
+    put("state", state.state);
+    put("year", state.year);
+  }
+  if (!omit.includes("household")) {
+    put("income", state.income);
+    put("size", state.size);
+    state.people.forEach((p, i) => {
+      out.push(["age", p.age]);
+      out.push(["tobacco", p.tobacco ? "yes" : "no"]);
+      out.push(["pregnant", p.pregnant ? "yes" : "no"]);
+      out.push(["rel", i === 0 ? "self" : p.relationship]);
+    });
+  }
+  if (!omit.includes("view")) {
+    put("usage", state.usage);
+    put("sort", state.sort);
+    put("order", state.order);
+  }
+  if (!omit.includes("filters")) {
+    state.metal.forEach((m) => put("metal", m));
+    state.type.forEach((t) => put("type", t));
+    state.issuer.forEach((i) => put("issuer", i));
+    if (state.hsa) put("hsa", "1");
+    put("max_premium", state.maxPremium);
+    put("max_deductible", state.maxDeductible);
+  }
+  if (!omit.includes("drugs")) state.drugs.forEach((d) => put("drug", `${d.code}:${d.name}`));
+  if (!omit.includes("doctors")) state.doctors.forEach((d) => put("npi", `${d.code}:${d.name}`));
+  return out;
+}
+
+export function stateQuery(state: ShoppingState, extra: Array<[string, string]> = []): string {
+  const search = new URLSearchParams([...stateEntries(state), ...extra]);
+  const text = search.toString();
+  return text ? `?${text}` : "";
+}
+
+export function plansHref(state: ShoppingState, extra: Array<[string, string]> = []): string {
+  return `/plans${stateQuery(state, extra)}`;
+}
+
+export function planHref(planId: string, state: ShoppingState): string {
+  return `/plans/${encodeURIComponent(planId)}${stateQuery(state)}`;
+}
+
+export function compareHref(state: ShoppingState, planIds: readonly string[]): string {
+  return `/plans/compare${stateQuery(state, planIds.map((id) => ["compare", id] as [string, string]))}`;
+}
+
+export function withDrug(state: ShoppingState, drug: Selection): ShoppingState {
+  if (state.drugs.some((d) => d.code === drug.code) || state.drugs.length >= MAX_SELECTIONS) return state;
+  return { ...state, drugs: [...state.drugs, drug] };
+}
+
+export function withDoctor(state: ShoppingState, doctor: Selection): ShoppingState {
+  if (state.doctors.some((d) => d.code === doctor.code) || state.doctors.length >= MAX_SELECTIONS) return state;
+  return { ...state, doctors: [...state.doctors, doctor] };
+}
+
+/** Plan ids chosen for comparison: repeated `compare` params or one comma-joined list, in order, no repeats. */
+export function compareIdsOf(search: URLSearchParams): string[] {
+  const ids = search
+    .getAll("compare")
+    .flatMap((v) => v.split(","))
+    .map((v) => v.trim().toUpperCase())
+    .filter(Boolean);
+  return [...new Set(ids)];
+}

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { startServer, type RunningServer } from "../helpers/server";
+import { startFakeUpstream, type FakeUpstream } from "../fakes/upstream";
+import { hasHorizontalScroll, launchBrowser, screenshot, seriousAxeViolations, watchedPage } from "./browser";
+import { axeWithoutJavaScript, suggestions, usd } from "./journey-support";
+
+/**
+ * The upstream (the federal Marketplace API) is down: drug and doctor
+ * search say so, the federal-state subsidy estimate says it cannot be made,
+ * and plans keep showing at full price. NY, priced and estimated from own
+ * data, keeps its credit.
+ */
+
+const KEY = "journey-outage-key-0123456789";
+
+let fake: FakeUpstream;
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  fake = await startFakeUpstream({ apiKey: KEY });
+  server = await startServer({ env: { MARKETPLACE_API_KEY: KEY, MARKETPLACE_API_BASE_URL: fake.url, UPSTREAM_IS_SAMPLE: "1" } });
+  browser = await launchBrowser();
+  await fake.setMode("refuse");
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await fake?.close();
+});
+
+const TX_RESULTS = "/plans?zip=75201&county=48113&state=TX&income=36000&age=35";
+
+describe("upstream down", () => {
+  for (const javaScriptEnabled of [false, true]) {
+    it(`keeps prices on the results page and says drug search is unavailable (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async () => {
+      const context = await browser.newContext({ javaScriptEnabled, viewport: { width: 360, height: 780 } });
+      try {
+        const { page, problems } = await watchedPage(context);
+        const res = await page.goto(`${server.url}${TX_RESULTS}&drug=617318:Lipitor%2020%20mg`, { waitUntil: javaScriptEnabled ? "networkidle" : "load" });
+        expect(res?.status()).toBe(200);
+
+        // The federal estimate cannot be made: said so, and every plan at its full price.
+        const api = await fetch(`${server.url}/api/plans`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ income: 36000, household: { people: [{ age: 35 }] }, place: { state: "TX", county_fips: "48113", zip: "75201" } }),
+        }).then((r) => r.json() as Promise<{ eligibility: unknown; eligibility_unavailable: string; plans: Array<{ premium: number; premium_w_credit: number }> }>);
+        expect(api.eligibility).toBeNull();
+        const summary = (await page.getByTestId("eligibility-summary").textContent()) ?? "";
+        expect(summary).toContain("We could not estimate your tax credit right now");
+        expect(summary).toContain("The prices below are full prices");
+        const premiums = await page.locator(".plan-card [data-testid=premium-after-credit]").allTextContents();
+        expect(premiums).toHaveLength(32);
+        expect(premiums).toEqual(api.plans.map((p) => usd(p.premium)));
+
+        // The chosen drug's coverage is unknown on every plan, never "not covered".
+        await expect(page.locator("#drugs .notice").textContent()).resolves.toContain("We could not check drug coverage right now");
+        const lines = await page.locator(".plan-card .coverage-lines li").allTextContents();
+        expect(lines).toHaveLength(32);
+        for (const line of lines) expect(line).toContain("Unknown: the coverage check is unavailable right now");
+
+        if (javaScriptEnabled) {
+          await page.getByRole("combobox", { name: "Drug name" }).click();
+          await page.keyboard.type("metf", { delay: 60 });
+          await expect
+            .poll(() => page.locator("#drugq-status").textContent(), { timeout: 10_000 })
+            .toContain("Drug search is unavailable right now");
+          expect(await suggestions(page).count()).toBe(0);
+        } else {
+          await page.getByLabel("Drug name").fill("metf");
+          await page.getByRole("button", { name: "Search drugs" }).click();
+          await page.waitForURL(/drugq=metf/);
+          await expect(page.locator("#drugs-results").textContent()).resolves.toContain("Drug search is unavailable right now");
+          await page.getByLabel("Doctor or facility name").fill("pembrook");
+          await page.getByRole("button", { name: "Search doctors" }).click();
+          await page.waitForURL(/doctorq=pembrook/);
+          await expect(page.locator("#doctors-results").textContent()).resolves.toContain("Doctor search is unavailable right now");
+          expect(await page.locator(".plan-card").count()).toBe(32);
+        }
+        expect(await hasHorizontalScroll(page)).toBe(false);
+        expect(javaScriptEnabled ? await seriousAxeViolations(page) : await axeWithoutJavaScript(browser, page)).toEqual([]);
+        await screenshot(page, `journey-outage-results-js-${javaScriptEnabled ? "on" : "off"}`);
+        expect(problems.filter((p) => !p.includes("Failed to load resource"))).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }, 120_000);
+  }
+
+  it("keeps New York's own estimate: the credit still shows while the upstream is down", async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 360, height: 780 } });
+    try {
+      const { page } = await watchedPage(context);
+      await page.goto(`${server.url}/plans?zip=12203&county=36001&state=NY&income=60000&age=40`);
+      const summary = (await page.getByTestId("eligibility-summary").textContent()) ?? "";
+      expect(summary).not.toContain("We could not estimate");
+      expect(summary).toMatch(/You could get a tax credit of \$[\d,]+\.\d\d a month/);
+      const first = page.locator(".plan-card").first();
+      await expect(first.locator(".premium-block").textContent()).resolves.toMatch(/After your \$[\d,]+\.\d\d tax credit/);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+});
