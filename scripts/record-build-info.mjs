@@ -17,4 +17,4 @@ function revision() {
 const dir = process.env.BUILD_DIR ?? "build";
 mkdirSync(dir, { recursive: true });
 writeFileSync(`${dir}/info.json`, JSON.stringify({ commit: revision(), builtAt: new Date().toISOString() }, null, 2));
-console.log("recorded build/info.json");
+console.log(`recorded ${dir}/info.json`);

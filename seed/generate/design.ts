@@ -421,7 +421,9 @@ export function sbcScenarios(v: VariantDesign): Record<string, string> {
     const coinsAmt = Math.round((rest * v.coinsurance) / 100);
     // Never more than the out-of-pocket maximum.
     const over = ded + copayAmt + coinsAmt - v.moop;
-    return { ded, copayAmt, coinsAmt: over > 0 ? Math.max(0, coinsAmt - over) : coinsAmt, limits };
+    const coins = over > 0 ? Math.max(0, coinsAmt - over) : coinsAmt;
+    // What the member pays in an example never exceeds the example's total cost.
+    return { ded, copayAmt, coinsAmt: coins, limits: Math.min(limits, Math.max(0, total - ded - copayAmt - coins)) };
   };
   const baby = scenario(12700, 1, 60);
   const diabetes = scenario(5600, 8, 20);
