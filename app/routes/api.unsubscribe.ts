@@ -28,8 +28,11 @@ async function readLink(request: Request): Promise<{ email: string | null; token
     } else if (type.startsWith("multipart/form-data")) {
       const form = await new Request(request.url, { method: "POST", headers: { "content-type": type }, body: text }).formData().catch(() => null);
       if (form) fields = Object.fromEntries([...form.entries()].map(([k, v]) => [k, typeof v === "string" ? v : ""]));
-    } else {
+    } else if (type === "" || type.startsWith("application/x-www-form-urlencoded") || type.startsWith("text/plain")) {
       fields = Object.fromEntries(new URLSearchParams(text));
+    } else {
+      // Only types the request firewall inspects are read as a form (docs/decisions/104).
+      throw new ApiError(415, "unsupported_media_type", "Send the unsubscribe request as a form, JSON or multipart body.");
     }
     if (typeof fields.email === "string") email = fields.email;
     if (typeof fields.token === "string") token = fields.token;

@@ -1,4 +1,5 @@
 import http from "node:http";
+import type { Duplex } from "node:stream";
 
 /**
  * Slow-client limits (issue 8 part 3). Node enforces `headersTimeout` and
@@ -33,5 +34,35 @@ export function createHttpServer(handler: http.RequestListener, overrides: Parti
     },
     handler,
   );
+  server.on("clientError", answerClientError);
   return server;
+}
+
+/** Answers Node's HTTP parser gives itself, before any middleware runs. */
+const CLIENT_ERROR_ANSWERS: Record<string, { status: number; reason: string; code: string; message: string }> = {
+  HPE_HEADER_OVERFLOW: { status: 431, reason: "Request Header Fields Too Large", code: "headers_too_large", message: "The request line or headers are too large." },
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: { status: 413, reason: "Payload Too Large", code: "payload_too_large", message: "The request's chunk extensions are too large." },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, reason: "Request Timeout", code: "request_timeout", message: "The request took too long to arrive." },
+};
+const MALFORMED_REQUEST = { status: 400, reason: "Bad Request", code: "bad_request", message: "The request could not be read as HTTP." };
+
+/**
+ * Node's own answer to a request it cannot parse (a URL or headers over
+ * 16 KB, broken framing, a slow client's timeout) has an empty body; answer
+ * the same status in the one JSON error shape instead (found by the fuzz
+ * tests, docs/decisions/101-parser-level-errors-in-the-error-shape.md). Like
+ * Node's default, write only if no answer has started, then close.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  // `_httpMessage` is the in-flight response Node itself checks in its default handler.
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !inFlight?.headersSent) {
+    const answer = CLIENT_ERROR_ANSWERS[error.code ?? ""] ?? MALFORMED_REQUEST;
+    const body = JSON.stringify({ error: { code: answer.code, message: answer.message } });
+    socket.write(
+      `HTTP/1.1 ${answer.status} ${answer.reason}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\nx-content-type-options: nosniff\r\nconnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }

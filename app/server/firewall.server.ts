@@ -89,6 +89,13 @@ export function requestFirewall(options: FirewallOptions = {}) {
       tooLarge(req, res, bodyLimit, true);
       return;
     }
+    const encoding = String(req.headers["content-encoding"] ?? "identity").trim().toLowerCase();
+    if (encoding !== "identity" && encoding !== "") {
+      // Nothing here decompresses request bodies, so routes would read the bytes as sent:
+      // a plain body labelled gzip would reach them uninspected (docs/decisions/104).
+      refuse(req, res, 415, "unsupported_media_type", "Unsupported encoding", "Send the request body uncompressed (no Content-Encoding).", true);
+      return;
+    }
     readBodyUpTo(req, bodyLimit).then((read) => {
       if (read.kind === "failed") {
         // The client went away mid-body: nobody is left to answer.

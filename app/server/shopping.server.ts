@@ -308,13 +308,14 @@ function ownEligibility(request: ShoppingRequest, year: number, store: PlanStore
   if (!benchmark) {
     const { state, county_fips, zip } = request.place;
     if (!store.ratingAreaFor({ year, state, countyFips: county_fips, zip })) {
-      // No rating area: not a county and ZIP of this state that we price (e.g. county 99999), so bad input, not a 503 (docs/decisions/103).
+      // No rating area: not a county and ZIP of this state that we price, so bad input, not an outage (docs/decisions/103).
       throw new ApiError(400, "validation_failed", `We have no county ${county_fips} with ZIP ${zip} in ${state}.`, {
         "place.county_fips": `Not a county of ${state} in our data`,
       });
     }
+    // Fewer than one silver plan priced here: a gap in the data, which a retry will not fill (docs/decisions/103).
     throw new ApiError(
-      503,
+      422,
       "benchmark_unavailable",
       "We cannot estimate the tax credit here: there are not enough silver plans in our data for this county.",
     );
@@ -372,7 +373,25 @@ export function upstreamHousehold(request: ShoppingRequest, options: { countNonA
   };
 }
 
-async function upstreamEligibility(request: ShoppingRequest, year: number): Promise<EligibilityAnswer> {
+/**
+ * Identical eligibility questions in flight share one upstream call: a
+ * household's plan list, plan pages and re-sorts ask the same question at
+ * the same moment, and upstream allows 200 calls a second per key. Only
+ * calls in flight are shared, never a settled answer, so an outage is seen
+ * at once (docs/decisions/114-eligibility-calls-coalesced.md).
+ */
+const eligibilityInFlight = new Map<string, Promise<EligibilityAnswer>>();
+
+function upstreamEligibility(request: ShoppingRequest, year: number): Promise<EligibilityAnswer> {
+  const key = JSON.stringify([year, request.income, request.household, request.place, request.coverage_date ?? null]);
+  const pending = eligibilityInFlight.get(key);
+  if (pending) return pending.then((answer) => ({ ...answer, reasons: [...answer.reasons] }));
+  const call = askUpstreamEligibility(request, year).finally(() => eligibilityInFlight.delete(key));
+  eligibilityInFlight.set(key, call);
+  return call;
+}
+
+async function askUpstreamEligibility(request: ShoppingRequest, year: number): Promise<EligibilityAnswer> {
   let estimates;
   try {
     estimates = await eligibilityEstimates({
@@ -381,7 +400,7 @@ async function upstreamEligibility(request: ShoppingRequest, year: number): Prom
       year,
     });
   } catch (error) {
-    // Upstream refused the household or place itself (e.g. an unknown county): bad input, not an outage (docs/decisions/103).
+    // Upstream refused this household or place itself: retrying will not help, so not a 503 (docs/decisions/103).
     if (error instanceof UpstreamRejectedError) throw eligibilityRejected(error);
     if (isUpstreamFailure(error)) throw eligibilityUnavailable();
     throw error;
@@ -403,12 +422,13 @@ async function upstreamEligibility(request: ShoppingRequest, year: number): Prom
   };
 }
 
-/** 400: the federal Marketplace refused this household or place (its own words, bounded). */
+/** 422: the federal Marketplace refused to estimate for this household and place (its words, bounded). */
 export function eligibilityRejected(error: UpstreamRejectedError): ApiError {
   return new ApiError(
-    400,
+    422,
     "eligibility_rejected",
-    `The federal Marketplace could not estimate for this household and place: ${error.upstreamMessage.slice(0, 200)}. Check the state, county and ZIP code.`,
+    `The federal Marketplace could not estimate a subsidy for this household and place: ${error.upstreamMessage.slice(0, 200)}. Check the state, county and ZIP code.`,
+    { place: "The federal Marketplace did not accept this place" },
   );
 }
 
@@ -601,7 +621,10 @@ async function eligibilityForPricing(request: ShoppingRequest, year: number, sto
       : await upstreamEligibility(request, year);
     return { eligibility, unavailable: null };
   } catch (error) {
-    if (error instanceof ApiError && (error.status === 503 || error.code === "eligibility_rejected")) return { eligibility: null, unavailable: error.message };
+    // No estimate (upstream down, or it refused this place): plans still show, at full price, saying why.
+    if (error instanceof ApiError && (error.status === 503 || error.status === 422)) {
+      return { eligibility: null, unavailable: error.message };
+    }
     throw error;
   }
 }

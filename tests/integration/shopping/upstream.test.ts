@@ -148,12 +148,13 @@ describe("upstream down", () => {
     expect(fake.calls).toHaveLength(0);
   });
 
-  it("upstream refusing the household (no rating area for the place) is the same 503, and plans are full price", async () => {
+  it("upstream refusing the household (no rating area for the place) is a 422 naming the place, and plans are full price", async () => {
     // 33139 Miami Beach: FL is an owned-data state, but the sample has no FL plans or rating areas.
     const place = { state: "FL", county_fips: "12086", zip: "33139" };
     const estimate = await eligibility(shoppingBody(place, [self(35)], 36_000));
-    expect(estimate.status).toBe(503);
-    expect(estimate.body.error.code).toBe("eligibility_unavailable");
+    expect(estimate.status).toBe(422);
+    expect(estimate.body.error.code).toBe("eligibility_rejected");
+    expect(Object.keys(estimate.body.error.fields)).toContain("place");
     const { status, body } = await plans(shoppingBody(place, [self(35)], 36_000));
     expect(status).toBe(200);
     expect(body).toMatchObject({ plans: [], total_plan_count: 0, eligibility: null, place: { rating_area: null } });
