@@ -3,27 +3,10 @@ import { planHref, type ShoppingState } from "../../server/shopping-url";
 import { CoverageLines, type CoverageCheckView } from "./coverage-list";
 import { costShareWords, csrWords, money, moneyOr, USAGE_SHORT } from "./format";
 import { Stars } from "./stars";
+import type { PricedPlan } from "../../server/shopping.server";
 
 /** The fields of a priced plan (POST /api/plans) a card shows. */
-export interface PlanCardPlan {
-  id: string;
-  name: string;
-  issuer: { id: string; name: string };
-  metal_level: string;
-  type: string | null;
-  hsa_eligible: boolean;
-  premium: number;
-  premium_w_credit: number;
-  credit_applied: number;
-  tobacco_surcharge: number;
-  csr_variant: string | null;
-  deductible: { individual: number | null; family: number | null };
-  moop: { individual: number | null; family: number | null };
-  key_benefits: Record<string, string | null>;
-  quality_rating: number | null;
-  estimated_yearly_cost: number;
-  estimated_yearly_cost_complete: boolean;
-}
+export type PlanCardPlan = Omit<PricedPlan, "variant_id" | "ehb_premium" | "urls" | "csr_variant"> & { csr_variant: string | null };
 
 export const KEY_BENEFIT_WORDS: Array<[string, string]> = [
   ["primary_care", "Primary care visit"],
