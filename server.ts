@@ -23,6 +23,7 @@ import { createRateLimiter } from "./app/server/rate-limit.server.ts";
 import { requestLog } from "./app/server/request-log.server.ts";
 import { createHttpServer } from "./app/server/firewall-timeouts.server.ts";
 import { startIntakeBackgroundWork } from "./app/server/write-store.server.ts";
+import { ServerTiming } from "./app/server/server-timing.server.ts";
 
 const SHUTDOWN_GRACE_MS = 9_000;
 const FAKE_UPSTREAM_KEY = "sample-fake-upstream-key";
@@ -74,6 +75,17 @@ async function main(): Promise<void> {
       res.setHeader(name, value);
     }
     res.setHeader("x-request-id", res.locals.requestId);
+    // Server-Timing on every answer: what the route measured (store, pricing, serialisation), then
+    // `total`, the time to the first byte. Pages measure into context.serverTiming (docs/decisions/116).
+    const timing = new ServerTiming();
+    const started = performance.now();
+    res.locals.serverTiming = timing;
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: Response, ...args: unknown[]) {
+      const entries = [res.getHeader("server-timing"), timing.header(), `total;dur=${(performance.now() - started).toFixed(1)}`];
+      res.setHeader("server-timing", entries.filter((e) => typeof e === "string" && e !== "").join(", "));
+      return (writeHead as (...a: unknown[]) => Response).apply(this, args);
+    } as unknown as Response["writeHead"];
     next();
   });
   app.use(requestLog(log));
@@ -85,8 +97,10 @@ async function main(): Promise<void> {
 
   // Fingerprinted assets never change under one name: cache them for a year.
   app.use("/assets", express.static(path.join(buildDir, "client", "assets"), { immutable: true, maxAge: "1y" }));
-  app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h" }));
-  app.use(express.static("public", { maxAge: "1h" }));
+  // Outside /assets only files with an extension are served (favicon.svg, robots.txt): a page or API
+  // path would cost two failed file look-ups on every request (docs/decisions/113).
+  const staticFiles = [express.static(path.join(buildDir, "client"), { maxAge: "1h" }), express.static("public", { maxAge: "1h" })];
+  app.use((req, res, next) => (/\.[A-Za-z0-9]+$/.test(req.path) ? staticFiles[0](req, res, () => staticFiles[1](req, res, next)) : next()));
   app.use(coalesceWrites);
 
   app.all(
@@ -97,6 +111,8 @@ async function main(): Promise<void> {
       getLoadContext: (req, res) => ({
         cspNonce: res.locals.cspNonce as string,
         requestId: res.locals.requestId as string,
+        // Loaders add their parts (store, pricing …) to the answer's Server-Timing header.
+        serverTiming: res.locals.serverTiming as ServerTiming,
         // Stored with consent and attestation records; honours X-Forwarded-For only with TRUST_PROXY.
         clientIp: req.ip ?? "unknown",
       }),

@@ -716,6 +716,7 @@ const SUMMARY_CACHE_ENTRIES = 50_000;
 const OFFERED_CACHE_ENTRIES = 4_096;
 const RATE_TABLE_CACHE_ENTRIES = 16_384;
 const PLAN_DETAIL_CACHE_ENTRIES = 64;
+const COUNTY_CACHE_ENTRIES = 16_384;
 
 /**
  * What one store version answers the same way every time, kept with its
@@ -730,6 +731,10 @@ class StoreCache {
   readonly offered = new BoundedMap<string, readonly PlanSummary[]>(OFFERED_CACHE_ENTRIES);
   /** `${year}|${ratingArea}|${planId}` → the plan's rate table there (null: no rates there). */
   readonly rateTables = new BoundedMap<string, RateTable | null>(RATE_TABLE_CACHE_ENTRIES);
+  /** `${year}|${state}` → the state's marketplace (null: not in the store). */
+  readonly states = new BoundedMap<string, StateInfo | null>(1_024);
+  /** ZIP → its counties (an unknown ZIP too: [], so a scan for unknown ZIPs stays bounded). */
+  readonly countiesForZip = new BoundedMap<string, CountyMatch[]>(COUNTY_CACHE_ENTRIES);
   /** `${year}|${planId}` → the full record without the area-dependent premium. */
   readonly details = new BoundedMap<string, PlanDetail | null>(PLAN_DETAIL_CACHE_ENTRIES);
 }
@@ -919,14 +924,20 @@ export class PlanStore {
    * marketplace types rarely change and a stale answer beats none.
    */
   state(code: string, year: number): StateInfo | undefined {
-    return this.use((q) => {
-      const rows = q.stateRows.all({ state: code.trim().toUpperCase() });
-      if (rows.length === 0) return undefined;
-      const row = rows.find((r) => r.planYear === year) ?? [...rows].reverse().find((r) => r.planYear < year) ?? rows[0];
-      const info: StateInfo = { code: row.code, name: row.name, exchangeKind: row.exchangeKind, ownedData: row.ownedData, planYear: row.planYear };
-      if (row.marketplaceName) info.marketplaceName = row.marketplaceName;
-      if (row.marketplaceUrl) info.marketplaceUrl = row.marketplaceUrl;
-      return info;
+    return this.use((q, h) => {
+      const key = `${year}|${code.trim().toUpperCase()}`;
+      let info = h.cache.states.get(key);
+      if (info === undefined) {
+        const rows = q.stateRows.all({ state: code.trim().toUpperCase() });
+        const row = rows.find((r) => r.planYear === year) ?? [...rows].reverse().find((r) => r.planYear < year) ?? rows[0];
+        if (row) {
+          info = { code: row.code, name: row.name, exchangeKind: row.exchangeKind, ownedData: row.ownedData, planYear: row.planYear };
+          if (row.marketplaceName) info.marketplaceName = row.marketplaceName;
+          if (row.marketplaceUrl) info.marketplaceUrl = row.marketplaceUrl;
+        } else info = null;
+        h.cache.states.set(key, info);
+      }
+      return info ? { ...info } : undefined;
     });
   }
 
@@ -934,9 +945,14 @@ export class PlanStore {
   countiesForZip(zip: string): CountyMatch[] {
     const z = normalizeZip(zip);
     if (!z) return [];
-    return this.use((q) =>
-      q.countiesForZip.all({ zip: z }).map((r) => ({ zip: r.zip, countyFips: r.countyFips, countyName: r.countyName ?? r.countyFips, state: r.state, share: r.share })),
-    );
+    return this.use((q, h) => {
+      let rows = h.cache.countiesForZip.get(z);
+      if (!rows) {
+        rows = q.countiesForZip.all({ zip: z }).map((r) => ({ zip: r.zip, countyFips: r.countyFips, countyName: r.countyName ?? r.countyFips, state: r.state, share: r.share }));
+        h.cache.countiesForZip.set(z, rows);
+      }
+      return rows.map((r) => ({ ...r }));
+    });
   }
 
   /**

@@ -1,11 +1,11 @@
 import { estimateEligibility, type EligibilityEstimate } from "../domain/eligibility";
 import { isoDateYear } from "../domain/parameters";
-import { defaultPlanYear } from "../domain/plan-year";
+import { DEFAULT_PLAN_YEAR_TIME_ZONE, defaultPlanYear } from "../domain/plan-year";
 import { householdPremium, type Member, type RateTable } from "../domain/rating";
 import { benchmarkPremium } from "../domain/rating";
 import { netPremium, roundCents } from "../domain/pricing";
 import { ApiError } from "./api.server";
-import { estimateYearlyCost, parseBenefitCostShare, type PlanCostShare, type ServiceCostShare, type ServiceKind } from "../domain/yearly-cost";
+import { expectedOutOfPocket, parseBenefitCostShare, type PlanCostShare, type ServiceCostShare, type ServiceKind } from "../domain/yearly-cost";
 import type { PlansRequest, ShoppingRequest } from "../schemas/shopping";
 import { planStore, type KeyBenefits, type PlanStore, type PlanSummary, type StateInfo, type TierCostShare } from "./plan-store.server";
 
@@ -32,6 +32,17 @@ export type CsrLevel = "94" | "87" | "73";
 
 // ---------------------------------------------------------------- plan year
 
+// One formatter for every request: building an Intl.DateTimeFormat costs about 0.1 ms,
+// a tenth of a whole /api/counties answer (docs/benchmarks.md).
+const marketplaceCalendar = new Intl.DateTimeFormat("en-CA", { timeZone: DEFAULT_PLAN_YEAR_TIME_ZONE, year: "numeric", month: "2-digit", day: "2-digit" });
+
+/** The calendar date ("YYYY-MM-DD") on the marketplace's clock, which decides the plan year shopped. */
+function marketplaceDate(now: Date): string {
+  const parts = marketplaceCalendar.formatToParts(now);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
+  return `${part("year")}-${part("month")}-${part("day")}`;
+}
+
 /** The plan year to answer for: the one asked for, or the year being shopped today. */
 export function resolvePlanYear(requested: number | undefined, store: PlanStore = planStore(), now = new Date()): number {
   const years = store.yearsWithData();
@@ -44,7 +55,7 @@ export function resolvePlanYear(requested: number | undefined, store: PlanStore 
     return requested;
   }
   if (years.length === 0) throw new ApiError(503, "plan_data_unavailable", "No plan data is loaded yet.");
-  const shopped = defaultPlanYear(now, years);
+  const shopped = defaultPlanYear(marketplaceDate(now), years);
   // The year shopped today may have no data (e.g. before 1 November with only next year's files
   // loaded): say so rather than answer empty lists (docs/decisions/090-default-year-without-data.md).
   if (!years.includes(shopped)) {
@@ -644,6 +655,9 @@ export async function pricePlans(
 
   const { state, county_fips, zip } = request.place;
   const members = membersOf(request);
+  // Eligibility first: an upstream estimate is on its way while the store work below runs.
+  const pendingEligibility = timing.measureAsync("eligibility", () => eligibilityForPricing(request, year, store));
+  pendingEligibility.catch(() => undefined); // awaited below; not "unhandled" if the store work throws first
   const [offered, ratingArea] = timing.measure("store", () => [
     store
       .plansOffered({ year, state, countyFips: county_fips, zip })
@@ -653,7 +667,7 @@ export async function pricePlans(
   const tables = ratingArea
     ? timing.measure("store", () => store.rateTables({ year, planIds: offered.map((p) => p.id), ratingArea }))
     : new Map();
-  const { eligibility, unavailable } = await eligibilityForPricing(request, year, store);
+  const { eligibility, unavailable } = await pendingEligibility;
 
   const plans: PricedPlan[] = timing.measure("pricing", () => {
     const priced: PricedPlan[] = [];
@@ -667,14 +681,11 @@ export async function pricePlans(
       const { premiumWithCredit, creditApplied } = premiumAfterCredit(price, aptc, ehbShare);
       const csr = plan.metalLevel === "Silver" && eligibility?.csr ? eligibility.csr : null;
       const variant = csr ? plan.csrVariants[csr] : undefined;
-      const { deductible, moop, keyBenefits, costShare, complete } = listFieldsOf(variant ?? plan);
-      const yearly = estimateYearlyCost({
-        monthlyPremiumAfterCredit: premiumWithCredit,
-        costShare,
-        usage: request.usage,
-        coveredMembers: ratedMemberCount(members),
-        planYear: year,
-      });
+      const fields = listFieldsOf(variant ?? plan);
+      const { deductible, moop, keyBenefits, complete } = fields;
+      // estimateYearlyCost's total: premiums after credit for the year plus the expected out-of-pocket
+      // costs, which depend on the plan's cost sharing alone (derived once, see outOfPocketOf).
+      const yearlyTotal = premiumWithCredit * 12 + outOfPocketOf(fields, request.usage, ratedMemberCount(members), year);
       priced.push({
         id: plan.id,
         name: plan.name,
@@ -694,7 +705,7 @@ export async function pricePlans(
         key_benefits: keyBenefits,
         quality_rating: plan.qualityRating,
         urls: urlsOf(plan.urls),
-        estimated_yearly_cost: roundCents(yearly.totalYearly),
+        estimated_yearly_cost: roundCents(yearlyTotal),
         estimated_yearly_cost_complete: complete,
       });
     }
@@ -724,6 +735,8 @@ interface ListFields {
   keyBenefits: Record<string, string | null>;
   costShare: PlanCostShare;
   complete: boolean;
+  /** `${usage}|${coveredMembers}|${planYear}` → expected out-of-pocket dollars a year. */
+  outOfPocket: Map<string, number>;
 }
 
 // The plan store hands out frozen summaries that live as long as their store
@@ -743,9 +756,25 @@ function listFieldsOf(source: { deductible: CostLimitAnswer; moop: CostLimitAnsw
     keyBenefits: Object.fromEntries(KEY_BENEFIT_LABELS.map(([key, label]) => [label, describeTierCostShare(source.keyBenefits[key])])),
     costShare,
     complete,
+    outOfPocket: new Map(),
   };
-  if (Object.isFrozen(source)) listFieldsMemo.set(source, deepFreeze(fields));
+  if (Object.isFrozen(source)) {
+    const { outOfPocket, ...rest } = fields;
+    deepFreeze(rest);
+    listFieldsMemo.set(source, Object.freeze({ ...rest, outOfPocket }));
+    return listFieldsMemo.get(source)!;
+  }
   return fields;
+}
+
+/** Expected yearly out-of-pocket costs of a plan's cost sharing (the household-independent part of the yearly estimate). */
+function outOfPocketOf(fields: ListFields, usage: UsageLevel, coveredMembers: number, planYear: number): number {
+  const key = `${usage}|${coveredMembers}|${planYear}`;
+  const known = fields.outOfPocket.get(key);
+  if (known !== undefined) return known;
+  const amount = expectedOutOfPocket(fields.costShare, usage, coveredMembers, planYear).outOfPocket;
+  if (fields.outOfPocket.size < 64) fields.outOfPocket.set(key, amount);
+  return amount;
 }
 
 function urlsOf(urls: PlanSummaryUrls): Record<string, string> {
