@@ -1,14 +1,14 @@
 import { apiRoute, parseJsonBody } from "../server/api.server";
 import { PlansRequest } from "../schemas/shopping";
 import { ServerTiming } from "../server/server-timing.server";
-import { pricePlans } from "../server/shopping.server";
+import { plansAnswerJson, pricePlans } from "../server/shopping.server";
 
 // POST {income, household, place, year?, filters?, sort?, order?, usage?} → priced plans (docs/api.md).
 const route = apiRoute({
   POST: async ({ request }) => {
     const timing = new ServerTiming();
     const answer = await pricePlans(await parseJsonBody(request, PlansRequest), timing);
-    const body = timing.measure("serialisation", () => JSON.stringify(answer));
+    const body = timing.measure("serialisation", () => plansAnswerJson(answer));
     return new Response(body, {
       headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "server-timing": timing.header() },
     });

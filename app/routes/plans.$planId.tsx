@@ -7,6 +7,7 @@ import { csrWords, money, moneyOr, USAGE_SHORT } from "../components/plans/forma
 import { ScenarioChart } from "../components/plans/scenario-chart";
 import { Stars } from "../components/plans/stars";
 import { planDetailPage, PlanNotFoundError } from "../server/plan-page.server";
+import type { ServerTiming } from "../server/server-timing.server";
 import { plansHref } from "../server/shopping-url";
 import plansStyles from "../styles/plans.css?url";
 
@@ -22,9 +23,10 @@ export const meta: MetaFunction<typeof loader> = ({ data: page }) => [
  * pricing are re-run (the same pricePlans as /api/plans); the benefit
  * table, coverage examples and quality rating come from own plan data.
  */
-export async function loader({ params, request }: LoaderFunctionArgs) {
+export async function loader({ params, request, context }: LoaderFunctionArgs) {
   try {
-    return data(await planDetailPage(params.planId ?? "", new URL(request.url)), { headers: { "cache-control": "no-store" } });
+    const timing = (context as { serverTiming?: ServerTiming }).serverTiming;
+    return data(await planDetailPage(params.planId ?? "", new URL(request.url), timing), { headers: { "cache-control": "no-store" } });
   } catch (error) {
     if (error instanceof PlanNotFoundError) throw data({ planId: error.planId }, { status: 404 });
     throw error;

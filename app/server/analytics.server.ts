@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { PostHog } from "posthog-node";
+import type { PostHog } from "posthog-node";
 import type { BrowserAnalyticsConfig } from "../components/analytics-config";
 import { env, type Env } from "./env.server";
 import { logger } from "./logger.server";
@@ -31,26 +31,49 @@ class NoopAnalytics implements AnalyticsClient {
   async shutdown(): Promise<void> {}
 }
 
+/**
+ * posthog-node is imported on first use, not at start (~110 ms of module
+ * loading the first answer need not wait for; docs/decisions/117). Captures made
+ * while it loads are queued on the load and sent in order once it is there.
+ */
 class PostHogAnalytics implements AnalyticsClient {
   readonly enabled = true;
-  constructor(private readonly client: PostHog) {}
+  private client: PostHog | null = null;
+  private readonly loading: Promise<PostHog | null>;
+  constructor(load: () => Promise<PostHog>) {
+    this.loading = load().then(
+      (client) => (this.client = client),
+      (error: unknown) => {
+        logger().warn({ err: error instanceof Error ? error.message : String(error) }, "analytics client failed to load");
+        return null;
+      },
+    );
+  }
   capture(event: { distinctId: string; event: string; properties?: AnalyticsProperties }): void {
+    if (this.client) return this.send(this.client, event);
+    // Scrubbed now, so a caller's later change to its object cannot leak into the queued event.
+    const queued = { ...event, properties: scrubAnalyticsProperties(event.properties ?? {}) };
+    void this.loading.then((client) => {
+      if (client) this.send(client, queued);
+    });
+  }
+  private send(client: PostHog, event: { distinctId: string; event: string; properties?: AnalyticsProperties }): void {
     try {
-      this.client.capture({ distinctId: event.distinctId, event: event.event, properties: scrubAnalyticsProperties(event.properties ?? {}) });
+      client.capture({ distinctId: event.distinctId, event: event.event, properties: scrubAnalyticsProperties(event.properties ?? {}) });
     } catch (error) {
       logger().warn({ event: event.event, err: error instanceof Error ? error.message : String(error) }, "analytics capture failed");
     }
   }
   async flush(): Promise<void> {
     try {
-      await this.client.flush();
+      await (await this.loading)?.flush();
     } catch {
       // Analytics is best effort.
     }
   }
   async shutdown(): Promise<void> {
     try {
-      await this.client.shutdown(2_000);
+      await (await this.loading)?.shutdown(2_000);
     } catch {
       // Analytics is best effort.
     }
@@ -64,17 +87,20 @@ export function serverAnalyticsEnabled(config: Pick<Env, "POSTHOG_API_KEY" | "DE
 
 export function createAnalyticsClient(config: Pick<Env, "POSTHOG_API_KEY" | "POSTHOG_HOST" | "DEPLOY_ENV">, options: { flushAt?: number; flushInterval?: number } = {}): AnalyticsClient {
   if (!serverAnalyticsEnabled(config)) return new NoopAnalytics();
-  const client = new PostHog(config.POSTHOG_API_KEY!, {
-    host: config.POSTHOG_HOST,
-    flushAt: options.flushAt ?? 20,
-    flushInterval: options.flushInterval ?? 10_000,
-    // Events describe submissions, not people: no GeoIP from the server's address.
-    disableGeoip: true,
+  return new PostHogAnalytics(async () => {
+    const { PostHog } = await import("posthog-node");
+    const client = new PostHog(config.POSTHOG_API_KEY!, {
+      host: config.POSTHOG_HOST,
+      flushAt: options.flushAt ?? 20,
+      flushInterval: options.flushInterval ?? 10_000,
+      // Events describe submissions, not people: no GeoIP from the server's address.
+      disableGeoip: true,
+    });
+    client.on("error", (error: unknown) => {
+      logger().warn({ err: error instanceof Error ? error.message : String(error) }, "analytics delivery failed");
+    });
+    return client;
   });
-  client.on("error", (error: unknown) => {
-    logger().warn({ err: error instanceof Error ? error.message : String(error) }, "analytics delivery failed");
-  });
-  return new PostHogAnalytics(client);
 }
 
 /** The process-wide client. */

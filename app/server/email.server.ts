@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import { Resend } from "resend";
-import { SESv2Client, SendEmailCommand } from "@aws-sdk/client-sesv2";
+import type { Resend } from "resend";
+import type { SESv2Client } from "@aws-sdk/client-sesv2";
+import type * as SesSdk from "@aws-sdk/client-sesv2";
 import { env, type EMAIL_PROVIDERS } from "./env.server";
 import { onShutdown, processSingleton } from "./lifecycle.server";
 
@@ -86,17 +87,25 @@ export async function sendEmail(message: EmailMessage): Promise<SendEmailResult>
 
 // ---------------------------------------------------------------- Resend
 
-function resendClient(): Resend | null {
+/**
+ * The provider SDKs (resend, @aws-sdk/client-sesv2) are imported on the first
+ * send, not at start (~60 ms of module loading the first answer need not wait
+ * for; docs/decisions/117).
+ */
+async function resendClient(): Promise<Resend | null> {
   const key = env().RESEND_API_KEY;
   if (!key) return null;
   // The SDK reads RESEND_BASE_URL from the environment at construction (tests point it at a fake).
   const baseUrl = process.env.RESEND_BASE_URL ?? "";
   // The singleton's name holds a digest of the key, never the key itself.
-  return processSingleton(`resend:${fingerprint(key)}:${baseUrl}`, () => new Resend(key));
+  return processSingleton(`resend:${fingerprint(key)}:${baseUrl}`, async () => {
+    const { Resend } = await import("resend");
+    return new Resend(key);
+  });
 }
 
 async function sendWithResend(message: EmailMessage & { from: string; to: string[] }): Promise<SendEmailResult> {
-  const client = resendClient();
+  const client = await resendClient();
   if (!client) return { ok: false, error: "RESEND_API_KEY is not set", provider: "resend", retryable: true };
   const { data, error } = await client.emails.send(
     {
@@ -148,7 +157,7 @@ export async function syncAudience(change: { email: string; unsubscribed: boolea
   try {
     const audienceId = env().RESEND_AUDIENCE_ID;
     if (provider !== "resend" || !audienceId) return { ok: true, provider, skipped: true };
-    const client = resendClient();
+    const client = await resendClient();
     if (!client) return { ok: false, error: "RESEND_API_KEY is not set", provider, retryable: true };
     const requestOptions = { signal: AbortSignal.timeout(SEND_TIMEOUT_MS) } as object;
     const result = change.unsubscribed
@@ -168,13 +177,16 @@ export async function syncAudience(change: { email: string; unsubscribed: boolea
 
 // ---------------------------------------------------------------- SES
 
-function sesClient(): SESv2Client {
+type SesModule = typeof SesSdk;
+
+function sesClient(): Promise<{ client: SESv2Client; sdk: SesModule }> {
   const { SES_REGION, SES_ENDPOINT } = env();
-  return processSingleton(`ses:${SES_REGION}:${SES_ENDPOINT ?? ""}`, () => {
+  return processSingleton(`ses:${SES_REGION}:${SES_ENDPOINT ?? ""}`, async () => {
+    const sdk = await import("@aws-sdk/client-sesv2");
     // The outbox retries with backoff; one SDK attempt per send keeps that the only retry loop.
-    const client = new SESv2Client({ region: SES_REGION, ...(SES_ENDPOINT ? { endpoint: SES_ENDPOINT } : {}), maxAttempts: 1 });
+    const client = new sdk.SESv2Client({ region: SES_REGION, ...(SES_ENDPOINT ? { endpoint: SES_ENDPOINT } : {}), maxAttempts: 1 });
     onShutdown("ses client", () => client.destroy());
-    return client;
+    return { client, sdk };
   });
 }
 
@@ -190,8 +202,9 @@ const SES_PERMANENT = new Set([
 
 async function sendWithSes(message: EmailMessage & { from: string; to: string[] }): Promise<SendEmailResult> {
   try {
-    const output = await sesClient().send(
-      new SendEmailCommand({
+    const { client, sdk } = await sesClient();
+    const output = await client.send(
+      new sdk.SendEmailCommand({
         FromEmailAddress: message.from,
         Destination: { ToAddresses: message.to },
         ...(message.replyTo ? { ReplyToAddresses: [message.replyTo] } : {}),

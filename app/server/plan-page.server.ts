@@ -7,6 +7,7 @@
  */
 import { ApiError } from "./api.server";
 import { planStore, type BenefitDetail, type CostLimit, type CsrLevel, type PlanDetail, type QualityRating, type SbcScenario, type SbcScenarios } from "./plan-store.server";
+import { ServerTiming } from "./server-timing.server";
 import { describeTierCostShare, lookUpCounties, pricePlans, resolvePlanYear, type CountiesAnswer, type CountyAnswer, type EligibilityAnswer, type PlansAnswer, type PricedPlan, type SbeRedirect } from "./shopping.server";
 import { checkHousehold, householdSubmitted, zipError, type FieldErrors } from "./shopping-url.server";
 import {
@@ -454,7 +455,8 @@ function planYearFor(state: ShoppingState): number | null {
   }
 }
 
-export async function planDetailPage(planIdParam: string, url: URL): Promise<PlanDetailModel> {
+/** `timing` (the request's context.serverTiming) gets the store / eligibility / pricing entries (docs/decisions/116). */
+export async function planDetailPage(planIdParam: string, url: URL, timing: ServerTiming = new ServerTiming()): Promise<PlanDetailModel> {
   const planId = planIdParam.trim().toUpperCase();
   const found = readShoppingState(url.searchParams);
   const place = placeOf(found);
@@ -468,7 +470,7 @@ export async function planDetailPage(planIdParam: string, url: URL): Promise<Pla
   else if (!check?.ok) priceNote = "Your household details are incomplete, so we show the plan's standard costs. Enter your household to see your price.";
   else {
     try {
-      answer = await pricePlans({ ...check.request, filters: undefined }, undefined, { onlyPlanIds: [planId] });
+      answer = await pricePlans({ ...check.request, filters: undefined }, timing, { onlyPlanIds: [planId] });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       priceNote = error.status === 404 ? null : `We could not price this plan for your household: ${error.message}`;
@@ -478,7 +480,7 @@ export async function planDetailPage(planIdParam: string, url: URL): Promise<Pla
   const year = answer?.year ?? planYearFor(state);
   if (year === null) throw planNotFound(planId);
   const ratingArea = answer?.place.rating_area ?? (place ? planStore().ratingAreaFor({ year, state: place.state, countyFips: place.countyFips, zip: place.zip }) : undefined);
-  const detail = planStore().planById(planId, year, ratingArea ? { ratingArea } : {});
+  const detail = timing.measure("store", () => planStore().planById(planId, year, ratingArea ? { ratingArea } : {}));
   if (!detail) throw planNotFound(planId);
 
   const priced = answer?.plans.find((p) => p.id === detail.id) ?? null;
@@ -488,10 +490,9 @@ export async function planDetailPage(planIdParam: string, url: URL): Promise<Pla
   const benefits = variant && variant.benefitDetails.length > 0 ? variant.benefitDetails : detail.puf.benefitDetails;
   const scenarios = variant && hasScenarios(variant.sbcScenarios) ? variant.sbcScenarios : detail.puf.sbcScenarios;
 
-  const [drugCoverage, doctorCoverage] = await Promise.all([
-    drugCoverageFor(state.drugs, [detail.id], year),
-    doctorCoverageFor(state.doctors, [detail.id], year),
-  ]);
+  const [drugCoverage, doctorCoverage] = await timing.measureAsync("coverage", () =>
+    Promise.all([drugCoverageFor(state.drugs, [detail.id], year), doctorCoverageFor(state.doctors, [detail.id], year)]),
+  );
   return {
     state,
     plan: {

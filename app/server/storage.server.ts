@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { constants as fsConstants, promises as fs } from "node:fs";
 import path from "node:path";
-import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import type { S3Client } from "@aws-sdk/client-s3";
+import type * as S3Sdk from "@aws-sdk/client-s3";
 import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
 import { z } from "zod";
 import { ApiError, parseWith } from "./api.server";
@@ -231,10 +232,17 @@ export interface StoredObject {
   key: string;
 }
 
-function s3Client(): S3Client {
+type S3Module = typeof S3Sdk;
+
+/**
+ * The S3 SDK is imported on the first S3 upload, not at start (~100 ms of
+ * module loading the first answer need not wait for; docs/decisions/117).
+ */
+function s3Client(): Promise<{ client: S3Client; sdk: S3Module }> {
   const { UPLOAD_S3_ENDPOINT, UPLOAD_S3_REGION } = env();
-  return processSingleton(`s3:${UPLOAD_S3_REGION}:${UPLOAD_S3_ENDPOINT ?? ""}`, () => {
-    const client = new S3Client({
+  return processSingleton(`s3:${UPLOAD_S3_REGION}:${UPLOAD_S3_ENDPOINT ?? ""}`, async () => {
+    const sdk = await import("@aws-sdk/client-s3");
+    const client = new sdk.S3Client({
       region: UPLOAD_S3_REGION,
       ...(UPLOAD_S3_ENDPOINT ? { endpoint: UPLOAD_S3_ENDPOINT, forcePathStyle: true } : {}),
       // S3-compatible servers (and s3rver in tests) do not all speak the newer default checksums.
@@ -242,7 +250,7 @@ function s3Client(): S3Client {
       responseChecksumValidation: "WHEN_REQUIRED",
     });
     onShutdown("s3 client", () => client.destroy());
-    return client;
+    return { client, sdk };
   });
 }
 
@@ -259,8 +267,9 @@ export function uploadStorageKind(): "s3" | "local" {
 export async function putUploadObject(key: string, body: Buffer, meta: { contentType: string; sha256: string; docType: string }): Promise<StoredObject> {
   const config = env();
   if (config.UPLOAD_BUCKET) {
-    await s3Client().send(
-      new PutObjectCommand({
+    const { client, sdk } = await s3Client();
+    await client.send(
+      new sdk.PutObjectCommand({
         Bucket: config.UPLOAD_BUCKET,
         Key: key,
         Body: body,
