@@ -442,7 +442,9 @@ async function main(): Promise<void> {
 
   // 4. Requests: check each answers as it should before driving it.
   const plansBody = householdBody(scenario);
-  const firstPlans = await probe(url, "POST", "/api/plans", plansBody);
+  // The driven request takes the default page (docs/decisions/119); the probe asks for every
+  // plan, so /api/drugs/covered is driven with all the county's plan ids as before.
+  const firstPlans = await probe(url, "POST", "/api/plans", JSON.stringify({ ...JSON.parse(plansBody), limit: 500 }));
   if (firstPlans.status !== 200) throw new Error(`POST /api/plans answered ${firstPlans.status}: ${firstPlans.body.slice(0, 500)}`);
   const plansAnswer = JSON.parse(firstPlans.body) as { plan_count: number; plans: Array<{ id: string }>; eligibility: unknown; eligibility_unavailable: string | null };
   const planIds = plansAnswer.plans.map((p) => p.id);
@@ -478,7 +480,7 @@ async function main(): Promise<void> {
     ready.push({ ...e, wireBytes: r.wireBytes, jsonBytes: Buffer.byteLength(r.body) });
   }
   console.log(
-    `bench: POST /api/plans prices ${planIds.length} plans (eligibility ${plansAnswer.eligibility ? "estimated" : `unavailable: ${plansAnswer.eligibility_unavailable}`})`,
+    `bench: POST /api/plans prices ${planIds.length} plans, answers ${Math.min(planIds.length, 50)} a page (eligibility ${plansAnswer.eligibility ? "estimated" : `unavailable: ${plansAnswer.eligibility_unavailable}`})`,
   );
 
   const measured: Measured[] = [];

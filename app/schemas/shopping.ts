@@ -93,6 +93,9 @@ export const PlansRequest = ShoppingRequest.extend({
   sort: PlanSort.default("premium"),
   order: z.enum(["asc", "desc"]).default("asc"),
   usage: UsageLevel.default("medium").describe("Expected use of care, for the estimated yearly cost"),
+  // Paged like the upstream plan search (docs/decisions/119-plan-list-pages.md): the sort is over all plans.
+  limit: z.number().int().min(1).max(500).default(50).describe("Plans per page (1-500)"),
+  offset: z.number().int().min(0).max(100_000).default(0).describe("Plans of the sorted, filtered list to skip"),
 }).strict();
 export type PlansRequest = z.infer<typeof PlansRequest>;
 
@@ -188,6 +191,8 @@ export const PlansResponse = z.strictObject({
   sort: PlanSort,
   order: z.enum(["asc", "desc"]),
   total_plan_count: z.number().int().describe("Plans offered and priced before filters"),
-  plan_count: z.number().int().describe("Plans after filters"),
-  plans: z.array(PricedPlan),
+  plan_count: z.number().int().describe("Plans after filters, on all pages"),
+  limit: z.number().int().describe("Plans per page asked for"),
+  offset: z.number().int().describe("Plans of the sorted, filtered list skipped before this page"),
+  plans: z.array(PricedPlan).describe("This page: plans offset to offset + limit of the sorted, filtered list"),
 });

@@ -283,7 +283,7 @@ export function openApiDocument(): Json {
         summary: "Every plan offered at the place, priced for the household, filtered and sorted",
         requestBody: jsonBody("PlansRequest", { ...SHOPPING_EXAMPLE, filters: { metal_levels: ["Silver"] }, sort: "premium", order: "asc", usage: "medium" }),
         responses: {
-          "200": json("PlansResponse", "Priced plans; `eligibility` is null (and prices are full) when the estimate is unavailable"),
+          "200": json("PlansResponse", "Priced plans, one page (`limit`, default 50, from `offset`) of the sorted, filtered list; `plan_count` counts all pages; `eligibility` is null (and prices are full) when the estimate is unavailable"),
           ...BODY_ERRORS,
           "404": error("No plan data for the year (year_not_available)"),
           "409": error("The state runs its own marketplace (state_based_marketplace)"),

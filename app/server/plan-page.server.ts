@@ -8,7 +8,7 @@
 import { ApiError } from "./api.server";
 import { planStore, type BenefitDetail, type CostLimit, type CsrLevel, type PlanDetail, type QualityRating, type SbcScenario, type SbcScenarios } from "./plan-store.server";
 import { ServerTiming } from "./server-timing.server";
-import { describeTierCostShare, lookUpCounties, pricePlans, resolvePlanYear, type CountiesAnswer, type CountyAnswer, type EligibilityAnswer, type PlansAnswer, type PricedPlan, type SbeRedirect } from "./shopping.server";
+import { describeTierCostShare, EVERY_PLAN, lookUpCounties, pricePlans, resolvePlanYear, type CountiesAnswer, type CountyAnswer, type EligibilityAnswer, type PlansAnswer, type PricedPlan, type SbeRedirect } from "./shopping.server";
 import { checkHousehold, householdSubmitted, zipError, type FieldErrors } from "./shopping-url.server";
 import {
   MAX_PEOPLE,
@@ -225,7 +225,7 @@ export async function shoppingPage(url: URL): Promise<ShoppingPage> {
   let doctorSearch: SearchOutcome<ProviderSuggestionsAnswer> | null;
   try {
     [results, drugSearch, doctorSearch] = await Promise.all([
-      pricePlans(check.request),
+      pricePlans({ ...check.request, ...EVERY_PLAN }),
       drugQuery === null ? null : searchDrugs(drugQuery, yearOf(canonical)),
       doctorQuery === null ? null : searchDoctors(doctorQuery, canonical.zip),
     ]);
@@ -470,7 +470,7 @@ export async function planDetailPage(planIdParam: string, url: URL, timing: Serv
   else if (!check?.ok) priceNote = "Your household details are incomplete, so we show the plan's standard costs. Enter your household to see your price.";
   else {
     try {
-      answer = await pricePlans({ ...check.request, filters: undefined }, timing, { onlyPlanIds: [planId] });
+      answer = await pricePlans({ ...check.request, ...EVERY_PLAN, filters: undefined }, timing, { onlyPlanIds: [planId] });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       priceNote = error.status === 404 ? null : `We could not price this plan for your household: ${error.message}`;
@@ -558,7 +558,7 @@ export async function comparePage(url: URL): Promise<ComparePage> {
   if (!check.ok) return fail(400, "Your household details are incomplete. Enter them again, then choose plans to compare.");
   let answer: PlansAnswer;
   try {
-    answer = await pricePlans({ ...check.request, filters: undefined }, undefined, { onlyPlanIds: ids });
+    answer = await pricePlans({ ...check.request, ...EVERY_PLAN, filters: undefined }, undefined, { onlyPlanIds: ids });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     return fail(error.status === 503 ? 503 : 400, error.message);

@@ -518,9 +518,12 @@ export interface PlansAnswer {
   usage: UsageLevel;
   sort: PlanSort;
   order: "asc" | "desc";
-  /** Plans offered before filters, and after. */
+  /** Plans offered before filters, and after (all pages). */
   total_plan_count: number;
   plan_count: number;
+  /** The page: plans[offset, offset + limit) of the sorted, filtered list. */
+  limit: number;
+  offset: number;
   plans: PricedPlan[];
 }
 
@@ -608,6 +611,22 @@ function sortPlans(plans: PricedPlan[], sort: PlanSort, order: "asc" | "desc"): 
     if (ka === null || kb === null) return compareNullable(ka, kb) || a.id.localeCompare(b.id);
     return sign * (ka - kb) || a.premium_w_credit - b.premium_w_credit || a.id.localeCompare(b.id);
   });
+}
+
+/**
+ * The whole list as one page, for the site's own pages, which show every plan
+ * (the API's limit is 1-500; a server-side caller is not bound by it).
+ */
+export const EVERY_PLAN = Object.freeze({ limit: Number.MAX_SAFE_INTEGER, offset: 0 });
+
+/**
+ * One page of the sorted, filtered list, as the upstream plan search pages it
+ * (docs/decisions/119-plan-list-pages.md): the sort is over every plan, the
+ * slice after it. An offset past the end is an empty page.
+ */
+export function pageOf(sorted: PricedPlan[], request: Pick<PlansRequest, "limit" | "offset">): { limit: number; offset: number; plans: PricedPlan[] } {
+  const { limit, offset } = request;
+  return { limit, offset, plans: sorted.slice(offset, offset + limit) };
 }
 
 function passesFilters(plan: PricedPlan, filters: PlansRequest["filters"]): boolean {
@@ -728,7 +747,7 @@ export async function pricePlans(
     order: request.order,
     total_plan_count: plans.length,
     plan_count: filtered.length,
-    plans: filtered,
+    ...pageOf(filtered, request),
   };
 }
 
@@ -957,6 +976,6 @@ async function upstreamPlans(request: PlansRequest, year: number, timing: Server
     order: request.order,
     total_plan_count: plans.length,
     plan_count: filtered.length,
-    plans: filtered,
+    ...pageOf(filtered, request),
   };
 }

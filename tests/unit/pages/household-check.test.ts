@@ -24,6 +24,9 @@ describe("the household in the URL, checked with the /api/plans schema", () => {
       // A rating sorts best first unless the URL says otherwise.
       order: "desc",
       usage: "high",
+      // The API's default page; the results page asks for every plan (docs/decisions/119).
+      limit: 50,
+      offset: 0,
     });
   });
 
