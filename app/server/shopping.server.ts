@@ -734,18 +734,27 @@ export async function pricePlans(
     }
     return priced;
   });
-  const filtered = sortPlans(plans.filter((p) => passesFilters(p, request.filters)), request.sort, request.order);
+  return plansAnswer(request, { year, source: "own", ratingArea, eligibility, unavailable, plans });
+}
+
+/** The list answer both branches give: filtered, sorted, then one page of it. */
+function plansAnswer(
+  request: PlansRequest,
+  priced: { year: number; source: "own" | "upstream"; ratingArea: string | null; eligibility: EligibilityAnswer | null; unavailable: string | null; plans: PricedPlan[] },
+): PlansAnswer {
+  const filtered = sortPlans(priced.plans.filter((p) => passesFilters(p, request.filters)), request.sort, request.order);
+  const { state, county_fips, zip } = request.place;
   return {
-    year,
-    source: "own",
-    place: { state, county_fips, zip, rating_area: ratingArea },
+    year: priced.year,
+    source: priced.source,
+    place: { state, county_fips, zip, rating_area: priced.ratingArea },
     household_size: householdSizeOf(request),
-    eligibility,
-    eligibility_unavailable: unavailable,
+    eligibility: priced.eligibility,
+    eligibility_unavailable: priced.unavailable,
     usage: request.usage,
     sort: request.sort,
     order: request.order,
-    total_plan_count: plans.length,
+    total_plan_count: priced.plans.length,
     plan_count: filtered.length,
     ...pageOf(filtered, request),
   };
@@ -963,19 +972,5 @@ async function upstreamPlans(request: PlansRequest, year: number, timing: Server
       estimated_yearly_cost_complete: false,
     };
   });
-  const filtered = sortPlans(plans.filter((p) => passesFilters(p, request.filters)), request.sort, request.order);
-  return {
-    year,
-    source: "upstream",
-    place: { state: request.place.state, county_fips: request.place.county_fips, zip: request.place.zip, rating_area: null },
-    household_size: householdSizeOf(request),
-    eligibility,
-    eligibility_unavailable: unavailable,
-    usage: request.usage,
-    sort: request.sort,
-    order: request.order,
-    total_plan_count: plans.length,
-    plan_count: filtered.length,
-    ...pageOf(filtered, request),
-  };
+  return plansAnswer(request, { year, source: "upstream", ratingArea: null, eligibility, unavailable, plans });
 }
