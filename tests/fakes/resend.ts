@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { gunzipSync } from "node:zlib";
+import { readRequestBody, waitUntil } from "./fake-http";
 
 /**
  * A stand-in for the Resend HTTP API on 127.0.0.1, for tests and local runs.
@@ -165,26 +165,4 @@ export async function startFakeResend(options: { apiKey?: string } = {}): Promis
         server.close(() => resolve());
       }),
   };
-}
-
-// ---- small helpers (kept per fake so each file stands alone)
-
-
-/** Read a request body (gunzipped when Content-Encoding says gzip). */
-async function readRequestBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const raw = Buffer.concat(chunks);
-  return /gzip/i.test(String(req.headers["content-encoding"] ?? "")) ? gunzipSync(raw) : raw;
-}
-
-/** Poll until `check` returns a truthy value, or fail after `timeoutMs`. */
-async function waitUntil<T>(check: () => T | null | Promise<T | null>, timeoutMs = 5_000, what = "condition"): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, TEST_PLAN_STORE, type RunningServer } from "../../helpers/server";
 import { startFakeResend, type FakeResend } from "../../fakes/resend";
 import { pdf } from "../../unit/intake/files";
+import { waitUntil } from "../../fakes/fake-http";
 
 /**
  * The intake routes and pages through the real built server (server.ts over
@@ -136,9 +137,7 @@ describe("JSON API over HTTP", () => {
     // keep only the two about this submission.
     const aboutThisSignUp = () =>
       resend.emails.filter((e) => e.to[0] === "http.user@example.com" || (e.to[0] === "ops@marketplace.test" && `${e.text ?? ""}${e.html ?? ""}`.includes("http.user@example.com")));
-    const deadline = Date.now() + 5_000;
-    while (aboutThisSignUp().length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
-    const emails = aboutThisSignUp();
+    const emails = await waitUntil(() => (aboutThisSignUp().length >= 2 ? aboutThisSignUp() : null), 5_000, "the sign-up's two emails");
     expect(emails.map((e) => e.to[0]).sort()).toEqual(["http.user@example.com", "ops@marketplace.test"]);
     expect(emails.every((e) => e.headers["List-Unsubscribe-Post"] === "List-Unsubscribe=One-Click")).toBe(true);
   });
