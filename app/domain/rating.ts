@@ -162,12 +162,48 @@ export function householdPremium(
   coverageYear: number,
   options: PremiumOptions = {},
 ): number {
+  return householdRater(members, stateCode, coverageYear, options)(rateTable);
+}
+
+/**
+ * householdPremium for one household on any number of rate tables: who is rated, each one's age
+ * band and tobacco rate, and the family tier depend on the household alone, so they are worked out
+ * once here and a plan list of hundreds of plans only looks rates up (the same sums, in the same
+ * order, as memberPremium member by member).
+ */
+export function householdRater(
+  members: readonly Member[],
+  stateCode: string,
+  coverageYear: number,
+  options: PremiumOptions = {},
+): (rateTable: RateTable) => number {
   if (members.length === 0) throw new RangeError("a household needs at least one covered member");
   const state = normaliseStateCode(stateCode);
   if (usesFamilyTiers(state)) {
-    return familyTierPremium(singleAdultRate(rateTable), familyTier(members), state, coverageYear);
+    const tier = familyTier(members);
+    return (rateTable) => familyTierPremium(singleAdultRate(rateTable), tier, state, coverageYear);
   }
-  return ratedMembers(members).reduce((sum, m) => sum + memberPremium(rateTable, m, state, options), 0);
+  const communityRated = isCommunityRated(state);
+  const rated = ratedMembers(members).map((m) => ({
+    age: m.age,
+    label: ageBandLabel(m.age),
+    wantsTobacco: m.usesTobacco && !options.excludeTobaccoSurcharge && !communityRated,
+  }));
+  const anchorLabel = ageBandLabel(AGE_CURVE_ANCHOR_AGE);
+  return (rateTable) => {
+    let sum = 0;
+    for (const m of rated) {
+      const row = rateTable.ageRates[m.label];
+      if (row) {
+        sum += pickRate(row, m.wantsTobacco);
+        continue;
+      }
+      const anchor = rateTable.ageRates[anchorLabel];
+      if (!anchor) throw new MissingRateError(m.label, `and no age-${AGE_CURVE_ANCHOR_AGE} rate to derive it from`);
+      sum += pickRate(anchor, m.wantsTobacco) * ageCurveFactor(state, m.age);
+    }
+    return sum;
+  };
 }
 
 /** Single-adult rate of a community-rated plan: its age-21 row, or its one rate when every row is the same. */

@@ -233,6 +233,15 @@ export type RateTable = {
   familyTiers?: FamilyTiers;
 };
 
+/** A place's plans with the rate table each has in the place's rating area (see PlanStore.placeOffer). */
+export type PlaceOffer = Readonly<{
+  /** "Rating Area N", or null when the place has none (then no plan can be priced). */
+  ratingArea: string | null;
+  plans: readonly PlanSummary[];
+  /** rateTables[i] is plans[i]'s table in the rating area; null when it has no rates there. */
+  rateTables: readonly (RateTable | null)[];
+}>;
+
 export type PlanDetail = PlanSummary & {
   /** Age-21 non-tobacco monthly premium in the requested rating area (else the plan's lowest). */
   premium: number | null;
@@ -682,9 +691,18 @@ function prepareQueries(db: BetterSQLite3Database<typeof schema>) {
 type Queries = ReturnType<typeof prepareQueries>;
 
 /** A Map that keeps at most `limit` entries, dropping the least recently used. */
+/**
+ * A least-recently-used map holding at most `limit` weight: each entry weighs
+ * 1 unless `weigh` says otherwise (a place's offer weighs its plan count, so
+ * the bound is on the rate tables it keeps alive, not on places).
+ */
 class BoundedMap<K, V> {
   private readonly map = new Map<K, V>();
-  constructor(private readonly limit: number) {}
+  private total = 0;
+  constructor(
+    private readonly limit: number,
+    private readonly weigh: (value: V) => number = () => 1,
+  ) {}
   get(key: K): V | undefined {
     const value = this.map.get(key);
     if (value !== undefined) {
@@ -694,9 +712,16 @@ class BoundedMap<K, V> {
     return value;
   }
   set(key: K, value: V): void {
+    const old = this.map.get(key);
+    if (old !== undefined) this.total -= this.weigh(old);
     this.map.delete(key);
     this.map.set(key, value);
-    if (this.map.size > this.limit) this.map.delete(this.map.keys().next().value as K);
+    this.total += this.weigh(value);
+    while (this.total > this.limit && this.map.size > 1) {
+      const oldest = this.map.keys().next().value as K;
+      this.total -= this.weigh(this.map.get(oldest) as V);
+      this.map.delete(oldest);
+    }
   }
 }
 
@@ -716,6 +741,9 @@ const SUMMARY_CACHE_ENTRIES = 50_000;
 const OFFERED_CACHE_ENTRIES = 4_096;
 const RATE_TABLE_CACHE_ENTRIES = 16_384;
 const PLAN_DETAIL_CACHE_ENTRIES = 64;
+// Place offers hold their rate tables: bounded by the plans they list, so the
+// tables they keep alive beyond RATE_TABLE_CACHE_ENTRIES stay as many again at most.
+const PLACE_OFFER_PLAN_SLOTS = 16_384;
 const COUNTY_CACHE_ENTRIES = 16_384;
 
 /**
@@ -729,6 +757,8 @@ class StoreCache {
   readonly summaries = new BoundedMap<string, PlanSummary | null>(SUMMARY_CACHE_ENTRIES);
   /** `${year}|${state}|${county}|${zip}` → the plans offered there, by plan id. */
   readonly offered = new BoundedMap<string, readonly PlanSummary[]>(OFFERED_CACHE_ENTRIES);
+  /** `${year}|${state}|${county}|${zip}` → the plans offered there with their rate tables (see placeOffer). */
+  readonly placeOffers = new BoundedMap<string, PlaceOffer>(PLACE_OFFER_PLAN_SLOTS, (offer) => Math.max(1, offer.plans.length));
   /** `${year}|${ratingArea}|${planId}` → the plan's rate table there (null: no rates there). */
   readonly rateTables = new BoundedMap<string, RateTable | null>(RATE_TABLE_CACHE_ENTRIES);
   /** `${year}|${state}` → the state's marketplace (null: not in the store). */
@@ -961,34 +991,63 @@ export class PlanStore {
    * docs/decisions/024-rating-area-lookup.md.
    */
   ratingAreaFor(place: { year: number; state: string; countyFips?: string; zip?: string }): string | undefined {
+    return this.use((q) => this.ratingAreaIn(q, place));
+  }
+
+  private ratingAreaIn(q: Queries, place: { year: number; state: string; countyFips?: string; zip?: string }): string | undefined {
     const state = place.state.trim().toUpperCase();
-    return this.use((q) => {
-      if (place.countyFips) {
-        const byCounty = q.ratingAreaByCounty.get({ year: place.year, county: place.countyFips, state });
-        if (byCounty) return ratingAreaLabel(byCounty.ratingArea);
-      }
-      const zip = normalizeZip(place.zip);
-      if (zip) {
-        const byZip3 = q.ratingAreaByZip3.get({ year: place.year, state, zip3: zip.slice(0, 3) });
-        if (byZip3) return ratingAreaLabel(byZip3.ratingArea);
-      }
-      return undefined;
-    });
+    if (place.countyFips) {
+      const byCounty = q.ratingAreaByCounty.get({ year: place.year, county: place.countyFips, state });
+      if (byCounty) return ratingAreaLabel(byCounty.ratingArea);
+    }
+    const zip = normalizeZip(place.zip);
+    if (zip) {
+      const byZip3 = q.ratingAreaByZip3.get({ year: place.year, state, zip3: zip.slice(0, 3) });
+      if (byZip3) return ratingAreaLabel(byZip3.ratingArea);
+    }
+    return undefined;
   }
 
   /** Individual-market medical plans sold on the exchange at a place (service areas, partial-county ZIP lists). */
   plansOffered(place: Place): PlanSummary[] {
+    // A fresh array: callers filter and sort it; the summaries themselves are frozen.
+    return this.use((q, h) => [...this.offeredIn(q, h, place)]);
+  }
+
+  private offeredIn(q: Queries, h: StoreHandle, place: Place): readonly PlanSummary[] {
+    const args = this.placeArgs(place);
+    const key = `${args.year}|${args.state}|${args.county}|${args.zip ?? ""}`;
+    let list = h.cache.offered.get(key);
+    if (!list) {
+      const ids = q.plansOffered.all(args).map((r) => r.planId);
+      list = Object.freeze(this.summaries(q, h, place.year, ids));
+      h.cache.offered.set(key, list);
+    }
+    return list;
+  }
+
+  /**
+   * What a place's plan list is priced from, put together once per store
+   * version: the plans offered there, the place's rating area and each plan's
+   * rate table in it (null where the plan has no rates there), in the same
+   * order. A list request then does one look-up instead of one per plan.
+   */
+  placeOffer(place: Place): PlaceOffer {
+    const args = this.placeArgs(place);
+    const key = `${args.year}|${args.state}|${args.county}|${args.zip ?? ""}`;
     return this.use((q, h) => {
-      const args = this.placeArgs(place);
-      const key = `${args.year}|${args.state}|${args.county}|${args.zip ?? ""}`;
-      let list = h.cache.offered.get(key);
-      if (!list) {
-        const ids = q.plansOffered.all(args).map((r) => r.planId);
-        list = Object.freeze(this.summaries(q, h, place.year, ids));
-        h.cache.offered.set(key, list);
-      }
-      // A fresh array: callers filter and sort it; the summaries themselves are frozen.
-      return [...list];
+      const known = h.cache.placeOffers.get(key);
+      if (known) return known;
+      const plans = this.offeredIn(q, h, place);
+      const ratingArea = this.ratingAreaIn(q, place) ?? null;
+      const tables = ratingArea ? this.rateTablesIn(q, h, { year: place.year, planIds: plans.map((p) => p.id), ratingArea }) : new Map<string, RateTable>();
+      const offer: PlaceOffer = Object.freeze({
+        ratingArea,
+        plans,
+        rateTables: Object.freeze(plans.map((p) => tables.get(p.id) ?? null)),
+      });
+      h.cache.placeOffers.set(key, offer);
+      return offer;
     });
   }
 
@@ -1201,28 +1260,30 @@ export class PlanStore {
 
   /** Rate tables of plans in one rating area ("Rating Area 7" or 7); plans without rates there are absent. */
   rateTables(args: { year: number; planIds: readonly string[]; ratingArea: string | number }): Map<string, RateTable> {
+    return this.use((q, h) => this.rateTablesIn(q, h, args));
+  }
+
+  private rateTablesIn(q: Queries, h: StoreHandle, args: { year: number; planIds: readonly string[]; ratingArea: string | number }): Map<string, RateTable> {
     const area = typeof args.ratingArea === "number" ? args.ratingArea : parseRatingArea(args.ratingArea);
     const ids = args.planIds.map(planIdOf).filter((p): p is string => p !== undefined);
     const result = new Map<string, RateTable>();
     if (area === null || ids.length === 0) return result;
-    return this.use((q, h) => {
-      const key = (planId: string) => `${args.year}|${area}|${planId}`;
-      const missing = [...new Set(ids)].filter((id) => h.cache.rateTables.get(key(id)) === undefined);
-      const fresh = new Map<string, RateTable>();
-      if (missing.length > 0) {
-        const tables = rateTablesFrom(q.ratesInArea.values({ year: args.year, ids: json(missing), area }) as RateValues[]);
-        for (const id of missing) {
-          const t = tables.get(id)?.get(area);
-          if (t) fresh.set(id, frozen(t));
-          h.cache.rateTables.set(key(id), t ?? null);
-        }
+    const key = (planId: string) => `${args.year}|${area}|${planId}`;
+    const missing = [...new Set(ids)].filter((id) => h.cache.rateTables.get(key(id)) === undefined);
+    const fresh = new Map<string, RateTable>();
+    if (missing.length > 0) {
+      const tables = rateTablesFrom(q.ratesInArea.values({ year: args.year, ids: json(missing), area }) as RateValues[]);
+      for (const id of missing) {
+        const t = tables.get(id)?.get(area);
+        if (t) fresh.set(id, frozen(t));
+        h.cache.rateTables.set(key(id), t ?? null);
       }
-      for (const id of ids) {
-        const t = fresh.get(id) ?? h.cache.rateTables.get(key(id));
-        if (t) result.set(id, t);
-      }
-      return result;
-    });
+    }
+    for (const id of ids) {
+      const t = fresh.get(id) ?? h.cache.rateTables.get(key(id));
+      if (t) result.set(id, t);
+    }
+    return result;
   }
 
   /** Own formulary rows for drugs (RxCUIs), optionally only for some plans. */

@@ -1,7 +1,7 @@
 import { estimateEligibility, type EligibilityEstimate } from "../domain/eligibility";
 import { isoDateYear } from "../domain/parameters";
 import { DEFAULT_PLAN_YEAR_TIME_ZONE, defaultPlanYear } from "../domain/plan-year";
-import { householdPremium, type Member, type RateTable } from "../domain/rating";
+import { householdRater, type Member, type RateTable } from "../domain/rating";
 import { benchmarkPremium } from "../domain/rating";
 import { netPremium, roundCents } from "../domain/pricing";
 import { ApiError } from "./api.server";
@@ -229,7 +229,8 @@ export interface PlanRates {
  * carry only a "Family Option" row: its single-adult rate stands for age 21.
  */
 export function ratingTable(table: { ageRates: Record<string, { individual: number; tobacco: number | null }>; familyTiers?: { individual: number } }): RateTable {
-  if (table.familyTiers && Object.keys(table.ageRates).length === 0) {
+  if (!table.familyTiers) return table; // already the rating shape: no copy per plan
+  if (Object.keys(table.ageRates).length === 0) {
     return { ageRates: { "21": { individual: table.familyTiers.individual, tobacco: null } } };
   }
   return { ageRates: table.ageRates };
@@ -246,11 +247,28 @@ export interface HouseholdPrice {
 
 /** A plan's monthly premium for the household, rounded to cents. */
 export function priceForHousehold(rateTable: RateTable, members: Member[], state: string, year: number): HouseholdPrice {
-  const premium = roundCents(householdPremium(rateTable, members, state, year));
+  return householdPricer(members, state, year)(rateTable);
+}
+
+/**
+ * priceForHousehold for one household on many plans: the household's part of
+ * the rating (who is rated, age bands, tobacco) is worked out once.
+ */
+export function householdPricer(members: Member[], state: string, year: number): (rateTable: RateTable) => HouseholdPrice {
+  const withTobacco = householdRater(members, state, year);
   // Without a tobacco user the surcharge-free premium is the same number: price once (a list prices hundreds of plans).
-  if (!members.some((m) => m.usesTobacco)) return { premium, premiumWithoutTobacco: premium, tobaccoSurcharge: 0 };
-  const withoutTobacco = roundCents(householdPremium(rateTable, members, state, year, { excludeTobaccoSurcharge: true }));
-  return { premium, premiumWithoutTobacco: withoutTobacco, tobaccoSurcharge: roundCents(Math.max(0, premium - withoutTobacco)) };
+  if (!members.some((m) => m.usesTobacco)) {
+    return (rateTable) => {
+      const premium = roundCents(withTobacco(rateTable));
+      return { premium, premiumWithoutTobacco: premium, tobaccoSurcharge: 0 };
+    };
+  }
+  const withoutTobacco = householdRater(members, state, year, { excludeTobaccoSurcharge: true });
+  return (rateTable) => {
+    const premium = roundCents(withTobacco(rateTable));
+    const noTobacco = roundCents(withoutTobacco(rateTable));
+    return { premium, premiumWithoutTobacco: noTobacco, tobaccoSurcharge: roundCents(Math.max(0, premium - noTobacco)) };
+  };
 }
 
 /** The essential-health-benefit part of a premium without tobacco: what a benchmark is built from (26 CFR 1.36B-3(j)). */
@@ -274,17 +292,17 @@ export interface Benchmark {
  */
 export function householdBenchmark(request: ShoppingRequest, year: number, store: PlanStore = planStore()): Benchmark | null {
   const { state, county_fips, zip } = request.place;
-  const ratingArea = store.ratingAreaFor({ year, state, countyFips: county_fips, zip });
+  const offer = store.placeOffer({ year, state, countyFips: county_fips, zip });
+  const ratingArea = offer.ratingArea;
   if (!ratingArea) return null;
-  const silver = store.plansOffered({ year, state, countyFips: county_fips, zip }).filter((p) => p.metalLevel === "Silver");
-  if (silver.length === 0) return null;
-  const tables = store.rateTables({ year, planIds: silver.map((p) => p.id), ratingArea });
-  const members = membersOf(request);
+  if (!offer.plans.some((p) => p.metalLevel === "Silver")) return null;
+  const rate = householdRater(membersOf(request), state, year, { excludeTobaccoSurcharge: true });
   const premiums: number[] = [];
-  for (const plan of silver) {
-    const table = tables.get(plan.id);
-    if (!table) continue;
-    const noTobacco = roundCents(householdPremium(ratingTable(table), members, state, year, { excludeTobaccoSurcharge: true }));
+  for (let i = 0; i < offer.plans.length; i++) {
+    const plan = offer.plans[i];
+    const table = offer.rateTables[i];
+    if (plan.metalLevel !== "Silver" || !table) continue;
+    const noTobacco = roundCents(rate(ratingTable(table)));
     premiums.push(ehbPremium(noTobacco, plan.ehbShare ?? 1));
   }
   const monthly = benchmarkPremium(premiums);
@@ -596,21 +614,26 @@ function compareNullable(a: number | null, b: number | null): number {
   return a - b;
 }
 
+const SORT_KEYS: Record<PlanSort, (p: PricedPlan) => number | null> = {
+  premium: (p) => p.premium_w_credit,
+  deductible: (p) => p.deductible.individual,
+  moop: (p) => p.moop.individual,
+  yearly_cost: (p) => p.estimated_yearly_cost,
+  quality_rating: (p) => p.quality_rating,
+};
+
 function sortPlans(plans: PricedPlan[], sort: PlanSort, order: "asc" | "desc"): PricedPlan[] {
-  const key: Record<PlanSort, (p: PricedPlan) => number | null> = {
-    premium: (p) => p.premium_w_credit,
-    deductible: (p) => p.deductible.individual,
-    moop: (p) => p.moop.individual,
-    yearly_cost: (p) => p.estimated_yearly_cost,
-    quality_rating: (p) => p.quality_rating,
-  };
+  const keyOf = SORT_KEYS[sort];
   const sign = order === "desc" ? -1 : 1;
-  return [...plans].sort((a, b) => {
-    const ka = key[sort](a);
-    const kb = key[sort](b);
+  // Keys read once per plan, not twice per comparison (a list sorts hundreds of plans per request).
+  const rows = plans.map((p) => ({ p, k: keyOf(p) }));
+  rows.sort((ra, rb) => {
+    const { p: a, k: ka } = ra;
+    const { p: b, k: kb } = rb;
     if (ka === null || kb === null) return compareNullable(ka, kb) || a.id.localeCompare(b.id);
     return sign * (ka - kb) || a.premium_w_credit - b.premium_w_credit || a.id.localeCompare(b.id);
   });
+  return rows.map((r) => r.p);
 }
 
 /**
@@ -677,34 +700,32 @@ export async function pricePlans(
   // Eligibility first: an upstream estimate is on its way while the store work below runs.
   const pendingEligibility = timing.measureAsync("eligibility", () => eligibilityForPricing(request, year, store));
   pendingEligibility.catch(() => undefined); // awaited below; not "unhandled" if the store work throws first
-  const [offered, ratingArea] = timing.measure("store", () => [
-    store
-      .plansOffered({ year, state, countyFips: county_fips, zip })
-      .filter((p) => !options.onlyPlanIds || options.onlyPlanIds.includes(p.id)),
-    store.ratingAreaFor({ year, state, countyFips: county_fips, zip }) ?? null,
-  ] as const);
-  const tables = ratingArea
-    ? timing.measure("store", () => store.rateTables({ year, planIds: offered.map((p) => p.id), ratingArea }))
-    : new Map();
+  const offer = timing.measure("store", () => store.placeOffer({ year, state, countyFips: county_fips, zip }));
+  const { ratingArea } = offer;
   const { eligibility, unavailable } = await pendingEligibility;
 
   const plans: PricedPlan[] = timing.measure("pricing", () => {
     const priced: PricedPlan[] = [];
-    for (const plan of offered) {
-      const table = tables.get(plan.id);
+    const price = householdPricer(members, state, year);
+    // The household-independent part of each yearly estimate is memoised per plan under this key.
+    const outOfPocketKey = `${request.usage}|${ratedMemberCount(members)}|${year}`;
+    for (let i = 0; i < offer.plans.length; i++) {
+      const plan = offer.plans[i];
+      const table = offer.rateTables[i];
       if (!table) continue; // offered but not priced in this rating area: cannot be sold here
-      const price = priceForHousehold(ratingTable(table), members, state, year);
+      if (options.onlyPlanIds && !options.onlyPlanIds.includes(plan.id)) continue;
+      const { premium, premiumWithoutTobacco, tobaccoSurcharge } = price(ratingTable(table));
       const ehbShare = plan.ehbShare ?? 1;
       // Catastrophic plans cannot be bought with the credit (26 CFR 1.36B-2(a); 45 CFR 155.305(h)).
       const aptc = plan.metalLevel === "Catastrophic" ? 0 : (eligibility?.aptc ?? 0);
-      const { premiumWithCredit, creditApplied } = premiumAfterCredit(price, aptc, ehbShare);
+      const { premiumWithCredit, creditApplied } = premiumAfterCredit({ premium, premiumWithoutTobacco, tobaccoSurcharge }, aptc, ehbShare);
       const csr = plan.metalLevel === "Silver" && eligibility?.csr ? eligibility.csr : null;
       const variant = csr ? plan.csrVariants[csr] : undefined;
       const fields = listFieldsOf(variant ?? plan);
       const { deductible, moop, keyBenefits, complete } = fields;
       // estimateYearlyCost's total: premiums after credit for the year plus the expected out-of-pocket
       // costs, which depend on the plan's cost sharing alone (derived once, see outOfPocketOf).
-      const yearlyTotal = premiumWithCredit * 12 + outOfPocketOf(fields, request.usage, ratedMemberCount(members), year);
+      const yearlyTotal = premiumWithCredit * 12 + outOfPocketOf(fields, outOfPocketKey, request.usage, ratedMemberCount(members), year);
       const pricedPlan: PricedPlan = {
         id: plan.id,
         name: plan.name,
@@ -712,11 +733,11 @@ export async function pricePlans(
         metal_level: plan.metalLevel,
         type: plan.type,
         hsa_eligible: plan.hsaEligible,
-        premium: price.premium,
+        premium,
         premium_w_credit: premiumWithCredit,
         credit_applied: creditApplied,
-        ehb_premium: ehbPremium(price.premiumWithoutTobacco, ehbShare),
-        tobacco_surcharge: price.tobaccoSurcharge,
+        ehb_premium: ehbPremium(premiumWithoutTobacco, ehbShare),
+        tobacco_surcharge: tobaccoSurcharge,
         csr_variant: variant ? csr : null,
         variant_id: variant?.variantId ?? plan.variantId,
         deductible,
@@ -863,8 +884,7 @@ function listFieldsOf(source: { deductible: CostLimitAnswer; moop: CostLimitAnsw
 }
 
 /** Expected yearly out-of-pocket costs of a plan's cost sharing (the household-independent part of the yearly estimate). */
-function outOfPocketOf(fields: ListFields, usage: UsageLevel, coveredMembers: number, planYear: number): number {
-  const key = `${usage}|${coveredMembers}|${planYear}`;
+function outOfPocketOf(fields: ListFields, key: string, usage: UsageLevel, coveredMembers: number, planYear: number): number {
   const known = fields.outOfPocket.get(key);
   if (known !== undefined) return known;
   const amount = expectedOutOfPocket(fields.costShare, usage, coveredMembers, planYear).outOfPocket;
