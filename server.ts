@@ -24,6 +24,7 @@ import { requestLog } from "./app/server/request-log.server.ts";
 import { createHttpServer } from "./app/server/firewall-timeouts.server.ts";
 import { startIntakeBackgroundWork } from "./app/server/write-store.server.ts";
 import { ServerTiming } from "./app/server/server-timing.server.ts";
+import { compressWholeAnswers } from "./app/server/whole-answer-compression.server.ts";
 
 const SHUTDOWN_GRACE_MS = 9_000;
 const FAKE_UPSTREAM_KEY = "sample-fake-upstream-key";
@@ -91,17 +92,19 @@ async function main(): Promise<void> {
   app.use(requestLog(log));
   app.use(createRateLimiter({ max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS, exemptPaths: ["/api/health"] }));
   app.use(requestFirewall());
-  // Cheap levels (brotli 1 with a 256 KB window, gzip 1): a 500 KB plan list compresses ~10× in about 1 ms
-  // instead of ~6 ms at the defaults (brotli 4, 4 MB window; gzip 6) (docs/decisions/113).
-  app.use(compression({ level: 1, brotli: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 1, [zlibConstants.BROTLI_PARAM_LGWIN]: 18 } } }));
+  // Static files stream through `compression` at cheap levels (brotli 1 with a 256 KB window, gzip 1)
+  // (docs/decisions/113); every other answer is compressed whole, below (docs/decisions/121).
+  const compressFiles = compression({ level: 1, brotli: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 1, [zlibConstants.BROTLI_PARAM_LGWIN]: 18 } } });
 
   // Fingerprinted assets never change under one name: cache them for a year.
-  app.use("/assets", express.static(path.join(buildDir, "client", "assets"), { immutable: true, maxAge: "1y" }));
+  app.use("/assets", compressFiles, express.static(path.join(buildDir, "client", "assets"), { immutable: true, maxAge: "1y" }));
   // Outside /assets only files with an extension are served (favicon.svg, robots.txt): a page or API
   // path would cost two failed file look-ups on every request (docs/decisions/113).
   const staticFiles = [express.static(path.join(buildDir, "client"), { maxAge: "1h" }), express.static("public", { maxAge: "1h" })];
-  app.use((req, res, next) => (/\.[A-Za-z0-9]+$/.test(req.path) ? staticFiles[0](req, res, () => staticFiles[1](req, res, next)) : next()));
-  app.use(coalesceWrites);
+  app.use((req, res, next) =>
+    /\.[A-Za-z0-9]+$/.test(req.path) ? compressFiles(req, res, () => staticFiles[0](req, res, () => staticFiles[1](req, res, next))) : next(),
+  );
+  app.use(compressWholeAnswers());
 
   app.all(
     "*",
@@ -172,70 +175,6 @@ async function main(): Promise<void> {
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
-}
-
-/**
- * Remix writes a page as React streams it (a dozen small chunks) and flushes
- * the compressor after each: every flush is a zlib call and a socket write,
- * and each chunk is compressed on its own. Chunks written in one turn of the
- * event loop go down together instead (at most 64 KB held), and a response
- * that is whole and under 1 KB at its end is not compressed at all. A page
- * that streams still streams: what is held goes out on the next turn
- * (docs/decisions/113-compression-and-write-coalescing.md).
- */
-function coalesceWrites(_req: Request, res: Response, next: NextFunction): void {
-  const FLUSH_BYTES = 64 * 1024;
-  const write = res.write.bind(res) as (chunk: Buffer) => boolean;
-  const end = res.end.bind(res) as (chunk?: Buffer, cb?: () => void) => Response;
-  const flushable = res as Response & { flush?: () => void };
-  const flushCompressor: (() => void) | undefined = flushable.flush; // set by compression(): pushes out what the compressor holds
-  let held: Buffer[] = [];
-  let size = 0;
-  let scheduled = false;
-  const take = (): Buffer => {
-    const chunk = held.length === 1 ? held[0] : Buffer.concat(held, size);
-    held = [];
-    size = 0;
-    return chunk;
-  };
-  const hold = (chunk: unknown, encoding?: unknown) => {
-    const buffer = Buffer.isBuffer(chunk)
-      ? chunk
-      : typeof chunk === "string"
-        ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8")
-        : Buffer.from(chunk as Uint8Array);
-    held.push(buffer);
-    size += buffer.length;
-  };
-  const pass = (): boolean => {
-    scheduled = false;
-    if (res.writableEnded || res.destroyed) take();
-    if (size === 0) return true;
-    const ok = write(take());
-    flushCompressor?.call(res);
-    return ok;
-  };
-  // Remix flushes after every chunk: the held data is flushed when it is passed on instead.
-  if (flushCompressor !== undefined) flushable.flush = () => undefined;
-  res.write = ((chunk: unknown, encoding?: unknown, cb?: unknown) => {
-    hold(chunk, encoding);
-    const callback = typeof encoding === "function" ? encoding : cb;
-    if (typeof callback === "function") process.nextTick(callback as () => void);
-    if (size >= FLUSH_BYTES) return pass();
-    if (!scheduled) {
-      scheduled = true;
-      setImmediate(pass);
-    }
-    return true;
-  }) as Response["write"];
-  res.end = ((chunk?: unknown, encoding?: unknown, cb?: unknown) => {
-    const callback = [chunk, encoding, cb].find((a) => typeof a === "function") as (() => void) | undefined;
-    if (chunk !== undefined && chunk !== null && typeof chunk !== "function") hold(chunk, encoding);
-    if (flushCompressor !== undefined) flushable.flush = flushCompressor;
-    const rest = size > 0 ? take() : undefined;
-    return callback ? end(rest, callback) : end(rest);
-  }) as Response["end"];
-  next();
 }
 
 main().catch((error) => {

@@ -403,21 +403,46 @@ export function upstreamHousehold(request: ShoppingRequest, options: { countNonA
 }
 
 /**
- * Identical eligibility questions in flight share one upstream call: a
- * household's plan list, plan pages and re-sorts ask the same question at
- * the same moment, and upstream allows 200 calls a second per key. Only
- * calls in flight are shared, never a settled answer, so an outage is seen
- * at once (docs/decisions/114-eligibility-calls-coalesced.md).
+ * Upstream eligibility answers, shared and kept a while (docs/decisions/120):
+ * identical questions in flight share one upstream call, and a settled answer
+ * answers the same question again for ELIGIBILITY_ANSWER_MS. A household's
+ * list, its re-sorts, filters, pages and plan pages all ask the same question,
+ * the estimate for it does not change from one minute to the next, and
+ * upstream allows 200 calls a second per key. Failures are never kept.
  */
+const ELIGIBILITY_ANSWER_MS = 10 * 60_000;
+const ELIGIBILITY_ANSWER_ENTRIES = 10_000;
 const eligibilityInFlight = new Map<string, Promise<EligibilityAnswer>>();
+const eligibilitySettled = new Map<string, { answer: EligibilityAnswer; until: number }>();
+
+/** Each caller gets its own copy: one changing its answer cannot change another's. */
+function copyOf(answer: EligibilityAnswer): EligibilityAnswer {
+  return { ...answer, reasons: [...answer.reasons] };
+}
 
 function upstreamEligibility(request: ShoppingRequest, year: number): Promise<EligibilityAnswer> {
   const key = JSON.stringify([year, request.income, request.household, request.place, request.coverage_date ?? null]);
+  const settled = eligibilitySettled.get(key);
+  if (settled && settled.until > Date.now()) return Promise.resolve(copyOf(settled.answer));
+  if (settled) eligibilitySettled.delete(key);
   const pending = eligibilityInFlight.get(key);
-  if (pending) return pending.then((answer) => ({ ...answer, reasons: [...answer.reasons] }));
+  if (pending) return pending.then(copyOf);
   const call = askUpstreamEligibility(request, year).finally(() => eligibilityInFlight.delete(key));
   eligibilityInFlight.set(key, call);
+  call.then(
+    (answer) => {
+      eligibilitySettled.set(key, { answer: copyOf(answer), until: Date.now() + ELIGIBILITY_ANSWER_MS });
+      // Oldest first out: a Map iterates in insertion order.
+      if (eligibilitySettled.size > ELIGIBILITY_ANSWER_ENTRIES) eligibilitySettled.delete(eligibilitySettled.keys().next().value as string);
+    },
+    () => undefined, // a failure is the caller's to handle, and is not kept
+  );
   return call;
+}
+
+/** Forgets every kept eligibility answer (tests that change what upstream says for the same household). */
+export function forgetEligibilityAnswers(): void {
+  eligibilitySettled.clear();
 }
 
 async function askUpstreamEligibility(request: ShoppingRequest, year: number): Promise<EligibilityAnswer> {

@@ -1,21 +1,26 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { PlansRequest } from "../../../app/schemas/shopping";
-import { determineEligibility, pricePlans } from "../../../app/server/shopping.server";
+import { determineEligibility, forgetEligibilityAnswers, pricePlans } from "../../../app/server/shopping.server";
 import type { FakeUpstream } from "../../fakes/upstream";
 import { child, PLACES, self, shoppingBody, spouse, startShoppingFake, upstreamCalls } from "../shopping/helpers";
 
 /**
  * Identical upstream eligibility questions in flight share one call
- * (docs/decisions/114); a settled answer is never reused (decision 043 keeps
- * eligibility out of every cache).
+ * (docs/decisions/114), and a settled answer answers the same question for
+ * ten minutes (docs/decisions/120); failures are never kept.
  */
 let fake: FakeUpstream;
 beforeAll(async () => {
   fake = await startShoppingFake();
 });
 afterAll(() => fake.close());
-beforeEach(() => {
+beforeEach(async () => {
   fake.calls.length = 0;
+  forgetEligibilityAnswers();
+  await fake.setMode("normal");
+});
+afterEach(() => {
+  vi.restoreAllMocks();
 });
 
 const ESTIMATES = "/households/eligibility/estimates";
@@ -37,10 +42,34 @@ describe("eligibility questions in flight", () => {
     expect(answers[1].eligibility).toEqual(answers[0].eligibility);
   });
 
-  it("asks again once the answer has settled", async () => {
+  it("a settled answer answers the same question again without an upstream call, as a copy of its own", async () => {
+    const first = await determineEligibility(family());
+    const second = await determineEligibility(family());
+    expect(upstreamCalls(fake, ESTIMATES)).toHaveLength(1);
+    expect(second).toEqual(first);
+    expect(second).not.toBe(first);
+    second.reasons.push("changed by one caller");
+    expect((await determineEligibility(family())).reasons).toEqual(first.reasons);
+  });
+
+  it("asks upstream again once the kept answer is ten minutes old", async () => {
+    const asked = Date.now();
     await determineEligibility(family());
+    vi.spyOn(Date, "now").mockReturnValue(asked + 10 * 60_000 - 1_000);
+    await determineEligibility(family());
+    expect(upstreamCalls(fake, ESTIMATES)).toHaveLength(1);
+    vi.spyOn(Date, "now").mockReturnValue(asked + 10 * 60_000 + 60_000);
     await determineEligibility(family());
     expect(upstreamCalls(fake, ESTIMATES)).toHaveLength(2);
+  });
+
+  it("a failure is not kept: the next question asks upstream again and gets the estimate", async () => {
+    await fake.setMode("503");
+    await expect(determineEligibility(family())).rejects.toMatchObject({ status: 503 });
+    await fake.setMode("normal");
+    const answer = await determineEligibility(family());
+    expect(answer.aptc).toBeGreaterThan(0);
+    expect(upstreamCalls(fake, ESTIMATES).length).toBeGreaterThanOrEqual(2);
   });
 
   it("does not share between different questions", async () => {

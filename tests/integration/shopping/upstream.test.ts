@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as eligibilityRoute from "../../../app/routes/api.eligibility";
 import * as plansRoute from "../../../app/routes/api.plans";
+import { forgetEligibilityAnswers } from "../../../app/server/shopping.server";
 import { EligibilityResponse, PlansResponse } from "../../../app/schemas/shopping";
 import type { FakeUpstream, FakeUpstreamMode } from "../../fakes/upstream";
 import {
@@ -31,6 +32,8 @@ afterAll(() => fake.close());
 beforeEach(async () => {
   fake.reset();
   await fake.setMode("normal");
+  // Settled estimates are kept for ten minutes (docs/decisions/120): each test asks afresh.
+  forgetEligibilityAnswers();
 });
 
 const eligibility = (body: unknown) => postJson(eligibilityRoute, "/api/eligibility", body);
@@ -135,6 +138,19 @@ describe("upstream down", () => {
       expect(plan.csr_variant).toBeNull();
     }
     expect(() => PlansResponse.parse(body)).not.toThrow();
+  });
+
+  it("a household estimated before the outage keeps its estimate; a new one is told it is unavailable", async () => {
+    const before = await eligibility(shoppingBody(PLACES.dallas, [self(35)], 36_000));
+    expect(before.status).toBe(200);
+    await fake.setMode("503");
+    const again = await plans(shoppingBody(PLACES.dallas, [self(35)], 36_000));
+    expect(again.status).toBe(200);
+    expect(again.body.eligibility).toEqual(before.body);
+    expect(again.body.eligibility_unavailable).toBeNull();
+    const other = await eligibility(shoppingBody(PLACES.dallas, [self(36)], 36_000));
+    expect(other.status).toBe(503);
+    expect(other.body.error.code).toBe("eligibility_unavailable");
   });
 
   it("NY keeps working and never asks upstream", async () => {

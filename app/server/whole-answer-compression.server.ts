@@ -1,0 +1,141 @@
+/**
+ * Compression of whole answers (docs/decisions/121-whole-answer-compression.md).
+ *
+ * Remix hands an answer to Express as a stream of chunks (a plan list in one
+ * or two, a page in a dozen as React renders it). The `compression`
+ * middleware pushed each through a zlib stream on the thread pool: a round
+ * trip to another thread per chunk and several turns of the event loop per
+ * answer, which under load cost more than the compressing itself. Here the
+ * chunks are held until the answer ends and compressed in one synchronous
+ * call (brotli quality 2 takes ~0.2 ms for a 56 KB plan list, gzip 1 ~0.1 ms),
+ * and the answer goes out in one write with its Content-Length.
+ *
+ * What is not held: event streams, and anything past MAX_HELD_BYTES, which
+ * goes out as it comes, uncompressed. What is not compressed: HEAD, 1xx/204/304,
+ * answers already encoded or marked no-transform, types that do not compress,
+ * answers under MIN_BYTES.
+ */
+import type { NextFunction, Request, Response } from "express";
+import { brotliCompressSync, constants as zlib, deflateSync, gzipSync } from "node:zlib";
+
+/** Below this an answer is sent as it is: the encoding would save less than a packet. */
+export const MIN_BYTES = 1024;
+/** Above this an answer is passed on as it comes (a 500-plan list is ~0.6 MB). */
+export const MAX_HELD_BYTES = 4 * 1024 * 1024;
+
+const COMPRESSIBLE_TYPE = /^\s*(text\/|application\/(json|javascript|xml|manifest\+json|problem\+json|[a-z.+-]*\+(json|xml))|image\/svg\+xml)/i;
+
+type Coding = "br" | "gzip" | "deflate";
+const PREFERENCE: readonly Coding[] = ["br", "gzip", "deflate"];
+
+/** The coding to send for an Accept-Encoding header: brotli, then gzip, then deflate, whichever is accepted (q > 0). */
+export function chooseCoding(acceptEncoding: string | undefined): Coding | null {
+  if (!acceptEncoding) return null;
+  const q = new Map<string, number>();
+  for (const part of acceptEncoding.split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    if (!name) continue;
+    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    const value = qParam === undefined ? 1 : Number(qParam.slice(2));
+    q.set(name.trim(), Number.isFinite(value) ? value : 0);
+  }
+  for (const coding of PREFERENCE) {
+    const value = q.get(coding) ?? q.get("*");
+    if (value !== undefined && value > 0) return coding;
+  }
+  return null;
+}
+
+function compress(body: Buffer, coding: Coding): Buffer {
+  if (coding === "br") {
+    return brotliCompressSync(body, {
+      params: { [zlib.BROTLI_PARAM_QUALITY]: 2, [zlib.BROTLI_PARAM_LGWIN]: 18, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length },
+    });
+  }
+  return coding === "gzip" ? gzipSync(body, { level: 1 }) : deflateSync(body, { level: 1 });
+}
+
+function addVary(res: Response): void {
+  const vary = String(res.getHeader("vary") ?? "");
+  if (vary.trim() === "*" || /(^|,)\s*accept-encoding\s*(,|$)/i.test(vary)) return;
+  res.setHeader("vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
+}
+
+/** Whether this answer may be compressed at all (before looking at the client's codings). */
+function compressible(req: Request, res: Response, size: number): boolean {
+  if (req.method === "HEAD" || res.statusCode < 200 || res.statusCode === 204 || res.statusCode === 304) return false;
+  const encoding = res.getHeader("content-encoding");
+  if (encoding !== undefined && String(encoding).toLowerCase() !== "identity") return false;
+  if (/(^|,)\s*no-transform\s*(,|$)/i.test(String(res.getHeader("cache-control") ?? ""))) return false;
+  if (!COMPRESSIBLE_TYPE.test(String(res.getHeader("content-type") ?? ""))) return false;
+  return size >= MIN_BYTES;
+}
+
+export function compressWholeAnswers() {
+  return function wholeAnswerCompression(req: Request, res: Response, next: NextFunction): void {
+    const write = res.write.bind(res) as (chunk: Buffer, cb?: (error?: Error | null) => void) => boolean;
+    const end = res.end.bind(res) as (chunk?: Buffer, cb?: () => void) => Response;
+    let held: Buffer[] = [];
+    let size = 0;
+    /** True once the answer is passed on as it comes (an event stream, or too large to hold). */
+    let passing = false;
+    const take = (): Buffer => {
+      const body = held.length === 1 ? held[0] : Buffer.concat(held, size);
+      held = [];
+      size = 0;
+      return body;
+    };
+    const bufferOf = (chunk: unknown, encoding: unknown): Buffer =>
+      Buffer.isBuffer(chunk)
+        ? chunk
+        : typeof chunk === "string"
+          ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8")
+          : Buffer.from(chunk as Uint8Array);
+
+    res.write = ((chunk: unknown, encoding?: unknown, cb?: unknown): boolean => {
+      const callback = (typeof encoding === "function" ? encoding : cb) as ((error?: Error | null) => void) | undefined;
+      if (!passing && /text\/event-stream/i.test(String(res.getHeader("content-type") ?? ""))) passing = true;
+      if (passing) {
+        if (size > 0) write(take());
+        return write(bufferOf(chunk, encoding), callback);
+      }
+      const buffer = bufferOf(chunk, encoding);
+      held.push(buffer);
+      size += buffer.length;
+      if (callback) process.nextTick(callback);
+      if (size > MAX_HELD_BYTES) {
+        passing = true;
+        return write(take());
+      }
+      return true;
+    }) as Response["write"];
+
+    res.end = ((chunk?: unknown, encoding?: unknown, cb?: unknown): Response => {
+      const callback = [chunk, encoding, cb].find((a) => typeof a === "function") as (() => void) | undefined;
+      const last = chunk !== undefined && chunk !== null && typeof chunk !== "function" ? bufferOf(chunk, encoding) : undefined;
+      if (passing) {
+        if (size > 0) write(take());
+        return callback ? end(last, callback) : end(last);
+      }
+      if (last) {
+        held.push(last);
+        size += last.length;
+      }
+      let body = size > 0 ? take() : undefined;
+      if (body && !res.headersSent) {
+        if (compressible(req, res, body.length)) {
+          addVary(res);
+          const coding = chooseCoding(req.headers["accept-encoding"]);
+          if (coding) {
+            body = compress(body, coding);
+            res.setHeader("content-encoding", coding);
+          }
+        }
+        // One write with its length: no chunked framing.
+        if (req.method !== "HEAD") res.setHeader("content-length", body.length);
+      }
+      return callback ? end(body, callback) : end(body);
+    }) as Response["end"];
+    next();
+  };
+}
