@@ -7,7 +7,7 @@ import { netPremium, roundCents } from "../domain/pricing";
 import { ApiError } from "./api.server";
 import { expectedOutOfPocket, parseBenefitCostShare, type PlanCostShare, type ServiceCostShare, type ServiceKind } from "../domain/yearly-cost";
 import type { PlansRequest, ShoppingRequest } from "../schemas/shopping";
-import { planStore, type KeyBenefits, type PlanStore, type PlanSummary, type StateInfo, type TierCostShare } from "./plan-store.server";
+import { planStore, type CsrVariantSummary, type KeyBenefits, type PlaceOffer, type PlanStore, type PlanSummary, type StateInfo, type TierCostShare } from "./plan-store.server";
 
 type PlanSummaryUrls = PlanSummary["urls"];
 import { ServerTiming } from "./server-timing.server";
@@ -632,12 +632,6 @@ export function planCostShareOf(
   };
 }
 
-function compareNullable(a: number | null, b: number | null): number {
-  if (a === b) return 0;
-  if (a === null) return 1; // unknowns last, whatever the order
-  if (b === null) return -1;
-  return a - b;
-}
 
 const SORT_KEYS: Record<PlanSort, (p: PricedPlan) => number | null> = {
   premium: (p) => p.premium_w_credit,
@@ -647,18 +641,24 @@ const SORT_KEYS: Record<PlanSort, (p: PricedPlan) => number | null> = {
   quality_rating: (p) => p.quality_rating,
 };
 
-function sortPlans(plans: PricedPlan[], sort: PlanSort, order: "asc" | "desc"): PricedPlan[] {
-  const keyOf = SORT_KEYS[sort];
+/**
+ * `indexes` in list order for the sort: unknown values last whatever the
+ * order, ties by premium after credit, then plan id. Keys are read once per
+ * plan, not twice per comparison.
+ */
+function sortedIndexes(list: PricedList, indexes: number[], sort: PlanSort, order: "asc" | "desc"): number[] {
   const sign = order === "desc" ? -1 : 1;
-  // Keys read once per plan, not twice per comparison (a list sorts hundreds of plans per request).
-  const rows = plans.map((p) => ({ p, k: keyOf(p) }));
-  rows.sort((ra, rb) => {
-    const { p: a, k: ka } = ra;
-    const { p: b, k: kb } = rb;
-    if (ka === null || kb === null) return compareNullable(ka, kb) || a.id.localeCompare(b.id);
-    return sign * (ka - kb) || a.premium_w_credit - b.premium_w_credit || a.id.localeCompare(b.id);
+  const keys = new Float64Array(list.length);
+  for (const i of indexes) keys[i] = list.keyOf(sort, i) ?? Number.NaN; // NaN stands for "not known"
+  const byId = (a: number, b: number) => list.idOf(a).localeCompare(list.idOf(b));
+  return [...indexes].sort((a, b) => {
+    const ka = keys[a];
+    const kb = keys[b];
+    const unknownA = Number.isNaN(ka);
+    const unknownB = Number.isNaN(kb);
+    if (unknownA || unknownB) return (unknownA === unknownB ? 0 : unknownA ? 1 : -1) || byId(a, b);
+    return sign * (ka - kb) || list.premiumWithCredit(a) - list.premiumWithCredit(b) || byId(a, b);
   });
-  return rows.map((r) => r.p);
 }
 
 /**
@@ -672,12 +672,15 @@ export const EVERY_PLAN = Object.freeze({ limit: Number.MAX_SAFE_INTEGER, offset
  * (docs/decisions/119-plan-list-pages.md): the sort is over every plan, the
  * slice after it. An offset past the end is an empty page.
  */
-export function pageOf(sorted: PricedPlan[], request: Pick<PlansRequest, "limit" | "offset">): { limit: number; offset: number; plans: PricedPlan[] } {
+export function pageOf<T>(sorted: readonly T[], request: Pick<PlansRequest, "limit" | "offset">): { limit: number; offset: number; plans: T[] } {
   const { limit, offset } = request;
   return { limit, offset, plans: sorted.slice(offset, offset + limit) };
 }
 
-function passesFilters(plan: PricedPlan, filters: PlansRequest["filters"]): boolean {
+/** What the filters read of a plan. */
+type FilterFields = Pick<PricedPlan, "metal_level" | "type" | "issuer" | "hsa_eligible" | "premium_w_credit" | "deductible">;
+
+function passesFilters(plan: FilterFields, filters: PlansRequest["filters"]): boolean {
   if (!filters) return true;
   if (filters.metal_levels?.length && !filters.metal_levels.includes(plan.metal_level as never)) return false;
   if (filters.types?.length && !filters.types.includes((plan.type ?? "") as never)) return false;
@@ -729,66 +732,162 @@ export async function pricePlans(
   const { ratingArea } = offer;
   const { eligibility, unavailable } = await pendingEligibility;
 
-  const plans: PricedPlan[] = timing.measure("pricing", () => {
-    const priced: PricedPlan[] = [];
-    const price = householdPricer(members, state, year);
-    // The household-independent part of each yearly estimate is memoised per plan under this key.
-    const outOfPocketKey = `${request.usage}|${ratedMemberCount(members)}|${year}`;
-    for (let i = 0; i < offer.plans.length; i++) {
-      const plan = offer.plans[i];
-      const table = offer.rateTables[i];
-      if (!table) continue; // offered but not priced in this rating area: cannot be sold here
-      if (options.onlyPlanIds && !options.onlyPlanIds.includes(plan.id)) continue;
-      const { premium, premiumWithoutTobacco, tobaccoSurcharge } = price(ratingTable(table));
-      const ehbShare = plan.ehbShare ?? 1;
-      // Catastrophic plans cannot be bought with the credit (26 CFR 1.36B-2(a); 45 CFR 155.305(h)).
-      const aptc = plan.metalLevel === "Catastrophic" ? 0 : (eligibility?.aptc ?? 0);
-      const { premiumWithCredit, creditApplied } = premiumAfterCredit({ premium, premiumWithoutTobacco, tobaccoSurcharge }, aptc, ehbShare);
-      const csr = plan.metalLevel === "Silver" && eligibility?.csr ? eligibility.csr : null;
-      const variant = csr ? plan.csrVariants[csr] : undefined;
-      const fields = listFieldsOf(variant ?? plan);
-      const { deductible, moop, keyBenefits, complete } = fields;
-      // estimateYearlyCost's total: premiums after credit for the year plus the expected out-of-pocket
-      // costs, which depend on the plan's cost sharing alone (derived once, see outOfPocketOf).
-      const yearlyTotal = premiumWithCredit * 12 + outOfPocketOf(fields, outOfPocketKey, request.usage, ratedMemberCount(members), year);
-      const pricedPlan: PricedPlan = {
-        id: plan.id,
-        name: plan.name,
-        issuer: plan.issuer,
-        metal_level: plan.metalLevel,
-        type: plan.type,
-        hsa_eligible: plan.hsaEligible,
-        premium,
-        premium_w_credit: premiumWithCredit,
-        credit_applied: creditApplied,
-        ehb_premium: ehbPremium(premiumWithoutTobacco, ehbShare),
-        tobacco_surcharge: tobaccoSurcharge,
-        csr_variant: variant ? csr : null,
-        variant_id: variant?.variantId ?? plan.variantId,
-        deductible,
-        moop,
-        key_benefits: keyBenefits,
-        quality_rating: plan.qualityRating,
-        urls: urlsOf(plan.urls),
-        estimated_yearly_cost: roundCents(yearlyTotal),
-        estimated_yearly_cost_complete: complete,
-      };
-      priced.push(pricedPlan);
-      const head = planHeadJson(plan);
-      const tail = variantTailJson(plan, variant ?? plan, variant ? csr : null, pricedPlan);
-      if (head !== null && tail !== null) planJsonParts.set(pricedPlan, { head, tail });
-    }
-    return priced;
-  });
+  const plans = timing.measure("pricing", () =>
+    priceOffer(offer, { members, state, year, usage: request.usage, eligibility, onlyPlanIds: options.onlyPlanIds }),
+  );
   return plansAnswer(request, { year, source: "own", ratingArea, eligibility, unavailable, plans });
+}
+
+/**
+ * Plans priced for one household, before they become answer objects: the
+ * sort and the filters read numbers by index, and only the plans on the page
+ * asked for are made into PricedPlan objects (a county lists up to ~500
+ * plans; a page shows 50).
+ */
+interface PricedList {
+  readonly length: number;
+  premiumWithCredit(i: number): number;
+  keyOf(sort: PlanSort, i: number): number | null;
+  idOf(i: number): string;
+  passes(filters: PlansRequest["filters"], i: number): boolean;
+  answerAt(i: number): PricedPlan;
+}
+
+/** A list already made of answer objects (the upstream branch). */
+function listOfAnswers(plans: readonly PricedPlan[]): PricedList {
+  return {
+    length: plans.length,
+    premiumWithCredit: (i) => plans[i].premium_w_credit,
+    keyOf: (sort, i) => SORT_KEYS[sort](plans[i]),
+    idOf: (i) => plans[i].id,
+    passes: (filters, i) => passesFilters(plans[i], filters),
+    answerAt: (i) => plans[i],
+  };
+}
+
+/** Every plan of a place's offer that has rates there, priced for the household (the own-data branch). */
+function priceOffer(
+  offer: PlaceOffer,
+  household: { members: Member[]; state: string; year: number; usage: UsageLevel; eligibility: EligibilityAnswer | null; onlyPlanIds?: readonly string[] },
+): PricedList {
+  const { members, state, year, usage, eligibility, onlyPlanIds } = household;
+  const price = householdPricer(members, state, year);
+  const coveredMembers = ratedMemberCount(members);
+  // The household-independent part of each yearly estimate is memoised per plan under this key.
+  const outOfPocketKey = `${usage}|${coveredMembers}|${year}`;
+  const size = offer.plans.length;
+  const planAt: OfferedPlan[] = [];
+  const variantAt: Array<CsrVariantSummary | undefined> = [];
+  const fieldsAt: ListFields[] = [];
+  const premium = new Float64Array(size);
+  const premiumWithoutTobacco = new Float64Array(size);
+  const tobaccoSurcharge = new Float64Array(size);
+  const premiumWithCredit = new Float64Array(size);
+  const creditApplied = new Float64Array(size);
+  const yearlyCost = new Float64Array(size);
+  for (let i = 0; i < size; i++) {
+    const plan = offer.plans[i];
+    const table = offer.rateTables[i];
+    if (!table) continue; // offered but not priced in this rating area: cannot be sold here
+    if (onlyPlanIds && !onlyPlanIds.includes(plan.id)) continue;
+    const k = planAt.length;
+    const householdPrice = price(ratingTable(table));
+    // Catastrophic plans cannot be bought with the credit (26 CFR 1.36B-2(a); 45 CFR 155.305(h)).
+    const aptc = plan.metalLevel === "Catastrophic" ? 0 : (eligibility?.aptc ?? 0);
+    const afterCredit = premiumAfterCredit(householdPrice, aptc, plan.ehbShare ?? 1);
+    const csr = plan.metalLevel === "Silver" && eligibility?.csr ? eligibility.csr : null;
+    const variant = csr ? plan.csrVariants[csr] : undefined;
+    const fields = listFieldsOf(variant ?? plan);
+    planAt.push(plan);
+    variantAt.push(variant);
+    fieldsAt.push(fields);
+    premium[k] = householdPrice.premium;
+    premiumWithoutTobacco[k] = householdPrice.premiumWithoutTobacco;
+    tobaccoSurcharge[k] = householdPrice.tobaccoSurcharge;
+    premiumWithCredit[k] = afterCredit.premiumWithCredit;
+    creditApplied[k] = afterCredit.creditApplied;
+    // estimateYearlyCost's total: premiums after credit for the year plus the expected out-of-pocket
+    // costs, which depend on the plan's cost sharing alone (derived once, see outOfPocketOf).
+    yearlyCost[k] = roundCents(afterCredit.premiumWithCredit * 12 + outOfPocketOf(fields, outOfPocketKey, usage, coveredMembers, year));
+  }
+  const answerAt = (k: number): PricedPlan => {
+    const plan = planAt[k];
+    const variant = variantAt[k];
+    const fields = fieldsAt[k];
+    const csr = variant && eligibility?.csr ? eligibility.csr : null;
+    const answer: PricedPlan = {
+      id: plan.id,
+      name: plan.name,
+      issuer: plan.issuer,
+      metal_level: plan.metalLevel,
+      type: plan.type,
+      hsa_eligible: plan.hsaEligible,
+      premium: premium[k],
+      premium_w_credit: premiumWithCredit[k],
+      credit_applied: creditApplied[k],
+      ehb_premium: ehbPremium(premiumWithoutTobacco[k], plan.ehbShare ?? 1),
+      tobacco_surcharge: tobaccoSurcharge[k],
+      csr_variant: csr,
+      variant_id: variant?.variantId ?? plan.variantId,
+      deductible: fields.deductible,
+      moop: fields.moop,
+      key_benefits: fields.keyBenefits,
+      quality_rating: plan.qualityRating,
+      urls: urlsOf(plan.urls),
+      estimated_yearly_cost: yearlyCost[k],
+      estimated_yearly_cost_complete: fields.complete,
+    };
+    const head = planHeadJson(plan);
+    const tail = variantTailJson(plan, variant ?? plan, csr, answer);
+    if (head !== null && tail !== null) planJsonParts.set(answer, { head, tail });
+    return answer;
+  };
+  return {
+    length: planAt.length,
+    premiumWithCredit: (k) => premiumWithCredit[k],
+    keyOf(sort, k) {
+      switch (sort) {
+        case "premium":
+          return premiumWithCredit[k];
+        case "deductible":
+          return fieldsAt[k].deductible.individual;
+        case "moop":
+          return fieldsAt[k].moop.individual;
+        case "yearly_cost":
+          return yearlyCost[k];
+        case "quality_rating":
+          return planAt[k].qualityRating;
+      }
+    },
+    idOf: (k) => planAt[k].id,
+    // Without filters nothing is built; with them, the fields the filters read.
+    passes: (filters, k) =>
+      !filters ||
+      passesFilters(
+        {
+          metal_level: planAt[k].metalLevel,
+          type: planAt[k].type,
+          issuer: planAt[k].issuer,
+          hsa_eligible: planAt[k].hsaEligible,
+          premium_w_credit: premiumWithCredit[k],
+          deductible: fieldsAt[k].deductible,
+        },
+        filters,
+      ),
+    answerAt,
+  };
 }
 
 /** The list answer both branches give: filtered, sorted, then one page of it. */
 function plansAnswer(
   request: PlansRequest,
-  priced: { year: number; source: "own" | "upstream"; ratingArea: string | null; eligibility: EligibilityAnswer | null; unavailable: string | null; plans: PricedPlan[] },
+  priced: { year: number; source: "own" | "upstream"; ratingArea: string | null; eligibility: EligibilityAnswer | null; unavailable: string | null; plans: PricedList },
 ): PlansAnswer {
-  const filtered = sortPlans(priced.plans.filter((p) => passesFilters(p, request.filters)), request.sort, request.order);
+  const list = priced.plans;
+  const chosen: number[] = [];
+  for (let i = 0; i < list.length; i++) if (list.passes(request.filters, i)) chosen.push(i);
+  const sorted = sortedIndexes(list, chosen, request.sort, request.order);
+  const page = pageOf(sorted, request);
   const { state, county_fips, zip } = request.place;
   return {
     year: priced.year,
@@ -800,9 +899,10 @@ function plansAnswer(
     usage: request.usage,
     sort: request.sort,
     order: request.order,
-    total_plan_count: priced.plans.length,
-    plan_count: filtered.length,
-    ...pageOf(filtered, request),
+    total_plan_count: list.length,
+    plan_count: chosen.length,
+    ...page,
+    plans: page.plans.map((i) => list.answerAt(i)),
   };
 }
 
@@ -1017,5 +1117,5 @@ async function upstreamPlans(request: PlansRequest, year: number, timing: Server
       estimated_yearly_cost_complete: false,
     };
   });
-  return plansAnswer(request, { year, source: "upstream", ratingArea: null, eligibility, unavailable, plans });
+  return plansAnswer(request, { year, source: "upstream", ratingArea: null, eligibility, unavailable, plans: listOfAnswers(plans) });
 }
