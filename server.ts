@@ -12,7 +12,6 @@ import type { Socket } from "node:net";
 import { constants as zlibConstants } from "node:zlib";
 import express, { type NextFunction, type Request, type Response } from "express";
 import compression from "compression";
-import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import { ConfigurationError, env } from "./app/server/env.server.ts";
 import { closeAll, onShutdown } from "./app/server/lifecycle.server.ts";
@@ -25,6 +24,7 @@ import { createHttpServer } from "./app/server/firewall-timeouts.server.ts";
 import { startIntakeBackgroundWork } from "./app/server/write-store.server.ts";
 import { ServerTiming } from "./app/server/server-timing.server.ts";
 import { compressWholeAnswers } from "./app/server/whole-answer-compression.server.ts";
+import { remixRequestHandler } from "./app/server/remix-handler.server.ts";
 
 const SHUTDOWN_GRACE_MS = 9_000;
 const FAKE_UPSTREAM_KEY = "sample-fake-upstream-key";
@@ -108,7 +108,7 @@ async function main(): Promise<void> {
 
   app.all(
     "*",
-    createRequestHandler({
+    remixRequestHandler({
       build,
       mode: "production",
       getLoadContext: (req, res) => ({

@@ -1,21 +1,16 @@
-import { Readable } from "node:stream";
 import type { IncomingMessage } from "node:http";
 
 /**
- * Request-body plumbing for the firewall: read a body up to a limit, then give
- * it back to whoever reads the request next, unchanged.
+ * Request-body plumbing for the firewall: read a body up to a limit and keep
+ * it for the route (JSON and form bodies), or count a streamed body as it
+ * passes (multipart uploads).
  *
- * Who reads next is @remix-run/express: `createRemixRequest(req)` wraps the
- * Express request itself with `createReadableStreamFromReadable(req)`, which
- * uses `req.on("data" | "end" | "error" | "close")`, `req.pause()`,
- * `req.resume()`, `req.readable`, `req.readableHighWaterMark` and, on cancel,
- * `req.destroy()`. Express hands every middleware the same `req` object, so
- * the body cannot be swapped by passing a new request along; instead the
- * request's stream surface is pointed at a fresh Readable holding the same
- * bytes (`replaceRequestBody`). Events that are not about the body
- * ("aborted", ...) and everything else about the request (headers, socket,
- * url, complete) stay the original's.
- * Decision record: docs/decisions/051-firewall-body-inspection-and-replay.md.
+ * A read body is kept against its request (`keepInspectedBody`) and our
+ * Express → Remix glue (remix-handler.server.ts) gives Remix those bytes as
+ * the Request body: Express hands every middleware the same `req`, whose
+ * stream cannot be rewound, so the bytes travel beside it.
+ * Decision records: docs/decisions/051-firewall-body-inspection-and-replay.md,
+ * docs/decisions/124-firewall-body-handed-to-remix.md.
  */
 
 export type LimitedRead =
@@ -60,96 +55,20 @@ export function readBodyUpTo(req: IncomingMessage, limit: number): Promise<Limit
   });
 }
 
-/** A plain (non-object-mode) stream that yields `body` once and ends. */
-export function bufferStream(body: Buffer): Readable {
-  let sent = false;
-  return new Readable({
-    highWaterMark: 64 * 1024,
-    read() {
-      if (!sent && body.byteLength > 0) this.push(body);
-      sent = true;
-      this.push(null);
-    },
-  });
-}
-
-// The events a body reader listens for; all others stay on the request.
-const BODY_EVENTS = new Set<string | symbol>(["data", "end", "readable", "error", "close", "pause", "resume"]);
+const inspectedBodies = new WeakMap<IncomingMessage, Buffer>();
 
 /**
- * Point the stream surface of `req` at `body`. After this, `req.on("data")`,
- * `req.pipe()`, `for await (const chunk of req)`, `req.read()`, `req.pause()`,
- * `req.resume()` and `req.destroy()` all act on `body`.
+ * Keep the body the firewall read and judged for the request's route
+ * (app/server/remix-handler.server.ts hands it to Remix). The request's own
+ * stream has been read to its end; nothing else in this service reads it.
  */
-export function replaceRequestBody(req: IncomingMessage, body: Readable): void {
-  const target = req as unknown as Record<string | symbol, unknown>;
-  const own = {
-    on: req.on,
-    once: req.once,
-    off: req.off,
-    addListener: req.addListener,
-    removeListener: req.removeListener,
-    prependListener: req.prependListener,
-    prependOnceListener: req.prependOnceListener,
-    removeAllListeners: req.removeAllListeners,
-    listeners: req.listeners,
-    rawListeners: req.rawListeners,
-    listenerCount: req.listenerCount,
-  };
-  const route = (method: keyof typeof own) =>
-    function (this: unknown, event: string | symbol, ...rest: unknown[]) {
-      if (BODY_EVENTS.has(event)) {
-        const result = (body[method] as (...a: unknown[]) => unknown).call(body, event, ...rest);
-        // Chainable methods return the emitter: keep returning the request.
-        return result === body ? req : result;
-      }
-      return (own[method] as (...a: unknown[]) => unknown).call(req, event, ...rest);
-    };
-  const methods: Record<string | symbol, unknown> = {};
-  for (const name of Object.keys(own) as Array<keyof typeof own>) methods[name] = route(name);
-  methods.removeAllListeners = function (event?: string | symbol) {
-    if (event === undefined) {
-      body.removeAllListeners();
-      own.removeAllListeners.call(req);
-    } else if (BODY_EVENTS.has(event)) body.removeAllListeners(event);
-    else own.removeAllListeners.call(req, event);
-    return req;
-  };
-  const delegate = (name: string) =>
-    function (...args: unknown[]) {
-      const result = (body as unknown as Record<string, (...a: unknown[]) => unknown>)[name].apply(body, args);
-      return result === body ? req : result;
-    };
-  for (const name of ["read", "pause", "resume", "isPaused", "pipe", "unpipe", "setEncoding", "unshift", "wrap"]) {
-    methods[name] = delegate(name);
-  }
-  methods[Symbol.asyncIterator] = () => body[Symbol.asyncIterator]();
-  // The original request already ended; destroying the stand-in is enough
-  // (and leaves the keep-alive socket alone).
-  methods.destroy = (error?: Error) => {
-    body.destroy(error);
-    return req;
-  };
-  for (const [key, value] of [...Object.entries(methods), ...Object.getOwnPropertySymbols(methods).map((s) => [s, methods[s]] as const)]) {
-    Object.defineProperty(target, key, { value, configurable: true, writable: true, enumerable: false });
-  }
-  for (const name of [
-    "readable",
-    "readableFlowing",
-    "readableEnded",
-    "readableLength",
-    "readableHighWaterMark",
-    "readableEncoding",
-    "readableObjectMode",
-    "readableDidRead",
-    "readableAborted",
-  ]) {
-    Object.defineProperty(target, name, {
-      configurable: true,
-      enumerable: false,
-      get: () => (body as unknown as Record<string, unknown>)[name],
-    });
-  }
+export function keepInspectedBody(req: IncomingMessage, body: Buffer): void {
+  inspectedBodies.set(req, body);
+}
+
+/** The body the firewall read for this request, or undefined when it read none (GET, multipart, no body). */
+export function inspectedBody(req: IncomingMessage): Buffer | undefined {
+  return inspectedBodies.get(req);
 }
 
 export class BodyTooLargeError extends Error {

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
 import type { IncomingMessage } from "node:http";
 import { JSON_BODY_LIMIT_BYTES } from "./api.server";
-import { bufferStream, meterRequestBody, readBodyUpTo, replaceRequestBody } from "./firewall-body.server";
+import { keepInspectedBody, meterRequestBody, readBodyUpTo } from "./firewall-body.server";
 import { classifyRequestParts, type Classification, type RequestParts } from "./firewall-rules.server";
 import { logger } from "./logger.server";
 
@@ -111,7 +111,7 @@ export function requestFirewall(options: FirewallOptions = {}) {
         block(req, res, verdict, log(), false);
         return;
       }
-      replaceRequestBody(req, bufferStream(read.body));
+      keepInspectedBody(req, read.body);
       next();
     }, next);
   };

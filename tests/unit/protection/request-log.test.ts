@@ -3,6 +3,7 @@ import { Writable } from "node:stream";
 import express from "express";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inspectedBody } from "../../../app/server/firewall-body.server";
 import { requestFirewall } from "../../../app/server/firewall.server";
 import { createRateLimiter } from "../../../app/server/rate-limit.server";
 import { requestLog } from "../../../app/server/request-log.server";
@@ -43,7 +44,8 @@ beforeAll(async () => {
   app.use(requestLog(log));
   app.use(createRateLimiter({ max: 4, windowMs: 60_000, exemptPaths: ["/api/health"], log }));
   app.use(requestFirewall({ log }));
-  app.post("/api/eligibility", express.json(), (req, res) => res.json({ ok: true, echoedFields: Object.keys(req.body as object) }));
+  // Routes read the body the firewall kept (docs/decisions/124), as the Remix handler does.
+  app.post("/api/eligibility", (req, res) => res.json({ ok: true, echoedFields: Object.keys(JSON.parse(String(inspectedBody(req))) as object) }));
   app.get("/plans", (_req, res) => res.send("<p>plans</p>"));
   server = await listen(app);
 });
