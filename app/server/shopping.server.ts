@@ -649,15 +649,21 @@ const SORT_KEYS: Record<PlanSort, (p: PricedPlan) => number | null> = {
 function sortedIndexes(list: PricedList, indexes: number[], sort: PlanSort, order: "asc" | "desc"): number[] {
   const sign = order === "desc" ? -1 : 1;
   const keys = new Float64Array(list.length);
-  for (const i of indexes) keys[i] = list.keyOf(sort, i) ?? Number.NaN; // NaN stands for "not known"
+  let unknowns = false;
+  for (const i of indexes) {
+    const key = list.keyOf(sort, i);
+    keys[i] = key ?? Number.NaN; // NaN stands for "not known"
+    if (key === null) unknowns = true;
+  }
+  const premiums = list.premiumWithCredit;
   const byId = (a: number, b: number) => list.idOf(a).localeCompare(list.idOf(b));
-  return [...indexes].sort((a, b) => {
-    const ka = keys[a];
-    const kb = keys[b];
-    const unknownA = Number.isNaN(ka);
-    const unknownB = Number.isNaN(kb);
+  const sorted = [...indexes];
+  if (!unknowns) return sorted.sort((a, b) => sign * (keys[a] - keys[b]) || premiums[a] - premiums[b] || byId(a, b));
+  return sorted.sort((a, b) => {
+    const unknownA = Number.isNaN(keys[a]);
+    const unknownB = Number.isNaN(keys[b]);
     if (unknownA || unknownB) return (unknownA === unknownB ? 0 : unknownA ? 1 : -1) || byId(a, b);
-    return sign * (ka - kb) || list.premiumWithCredit(a) - list.premiumWithCredit(b) || byId(a, b);
+    return sign * (keys[a] - keys[b]) || premiums[a] - premiums[b] || byId(a, b);
   });
 }
 
@@ -746,7 +752,8 @@ export async function pricePlans(
  */
 interface PricedList {
   readonly length: number;
-  premiumWithCredit(i: number): number;
+  /** Premium after credit by index: the sort's first tie-break. */
+  readonly premiumWithCredit: ArrayLike<number>;
   keyOf(sort: PlanSort, i: number): number | null;
   idOf(i: number): string;
   passes(filters: PlansRequest["filters"], i: number): boolean;
@@ -757,7 +764,7 @@ interface PricedList {
 function listOfAnswers(plans: readonly PricedPlan[]): PricedList {
   return {
     length: plans.length,
-    premiumWithCredit: (i) => plans[i].premium_w_credit,
+    premiumWithCredit: plans.map((p) => p.premium_w_credit),
     keyOf: (sort, i) => SORT_KEYS[sort](plans[i]),
     idOf: (i) => plans[i].id,
     passes: (filters, i) => passesFilters(plans[i], filters),
@@ -844,7 +851,7 @@ function priceOffer(
   };
   return {
     length: planAt.length,
-    premiumWithCredit: (k) => premiumWithCredit[k],
+    premiumWithCredit,
     keyOf(sort, k) {
       switch (sort) {
         case "premium":
