@@ -247,27 +247,25 @@ export interface HouseholdPrice {
 
 /** A plan's monthly premium for the household, rounded to cents. */
 export function priceForHousehold(rateTable: RateTable, members: Member[], state: string, year: number): HouseholdPrice {
-  return householdPricer(members, state, year)(rateTable);
+  return householdPricer(members, state, year)(rateTable, { premium: 0, premiumWithoutTobacco: 0, tobaccoSurcharge: 0 });
 }
 
 /**
  * priceForHousehold for one household on many plans: the household's part of
- * the rating (who is rated, age bands, tobacco) is worked out once.
+ * the rating (who is rated, age bands, tobacco) is worked out once, and the
+ * price is written into `out` (a list reuses one object for hundreds of plans).
  */
-export function householdPricer(members: Member[], state: string, year: number): (rateTable: RateTable) => HouseholdPrice {
+export function householdPricer(members: Member[], state: string, year: number): (rateTable: RateTable, out: HouseholdPrice) => HouseholdPrice {
   const withTobacco = householdRater(members, state, year);
-  // Without a tobacco user the surcharge-free premium is the same number: price once (a list prices hundreds of plans).
-  if (!members.some((m) => m.usesTobacco)) {
-    return (rateTable) => {
-      const premium = roundCents(withTobacco(rateTable));
-      return { premium, premiumWithoutTobacco: premium, tobaccoSurcharge: 0 };
-    };
-  }
-  const withoutTobacco = householdRater(members, state, year, { excludeTobaccoSurcharge: true });
-  return (rateTable) => {
+  // Without a tobacco user the surcharge-free premium is the same number: price once.
+  const withoutTobacco = members.some((m) => m.usesTobacco) ? householdRater(members, state, year, { excludeTobaccoSurcharge: true }) : null;
+  return (rateTable, out) => {
     const premium = roundCents(withTobacco(rateTable));
-    const noTobacco = roundCents(withoutTobacco(rateTable));
-    return { premium, premiumWithoutTobacco: noTobacco, tobaccoSurcharge: roundCents(Math.max(0, premium - noTobacco)) };
+    const noTobacco = withoutTobacco ? roundCents(withoutTobacco(rateTable)) : premium;
+    out.premium = premium;
+    out.premiumWithoutTobacco = noTobacco;
+    out.tobaccoSurcharge = withoutTobacco ? roundCents(Math.max(0, premium - noTobacco)) : 0;
+    return out;
   };
 }
 
@@ -509,10 +507,21 @@ export async function determineEligibility(request: ShoppingRequest): Promise<El
 
 /** A plan's monthly premium after the credit: never below zero, never paying tobacco surcharges. */
 export function premiumAfterCredit(price: HouseholdPrice, aptc: number, ehbShare: number): { premiumWithCredit: number; creditApplied: number } {
-  const premiumWithCredit = roundCents(netPremium(price.premium, aptc, ehbShare, price.tobaccoSurcharge));
-  // The credit shown is the difference, so premium = premium_w_credit + credit_applied to the cent
-  // (rounding each on its own can disagree by a cent when the credit ends in half a cent).
-  return { premiumWithCredit, creditApplied: roundCents(price.premium - premiumWithCredit) };
+  const premiumWithCredit = premiumWithCreditOf(price, aptc, ehbShare);
+  return { premiumWithCredit, creditApplied: creditShown(price, premiumWithCredit) };
+}
+
+/** The premium after credit alone, rounded to cents (premiumAfterCredit without an object per plan). */
+export function premiumWithCreditOf(price: HouseholdPrice, aptc: number, ehbShare: number): number {
+  return roundCents(netPremium(price.premium, aptc, ehbShare, price.tobaccoSurcharge));
+}
+
+/**
+ * The credit shown is the difference, so premium = premium_w_credit + credit_applied to the cent
+ * (rounding each on its own can disagree by a cent when the credit ends in half a cent).
+ */
+export function creditShown(price: HouseholdPrice, premiumWithCredit: number): number {
+  return roundCents(price.premium - premiumWithCredit);
 }
 
 // ---------------------------------------------------------------- priced plans
@@ -658,12 +667,20 @@ function sortedIndexes(list: PricedList, indexes: number[], sort: PlanSort, orde
   const premiums = list.premiumWithCredit;
   const byId = (a: number, b: number) => list.idOf(a).localeCompare(list.idOf(b));
   const sorted = [...indexes];
-  if (!unknowns) return sorted.sort((a, b) => sign * (keys[a] - keys[b]) || premiums[a] - premiums[b] || byId(a, b));
+  // The comparators answer -1, 0 or 1: a fractional difference would be a new heap number per comparison.
+  const known = (a: number, b: number) => {
+    const byKey = keys[a] - keys[b];
+    if (byKey !== 0) return byKey < 0 ? -sign : sign;
+    const byPremium = premiums[a] - premiums[b];
+    if (byPremium !== 0) return byPremium < 0 ? -1 : 1;
+    return byId(a, b);
+  };
+  if (!unknowns) return sorted.sort(known);
   return sorted.sort((a, b) => {
     const unknownA = Number.isNaN(keys[a]);
     const unknownB = Number.isNaN(keys[b]);
     if (unknownA || unknownB) return (unknownA === unknownB ? 0 : unknownA ? 1 : -1) || byId(a, b);
-    return sign * (keys[a] - keys[b]) || premiums[a] - premiums[b] || byId(a, b);
+    return known(a, b);
   });
 }
 
@@ -786,22 +803,25 @@ function priceOffer(
   const planAt: OfferedPlan[] = [];
   const variantAt: Array<CsrVariantSummary | undefined> = [];
   const fieldsAt: ListFields[] = [];
-  const premium = new Float64Array(size);
-  const premiumWithoutTobacco = new Float64Array(size);
-  const tobaccoSurcharge = new Float64Array(size);
-  const premiumWithCredit = new Float64Array(size);
-  const creditApplied = new Float64Array(size);
-  const yearlyCost = new Float64Array(size);
+  // Six numbers a plan, in one buffer.
+  const numbers = new Float64Array(size * 6);
+  const premium = numbers.subarray(0, size);
+  const premiumWithoutTobacco = numbers.subarray(size, 2 * size);
+  const tobaccoSurcharge = numbers.subarray(2 * size, 3 * size);
+  const premiumWithCredit = numbers.subarray(3 * size, 4 * size);
+  const creditApplied = numbers.subarray(4 * size, 5 * size);
+  const yearlyCost = numbers.subarray(5 * size, 6 * size);
+  const householdPrice: HouseholdPrice = { premium: 0, premiumWithoutTobacco: 0, tobaccoSurcharge: 0 };
   for (let i = 0; i < size; i++) {
     const plan = offer.plans[i];
     const table = offer.rateTables[i];
     if (!table) continue; // offered but not priced in this rating area: cannot be sold here
     if (onlyPlanIds && !onlyPlanIds.includes(plan.id)) continue;
     const k = planAt.length;
-    const householdPrice = price(ratingTable(table));
+    price(ratingTable(table), householdPrice);
     // Catastrophic plans cannot be bought with the credit (26 CFR 1.36B-2(a); 45 CFR 155.305(h)).
     const aptc = plan.metalLevel === "Catastrophic" ? 0 : (eligibility?.aptc ?? 0);
-    const afterCredit = premiumAfterCredit(householdPrice, aptc, plan.ehbShare ?? 1);
+    const withCredit = premiumWithCreditOf(householdPrice, aptc, plan.ehbShare ?? 1);
     const csr = plan.metalLevel === "Silver" && eligibility?.csr ? eligibility.csr : null;
     const variant = csr ? plan.csrVariants[csr] : undefined;
     const fields = listFieldsOf(variant ?? plan);
@@ -811,11 +831,11 @@ function priceOffer(
     premium[k] = householdPrice.premium;
     premiumWithoutTobacco[k] = householdPrice.premiumWithoutTobacco;
     tobaccoSurcharge[k] = householdPrice.tobaccoSurcharge;
-    premiumWithCredit[k] = afterCredit.premiumWithCredit;
-    creditApplied[k] = afterCredit.creditApplied;
+    premiumWithCredit[k] = withCredit;
+    creditApplied[k] = creditShown(householdPrice, withCredit);
     // estimateYearlyCost's total: premiums after credit for the year plus the expected out-of-pocket
     // costs, which depend on the plan's cost sharing alone (derived once, see outOfPocketOf).
-    yearlyCost[k] = roundCents(afterCredit.premiumWithCredit * 12 + outOfPocketOf(fields, outOfPocketKey, usage, coveredMembers, year));
+    yearlyCost[k] = roundCents(withCredit * 12 + outOfPocketOf(fields, outOfPocketKey, usage, coveredMembers, year));
   }
   const answerAt = (k: number): PricedPlan => {
     const plan = planAt[k];

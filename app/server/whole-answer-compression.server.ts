@@ -90,7 +90,8 @@ export function compressWholeAnswers() {
         ? chunk
         : typeof chunk === "string"
           ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8")
-          : Buffer.from(chunk as Uint8Array);
+          : // A view on the same bytes, not a copy (Remix writes Uint8Array chunks it does not reuse).
+            Buffer.from((chunk as Uint8Array).buffer, (chunk as Uint8Array).byteOffset, (chunk as Uint8Array).byteLength);
 
     res.write = ((chunk: unknown, encoding?: unknown, cb?: unknown): boolean => {
       const callback = (typeof encoding === "function" ? encoding : cb) as ((error?: Error | null) => void) | undefined;
