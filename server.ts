@@ -3,7 +3,7 @@
  * compression, static files and the Remix request handler, plus graceful
  * shutdown. Run with `npm start` (node --import tsx server.ts) after `npm run build`.
  */
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -16,7 +16,7 @@ import type { ServerBuild } from "@remix-run/node";
 import { ConfigurationError, env } from "./app/server/env.server.ts";
 import { closeAll, onShutdown } from "./app/server/lifecycle.server.ts";
 import { logger } from "./app/server/logger.server.ts";
-import { securityHeaders } from "./app/server/security-headers.server.ts";
+import { cspNonce, securityHeaders } from "./app/server/security-headers.server.ts";
 import { requestFirewall } from "./app/server/firewall.server.ts";
 import { createRateLimiter } from "./app/server/rate-limit.server.ts";
 import { requestLog } from "./app/server/request-log.server.ts";
@@ -69,7 +69,7 @@ async function main(): Promise<void> {
 
   // Headers first, so that every answer below carries them, errors included.
   app.use((req, res, next) => {
-    const nonce = randomBytes(16).toString("base64");
+    const nonce = cspNonce();
     res.locals.cspNonce = nonce;
     res.locals.requestId = (req.headers["x-request-id"] as string | undefined)?.slice(0, 64) || randomUUID();
     for (const [name, value] of Object.entries(securityHeaders(nonce, config.POSTHOG_API_KEY ? config.POSTHOG_HOST : undefined))) {

@@ -1,3 +1,5 @@
+import { randomFillSync } from "node:crypto";
+
 /**
  * The header set every response carries (pages, JSON, static files, 404s and
  * errors). The edge may set them too; the service does not rely on it.
@@ -42,4 +44,22 @@ export function securityHeaders(nonce: string, analyticsHost?: string): Record<s
     "cross-origin-opener-policy": "same-origin",
     server: SERVER_NAME,
   };
+}
+
+// Nonces are cut from a pool of CSPRNG bytes refilled 256 nonces at a time: one
+// randomFillSync per request was ~3 % of a health check's server time, and
+// crypto.randomUUID pools the same way.
+const NONCE_BYTES = 16;
+const noncePool = Buffer.alloc(NONCE_BYTES * 256);
+let noncePoolOffset = noncePool.length;
+
+/** A fresh CSP nonce: 16 random bytes, base64. */
+export function cspNonce(): string {
+  if (noncePoolOffset === noncePool.length) {
+    randomFillSync(noncePool);
+    noncePoolOffset = 0;
+  }
+  const nonce = noncePool.toString("base64", noncePoolOffset, noncePoolOffset + NONCE_BYTES);
+  noncePoolOffset += NONCE_BYTES;
+  return nonce;
 }

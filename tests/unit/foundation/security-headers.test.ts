@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { securityHeaders } from "../../../app/server/security-headers.server";
+import { cspNonce, securityHeaders } from "../../../app/server/security-headers.server";
 
 describe("securityHeaders", () => {
   it("has the exact required values", () => {
@@ -19,5 +19,12 @@ describe("securityHeaders", () => {
   it("lets the browser reach the analytics host only when one is configured", () => {
     expect(securityHeaders("n", "https://us.i.posthog.com")["content-security-policy"]).toContain("https://us.i.posthog.com");
     expect(securityHeaders("n")["content-security-policy"]).not.toContain("posthog");
+  });
+  it("gives every request its own 16-byte nonce, across pool refills", () => {
+    const nonces = Array.from({ length: 1_000 }, () => cspNonce()); // ~4 refills of the 256-nonce pool
+    expect(new Set(nonces).size).toBe(nonces.length);
+    for (const nonce of nonces) expect(Buffer.from(nonce, "base64")).toHaveLength(16);
+    // Not all-zero or repeated bytes: the pool is filled, not just allocated.
+    expect(nonces.filter((n) => n === Buffer.alloc(16).toString("base64"))).toEqual([]);
   });
 });
