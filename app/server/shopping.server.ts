@@ -802,7 +802,6 @@ function priceOffer(
   const size = offer.plans.length;
   const planAt: OfferedPlan[] = [];
   const variantAt: Array<CsrVariantSummary | undefined> = [];
-  const fieldsAt: ListFields[] = [];
   // Six numbers a plan, in one buffer.
   const numbers = new Float64Array(size * 6);
   const premium = numbers.subarray(0, size);
@@ -823,24 +822,31 @@ function priceOffer(
     const aptc = plan.metalLevel === "Catastrophic" ? 0 : (eligibility?.aptc ?? 0);
     const withCredit = premiumWithCreditOf(householdPrice, aptc, plan.ehbShare ?? 1);
     const csr = plan.metalLevel === "Silver" && eligibility?.csr ? eligibility.csr : null;
-    const variant = csr ? plan.csrVariants[csr] : undefined;
-    const fields = listFieldsOf(variant ?? plan);
     planAt.push(plan);
-    variantAt.push(variant);
-    fieldsAt.push(fields);
+    variantAt.push(csr ? plan.csrVariants[csr] : undefined);
     premium[k] = householdPrice.premium;
     premiumWithoutTobacco[k] = householdPrice.premiumWithoutTobacco;
     tobaccoSurcharge[k] = householdPrice.tobaccoSurcharge;
     premiumWithCredit[k] = withCredit;
     creditApplied[k] = creditShown(householdPrice, withCredit);
-    // estimateYearlyCost's total: premiums after credit for the year plus the expected out-of-pocket
-    // costs, which depend on the plan's cost sharing alone (derived once, see outOfPocketOf).
-    yearlyCost[k] = roundCents(withCredit * 12 + outOfPocketOf(fields, outOfPocketKey, usage, coveredMembers, year));
+    yearlyCost[k] = Number.NaN; // worked out when asked for (yearlyCostAt)
   }
+  // A plan's cost-sharing fields and yearly cost are needed only by the page's plans, a sort on
+  // them and the deductible filter: worked out on first use, not for every plan of the county.
+  const fieldsAt: ListFields[] = new Array(planAt.length);
+  const fieldsOfPlan = (k: number): ListFields => (fieldsAt[k] ??= listFieldsOf(variantAt[k] ?? planAt[k]));
+  const yearlyCostAt = (k: number): number => {
+    if (Number.isNaN(yearlyCost[k])) {
+      // estimateYearlyCost's total: premiums after credit for the year plus the expected out-of-pocket
+      // costs, which depend on the plan's cost sharing alone (derived once, see outOfPocketOf).
+      yearlyCost[k] = roundCents(premiumWithCredit[k] * 12 + outOfPocketOf(fieldsOfPlan(k), outOfPocketKey, usage, coveredMembers, year));
+    }
+    return yearlyCost[k];
+  };
   const answerAt = (k: number): PricedPlan => {
     const plan = planAt[k];
     const variant = variantAt[k];
-    const fields = fieldsAt[k];
+    const fields = fieldsOfPlan(k);
     const csr = variant && eligibility?.csr ? eligibility.csr : null;
     const answer: PricedPlan = {
       id: plan.id,
@@ -861,7 +867,7 @@ function priceOffer(
       key_benefits: fields.keyBenefits,
       quality_rating: plan.qualityRating,
       urls: urlsOf(plan.urls),
-      estimated_yearly_cost: yearlyCost[k],
+      estimated_yearly_cost: yearlyCostAt(k),
       estimated_yearly_cost_complete: fields.complete,
     };
     const head = planHeadJson(plan);
@@ -877,11 +883,11 @@ function priceOffer(
         case "premium":
           return premiumWithCredit[k];
         case "deductible":
-          return fieldsAt[k].deductible.individual;
+          return fieldsOfPlan(k).deductible.individual;
         case "moop":
-          return fieldsAt[k].moop.individual;
+          return fieldsOfPlan(k).moop.individual;
         case "yearly_cost":
-          return yearlyCost[k];
+          return yearlyCostAt(k);
         case "quality_rating":
           return planAt[k].qualityRating;
       }
@@ -897,7 +903,7 @@ function priceOffer(
           issuer: planAt[k].issuer,
           hsa_eligible: planAt[k].hsaEligible,
           premium_w_credit: premiumWithCredit[k],
-          deductible: fieldsAt[k].deductible,
+          deductible: fieldsOfPlan(k).deductible,
         },
         filters,
       ),
