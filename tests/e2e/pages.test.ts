@@ -62,9 +62,15 @@ describe("every page in a real browser", () => {
     try {
       const { page, problems } = await watchedPage(context);
       await page.goto(`${server.url}/`, { waitUntil: "networkidle" });
+      const requested: Array<{ path: string; type: string }> = [];
+      page.on("request", (r) => requested.push({ path: new URL(r.url()).pathname, type: r.resourceType() }));
       await page.getByRole("navigation", { name: "Site" }).getByRole("link", { name: "Privacy" }).click();
       await page.waitForURL(/\/privacy$/);
-      expect(await page.locator("h1").textContent()).toBe("Privacy");
+      // React renders the new route just after the URL changes: wait for it rather than race it.
+      await expect.poll(() => page.locator("h1").textContent(), { timeout: 5_000 }).toBe("Privacy");
+      // Client-side: the route's data was fetched, the document was not loaded again.
+      expect(requested).toContainEqual(expect.objectContaining({ path: "/privacy.data" }));
+      expect(requested.filter((r) => r.type === "document")).toEqual([]);
       expect(problems).toEqual([]);
     } finally {
       await context.close();
