@@ -315,6 +315,18 @@ describe("filters and sorts", () => {
     }
   });
 
+  it("equal premiums after credit are listed in plan-id order, ascending and descending", async () => {
+    // $20,000 for one: a credit large enough to bring several plans to $0 a month, so there are ties.
+    for (const order of ["asc", "desc"] as const) {
+      const answer = await plansFor(PLACES.dallas, [self(40)], 20_000, { sort: "premium", order });
+      const premiums = answer.plans.map((p: Plan) => p.premium_w_credit);
+      expect(new Set(premiums).size).toBeLessThan(premiums.length); // ties exist
+      const sign = order === "asc" ? 1 : -1;
+      const reference = [...answer.plans].sort((a: Plan, b: Plan) => sign * (a.premium_w_credit - b.premium_w_credit) || a.id.localeCompare(b.id));
+      expect(answer.plans.map((p: Plan) => p.id)).toEqual(reference.map((p: Plan) => p.id));
+    }
+  });
+
   it("quality ratings include unrated plans, listed last", async () => {
     const answer = await plansFor(PLACES.dallas, [self(40)], 36_000, { sort: "quality_rating", order: "desc" });
     expect(answer.plans[0].quality_rating).toBe(5);
