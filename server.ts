@@ -66,6 +66,8 @@ async function main(): Promise<void> {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", config.TRUST_PROXY);
+  // Nothing reads req.query (Remix and the firewall read the URL themselves): don't parse every query string with qs.
+  app.set("query parser", false);
 
   // Headers first, so that every answer below carries them, errors included.
   app.use((req, res, next) => {
