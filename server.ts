@@ -1,7 +1,7 @@
 /**
  * Express entry point: configuration, security headers, edge protection,
  * compression, static files and the Remix request handler, plus graceful
- * shutdown. Run with `npm start` (node --import tsx server.ts) after `npm run build`.
+ * shutdown. `npm run build` compiles it to build/server.js (scripts/build-server.mjs), which `npm start` runs.
  */
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";

@@ -3,7 +3,8 @@
  *
  * (--only drives some endpoints, for trying a change; a partial run is never written to the doc.
  * --profile runs the server with --cpu-prof into data/bench/profiles/; --server FILE runs another entry
- * point in place of server.ts, to compare a change side by side; neither kind of run is written either.)
+ * point (a .ts file runs through tsx) in place of the compiled server, to compare a change side by
+ * side; neither kind of run is written either.)
  *
  * Speed at national scale (issue 9). In one run:
  *  1. builds the app into data/bench/build (not ./build, which others use);
@@ -11,7 +12,7 @@
  *     data/bench/plan-store-national.sqlite, unless a store loaded from the
  *     same generator output by the same loader is already there;
  *  3. starts the fake upstream in a process of its own (scripts/bench-upstream.ts)
- *     and the production server (node --import tsx server.ts) over the
+ *     and the production server (node build/server.js, the compiled server.ts) over the
  *     national store, and times the first 200 from /api/health after spawn;
  *  4. drives each endpoint from a separate load-generator process
  *     (scripts/bench-load.ts, autocannon; 16 connections, warm-up, then a
@@ -41,7 +42,7 @@ import type { LoadResult, LoadSpec } from "./bench-load";
 type Args = { build: boolean; write: boolean; regenerate: boolean; seconds: number; warmup: number; connections: number; only: string[] | null; profile: boolean; server: string };
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { build: true, write: true, regenerate: false, seconds: 10, warmup: 3, connections: 16, only: null, profile: false, server: "server.ts" };
+  const args: Args = { build: true, write: true, regenerate: false, seconds: 10, warmup: 3, connections: 16, only: null, profile: false, server: "" };
   const usage =
     "usage: npm run bench -- [--no-build] [--no-write] [--regenerate] [--seconds N] [--warmup N] [--connections N] [--only health,counties,plans,planPage,drugs] [--profile] [--server FILE]";
   for (let i = 0; i < argv.length; i++) {
@@ -58,7 +59,7 @@ function parseArgs(argv: string[]): Args {
     else if (a === "--warmup") args.warmup = num();
     else if (a === "--connections") args.connections = num();
     else if (a === "--profile") args.profile = true;
-    else if (a === "--server") args.server = argv[++i] ?? "server.ts";
+    else if (a === "--server") args.server = argv[++i] ?? "";
     else if (a === "--only") args.only = (argv[++i] ?? "").split(",").filter(Boolean);
     else throw new Error(`unknown argument ${a}\n${usage}`);
   }
@@ -101,7 +102,9 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 
 /** Spawns node with tsx and resolves once a line of its stdout matches. */
 function startUntil(script: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp, timeoutMs: number, nodeOptions: string[] = []) {
-  const child = spawn(process.execPath, [...nodeOptions, "--import", "tsx", script, ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  // TypeScript runs through tsx; the compiled server (a .js file) runs as it is.
+  const loader = script.endsWith(".ts") ? ["--import", "tsx"] : [];
+  const child = spawn(process.execPath, [...nodeOptions, ...loader, script, ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   children.add(child);
   child.on("exit", () => children.delete(child));
   let output = "";
@@ -179,16 +182,14 @@ function rssSampler(pid: number) {
 
 /**
  * The node options of `npm start` (package.json), so the benchmark runs the
- * server exactly as production does: `node [options] --import tsx server.ts`.
+ * server exactly as production does: `node [options] build/server.js`, the
+ * compiled server.ts (here from the benchmark's own build directory).
  */
 function startOptions(): string[] {
   const script = String((JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts?: Record<string, string> }).scripts?.start ?? "");
   const words = script.trim().split(/\s+/);
-  if (words[0] !== "node" || words.at(-1) !== "server.ts") throw new Error(`bench: npm start is not "node … server.ts": ${script}`);
-  const options = words.slice(1, -1);
-  const tsx = options.findIndex((w, i) => w === "--import" && options[i + 1] === "tsx");
-  if (tsx >= 0) options.splice(tsx, 2); // startUntil adds it
-  return options;
+  if (words[0] !== "node" || words.at(-1) !== "build/server.js") throw new Error(`bench: npm start is not "node … build/server.js": ${script}`);
+  return words.slice(1, -1);
 }
 
 // ---------------------------------------------------------------- HTTP probes
@@ -373,10 +374,12 @@ async function main(): Promise<void> {
 
   // 1. Build.
   let buildSeconds: number | null = null;
-  if (args.build || !existsSync(join(BUILD_DIR, "server", "index.js"))) {
+  if (args.build || !existsSync(join(BUILD_DIR, "server", "index.js")) || !existsSync(join(BUILD_DIR, "server.js"))) {
     console.log(`bench: building into ${relative(ROOT, BUILD_DIR)} ...`);
     const t = performance.now();
+    // The steps of `npm run build`, into the benchmark's own directory.
     execFileSync(join(ROOT, "node_modules", ".bin", "remix"), ["vite:build"], { cwd: ROOT, env: { ...process.env, BUILD_DIR }, stdio: ["ignore", "ignore", "inherit"] });
+    execFileSync(process.execPath, ["scripts/build-server.mjs"], { cwd: ROOT, env: { ...process.env, BUILD_DIR }, stdio: ["ignore", "ignore", "inherit"] });
     execFileSync(process.execPath, ["scripts/record-build-info.mjs"], { cwd: ROOT, env: { ...process.env, BUILD_DIR }, stdio: "ignore" });
     buildSeconds = (performance.now() - t) / 1000;
   }
@@ -424,7 +427,7 @@ async function main(): Promise<void> {
   delete serverEnv.POSTHOG_API_KEY;
   const spawnedAt = performance.now();
   const profileDir = join(BENCH_DIR, "profiles");
-  const server = startUntil(args.server, [], serverEnv, /listening on (http:\/\/[^\s"]+)/, 60_000, [
+  const server = startUntil(args.server || join(BUILD_DIR, "server.js"), [], serverEnv, /listening on (http:\/\/[^\s"]+)/, 60_000, [
     ...startOptions(),
     ...(args.profile ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : []),
   ]);
@@ -572,7 +575,7 @@ async function main(): Promise<void> {
     `Data: plan store ${(storeBytes / 1024 ** 3).toFixed(2)} GB (${store.reused ? "reused: same generator output and loader" : `loaded in ${f0(store.loadSeconds)} s`}${generationSeconds !== null ? `, generated in ${f0(generationSeconds)} s` : ""}); ${scenario.countyName}, ${scenario.state} (${scenario.countyFips}), ZIP ${scenario.zip}, plan year ${scenario.year}: ${planIds.length} plans priced for adults 40 and 38, children 10 and 7, income $90,000 (eligibility ${plansAnswer.eligibility ? "estimated" : "unavailable"}); drugs ${scenario.rxcuis.join(", ")} × ${planIds.length} plans.`,
   );
   lines.push(
-    `Server: \`node ${[...startOptions(), "--import", "tsx"].join(" ")} server.ts\` as npm start runs it. Load: ${args.connections} connections, ${args.warmup} s warm-up then ${args.seconds} s measured per endpoint, one autocannon process; requests send \`Accept-Encoding: ${ACCEPT_ENCODING}\`; server with RATE_LIMIT_MAX=1000000000 (the per-IP rule would throttle the load generator), request log on; fake upstream in its own process.${buildSeconds !== null ? ` Build ${f0(buildSeconds)} s.` : ""}`,
+    `Server: \`node ${startOptions().join(" ")} build/server.js\` (the compiled server.ts) as npm start runs it. Load: ${args.connections} connections, ${args.warmup} s warm-up then ${args.seconds} s measured per endpoint, one autocannon process; requests send \`Accept-Encoding: ${ACCEPT_ENCODING}\`; server with RATE_LIMIT_MAX=1000000000 (the per-IP rule would throttle the load generator), request log on; fake upstream in its own process.${buildSeconds !== null ? ` Build ${f0(buildSeconds)} s.` : ""}`,
     "",
   );
   lines.push("| Endpoint | req/s | p50 ms | p97.5 ms | p99 ms | Response (wire / decoded) | Server RSS peak | non-2xx / errors |");
@@ -597,7 +600,7 @@ async function main(): Promise<void> {
   console.log(`\n${entry}`);
 
   if (args.profile) console.log(`bench: CPU profile of the server in ${relative(ROOT, profileDir)}/`);
-  if (args.write && !args.only && !args.profile && args.server === "server.ts") {
+  if (args.write && !args.only && !args.profile && args.server === "") {
     const doc = existsSync(DOC) ? readFileSync(DOC, "utf8") : "# Benchmarks\n";
     const next = doc.includes(RUNS_END)
       ? doc.replace(RUNS_END, `${entry}\n${RUNS_END}`)

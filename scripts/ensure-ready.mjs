@@ -6,7 +6,7 @@ import { execSync } from "node:child_process";
 
 const buildDir = process.env.BUILD_DIR ?? "build";
 const store = process.env.PLAN_STORE_PATH ?? "data/plan-store.sqlite";
-if (!existsSync(`${buildDir}/server/index.js`)) {
+if (!existsSync(`${buildDir}/server/index.js`) || !existsSync(`${buildDir}/server.js`)) {
   console.log("No build yet: running `npm run build`.");
   execSync("npm run build", { stdio: "inherit" });
 }

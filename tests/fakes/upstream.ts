@@ -83,8 +83,14 @@ export interface FakeUpstream {
 }
 
 const BASE_PATH = "/api/v1";
-const SAMPLE_DIR = fileURLToPath(new URL("../../seed/sample", import.meta.url));
-const FIXTURE_DIR = fileURLToPath(new URL("../fixtures/upstream", import.meta.url));
+// Next to this file in the source tree; from the working directory when it runs bundled into the
+// compiled server (build/server.js, which starts it when no upstream key is set).
+const fromSource = (relative: string, fromRoot: string) => {
+  const here = fileURLToPath(new URL(relative, import.meta.url));
+  return existsSync(here) ? here : path.resolve(process.cwd(), fromRoot);
+};
+const SAMPLE_DIR = fromSource("../../seed/sample", "seed/sample");
+const FIXTURE_DIR = fromSource("../fixtures/upstream", "tests/fixtures/upstream");
 const MALFORMED_BODY = '{"coverage":[{"rxcui":"617318","plan_id":"1111';
 const MAX_BODY_BYTES = 256 * 1024;
 const MAX_RECORDED_CALLS = 5_000;

@@ -54,7 +54,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     if (value === undefined) delete env[key];
     else env[key] = value;
   }
-  const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+  // The compiled server.ts that `npm run build` writes next to the app build, as `npm start` runs it.
+  const child = spawn(process.execPath, [path.join(env.BUILD_DIR ?? "build", "server.js")], {
     cwd: REPO_ROOT,
     env,
     stdio: ["ignore", "pipe", "pipe"],

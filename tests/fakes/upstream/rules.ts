@@ -20,7 +20,8 @@
  * - aptc (monthly) = max(0, benchmark − income × pct / 12), left unrounded as
  *   the real API sends it.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 import type { FakeDataset, FakePlan } from "./dataset";
 
 export class FakeApiError extends Error {
@@ -59,7 +60,9 @@ export interface AcaParameters {
   marketplaceType: Record<string, { healthcareGov?: string[] }>;
 }
 
-const PARAMETERS_FILE = new URL("../../../app/domain/parameters/aca-parameters.json", import.meta.url);
+// Next to this file in the source tree; from the working directory when bundled into build/server.js.
+const PARAMETERS_NEXT_TO_SOURCE = new URL("../../../app/domain/parameters/aca-parameters.json", import.meta.url);
+const PARAMETERS_FILE = existsSync(PARAMETERS_NEXT_TO_SOURCE) ? PARAMETERS_NEXT_TO_SOURCE : path.resolve(process.cwd(), "app/domain/parameters/aca-parameters.json");
 let cached: AcaParameters | undefined;
 export function acaParameters(): AcaParameters {
   return (cached ??= JSON.parse(readFileSync(PARAMETERS_FILE, "utf8")) as AcaParameters);
