@@ -111,4 +111,26 @@ describe("plan-store caches", () => {
     renameSync(next, file);
     expect(store.plansOffered(DALLAS)).toHaveLength(0);
   });
+
+  it("answers a place's offer once per store version: the plans offered there with their rate tables, in order", () => {
+    const offer = store.placeOffer(DALLAS);
+    const plans = store.plansOffered(DALLAS);
+    expect(offer.ratingArea).toBe(store.ratingAreaFor(DALLAS));
+    expect(offer.plans.map((p) => p.id)).toEqual(plans.map((p) => p.id));
+    const tables = store.rateTables({ year: 2027, planIds: plans.map((p) => p.id), ratingArea: offer.ratingArea! });
+    offer.plans.forEach((plan, i) => expect(offer.rateTables[i]).toBe(tables.get(plan.id) ?? null));
+    expect(offer.rateTables.filter((t) => t !== null).length).toBeGreaterThan(0);
+    expect(Object.isFrozen(offer) && Object.isFrozen(offer.plans) && Object.isFrozen(offer.rateTables)).toBe(true);
+    expect(store.placeOffer(DALLAS)).toBe(offer);
+    swapInCopy();
+    const afterReseed = store.placeOffer(DALLAS);
+    expect(afterReseed).not.toBe(offer);
+    expect(afterReseed.plans.map((p) => p.id)).toEqual(offer.plans.map((p) => p.id));
+  });
+
+  it("a place where no plan is sold has an empty offer", () => {
+    const nowhere = store.placeOffer({ year: 2027, state: "TX", countyFips: "99999", zip: "75201" });
+    expect(nowhere.plans).toEqual([]);
+    expect(nowhere.rateTables).toEqual([]);
+  });
 });
