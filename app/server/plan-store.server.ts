@@ -696,7 +696,7 @@ type Queries = ReturnType<typeof prepareQueries>;
  * 1 unless `weigh` says otherwise (a place's offer weighs its plan count, so
  * the bound is on the rate tables it keeps alive, not on places).
  */
-class BoundedMap<K, V> {
+export class BoundedMap<K, V> {
   private readonly map = new Map<K, V>();
   private total = 0;
   constructor(

@@ -64,6 +64,15 @@ describe("resolvePlanYear with explicit request dates", () => {
     expect(resolvePlanYear(undefined, both, new Date("2026-11-01T04:30:00Z"))).toBe(2027);
   });
 
+  it("the date reused within a clock minute still turns at New York midnight, to the second", () => {
+    // 31 October 23:59:59 EDT is 03:59:59 UTC on 1 November; one second later it is 1 November there.
+    expect(resolvePlanYear(undefined, both, new Date("2026-11-01T03:59:30Z"))).toBe(2026);
+    expect(resolvePlanYear(undefined, both, new Date("2026-11-01T03:59:59Z"))).toBe(2026);
+    expect(resolvePlanYear(undefined, both, new Date("2026-11-01T04:00:00Z"))).toBe(2027);
+    expect(resolvePlanYear(undefined, both, new Date("2026-11-01T04:00:59Z"))).toBe(2027);
+    expect(resolvePlanYear(undefined, both, new Date("2026-11-01T03:59:59Z"))).toBe(2026);
+  });
+
   it("a shopped year without data is a 404 naming it, not an empty answer", () => {
     const error = yearError(() => resolvePlanYear(undefined, only2027, new Date("2026-10-15T12:00:00Z")));
     expect(error).toMatchObject({ status: 404, code: "year_not_available" });
