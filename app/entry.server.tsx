@@ -1,8 +1,6 @@
-import { PassThrough } from "node:stream";
+import { Writable } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
-import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
-import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "./components/nonce";
 
@@ -11,9 +9,13 @@ const ABORT_DELAY = 5_000;
 export const streamTimeout = ABORT_DELAY;
 
 /**
- * Server rendering. Bots and no-JS clients get the whole document at once
- * (onAllReady); browsers get it streamed from the shell. The CSP nonce made by
- * server.ts is handed to every inline script Remix writes.
+ * Server rendering. The document is answered whole once React has rendered
+ * all of it (onAllReady), for browsers and bots alike: no route defers data,
+ * so the shell is the whole page a few microtasks earlier, and the answer is
+ * compressed whole anyway (decision 121). Collecting it here saves a
+ * PassThrough and a web stream per page (decision 128). A route that starts
+ * deferring slow data would want the document streamed from the shell again.
+ * The CSP nonce made by server.ts is handed to every inline script Remix writes.
  */
 export default function handleRequest(
   request: Request,
@@ -23,33 +25,46 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = (loadContext as { cspNonce?: string }).cspNonce ?? "";
-  const waitForAll = isbot(request.headers.get("user-agent") ?? "");
-  return new Promise((resolve, reject) => {
+  return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
+    const chunks: Uint8Array<ArrayBuffer>[] = [];
+    const document = new Writable({
+      write(chunk: Uint8Array<ArrayBuffer>, _encoding, done) {
+        chunks.push(chunk);
+        done();
+      },
+      final(done) {
+        clearTimeout(abortTimer);
+        responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+        resolve(new Response(chunks.length === 1 ? chunks[0] : (Buffer.concat(chunks) as Uint8Array<ArrayBuffer>), { headers: responseHeaders, status: responseStatusCode }));
+        done();
+      },
+    });
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
       </NonceProvider>,
       {
         nonce,
-        [waitForAll ? "onAllReady" : "onShellReady"]() {
+        onShellReady() {
           shellRendered = true;
-          const body = new PassThrough();
-          const stream = createReadableStreamFromReadable(body);
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
-          pipe(body);
+        },
+        onAllReady() {
+          pipe(document);
         },
         onShellError(error: unknown) {
+          clearTimeout(abortTimer);
           reject(error);
         },
         onError(error: unknown) {
           responseStatusCode = 500;
+          // An error in the shell reaches onShellError and Remix's handleError; log only later ones.
           if (shellRendered) console.error(error);
         },
       },
     );
-    setTimeout(abort, ABORT_DELAY);
+    // A render still waiting after ABORT_DELAY is cut short (its fallbacks are sent); cleared once the document is whole.
+    const abortTimer = setTimeout(abort, ABORT_DELAY);
   });
 }
 

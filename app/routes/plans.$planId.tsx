@@ -1,6 +1,5 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, Link, useLoaderData, useLocation, useParams, useRouteError } from "@remix-run/react";
-import { BenefitTable } from "../components/plans/benefit-table";
 import { CoverageLines } from "../components/plans/coverage-list";
 import { EligibilitySummary } from "../components/plans/eligibility-summary";
 import { csrWords, money, moneyOr, USAGE_SHORT } from "../components/plans/format";
@@ -207,7 +206,8 @@ export default function PlanDetail() {
 
       <section aria-labelledby="benefits-heading">
         <h2 id="benefits-heading">All benefits</h2>
-        <BenefitTable rows={page.benefits} caption={`What you pay for each service${savings ? " at your savings level" : ""}`} />
+        {/* Markup React rendered from <BenefitTable> once per plan variant (benefitTableMarkup, decision 127). */}
+        <div dangerouslySetInnerHTML={{ __html: page.benefitTable.html }} />
       </section>
 
       <p className="back-link">

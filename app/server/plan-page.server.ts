@@ -5,6 +5,10 @@
  * and the compare page. Routes stay thin: they read the URL, call one of the
  * functions here and render the model.
  */
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { BenefitTable } from "../components/plans/benefit-table";
+import { csrWords } from "../components/plans/format";
 import { ApiError } from "./api.server";
 import { planStore, type BenefitDetail, type CostLimit, type CsrLevel, type PlanDetail, type QualityRating, type SbcScenario, type SbcScenarios } from "./plan-store.server";
 import { ServerTiming } from "./server-timing.server";
@@ -372,6 +376,38 @@ export function benefitRows(details: BenefitDetail[]): BenefitRow[] {
   });
 }
 
+/**
+ * The benefit table as finished markup, with the number of rows in it.
+ *
+ * It is the same for everyone who looks at one plan variant, and it is most
+ * of the plan page (60-odd rows), so it is rendered by React once per variant
+ * and caption and kept for as long as the store version keeps the plan record
+ * (the cache is keyed by the record's own frozen benefit list). The page puts
+ * the markup in place as it is, which also keeps the rows out of the page's
+ * loader data. Measured in docs/benchmarks.md; decision 127.
+ */
+export interface BenefitTableMarkup {
+  html: string;
+  rows: number;
+}
+
+const benefitTables = new WeakMap<readonly BenefitDetail[], Map<string, BenefitTableMarkup>>();
+
+export function benefitTableMarkup(details: readonly BenefitDetail[], caption: string): BenefitTableMarkup {
+  let byCaption = benefitTables.get(details);
+  if (!byCaption) {
+    byCaption = new Map();
+    benefitTables.set(details, byCaption);
+  }
+  let table = byCaption.get(caption);
+  if (!table) {
+    const rows = benefitRows([...details]);
+    table = { html: renderToStaticMarkup(createElement(BenefitTable, { rows, caption })), rows: rows.length };
+    byCaption.set(caption, table);
+  }
+  return table;
+}
+
 export interface DocumentLink {
   label: string;
   href: string;
@@ -400,7 +436,8 @@ export interface PlanDetailModel {
   csr: CsrLevel | null;
   deductible: CostLimit & { drug?: CostLimit };
   moop: CostLimit;
-  benefits: BenefitRow[];
+  /** Rendered once per plan variant (benefitTableMarkup). */
+  benefitTable: BenefitTableMarkup;
   scenarios: ScenarioView[];
   quality: QualityRating | null;
   documents: DocumentLink[];
@@ -523,7 +560,7 @@ export async function planDetailPage(planIdParam: string, url: URL, timing: Serv
     csr: variant ? csr : null,
     deductible: variant?.deductible ?? detail.deductible,
     moop: variant?.moop ?? detail.moop,
-    benefits: benefitRows(benefits),
+    benefitTable: benefitTableMarkup(benefits, `What you pay for each service${variant && csrWords(csr) ? " at your savings level" : ""}`),
     scenarios: scenarioViews(scenarios),
     quality: detail.puf.qualityRating,
     documents: documentLinks(detail.puf.urls),

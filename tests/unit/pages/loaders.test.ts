@@ -175,7 +175,14 @@ describe("/plans/<planId>", () => {
     expect(standard.csr).toBeNull();
     expect(standard.plan.variantId).toBe("10303TX0030003-01");
     expect(standard.deductible.individual).not.toBe(4300);
-    expect(standard.benefits.length).toBeGreaterThan(40);
+    expect(standard.benefitTable.rows).toBeGreaterThan(40);
+    expect(standard.benefitTable.html.match(/<tr>/g)).toHaveLength(standard.benefitTable.rows + 1); // and the heading row
+    expect(standard.benefitTable.html).toContain("<caption>What you pay for each service</caption>");
+    expect(csr.benefitTable.html).toContain("<caption>What you pay for each service at your savings level</caption>");
+    // Another household looking at the same variant gets the same markup, made once.
+    const again = (await load<PlanDetailModel>(planRoute, `/plans/10303TX0030003?${DALLAS}&income=160000&age=50`, { planId: "10303TX0030003" })).body;
+    expect(again.plan.variantId).toBe("10303TX0030003-01");
+    expect(again.benefitTable).toBe(standard.benefitTable);
   });
 
   it("without a household in the URL, shows the plan with a note instead of a price", async () => {
