@@ -797,6 +797,23 @@ function listOfAnswers(plans: readonly PricedPlan[]): PricedList {
 }
 
 /** Every plan of a place's offer that has rates there, priced for the household (the own-data branch). */
+const planIndexesByOffer = new WeakMap<PlaceOffer, ReadonlyMap<string, number>>();
+
+/** Where `ids` are in the offer, in the offer's order (each once); ids not offered there are left out. */
+function offeredIndexes(offer: PlaceOffer, ids: readonly string[]): number[] {
+  let indexOf = planIndexesByOffer.get(offer);
+  if (!indexOf) {
+    indexOf = new Map(offer.plans.map((plan, i) => [plan.id, i]));
+    planIndexesByOffer.set(offer, indexOf);
+  }
+  const found = new Set<number>();
+  for (const id of ids) {
+    const i = indexOf.get(id);
+    if (i !== undefined) found.add(i);
+  }
+  return [...found].sort((a, b) => a - b);
+}
+
 function priceOffer(
   offer: PlaceOffer,
   household: { members: Member[]; state: string; year: number; usage: UsageLevel; eligibility: EligibilityAnswer | null; onlyPlanIds?: readonly string[] },
@@ -806,7 +823,10 @@ function priceOffer(
   const coveredMembers = ratedMemberCount(members);
   // The household-independent part of each yearly estimate is memoised per plan under this key.
   const outOfPocketKey = `${usage}|${coveredMembers}|${year}`;
-  const size = offer.plans.length;
+  // A plan page prices one plan and a compare page two or three: those are found by id, not by
+  // walking the county's whole offer.
+  const only = onlyPlanIds ? offeredIndexes(offer, onlyPlanIds) : null;
+  const size = only ? only.length : offer.plans.length;
   const planAt: OfferedPlan[] = [];
   const variantAt: Array<CsrVariantSummary | undefined> = [];
   // Six numbers a plan, in one buffer.
@@ -818,11 +838,11 @@ function priceOffer(
   const creditApplied = numbers.subarray(4 * size, 5 * size);
   const yearlyCost = numbers.subarray(5 * size, 6 * size);
   const householdPrice: HouseholdPrice = { premium: 0, premiumWithoutTobacco: 0, tobaccoSurcharge: 0 };
-  for (let i = 0; i < size; i++) {
+  for (let n = 0; n < size; n++) {
+    const i = only ? only[n] : n;
     const plan = offer.plans[i];
     const table = offer.rateTables[i];
     if (!table) continue; // offered but not priced in this rating area: cannot be sold here
-    if (onlyPlanIds && !onlyPlanIds.includes(plan.id)) continue;
     const k = planAt.length;
     price(ratingTable(table), householdPrice);
     // Catastrophic plans cannot be bought with the credit (26 CFR 1.36B-2(a); 45 CFR 155.305(h)).
