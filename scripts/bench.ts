@@ -108,13 +108,17 @@ function startUntil(script: string, args: string[], env: NodeJS.ProcessEnv, read
   children.add(child);
   child.on("exit", () => children.delete(child));
   let output = "";
+  let started = false;
   const matched = new Promise<RegExpExecArray>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${script} did not start within ${timeoutMs} ms:\n${output.slice(-4000)}`)), timeoutMs);
     const onData = (chunk: Buffer) => {
-      // Keep only the start of the output (the request log runs to megabytes).
+      // Once started, the output (the request log, megabytes of it) is read and dropped: this
+      // process shares the machine's two cores with the server and the load generator.
+      if (started) return;
       if (output.length < 64_000) output += chunk.toString();
       const m = ready.exec(output);
       if (m) {
+        started = true;
         clearTimeout(timer);
         resolve(m);
       }
