@@ -7,6 +7,7 @@ import { netPremium, roundCents } from "../domain/pricing";
 import { ApiError } from "./api.server";
 import { expectedOutOfPocket, parseBenefitCostShare, type PlanCostShare, type ServiceCostShare, type ServiceKind } from "../domain/yearly-cost";
 import type { PlansRequest, ShoppingRequest } from "../schemas/shopping";
+import { firstInOrder } from "../domain/first-in-order";
 import { planStore, type CsrVariantSummary, type KeyBenefits, type PlaceOffer, type PlanStore, type PlanSummary, type StateInfo, type TierCostShare } from "./plan-store.server";
 
 type PlanSummaryUrls = PlanSummary["urls"];
@@ -658,11 +659,11 @@ const SORT_KEYS: Record<PlanSort, (p: PricedPlan) => number | null> = {
 };
 
 /**
- * `indexes` in list order for the sort: unknown values last whatever the
- * order, ties by premium after credit, then plan id. Keys are read once per
- * plan, not twice per comparison.
+ * The first `count` of `indexes` in list order for the sort: unknown values
+ * last whatever the order, ties by premium after credit, then plan id. Keys
+ * are read once per plan, not twice per comparison.
  */
-function sortedIndexes(list: PricedList, indexes: number[], sort: PlanSort, order: "asc" | "desc"): number[] {
+function sortedIndexes(list: PricedList, indexes: number[], sort: PlanSort, order: "asc" | "desc", count: number): number[] {
   const sign = order === "desc" ? -1 : 1;
   const keys = new Float64Array(list.length);
   let unknowns = false;
@@ -673,7 +674,6 @@ function sortedIndexes(list: PricedList, indexes: number[], sort: PlanSort, orde
   }
   const premiums = list.premiumWithCredit;
   const byId = (a: number, b: number) => list.idOf(a).localeCompare(list.idOf(b));
-  const sorted = [...indexes];
   // The comparators answer -1, 0 or 1: a fractional difference would be a new heap number per comparison.
   const known = (a: number, b: number) => {
     const byKey = keys[a] - keys[b];
@@ -682,8 +682,8 @@ function sortedIndexes(list: PricedList, indexes: number[], sort: PlanSort, orde
     if (byPremium !== 0) return byPremium < 0 ? -1 : 1;
     return byId(a, b);
   };
-  if (!unknowns) return sorted.sort(known);
-  return sorted.sort((a, b) => {
+  if (!unknowns) return firstInOrder(indexes, count, known);
+  return firstInOrder(indexes, count, (a, b) => {
     const unknownA = Number.isNaN(keys[a]);
     const unknownB = Number.isNaN(keys[b]);
     if (unknownA || unknownB) return (unknownA === unknownB ? 0 : unknownA ? 1 : -1) || byId(a, b);
@@ -946,7 +946,8 @@ function plansAnswer(
   const list = priced.plans;
   const chosen: number[] = [];
   for (let i = 0; i < list.length; i++) if (list.passes(request.filters, i)) chosen.push(i);
-  const sorted = sortedIndexes(list, chosen, request.sort, request.order);
+  // Only the places up to the end of the page are put in order (firstInOrder).
+  const sorted = sortedIndexes(list, chosen, request.sort, request.order, request.offset + request.limit);
   const page = pageOf(sorted, request);
   const { state, county_fips, zip } = request.place;
   return {

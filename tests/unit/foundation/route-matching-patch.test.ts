@@ -3,9 +3,10 @@ import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 
 /**
- * patches/@remix-run+router+1.23.3.patch (docs/decisions/125) memoises the
- * server's route matching: ranked branches per route tree, compiled path
- * RegExps per path. The CommonJS build (what the server loads) carries the
+ * patches/@remix-run+router+1.23.3.patch (docs/decisions/125, 131) memoises
+ * the server's route matching: ranked branches per route tree, compiled path
+ * RegExps per path, and a whole-path test per branch that passes over
+ * branches that cannot match. The CommonJS build (what the server loads) carries the
  * patch; the ES module build (what the browser bundle uses) does not, so it
  * is the reference the patched matcher must agree with, call after call.
  */
@@ -69,6 +70,7 @@ describe("memoised route matching (patched @remix-run/router)", () => {
     const source = readFileSync(cjsFile, "utf8");
     expect(source).toContain("health-plan-marketplace patch");
     expect(source).toContain("rankedBranchesByRoutes");
+    expect(source).toContain("wholePathTest");
   });
 
   it("matches every path as the unpatched build does, on the first call and on later ones", async () => {
@@ -81,6 +83,21 @@ describe("memoised route matching (patched @remix-run/router)", () => {
     }
     expect(view(patched(routes, "/plans/X1"))?.at(-1)).toMatchObject({ id: "routes/plans.$planId", params: { planId: "X1" } });
     expect(patched(routes, "/privacy")).toBeNull();
+  });
+
+  it("matches random paths (case, slashes, encodings, depth) as the unpatched build does", async () => {
+    const patched = (require("@remix-run/router") as { matchRoutes: MatchRoutes }).matchRoutes;
+    const reference = ((await import(esmFile)) as { matchRoutes: MatchRoutes }).matchRoutes;
+    const words = ["plans", "PLANS", "Plans", "compare", "api", "API", "health", "agents", "intro", "enroll", "applications", "privacy", "PRIVACY", "12345FL0010001", "a%20b", "%2F", "x.json", "", "nope"];
+    let seed = 125;
+    const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const routes = tree();
+    for (let n = 0; n < 3000; n++) {
+      const depth = Math.floor(next() * 5);
+      const segments = Array.from({ length: depth }, () => words[Math.floor(next() * words.length)]);
+      const path = `${next() < 0.1 ? "//" : "/"}${segments.join(next() < 0.1 ? "//" : "/")}${next() < 0.2 ? "/" : ""}`;
+      expect(view(patched(routes, path)), path).toEqual(view(reference(tree(), path)));
+    }
   });
 
   it("keeps route trees apart: another tree gets its own branches", () => {
