@@ -118,6 +118,8 @@ async function main(): Promise<void> {
         requestId: res.locals.requestId as string,
         // Loaders add their parts (store, pricing …) to the answer's Server-Timing header.
         serverTiming: res.locals.serverTiming as ServerTiming,
+        // Markup loaders made ahead for this document, by part (<Prerendered>, docs/decisions/132).
+        prerendered: {} as Record<string, string>,
         // Stored with consent and attestation records; honours X-Forwarded-For only with TRUST_PROXY.
         clientIp: req.ip ?? "unknown",
       }),

@@ -3,6 +3,7 @@ import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "./components/nonce";
+import { PrerenderedParts } from "./components/prerendered";
 
 const ABORT_DELAY = 5_000;
 
@@ -15,7 +16,8 @@ export const streamTimeout = ABORT_DELAY;
  * compressed whole anyway (decision 121). Collecting it here saves a
  * PassThrough and a web stream per page (decision 128). A route that starts
  * deferring slow data would want the document streamed from the shell again.
- * The CSP nonce made by server.ts is handed to every inline script Remix writes.
+ * The CSP nonce made by server.ts is handed to every inline script Remix writes;
+ * markup the loaders made ahead for this document reaches <Prerendered>.
  */
 export default function handleRequest(
   request: Request,
@@ -24,7 +26,7 @@ export default function handleRequest(
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
-  const nonce = (loadContext as { cspNonce?: string }).cspNonce ?? "";
+  const { cspNonce: nonce = "", prerendered = null } = loadContext as { cspNonce?: string; prerendered?: Record<string, string> };
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const chunks: Uint8Array<ArrayBuffer>[] = [];
@@ -42,7 +44,9 @@ export default function handleRequest(
     });
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        <PrerenderedParts.Provider value={prerendered}>
+          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        </PrerenderedParts.Provider>
       </NonceProvider>,
       {
         nonce,

@@ -2,6 +2,8 @@ import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } 
 import { isRouteErrorResponse, Link, useLoaderData, useLocation, useParams, useRouteError } from "@remix-run/react";
 import { CoverageLines } from "../components/plans/coverage-list";
 import { EligibilitySummary } from "../components/plans/eligibility-summary";
+import { BENEFIT_TABLE_PART, BenefitTable } from "../components/plans/benefit-table";
+import { Prerendered } from "../components/prerendered";
 import { csrWords, money, moneyOr, USAGE_SHORT } from "../components/plans/format";
 import { ScenarioChart } from "../components/plans/scenario-chart";
 import { Stars } from "../components/plans/stars";
@@ -24,8 +26,8 @@ export const meta: MetaFunction<typeof loader> = ({ data: page }) => [
  */
 export async function loader({ params, request, context }: LoaderFunctionArgs) {
   try {
-    const timing = (context as { serverTiming?: ServerTiming }).serverTiming;
-    return data(await planDetailPage(params.planId ?? "", new URL(request.url), timing), { headers: { "cache-control": "no-store" } });
+    const { serverTiming, prerendered } = context as { serverTiming?: ServerTiming; prerendered?: Record<string, string> };
+    return data(await planDetailPage(params.planId ?? "", new URL(request.url), serverTiming, prerendered), { headers: { "cache-control": "no-store" } });
   } catch (error) {
     if (error instanceof PlanNotFoundError) throw data({ planId: error.planId }, { status: 404 });
     throw error;
@@ -206,8 +208,10 @@ export default function PlanDetail() {
 
       <section aria-labelledby="benefits-heading">
         <h2 id="benefits-heading">All benefits</h2>
-        {/* Markup React rendered from <BenefitTable> once per plan variant (benefitTableMarkup, decision 127). */}
-        <div dangerouslySetInnerHTML={{ __html: page.benefitTable.html }} />
+        {/* On the server, the markup made once per plan variant (benefitTableMarkup, decisions 127 and 132). */}
+        <Prerendered part={BENEFIT_TABLE_PART}>
+          <BenefitTable rows={page.benefits.rows} caption={page.benefits.caption} />
+        </Prerendered>
       </section>
 
       <p className="back-link">

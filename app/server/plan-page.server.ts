@@ -6,8 +6,8 @@
  * functions here and render the model.
  */
 import { createElement } from "react";
-import { renderToStaticMarkup } from "react-dom/server";
-import { BenefitTable } from "../components/plans/benefit-table";
+import { renderToString } from "react-dom/server";
+import { BENEFIT_TABLE_PART, BenefitTable } from "../components/plans/benefit-table";
 import { csrWords } from "../components/plans/format";
 import { ApiError } from "./api.server";
 import { planStore, type BenefitDetail, type CostLimit, type CsrLevel, type PlanDetail, type QualityRating, type SbcScenario, type SbcScenarios } from "./plan-store.server";
@@ -377,23 +377,24 @@ export function benefitRows(details: BenefitDetail[]): BenefitRow[] {
 }
 
 /**
- * The benefit table as finished markup, with the number of rows in it.
+ * The benefit table, as rows for the page's data and as React's markup for
+ * the document.
  *
  * It is the same for everyone who looks at one plan variant, and it is most
- * of the plan page (60-odd rows), so it is rendered by React once per variant
- * and caption and kept for as long as the store version keeps the plan record
- * (the cache is keyed by the record's own frozen benefit list). The page puts
- * the markup in place as it is, which also keeps the rows out of the page's
- * loader data. Measured in docs/benchmarks.md; decision 127.
+ * of the plan page (60-odd rows), so its rows and markup are made once per
+ * variant and caption and kept for as long as the store version keeps the
+ * plan record (keyed by the record's own frozen benefit list). The document
+ * puts the markup in place as it is (<Prerendered>); the browser hydrates the
+ * rows over it. Measured in docs/benchmarks.md; decisions 127 and 132.
  */
-export interface BenefitTableMarkup {
-  html: string;
-  rows: number;
+export interface BenefitTableView {
+  caption: string;
+  rows: BenefitRow[];
 }
 
-const benefitTables = new WeakMap<readonly BenefitDetail[], Map<string, BenefitTableMarkup>>();
+const benefitTables = new WeakMap<readonly BenefitDetail[], Map<string, { view: BenefitTableView; html: string }>>();
 
-export function benefitTableMarkup(details: readonly BenefitDetail[], caption: string): BenefitTableMarkup {
+export function benefitTableMarkup(details: readonly BenefitDetail[], caption: string): { view: BenefitTableView; html: string } {
   let byCaption = benefitTables.get(details);
   if (!byCaption) {
     byCaption = new Map();
@@ -401,8 +402,8 @@ export function benefitTableMarkup(details: readonly BenefitDetail[], caption: s
   }
   let table = byCaption.get(caption);
   if (!table) {
-    const rows = benefitRows([...details]);
-    table = { html: renderToStaticMarkup(createElement(BenefitTable, { rows, caption })), rows: rows.length };
+    const view = Object.freeze({ caption, rows: benefitRows([...details]) });
+    table = { view, html: renderToString(createElement(BenefitTable, view)) };
     byCaption.set(caption, table);
   }
   return table;
@@ -436,8 +437,8 @@ export interface PlanDetailModel {
   csr: CsrLevel | null;
   deductible: CostLimit & { drug?: CostLimit };
   moop: CostLimit;
-  /** Rendered once per plan variant (benefitTableMarkup). */
-  benefitTable: BenefitTableMarkup;
+  /** Made once per plan variant (benefitTableMarkup). */
+  benefits: BenefitTableView;
   scenarios: ScenarioView[];
   quality: QualityRating | null;
   documents: DocumentLink[];
@@ -492,8 +493,16 @@ function planYearFor(state: ShoppingState): number | null {
   }
 }
 
-/** `timing` (the request's context.serverTiming) gets the store / eligibility / pricing entries (docs/decisions/116). */
-export async function planDetailPage(planIdParam: string, url: URL, timing: ServerTiming = new ServerTiming()): Promise<PlanDetailModel> {
+/**
+ * `timing` (the request's context.serverTiming) gets the store / eligibility / pricing entries
+ * (docs/decisions/116); `prerendered` (the request's context.prerendered) the benefit table's markup.
+ */
+export async function planDetailPage(
+  planIdParam: string,
+  url: URL,
+  timing: ServerTiming = new ServerTiming(),
+  prerendered?: Record<string, string>,
+): Promise<PlanDetailModel> {
   const planId = planIdParam.trim().toUpperCase();
   const found = readShoppingState(url.searchParams);
   const place = placeOf(found);
@@ -530,6 +539,8 @@ export async function planDetailPage(planIdParam: string, url: URL, timing: Serv
   const [drugCoverage, doctorCoverage] = await timing.measureAsync("coverage", () =>
     Promise.all([drugCoverageFor(state.drugs, [detail.id], year), doctorCoverageFor(state.doctors, [detail.id], year)]),
   );
+  const benefitTable = benefitTableMarkup(benefits, `What you pay for each service${variant && csrWords(csr) ? " at your savings level" : ""}`);
+  if (prerendered) prerendered[BENEFIT_TABLE_PART] = benefitTable.html;
   return {
     state,
     plan: {
@@ -560,7 +571,7 @@ export async function planDetailPage(planIdParam: string, url: URL, timing: Serv
     csr: variant ? csr : null,
     deductible: variant?.deductible ?? detail.deductible,
     moop: variant?.moop ?? detail.moop,
-    benefitTable: benefitTableMarkup(benefits, `What you pay for each service${variant && csrWords(csr) ? " at your savings level" : ""}`),
+    benefits: benefitTable.view,
     scenarios: scenarioViews(scenarios),
     quality: detail.puf.qualityRating,
     documents: documentLinks(detail.puf.urls),

@@ -9,6 +9,9 @@ export interface BenefitRowView {
   notes: string | null;
 }
 
+/** The benefit table's part name in a plan page document (<Prerendered>, docs/decisions/132). */
+export const BENEFIT_TABLE_PART = "benefit-table";
+
 /** Every benefit of the plan (the household's cost-sharing variant), what you pay in and out of network. */
 export function BenefitTable({ rows, caption }: { rows: BenefitRowView[]; caption: string }) {
   const tier2 = rows.some((r) => r.inNetworkTier2);

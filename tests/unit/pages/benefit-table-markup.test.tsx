@@ -1,17 +1,27 @@
-import { renderToStaticMarkup } from "react-dom/server";
+// @vitest-environment jsdom
+import { act } from "react";
+import { hydrateRoot } from "react-dom/client";
+import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { BenefitTable } from "../../../app/components/plans/benefit-table";
+import { Prerendered, PrerenderedParts } from "../../../app/components/prerendered";
 import { benefitRows, benefitTableMarkup } from "../../../app/server/plan-page.server";
 import type { BenefitDetail, CostShareValue } from "../../../app/server/plan-store.server";
 
 /**
- * The plan page's benefit table is React's markup of <BenefitTable>, made
- * once per plan variant and caption (decision 127). It must be exactly what
- * the component renders, escaped as React escapes, and shared only where the
- * rows and caption are the same.
+ * The plan page's benefit table is made once per plan variant and caption:
+ * rows for the page's data, React's markup for the document (decisions 127
+ * and 132). The markup must be exactly what <BenefitTable> renders for those
+ * rows, so that the browser hydrates the rows over it without a mismatch.
  */
 
-const share = (display: string | null): CostShareValue => ({ display, value: null, noCharge: /no charge/i.test(display ?? ""), afterDeductible: /after deductible/i.test(display ?? ""), notApplicable: display === "Not Applicable" });
+const share = (display: string | null): CostShareValue => ({
+  display,
+  value: null,
+  noCharge: /no charge/i.test(display ?? ""),
+  afterDeductible: /after deductible/i.test(display ?? ""),
+  notApplicable: display === "Not Applicable",
+});
 
 function benefit(name: string, copay: string | null, coinsurance: string | null, extra: Partial<BenefitDetail> = {}): BenefitDetail {
   return {
@@ -36,12 +46,14 @@ const details = (): readonly BenefitDetail[] =>
     benefit('Dental <b>Check-Up</b> & "cleaning"', "No Charge", "No Charge", { limit: { quantity: 2, unit: "Visit(s) per Year" } }),
   ]);
 
+const CAPTION = "What you pay for each service";
+
 describe("benefitTableMarkup", () => {
   it("is the markup <BenefitTable> renders for the plan's rows, with React's escaping", () => {
-    const rows = details();
-    const table = benefitTableMarkup(rows, "What you pay for each service");
-    expect(table.rows).toBe(3);
-    expect(table.html).toBe(renderToStaticMarkup(<BenefitTable rows={benefitRows([...rows])} caption="What you pay for each service" />));
+    const list = details();
+    const table = benefitTableMarkup(list, CAPTION);
+    expect(table.view).toEqual({ caption: CAPTION, rows: benefitRows([...list]) });
+    expect(table.html).toBe(renderToString(<BenefitTable rows={table.view.rows} caption={CAPTION} />));
     expect(table.html).toContain("Dental &lt;b&gt;Check-Up&lt;/b&gt; &amp; &quot;cleaning&quot;");
     expect(table.html).not.toContain("<b>");
     expect(table.html).toContain("Limit: 2 Visit(s) per Year");
@@ -49,15 +61,66 @@ describe("benefitTableMarkup", () => {
   });
 
   it("is made once per benefit list and caption", () => {
-    const rows = details();
-    const plain = benefitTableMarkup(rows, "What you pay for each service");
-    expect(benefitTableMarkup(rows, "What you pay for each service")).toBe(plain);
-    const atSavings = benefitTableMarkup(rows, "What you pay for each service at your savings level");
+    const list = details();
+    const plain = benefitTableMarkup(list, CAPTION);
+    expect(benefitTableMarkup(list, CAPTION)).toBe(plain);
+    const atSavings = benefitTableMarkup(list, `${CAPTION} at your savings level`);
     expect(atSavings).not.toBe(plain);
-    expect(atSavings.html).toContain("<caption>What you pay for each service at your savings level</caption>");
-    // Another list (another variant, or the same plan in a new store version) gets its own markup.
-    const other = benefitTableMarkup(details().slice(0, 1), "What you pay for each service");
-    expect(other.rows).toBe(1);
+    expect(atSavings.html).toContain(`<caption>${CAPTION} at your savings level</caption>`);
+    // Another list (another variant, or the same plan in a new store version) gets its own.
+    const other = benefitTableMarkup(details().slice(0, 1), CAPTION);
+    expect(other.view.rows).toHaveLength(1);
     expect(other.html).not.toContain("Acupuncture");
+  });
+});
+
+describe("<Prerendered>", () => {
+  const page = (rows: ReturnType<typeof benefitRows>) => (
+    <main>
+      <h2>All benefits</h2>
+      <Prerendered part="benefit-table">
+        <BenefitTable rows={rows} caption={CAPTION} />
+      </Prerendered>
+    </main>
+  );
+
+  it("puts the part's markup in the document as it is, and renders its children when there is none", () => {
+    const table = benefitTableMarkup(details(), CAPTION);
+    const withPart = renderToString(<PrerenderedParts.Provider value={{ "benefit-table": table.html }}>{page(table.view.rows)}</PrerenderedParts.Provider>);
+    const without = renderToString(page(table.view.rows));
+    expect(withPart).toBe(without);
+    // The markup really came from the part: a different part shows.
+    const marked = renderToString(<PrerenderedParts.Provider value={{ "benefit-table": "<p>made ahead</p>" }}>{page(table.view.rows)}</PrerenderedParts.Provider>);
+    expect(marked).toContain("<div><p>made ahead</p></div>");
+  });
+
+  it("hydrates in the browser over the made-ahead markup without a mismatch", async () => {
+    const table = benefitTableMarkup(details(), CAPTION);
+    const container = document.createElement("div");
+    container.innerHTML = renderToString(<PrerenderedParts.Provider value={{ "benefit-table": table.html }}>{page(table.view.rows)}</PrerenderedParts.Provider>);
+    document.body.appendChild(container);
+    const firstRow = container.querySelector("tbody tr");
+    const errors: unknown[] = [];
+    await act(async () => {
+      hydrateRoot(container, page(table.view.rows), { onRecoverableError: (error) => errors.push(error) });
+    });
+    expect(errors).toEqual([]);
+    // The server's DOM was kept (hydrated, not replaced).
+    expect(container.querySelector("tbody tr")).toBe(firstRow);
+    expect(container.querySelectorAll("tbody tr")).toHaveLength(3);
+  });
+
+  it("would be caught by hydration if the markup did not match the rows", async () => {
+    const table = benefitTableMarkup(details(), CAPTION);
+    const container = document.createElement("div");
+    container.innerHTML = renderToString(<PrerenderedParts.Provider value={{ "benefit-table": table.html.replace("Acupuncture", "Massage") }}>{page(table.view.rows)}</PrerenderedParts.Provider>);
+    const errors: unknown[] = [];
+    await act(async () => {
+      hydrateRoot(container, page(table.view.rows), { onRecoverableError: (error) => errors.push(error) });
+    });
+    // React reports the mismatch and renders the rows afresh: the browser shows the data's rows.
+    expect(errors.length).toBeGreaterThan(0);
+    expect(container.textContent).toContain("Acupuncture");
+    expect(container.textContent).not.toContain("Massage");
   });
 });

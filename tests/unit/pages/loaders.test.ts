@@ -8,6 +8,7 @@ import { resetPlanStoreForTests } from "../../../app/server/plan-store.server";
 import { resetUpstreamClientForTests } from "../../../app/server/upstream.server";
 import { forgetEligibilityAnswers } from "../../../app/server/shopping.server";
 import type { PlanDetailModel, ShoppingPage, ComparePage } from "../../../app/server/plan-page.server";
+import { BENEFIT_TABLE_PART } from "../../../app/components/plans/benefit-table";
 import { startFakeUpstream, type FakeUpstream } from "../../fakes/upstream";
 import { TEST_PLAN_STORE } from "../../helpers/server";
 
@@ -175,14 +176,26 @@ describe("/plans/<planId>", () => {
     expect(standard.csr).toBeNull();
     expect(standard.plan.variantId).toBe("10303TX0030003-01");
     expect(standard.deductible.individual).not.toBe(4300);
-    expect(standard.benefitTable.rows).toBeGreaterThan(40);
-    expect(standard.benefitTable.html.match(/<tr>/g)).toHaveLength(standard.benefitTable.rows + 1); // and the heading row
-    expect(standard.benefitTable.html).toContain("<caption>What you pay for each service</caption>");
-    expect(csr.benefitTable.html).toContain("<caption>What you pay for each service at your savings level</caption>");
-    // Another household looking at the same variant gets the same markup, made once.
+    expect(standard.benefits.rows.length).toBeGreaterThan(40);
+    expect(standard.benefits.caption).toBe("What you pay for each service");
+    expect(csr.benefits.caption).toBe("What you pay for each service at your savings level");
+    // Another household looking at the same variant gets the same rows, made once.
     const again = (await load<PlanDetailModel>(planRoute, `/plans/10303TX0030003?${DALLAS}&income=160000&age=50`, { planId: "10303TX0030003" })).body;
     expect(again.plan.variantId).toBe("10303TX0030003-01");
-    expect(again.benefitTable).toBe(standard.benefitTable);
+    expect(again.benefits).toBe(standard.benefits);
+  });
+
+  it("leaves the benefit table's markup for the document in the request's context, not in the page's data", async () => {
+    const prerendered: Record<string, string> = {};
+    const answer = (await (planRoute.loader as Loader)({
+      request: new Request(`http://localhost/plans/10303TX0030003?${DALLAS}&income=150000&age=35`),
+      params: { planId: "10303TX0030003" },
+      context: { prerendered },
+    })) as { data: PlanDetailModel };
+    const html = prerendered[BENEFIT_TABLE_PART];
+    expect(html.match(/<tr>/g)).toHaveLength(answer.data.benefits.rows.length + 1); // and the heading row
+    expect(html).toContain(`<caption>${answer.data.benefits.caption}</caption>`);
+    expect(JSON.stringify(answer.data)).not.toContain("<table");
   });
 
   it("without a household in the URL, shows the plan with a note instead of a price", async () => {
