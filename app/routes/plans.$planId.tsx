@@ -2,7 +2,7 @@ import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } 
 import { isRouteErrorResponse, Link, useLoaderData, useLocation, useParams, useRouteError } from "@remix-run/react";
 import { CoverageLines } from "../components/plans/coverage-list";
 import { EligibilitySummary } from "../components/plans/eligibility-summary";
-import { BENEFIT_TABLE_PART, BenefitTable } from "../components/plans/benefit-table";
+import { BENEFIT_TABLE_PART, BenefitTableFromText } from "../components/plans/benefit-table";
 import { Prerendered } from "../components/prerendered";
 import { csrWords, money, moneyOr, USAGE_SHORT } from "../components/plans/format";
 import { ScenarioChart } from "../components/plans/scenario-chart";
@@ -210,7 +210,7 @@ export default function PlanDetail() {
         <h2 id="benefits-heading">All benefits</h2>
         {/* On the server, the markup made once per plan variant (benefitTableMarkup, decisions 127 and 132). */}
         <Prerendered part={BENEFIT_TABLE_PART}>
-          <BenefitTable rows={page.benefits.rows} caption={page.benefits.caption} />
+          <BenefitTableFromText rowsText={page.benefits.rowsText} caption={page.benefits.caption} />
         </Prerendered>
       </section>
 

@@ -8,6 +8,7 @@
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { BENEFIT_TABLE_PART, BenefitTable } from "../components/plans/benefit-table";
+import { benefitRowsFromText, benefitRowsText } from "../components/plans/benefit-rows-text";
 import { csrWords } from "../components/plans/format";
 import { ApiError } from "./api.server";
 import { planStore, type BenefitDetail, type CostLimit, type CsrLevel, type PlanDetail, type QualityRating, type SbcScenario, type SbcScenarios } from "./plan-store.server";
@@ -389,7 +390,8 @@ export function benefitRows(details: BenefitDetail[]): BenefitRow[] {
  */
 export interface BenefitTableView {
   caption: string;
-  rows: BenefitRow[];
+  /** The rows as text (benefitRowsText, decision 133). */
+  rowsText: string;
 }
 
 const benefitTables = new WeakMap<readonly BenefitDetail[], Map<string, { view: BenefitTableView; html: string }>>();
@@ -402,8 +404,9 @@ export function benefitTableMarkup(details: readonly BenefitDetail[], caption: s
   }
   let table = byCaption.get(caption);
   if (!table) {
-    const view = Object.freeze({ caption, rows: benefitRows([...details]) });
-    table = { view, html: renderToString(createElement(BenefitTable, view)) };
+    const rowsText = benefitRowsText(benefitRows([...details]));
+    // The markup is made from the rows as the browser will read them back from the text.
+    table = { view: Object.freeze({ caption, rowsText }), html: renderToString(createElement(BenefitTable, { caption, rows: benefitRowsFromText(rowsText) })) };
     byCaption.set(caption, table);
   }
   return table;

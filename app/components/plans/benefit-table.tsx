@@ -1,3 +1,5 @@
+import { useMemo } from "react";
+import { benefitRowsFromText } from "./benefit-rows-text";
 import { costShareWords } from "./format";
 
 export interface BenefitRowView {
@@ -41,4 +43,10 @@ export function BenefitTable({ rows, caption }: { rows: BenefitRowView[]; captio
       </tbody>
     </table>
   );
+}
+
+/** <BenefitTable> for rows sent as text (benefitRowsText, the plan page's data): read only when rendered. */
+export function BenefitTableFromText({ rowsText, caption }: { rowsText: string; caption: string }) {
+  const rows = useMemo(() => benefitRowsFromText(rowsText), [rowsText]);
+  return <BenefitTable rows={rows} caption={caption} />;
 }

@@ -3,7 +3,8 @@ import { act } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { BenefitTable } from "../../../app/components/plans/benefit-table";
+import { benefitRowsFromText, benefitRowsText } from "../../../app/components/plans/benefit-rows-text";
+import { BenefitTable, BenefitTableFromText } from "../../../app/components/plans/benefit-table";
 import { Prerendered, PrerenderedParts } from "../../../app/components/prerendered";
 import { benefitRows, benefitTableMarkup } from "../../../app/server/plan-page.server";
 import type { BenefitDetail, CostShareValue } from "../../../app/server/plan-store.server";
@@ -52,8 +53,9 @@ describe("benefitTableMarkup", () => {
   it("is the markup <BenefitTable> renders for the plan's rows, with React's escaping", () => {
     const list = details();
     const table = benefitTableMarkup(list, CAPTION);
-    expect(table.view).toEqual({ caption: CAPTION, rows: benefitRows([...list]) });
-    expect(table.html).toBe(renderToString(<BenefitTable rows={table.view.rows} caption={CAPTION} />));
+    expect(table.view).toEqual({ caption: CAPTION, rowsText: benefitRowsText(benefitRows([...list])) });
+    expect(benefitRowsFromText(table.view.rowsText)).toEqual(benefitRows([...list]));
+    expect(table.html).toBe(renderToString(<BenefitTable rows={benefitRows([...list])} caption={CAPTION} />));
     expect(table.html).toContain("Dental &lt;b&gt;Check-Up&lt;/b&gt; &amp; &quot;cleaning&quot;");
     expect(table.html).not.toContain("<b>");
     expect(table.html).toContain("Limit: 2 Visit(s) per Year");
@@ -69,40 +71,41 @@ describe("benefitTableMarkup", () => {
     expect(atSavings.html).toContain(`<caption>${CAPTION} at your savings level</caption>`);
     // Another list (another variant, or the same plan in a new store version) gets its own.
     const other = benefitTableMarkup(details().slice(0, 1), CAPTION);
-    expect(other.view.rows).toHaveLength(1);
+    expect(benefitRowsFromText(other.view.rowsText)).toHaveLength(1);
     expect(other.html).not.toContain("Acupuncture");
   });
 });
 
 describe("<Prerendered>", () => {
-  const page = (rows: ReturnType<typeof benefitRows>) => (
+  // As the plan page has it: the rows come as text in the page's data.
+  const page = (rowsText: string) => (
     <main>
       <h2>All benefits</h2>
       <Prerendered part="benefit-table">
-        <BenefitTable rows={rows} caption={CAPTION} />
+        <BenefitTableFromText rowsText={rowsText} caption={CAPTION} />
       </Prerendered>
     </main>
   );
 
   it("puts the part's markup in the document as it is, and renders its children when there is none", () => {
     const table = benefitTableMarkup(details(), CAPTION);
-    const withPart = renderToString(<PrerenderedParts.Provider value={{ "benefit-table": table.html }}>{page(table.view.rows)}</PrerenderedParts.Provider>);
-    const without = renderToString(page(table.view.rows));
+    const withPart = renderToString(<PrerenderedParts.Provider value={{ "benefit-table": table.html }}>{page(table.view.rowsText)}</PrerenderedParts.Provider>);
+    const without = renderToString(page(table.view.rowsText));
     expect(withPart).toBe(without);
     // The markup really came from the part: a different part shows.
-    const marked = renderToString(<PrerenderedParts.Provider value={{ "benefit-table": "<p>made ahead</p>" }}>{page(table.view.rows)}</PrerenderedParts.Provider>);
+    const marked = renderToString(<PrerenderedParts.Provider value={{ "benefit-table": "<p>made ahead</p>" }}>{page(table.view.rowsText)}</PrerenderedParts.Provider>);
     expect(marked).toContain("<div><p>made ahead</p></div>");
   });
 
   it("hydrates in the browser over the made-ahead markup without a mismatch", async () => {
     const table = benefitTableMarkup(details(), CAPTION);
     const container = document.createElement("div");
-    container.innerHTML = renderToString(<PrerenderedParts.Provider value={{ "benefit-table": table.html }}>{page(table.view.rows)}</PrerenderedParts.Provider>);
+    container.innerHTML = renderToString(<PrerenderedParts.Provider value={{ "benefit-table": table.html }}>{page(table.view.rowsText)}</PrerenderedParts.Provider>);
     document.body.appendChild(container);
     const firstRow = container.querySelector("tbody tr");
     const errors: unknown[] = [];
     await act(async () => {
-      hydrateRoot(container, page(table.view.rows), { onRecoverableError: (error) => errors.push(error) });
+      hydrateRoot(container, page(table.view.rowsText), { onRecoverableError: (error) => errors.push(error) });
     });
     expect(errors).toEqual([]);
     // The server's DOM was kept (hydrated, not replaced).
@@ -113,10 +116,10 @@ describe("<Prerendered>", () => {
   it("would be caught by hydration if the markup did not match the rows", async () => {
     const table = benefitTableMarkup(details(), CAPTION);
     const container = document.createElement("div");
-    container.innerHTML = renderToString(<PrerenderedParts.Provider value={{ "benefit-table": table.html.replace("Acupuncture", "Massage") }}>{page(table.view.rows)}</PrerenderedParts.Provider>);
+    container.innerHTML = renderToString(<PrerenderedParts.Provider value={{ "benefit-table": table.html.replace("Acupuncture", "Massage") }}>{page(table.view.rowsText)}</PrerenderedParts.Provider>);
     const errors: unknown[] = [];
     await act(async () => {
-      hydrateRoot(container, page(table.view.rows), { onRecoverableError: (error) => errors.push(error) });
+      hydrateRoot(container, page(table.view.rowsText), { onRecoverableError: (error) => errors.push(error) });
     });
     // React reports the mismatch and renders the rows afresh: the browser shows the data's rows.
     expect(errors.length).toBeGreaterThan(0);

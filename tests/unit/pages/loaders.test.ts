@@ -9,6 +9,7 @@ import { resetUpstreamClientForTests } from "../../../app/server/upstream.server
 import { forgetEligibilityAnswers } from "../../../app/server/shopping.server";
 import type { PlanDetailModel, ShoppingPage, ComparePage } from "../../../app/server/plan-page.server";
 import { BENEFIT_TABLE_PART } from "../../../app/components/plans/benefit-table";
+import { benefitRowsFromText } from "../../../app/components/plans/benefit-rows-text";
 import { startFakeUpstream, type FakeUpstream } from "../../fakes/upstream";
 import { TEST_PLAN_STORE } from "../../helpers/server";
 
@@ -176,7 +177,7 @@ describe("/plans/<planId>", () => {
     expect(standard.csr).toBeNull();
     expect(standard.plan.variantId).toBe("10303TX0030003-01");
     expect(standard.deductible.individual).not.toBe(4300);
-    expect(standard.benefits.rows.length).toBeGreaterThan(40);
+    expect(benefitRowsFromText(standard.benefits.rowsText).length).toBeGreaterThan(40);
     expect(standard.benefits.caption).toBe("What you pay for each service");
     expect(csr.benefits.caption).toBe("What you pay for each service at your savings level");
     // Another household looking at the same variant gets the same rows, made once.
@@ -193,7 +194,7 @@ describe("/plans/<planId>", () => {
       context: { prerendered },
     })) as { data: PlanDetailModel };
     const html = prerendered[BENEFIT_TABLE_PART];
-    expect(html.match(/<tr>/g)).toHaveLength(answer.data.benefits.rows.length + 1); // and the heading row
+    expect(html.match(/<tr>/g)).toHaveLength(benefitRowsFromText(answer.data.benefits.rowsText).length + 1); // and the heading row
     expect(html).toContain(`<caption>${answer.data.benefits.caption}</caption>`);
     expect(JSON.stringify(answer.data)).not.toContain("<table");
   });
