@@ -31,6 +31,10 @@ export async function loader(_args: LoaderFunctionArgs) {
   return { status: siteDataStatus(), analytics: browserAnalyticsSettings() };
 }
 
+// The site's header and footer use plain links: they lead to other parts of the site, where a
+// new document is what a browser without JavaScript gets anyway, and twelve router <Link>s cost
+// every page ~7 % of its server time (docs/decisions/134). Links inside a page's content stay
+// <Link>s (client-side navigation).
 const NAV = [
   { to: "/plans", label: "Find a plan" },
   { to: "/updates", label: "Get updates" },
@@ -91,14 +95,14 @@ export function Layout({ children }: { children: ReactNode }) {
           Skip to content
         </a>
         <header className="site-header">
-          <Link to="/" className="brand">
+          <a href="/" className="brand">
             Health Plan Marketplace
-          </Link>
+          </a>
           <nav className="site-nav" aria-label="Main">
             <ul>
               {NAV.map((item) => (
                 <li key={item.to}>
-                  <Link to={item.to}>{item.label}</Link>
+                  <a href={item.to}>{item.label}</a>
                 </li>
               ))}
             </ul>
@@ -111,7 +115,7 @@ export function Layout({ children }: { children: ReactNode }) {
             <ul>
               {FOOTER.map((item) => (
                 <li key={item.to}>
-                  <Link to={item.to}>{item.label}</Link>
+                  <a href={item.to}>{item.label}</a>
                 </li>
               ))}
             </ul>

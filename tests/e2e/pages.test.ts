@@ -64,12 +64,13 @@ describe("every page in a real browser", () => {
       await page.goto(`${server.url}/`, { waitUntil: "networkidle" });
       const requested: Array<{ path: string; type: string }> = [];
       page.on("request", (r) => requested.push({ path: new URL(r.url()).pathname, type: r.resourceType() }));
-      await page.getByRole("navigation", { name: "Site" }).getByRole("link", { name: "Privacy" }).click();
-      await page.waitForURL(/\/privacy$/);
+      // A link in the page's content (the header and footer use plain links, docs/decisions/134).
+      await page.getByRole("main").getByRole("link", { name: "See what we are building for agents" }).click();
+      await page.waitForURL(/\/agents$/);
       // React renders the new route just after the URL changes: wait for it rather than race it.
-      await expect.poll(() => page.locator("h1").textContent(), { timeout: 5_000 }).toBe("Privacy");
+      await expect.poll(() => page.locator("h1").textContent(), { timeout: 5_000 }).toBe("For licensed agents and brokers");
       // Client-side: the route's data was fetched, the document was not loaded again.
-      expect(requested).toContainEqual(expect.objectContaining({ path: "/privacy.data" }));
+      expect(requested).toContainEqual(expect.objectContaining({ path: "/agents.data" }));
       expect(requested.filter((r) => r.type === "document")).toEqual([]);
       expect(problems).toEqual([]);
     } finally {
