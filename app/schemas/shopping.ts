@@ -175,7 +175,6 @@ export const PricedPlan = z.strictObject({
   moop: CostLimitAnswer.describe("In-network maximum out-of-pocket of that variant"),
   key_benefits: z.record(z.string(), z.string().nullable()).describe("What a member pays for common services, in the plan's words"),
   quality_rating: z.number().nullable().describe("Overall star rating 1-5; null when not rated"),
-  urls: z.record(z.string(), z.string()).describe("summaryOfBenefits, formulary, providerDirectory, brochure, enrollment (those the plan has)"),
   estimated_yearly_cost: z.number().describe("12 x premium_w_credit + expected out-of-pocket for the usage level"),
   estimated_yearly_cost_complete: z.boolean().describe("False when a cost share the estimate needs was missing from the data"),
 });

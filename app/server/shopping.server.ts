@@ -8,9 +8,8 @@ import { ApiError } from "./api.server";
 import { expectedOutOfPocket, parseBenefitCostShare, type PlanCostShare, type ServiceCostShare, type ServiceKind } from "../domain/yearly-cost";
 import type { PlansRequest, ShoppingRequest } from "../schemas/shopping";
 import { firstInOrder } from "../domain/first-in-order";
-import { planStore, type CsrVariantSummary, type KeyBenefits, type PlaceOffer, type PlanStore, type PlanSummary, type StateInfo, type TierCostShare } from "./plan-store.server";
+import { planStore, type CsrVariantSummary, type KeyBenefits, type PlaceOffer, type PlanStore, type StateInfo, type TierCostShare } from "./plan-store.server";
 
-type PlanSummaryUrls = PlanSummary["urls"];
 import { ServerTiming } from "./server-timing.server";
 import {
   countiesByZip,
@@ -561,7 +560,6 @@ export interface PricedPlan {
   moop: CostLimitAnswer;
   key_benefits: Record<string, string | null>;
   quality_rating: number | null;
-  urls: Record<string, string>;
   estimated_yearly_cost: number;
   /** False when a cost-share the estimate needs was not in the data (assumed deductible-only). */
   estimated_yearly_cost_complete: boolean;
@@ -893,7 +891,6 @@ function priceOffer(
       moop: fields.moop,
       key_benefits: fields.keyBenefits,
       quality_rating: plan.qualityRating,
-      urls: urlsOf(plan.urls),
       estimated_yearly_cost: yearlyCostAt(k),
       estimated_yearly_cost_complete: fields.complete,
     };
@@ -992,7 +989,7 @@ function planHeadJson(plan: OfferedPlan): string | null {
   return text;
 }
 
-/** `,"csr_variant":…,"variant_id":…,"deductible":…,"moop":…,"key_benefits":…,"quality_rating":…,"urls":…,"estimated_yearly_cost":` */
+/** `,"csr_variant":…,"variant_id":…,"deductible":…,"moop":…,"key_benefits":…,"quality_rating":…,"estimated_yearly_cost":` */
 function variantTailJson(plan: OfferedPlan, source: object, csr: CsrLevel | null, priced: PricedPlan): string | null {
   if (!Object.isFrozen(plan) || !Object.isFrozen(source)) return null;
   const known = tailJsonMemo.get(source);
@@ -1004,7 +1001,6 @@ function variantTailJson(plan: OfferedPlan, source: object, csr: CsrLevel | null
     moop: priced.moop,
     key_benefits: priced.key_benefits,
     quality_rating: priced.quality_rating,
-    urls: priced.urls,
   });
   const text = `,${whole.slice(1, -1)},"estimated_yearly_cost":`;
   tailJsonMemo.set(source, { csr, text });
@@ -1046,7 +1042,6 @@ interface ListFields {
 // (docs/decisions/112-pricing-derived-once.md). The derived objects are frozen
 // too, as every answer shares them.
 const listFieldsMemo = new WeakMap<object, ListFields>();
-const urlsMemo = new WeakMap<object, Record<string, string>>();
 
 function listFieldsOf(source: { deductible: CostLimitAnswer; moop: CostLimitAnswer; keyBenefits: KeyBenefits }): ListFields {
   const known = listFieldsMemo.get(source);
@@ -1078,14 +1073,6 @@ function outOfPocketOf(fields: ListFields, key: string, usage: UsageLevel, cover
   return amount;
 }
 
-function urlsOf(urls: PlanSummaryUrls): Record<string, string> {
-  const known = urlsMemo.get(urls);
-  if (known) return known;
-  const out = Object.fromEntries(Object.entries(urls).filter(([, v]) => typeof v === "string")) as Record<string, string>;
-  if (Object.isFrozen(urls)) urlsMemo.set(urls, Object.freeze(out));
-  return out;
-}
-
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === "object" && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -1103,22 +1090,6 @@ function ratedMemberCount(members: Member[]): number {
 function upstreamQualityRating(value: unknown): number | null {
   const q = value as { available?: unknown; global_rating?: unknown } | null | undefined;
   return q && q.available === true && typeof q.global_rating === "number" && q.global_rating > 0 ? q.global_rating : null;
-}
-
-/** Upstream's document links under the own branch's names; empty strings dropped. */
-function upstreamUrls(plan: Record<string, unknown>): Record<string, string> {
-  const names: Array<[string, string]> = [
-    ["benefits_url", "summaryOfBenefits"],
-    ["formulary_url", "formulary"],
-    ["network_url", "providerDirectory"],
-    ["brochure_url", "brochure"],
-  ];
-  const urls: Record<string, string> = {};
-  for (const [from, to] of names) {
-    const value = plan[from];
-    if (typeof value === "string" && value.trim()) urls[to] = value.trim();
-  }
-  return urls;
 }
 
 /**
@@ -1173,7 +1144,6 @@ async function upstreamPlans(request: PlansRequest, year: number, timing: Server
       moop: { individual: firstAmount(extra.moops), family: null },
       key_benefits: {},
       quality_rating: upstreamQualityRating(extra.quality_rating),
-      urls: upstreamUrls(extra),
       estimated_yearly_cost: yearly,
       estimated_yearly_cost_complete: false,
     };

@@ -6,7 +6,7 @@ import { Stars } from "./stars";
 import type { PricedPlan } from "../../server/shopping.server";
 
 /** The fields of a priced plan (POST /api/plans) a card shows. */
-export type PlanCardPlan = Omit<PricedPlan, "variant_id" | "ehb_premium" | "urls" | "csr_variant"> & { csr_variant: string | null };
+export type PlanCardPlan = Omit<PricedPlan, "variant_id" | "ehb_premium" | "csr_variant"> & { csr_variant: string | null };
 
 export const KEY_BENEFIT_WORDS: Array<[string, string]> = [
   ["primary_care", "Primary care visit"],

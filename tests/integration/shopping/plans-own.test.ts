@@ -216,11 +216,9 @@ describe("TX (age-rated, federal curve), Dallas County", () => {
       type: "HMO",
       hsa_eligible: true,
       quality_rating: 2,
-      urls: {
-        summaryOfBenefits: "https://www.bluebonnet.example.com/2027/sbc/10101TX0010002-01.pdf",
-        brochure: "https://www.bluebonnet.example.org/2027/brochure/10101TX0010002.pdf",
-      },
     });
+    // A lean list (docs/decisions/136): the plan's documents are on its plan page, not in the list.
+    expect(plan).not.toHaveProperty("urls");
     expect(plan.estimated_yearly_cost).toBeGreaterThanOrEqual(cents(plan.premium_w_credit * 12));
   });
 });

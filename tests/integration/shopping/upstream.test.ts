@@ -214,7 +214,7 @@ describe("the upstream plan-search branch (a state that is neither owned nor sta
       expect(plan.premium_w_credit, plan.id).toBe(cents(Math.max(0, plan.premium - credit)));
       expect(plan.credit_applied).toBe(cents(plan.premium - plan.premium_w_credit));
       expect(plan.deductible.individual).toEqual(expect.any(Number));
-      expect(plan.urls.summaryOfBenefits).toMatch(/^https:\/\//);
+      expect(plan).not.toHaveProperty("urls"); // documents are on the plan page (docs/decisions/136)
     }
     const bronzeHsa = body.plans.find((p: Body) => p.id === "10101TX0010002");
     expect(bronzeHsa).toMatchObject({ hsa_eligible: true, issuer: { id: "10101", name: "Bluebonnet Health Plans" }, metal_level: "Bronze", type: "HMO" });
