@@ -175,6 +175,9 @@ function clientConfig(): ClientConfig {
 
 // --------------------------------------------------------------- limiter
 
+/** Less time than this left before the deadline, a queued call is not started (see acquireSlot). */
+const MIN_USEFUL_CALL_MS = 25;
+
 function acquireSlot(operation: UpstreamOperation, deadline: number, max: number): Promise<() => void> {
   const s = state();
   let released = false;
@@ -192,6 +195,14 @@ function acquireSlot(operation: UpstreamOperation, deadline: number, max: number
     const waiter: Waiter = {
       grant() {
         clearTimeout(timer);
+        if (deadline - Date.now() < MIN_USEFUL_CALL_MS) {
+          // Freed too close to this caller's deadline for a call to finish: it gives up as busy
+          // (as its own timer would have a moment later) and the slot goes to the next in line,
+          // instead of starting an upstream call that can only be aborted.
+          s.queue.shift()?.grant();
+          reject(new UpstreamUnavailableError(operation, "busy"));
+          return;
+        }
         s.active++;
         resolve(release);
       },
