@@ -7,7 +7,7 @@
  */
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
-import { BENEFIT_TABLE_PART, BenefitTable } from "../components/plans/benefit-table";
+import { BENEFIT_TABLE_PART, BenefitTable, type BenefitRowView } from "../components/plans/benefit-table";
 import { benefitRowsFromText, benefitRowsText } from "../components/plans/benefit-rows-text";
 import { csrWords } from "../components/plans/format";
 import { ApiError } from "./api.server";
@@ -347,17 +347,11 @@ const hasScenarios = (s: SbcScenarios | undefined): s is SbcScenarios => Boolean
 
 // ---------------------------------------------------------------- plan detail
 
-export interface BenefitRow {
-  name: string;
-  covered: boolean | null;
-  inNetwork: string;
-  inNetworkTier2: string | null;
-  outOfNetwork: string;
-  notes: string | null;
-}
+/** A row of the benefit table, as <BenefitTable> shows it. */
+export type BenefitRow = BenefitRowView;
 
 /** The benefit table in the PUF's own words ("$30 Copay after deductible", "No Charge"), one row per benefit. */
-export function benefitRows(details: BenefitDetail[]): BenefitRow[] {
+export function benefitRows(details: readonly BenefitDetail[]): BenefitRow[] {
   return details.map((b) => {
     const notCovered = b.covered === false;
     const say = (share: BenefitDetail["inNetwork"] | undefined) => (notCovered ? "Not covered" : (describeTierCostShare(share) ?? "Not stated"));
@@ -404,7 +398,7 @@ export function benefitTableMarkup(details: readonly BenefitDetail[], caption: s
   }
   let table = byCaption.get(caption);
   if (!table) {
-    const rowsText = benefitRowsText(benefitRows([...details]));
+    const rowsText = benefitRowsText(benefitRows(details));
     // The markup is made from the rows as the browser will read them back from the text.
     table = { view: Object.freeze({ caption, rowsText }), html: renderToString(createElement(BenefitTable, { caption, rows: benefitRowsFromText(rowsText) })) };
     byCaption.set(caption, table);
