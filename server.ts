@@ -13,18 +13,18 @@ import { constants as zlibConstants } from "node:zlib";
 import express, { type NextFunction, type Request, type Response } from "express";
 import compression from "compression";
 import type { ServerBuild } from "@remix-run/node";
-import { ConfigurationError, env } from "./app/server/env.server.ts";
-import { closeAll, onShutdown } from "./app/server/lifecycle.server.ts";
-import { logger } from "./app/server/logger.server.ts";
-import { cspNonce, securityHeaders } from "./app/server/security-headers.server.ts";
-import { requestFirewall } from "./app/server/firewall.server.ts";
-import { createRateLimiter } from "./app/server/rate-limit.server.ts";
-import { requestLog } from "./app/server/request-log.server.ts";
-import { createHttpServer } from "./app/server/firewall-timeouts.server.ts";
-import { startIntakeBackgroundWork } from "./app/server/write-store.server.ts";
-import { ServerTiming } from "./app/server/server-timing.server.ts";
-import { compressWholeAnswers } from "./app/server/whole-answer-compression.server.ts";
-import { remixRequestHandler } from "./app/server/remix-handler.server.ts";
+import { ConfigurationError, env } from "./app/server/platform/env.server.ts";
+import { closeAll, onShutdown } from "./app/server/platform/lifecycle.server.ts";
+import { logger } from "./app/server/platform/logger.server.ts";
+import { cspNonce, securityHeaders } from "./server/security-headers.ts";
+import { requestFirewall } from "./server/firewall/index.ts";
+import { createRateLimiter } from "./server/rate-limit.ts";
+import { requestLog } from "./server/request-log.ts";
+import { createHttpServer } from "./server/timeouts.ts";
+import { startIntakeBackgroundWork } from "./app/server/intake/write-store.server.ts";
+import { ServerTiming } from "./app/server/platform/server-timing.server.ts";
+import { compressWholeAnswers } from "./server/compression.ts";
+import { remixRequestHandler } from "./server/remix-handler.ts";
 
 const SHUTDOWN_GRACE_MS = 9_000;
 const FAKE_UPSTREAM_KEY = "sample-fake-upstream-key";
@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   if (!hadKey) {
     // No real key: answer upstream calls from the bundled fake, and say so
     // (pages and /api/health read UPSTREAM_IS_SAMPLE).
-    const { startFakeUpstream } = await import("./tests/fakes/upstream.ts");
+    const { startFakeUpstream } = await import("./mocks/cms-api/index.ts");
     const fake = await startFakeUpstream({ apiKey: FAKE_UPSTREAM_KEY });
     Object.assign(config, { MARKETPLACE_API_BASE_URL: fake.url, MARKETPLACE_API_KEY: FAKE_UPSTREAM_KEY, UPSTREAM_IS_SAMPLE: true });
     onShutdown("sample upstream", () => fake.close());

@@ -13,8 +13,8 @@ import {
 import type { ReactNode } from "react";
 import { useNonce } from "./components/nonce";
 import appStyles from "./styles/app.css?url";
-import { siteDataStatus } from "./server/site-status.server";
-import { browserAnalyticsSettings } from "./server/analytics.server";
+import { siteDataStatus } from "./server/platform/site-status.server";
+import { browserAnalyticsSettings } from "./server/platform/analytics.server";
 import { Analytics } from "./components/analytics";
 
 export const links: LinksFunction = () => [

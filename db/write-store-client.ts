@@ -9,7 +9,7 @@ import * as schema from "./write-store";
 /**
  * Opening the write store: where its file is (from the DATABASE_URL setting),
  * the pragmas that make an acknowledged row survive a crash, and the
- * migrations. No configuration or logging here; app/server/write-store.server.ts
+ * migrations. No configuration or logging here; app/server/intake/write-store.server.ts
  * wraps this with the settings and the process-wide handle.
  */
 

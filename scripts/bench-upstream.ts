@@ -1,5 +1,5 @@
 /**
- * The fake CMS Marketplace API (tests/fakes/upstream.ts) in a process of its
+ * The fake CMS Marketplace API (mocks/cms-api/index.ts) in a process of its
  * own, for `npm run bench`:
  *
  *   node --import tsx scripts/bench-upstream.ts --data DIR --key KEY
@@ -13,7 +13,7 @@
  * county's state and the benchmark drugs): the fake reads every file it is
  * given into memory, and the whole national data set would not fit.
  */
-import { startFakeUpstream } from "../tests/fakes/upstream";
+import { startFakeUpstream } from "../mocks/cms-api/index";
 
 function argument(name: string): string {
   const i = process.argv.indexOf(name);

@@ -33,7 +33,7 @@ import http from "node:http";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join, relative } from "node:path";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
-import { emptyState, planHref, type ShoppingState } from "../app/server/shopping-url";
+import { emptyState, planHref, type ShoppingState } from "../app/lib/shopping-url";
 import { ensureNationalSource, ensureStore, pickScenario, ROOT, saveMarker, writeUpstreamDir, type Scenario } from "./bench-data";
 import type { LoadResult, LoadSpec } from "./bench-load";
 

@@ -119,7 +119,7 @@ export async function main(argv: string[]): Promise<number> {
   let out = args.out;
   if (!out) {
     // Read the setting only when needed: the CLI must work without the server's other settings.
-    const { env } = await import("../app/server/env.server");
+    const { env } = await import("../app/server/platform/env.server");
     try {
       out = env().PLAN_STORE_PATH;
     } catch (error) {

@@ -1,14 +1,14 @@
 import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { ApiError, fieldsFromIssues, type ErrorFields } from "../server/api.server";
-import { acceptAgentUpload, MAX_UPLOAD_BYTES, UPLOAD_DOC_TYPE_LABELS, UPLOAD_DOC_TYPES } from "../server/storage.server";
+import { ApiError, fieldsFromIssues, type ErrorFields } from "../server/platform/api.server";
+import { acceptAgentUpload, MAX_UPLOAD_BYTES, UPLOAD_DOC_TYPE_LABELS, UPLOAD_DOC_TYPES } from "../server/intake/storage.server";
 import {
   AGENT_DISCOVERY_CONSENT,
   AgentDiscoveryInput,
   clientIp,
   COMMON_AGENT_TOOLS,
   submitAgentDiscovery,
-} from "../server/write-store.server";
+} from "../server/intake/write-store.server";
 import intakeStyles from "../styles/intake.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: intakeStyles }];

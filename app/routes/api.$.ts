@@ -1,4 +1,4 @@
-import { errorResponse } from "../server/api.server";
+import { errorResponse } from "../server/platform/api.server";
 
 // Any /api path no other route claims: a JSON 404, whatever the method.
 function notFound({ request }: { request: Request }) {

@@ -1,5 +1,5 @@
-import { apiRoute, jsonResponse, parseJsonBody } from "../server/api.server";
-import { AgentDiscoveryInput, clientIp, submitAgentDiscovery } from "../server/write-store.server";
+import { apiRoute, jsonResponse, parseJsonBody } from "../server/platform/api.server";
+import { AgentDiscoveryInput, clientIp, submitAgentDiscovery } from "../server/intake/write-store.server";
 
 /**
  * POST /api/agents/discovery: the agent discovery form as JSON

@@ -1,6 +1,6 @@
-import { apiRoute, jsonResponse } from "../server/api.server";
-import { acceptAgentUpload } from "../server/storage.server";
-import { clientIp } from "../server/write-store.server";
+import { apiRoute, jsonResponse } from "../server/platform/api.server";
+import { acceptAgentUpload } from "../server/intake/storage.server";
+import { clientIp } from "../server/intake/write-store.server";
 
 /**
  * POST /api/agents/discovery/upload: multipart/form-data with docType,

@@ -1,6 +1,6 @@
-import { apiRoute, jsonResponse, parseJsonBody } from "../server/api.server";
-import { checkDrugCoverage } from "../server/upstream-lookups.server";
-import { DrugCoveredBody } from "../server/upstream-requests.server";
+import { apiRoute, jsonResponse, parseJsonBody } from "../server/platform/api.server";
+import { checkDrugCoverage } from "../server/upstream/lookups.server";
+import { DrugCoveredBody } from "../server/upstream/requests.server";
 
 // POST {rxcuis, plan_ids, year?} → {coverage: [one per (rxcui, plan_id)], upstream, year, sample}.
 // Upstream primary, tiers and PartialCovered from own formulary rows (docs/api.md).

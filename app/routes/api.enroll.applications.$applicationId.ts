@@ -1,5 +1,5 @@
-import { apiRoute, jsonResponse } from "../server/api.server";
-import { bearerToken, readEnrollmentApplication } from "../server/enrollment.server";
+import { apiRoute, jsonResponse } from "../server/platform/api.server";
+import { bearerToken, readEnrollmentApplication } from "../server/intake/enrollment.server";
 
 /**
  * GET /api/enroll/applications/<id> with `Authorization: Bearer <access_token>`

@@ -1,7 +1,7 @@
-import { apiRoute, jsonResponse, parseJsonBody } from "../server/api.server";
-import { createEnrollmentApplication, EnrollmentApplicationInput } from "../server/enrollment.server";
-import { planStore } from "../server/plan-store.server";
-import { clientIp } from "../server/write-store.server";
+import { apiRoute, jsonResponse, parseJsonBody } from "../server/platform/api.server";
+import { createEnrollmentApplication, EnrollmentApplicationInput } from "../server/intake/enrollment.server";
+import { planStore } from "../server/plan-store/plan-store.server";
+import { clientIp } from "../server/intake/write-store.server";
 
 /**
  * POST /api/enroll/applications -> 201 {application_id, status: "received", access_token}.

@@ -1,7 +1,7 @@
-import { apiRoute, jsonResponse } from "../server/api.server";
-import { buildRevision } from "../server/build-info.server";
-import { env, usesSampleUpstream } from "../server/env.server";
-import { siteDataStatus } from "../server/site-status.server";
+import { apiRoute, jsonResponse } from "../server/platform/api.server";
+import { buildRevision } from "../server/platform/build-info.server";
+import { env, usesSampleUpstream } from "../server/platform/env.server";
+import { siteDataStatus } from "../server/platform/site-status.server";
 
 /**
  * Load-balancer health check: cheap by design (no upstream call, no query

@@ -1,5 +1,5 @@
-import { apiRoute, jsonResponse } from "../server/api.server";
-import { openApiDocument } from "../server/openapi.server";
+import { apiRoute, jsonResponse } from "../server/platform/api.server";
+import { openApiDocument } from "../server/platform/openapi.server";
 
 // GET /api/openapi.json → the OpenAPI 3.0 document generated from the routes' zod schemas (docs/api.md).
 const route = apiRoute({

@@ -1,7 +1,7 @@
-import { apiRoute, parseJsonBody } from "../server/api.server";
+import { apiRoute, parseJsonBody } from "../server/platform/api.server";
 import { PlansRequest } from "../schemas/shopping";
-import { ServerTiming } from "../server/server-timing.server";
-import { plansAnswerJson, pricePlans } from "../server/shopping.server";
+import { ServerTiming } from "../server/platform/server-timing.server";
+import { plansAnswerJson, pricePlans } from "../server/shopping/shopping.server";
 
 // POST {income, household, place, year?, filters?, sort?, order?, usage?} → priced plans (docs/api.md).
 const route = apiRoute({

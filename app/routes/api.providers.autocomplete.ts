@@ -1,6 +1,6 @@
-import { apiRoute, jsonResponse, parseJsonBody } from "../server/api.server";
-import { suggestProviders } from "../server/upstream-lookups.server";
-import { ProviderAutocompleteBody } from "../server/upstream-requests.server";
+import { apiRoute, jsonResponse, parseJsonBody } from "../server/platform/api.server";
+import { suggestProviders } from "../server/upstream/lookups.server";
+import { ProviderAutocompleteBody } from "../server/upstream/requests.server";
 
 // POST {query, zip, year?} → {providers: [{npi, name, type, ...}], upstream, failedTypes?, sample}.
 // Three upstream calls (Individual, Facility, Group); one failing leaves the others (docs/api.md).

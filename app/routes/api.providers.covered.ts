@@ -1,6 +1,6 @@
-import { apiRoute, jsonResponse, parseJsonBody } from "../server/api.server";
-import { checkProviderCoverage } from "../server/upstream-lookups.server";
-import { ProviderCoveredBody } from "../server/upstream-requests.server";
+import { apiRoute, jsonResponse, parseJsonBody } from "../server/platform/api.server";
+import { checkProviderCoverage } from "../server/upstream/lookups.server";
+import { ProviderCoveredBody } from "../server/upstream/requests.server";
 
 // POST {npis, plan_ids, year?} → {coverage: [one per (npi, plan_id)], upstream, year, sample}.
 // Upstream primary, network tiers from own provider-network rows (docs/api.md).

@@ -1,5 +1,5 @@
-import { apiRoute, ApiError, jsonResponse, readBodyText } from "../server/api.server";
-import { checkUnsubscribeLink, unsubscribe, type UnsubscribeMethod } from "../server/unsubscribe.server";
+import { apiRoute, ApiError, jsonResponse, readBodyText } from "../server/platform/api.server";
+import { checkUnsubscribeLink, unsubscribe, type UnsubscribeMethod } from "../server/intake/unsubscribe.server";
 
 /**
  * /api/unsubscribe?email=<address>&token=<hmac> (the List-Unsubscribe URL of every email)

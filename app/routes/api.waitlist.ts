@@ -1,5 +1,5 @@
-import { apiRoute, jsonResponse, parseJsonBody } from "../server/api.server";
-import { WaitlistInput, submitWaitlist } from "../server/write-store.server";
+import { apiRoute, jsonResponse, parseJsonBody } from "../server/platform/api.server";
+import { WaitlistInput, submitWaitlist } from "../server/intake/write-store.server";
 
 /**
  * POST /api/waitlist {email, zip, interest} -> 200 {waitlist_submission_id}.

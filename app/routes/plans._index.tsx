@@ -14,8 +14,8 @@ import { StateFields } from "../components/plans/state-fields";
 import { useFocusHeading } from "../components/plans/use-focus-heading";
 import { YearlyCostMethod } from "../components/plans/yearly-cost-method";
 import { money } from "../components/plans/format";
-import { shoppingPage, shoppingRedirect, type ShoppingPage } from "../server/plan-page.server";
-import { plansHref } from "../server/shopping-url";
+import { shoppingPage, shoppingRedirect, type ShoppingPage } from "../server/pages/plan-page.server";
+import { plansHref } from "../lib/shopping-url";
 import plansStyles from "../styles/plans.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: plansStyles }];

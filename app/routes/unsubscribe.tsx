@@ -1,7 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { ApiError } from "../server/api.server";
-import { checkUnsubscribeLink, unsubscribe } from "../server/unsubscribe.server";
+import { ApiError } from "../server/platform/api.server";
+import { checkUnsubscribeLink, unsubscribe } from "../server/intake/unsubscribe.server";
 import intakeStyles from "../styles/intake.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: intakeStyles }];

@@ -1,7 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { ApiError, fieldsFromIssues, type ErrorFields } from "../server/api.server";
-import { submitWaitlist, WAITLIST_INTERESTS, WaitlistInput } from "../server/write-store.server";
+import { ApiError, fieldsFromIssues, type ErrorFields } from "../server/platform/api.server";
+import { submitWaitlist, WAITLIST_INTERESTS, WaitlistInput } from "../server/intake/write-store.server";
 import intakeStyles from "../styles/intake.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: intakeStyles }];

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { startServer, type RunningServer } from "../helpers/server";
-import { startFakeUpstream, type FakeUpstream } from "../fakes/upstream";
+import { startFakeUpstream, type FakeUpstream } from "../../mocks/cms-api/index";
 import { hasHorizontalScroll, launchBrowser, screenshot, seriousAxeViolations, watchedPage } from "./browser";
 import { axeWithoutJavaScript, suggestions, usd } from "./journey-support";
 

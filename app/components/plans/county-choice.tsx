@@ -1,5 +1,5 @@
 import { Form, Link } from "@remix-run/react";
-import type { ShoppingState } from "../../server/shopping-url";
+import type { ShoppingState } from "../../lib/shopping-url";
 import { StateFields } from "./state-fields";
 
 export interface CountyOptionView {

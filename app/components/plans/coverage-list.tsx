@@ -1,4 +1,4 @@
-import type { Selection } from "../../server/shopping-url";
+import type { Selection } from "../../lib/shopping-url";
 import { doctorCoverageWords, drugCoverageWords, type CoverageAnswer, type UpstreamState } from "./coverage-words";
 
 export interface CoverageCheckView {

@@ -1,5 +1,5 @@
 import { Form } from "@remix-run/react";
-import type { ShoppingState } from "../../server/shopping-url";
+import type { ShoppingState } from "../../lib/shopping-url";
 import { StateFields } from "./state-fields";
 import { METAL_HINTS, SORT_LABELS, TYPE_HINTS, USAGE_LABELS } from "./format";
 

@@ -1,6 +1,6 @@
 import { Form, Link } from "@remix-run/react";
-import type { ShoppingState } from "../../server/shopping-url";
-import { MAX_PEOPLE } from "../../server/shopping-url";
+import type { ShoppingState } from "../../lib/shopping-url";
+import { MAX_PEOPLE } from "../../lib/shopping-url";
 import { StateFields } from "./state-fields";
 
 const FIELD_LABELS: Record<string, string> = { income: "Household income", size: "Tax household size", year: "Plan year", place: "Place", form: "Address" };

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { plansHref, type ShoppingState } from "../../server/shopping-url";
+import { plansHref, type ShoppingState } from "../../lib/shopping-url";
 import { money, peopleWords } from "./format";
 
 export interface PlaceView {

@@ -1,6 +1,6 @@
 import { Form, Link, useNavigate } from "@remix-run/react";
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
-import { MAX_SELECTIONS, plansHref, withDoctor, withDrug, type Selection, type ShoppingState } from "../../server/shopping-url";
+import { MAX_SELECTIONS, plansHref, withDoctor, withDrug, type Selection, type ShoppingState } from "../../lib/shopping-url";
 import { LatestRequest } from "./latest-request";
 import { StateFields } from "./state-fields";
 

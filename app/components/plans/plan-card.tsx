@@ -1,9 +1,9 @@
 import { Link } from "@remix-run/react";
-import { planHref, type ShoppingState } from "../../server/shopping-url";
+import { planHref, type ShoppingState } from "../../lib/shopping-url";
 import { CoverageLines, type CoverageCheckView } from "./coverage-list";
 import { costShareWords, csrWords, money, moneyOr, USAGE_SHORT } from "./format";
 import { Stars } from "./stars";
-import type { PricedPlan } from "../../server/shopping.server";
+import type { PricedPlan } from "../../server/shopping/shopping.server";
 
 /** The fields of a priced plan (POST /api/plans) a card shows. */
 export type PlanCardPlan = Omit<PricedPlan, "variant_id" | "ehb_premium" | "csr_variant"> & { csr_variant: string | null };

@@ -1,4 +1,4 @@
-import { stateEntries, type ShoppingState, type StateGroup } from "../../server/shopping-url";
+import { stateEntries, type ShoppingState, type StateGroup } from "../../lib/shopping-url";
 
 /**
  * The shopping state as hidden fields, so every GET form on a page carries

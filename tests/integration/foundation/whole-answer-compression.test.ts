@@ -3,7 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import express from "express";
-import { chooseCoding, compressWholeAnswers, MAX_HELD_BYTES, MIN_BYTES } from "../../../app/server/whole-answer-compression.server";
+import { chooseCoding, compressWholeAnswers, MAX_HELD_BYTES, MIN_BYTES } from "../../../server/compression";
 
 /**
  * Answers are held until they end and compressed in one call

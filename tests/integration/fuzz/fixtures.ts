@@ -37,7 +37,7 @@ export const ZIPS = ["10001", "10038", "75201", "75007", "77494", "02861", "3807
 export const DRUG_QUERIES = ["lipitor", "ator", "metf", "insulin", "ibuprofen", "amox"] as const;
 export const PROVIDER_QUERIES = ["smith", "avery", "clinic", "hospital", "medical", "john"] as const;
 
-/** The upload route's document types (app/server/storage.server.ts UPLOAD_DOC_TYPES). */
+/** The upload route's document types (app/server/intake/storage.server.ts UPLOAD_DOC_TYPES). */
 export const DOC_TYPES = ["intake_form", "consent_form", "income_worksheet", "enrollment_checklist", "client_notice", "other"] as const;
 
 /** Secret the fuzz tests configure, so they can mint valid unsubscribe tokens. */

@@ -1,12 +1,12 @@
 import { accessSync, constants, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { resetEnvForTests } from "../../../app/server/env.server";
-import { forgetSingleton } from "../../../app/server/lifecycle.server";
-import { resetPlanStoreForTests } from "../../../app/server/plan-store.server";
-import { resetUpstreamClientForTests } from "../../../app/server/upstream.server";
-import { resetWriteStoreForTests } from "../../../app/server/write-store.server";
-import { startFakeUpstream, type FakeUpstream } from "../../fakes/upstream";
+import { resetEnvForTests } from "../../../app/server/platform/env.server";
+import { forgetSingleton } from "../../../app/server/platform/lifecycle.server";
+import { resetPlanStoreForTests } from "../../../app/server/plan-store/plan-store.server";
+import { resetUpstreamClientForTests } from "../../../app/server/upstream/client.server";
+import { resetWriteStoreForTests } from "../../../app/server/intake/write-store.server";
+import { startFakeUpstream, type FakeUpstream } from "../../../mocks/cms-api/index";
 import { TEST_PLAN_STORE } from "../../helpers/server";
 import { UNSUBSCRIBE_SECRET } from "./fixtures";
 

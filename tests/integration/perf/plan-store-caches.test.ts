@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PlanStore } from "../../../app/server/plan-store.server";
+import { PlanStore } from "../../../app/server/plan-store/plan-store.server";
 import { TEST_PLAN_STORE } from "../../helpers/server";
 
 /**

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as plansRoute from "../../../app/routes/api.plans";
 import { PlansRequest } from "../../../app/schemas/shopping";
-import { plansAnswerJson, pricePlans } from "../../../app/server/shopping.server";
-import type { FakeUpstream } from "../../fakes/upstream";
+import { plansAnswerJson, pricePlans } from "../../../app/server/shopping/shopping.server";
+import type { FakeUpstream } from "../../../mocks/cms-api/index";
 import { child, PLACES, postJson, self, shoppingBody, spouse, startShoppingFake, type PersonIn } from "../shopping/helpers";
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The read module (app/server/plan-store.server.ts) over a store built from the
+ * The read module (app/server/plan-store/plan-store.server.ts) over a store built from the
  * fixture source directory. Expected premiums are worked out from the fixture
  * generator's inputs (tests/fixtures/seed/make-fixtures.ts): a base age-21
  * rate per plan and area times the federal default age factor
@@ -15,8 +15,8 @@ import {
   planStore,
   resetPlanStoreForTests,
   type PlanStore,
-} from "../../../app/server/plan-store.server";
-import { resetEnvForTests } from "../../../app/server/env.server";
+} from "../../../app/server/plan-store/plan-store.server";
+import { resetEnvForTests } from "../../../app/server/platform/env.server";
 import { buildPlanStore } from "../../../seed/build-store";
 import { FIXTURE_SOURCE, tempDir, removeTempDirs } from "./fixture-store";
 

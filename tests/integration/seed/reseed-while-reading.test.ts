@@ -7,7 +7,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openPlanStore, type PlanStore } from "../../../app/server/plan-store.server";
+import { openPlanStore, type PlanStore } from "../../../app/server/plan-store/plan-store.server";
 import { buildPlanStore } from "../../../seed/build-store";
 import { FIXTURE_SOURCE, REPO, copyFixtureSource, edit, tempDir, removeTempDirs } from "./fixture-store";
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as counties from "../../../app/routes/api.counties";
 import { CountiesResponse } from "../../../app/schemas/shopping";
 import path from "node:path";
-import { startFakeUpstream, type FakeUpstream } from "../../fakes/upstream";
+import { startFakeUpstream, type FakeUpstream } from "../../../mocks/cms-api/index";
 import { REPO_ROOT } from "../../helpers/server";
 import { configureShopping, getJson, UPSTREAM_KEY, upstreamCalls } from "./helpers";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as eligibility from "../../../app/routes/api.eligibility";
 import { EligibilityResponse } from "../../../app/schemas/shopping";
-import type { FakeUpstream } from "../../fakes/upstream";
+import type { FakeUpstream } from "../../../mocks/cms-api/index";
 import {
   applicablePercent2027,
   cents,

@@ -2,11 +2,11 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { resetEnvForTests } from "../../../app/server/env.server";
-import { resetPlanStoreForTests } from "../../../app/server/plan-store.server";
-import { resetUpstreamClientForTests } from "../../../app/server/upstream.server";
-import { parseCsv } from "../../fakes/upstream/csv";
-import { startFakeUpstream, type FakeUpstream, type FakeUpstreamCall } from "../../fakes/upstream";
+import { resetEnvForTests } from "../../../app/server/platform/env.server";
+import { resetPlanStoreForTests } from "../../../app/server/plan-store/plan-store.server";
+import { resetUpstreamClientForTests } from "../../../app/server/upstream/client.server";
+import { parseCsv } from "../../../mocks/cms-api/csv";
+import { startFakeUpstream, type FakeUpstream, type FakeUpstreamCall } from "../../../mocks/cms-api/index";
 import { REPO_ROOT, TEST_PLAN_STORE } from "../../helpers/server";
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as eligibilityRoute from "../../../app/routes/api.eligibility";
 import * as plansRoute from "../../../app/routes/api.plans";
-import type { FakeUpstream } from "../../fakes/upstream";
+import type { FakeUpstream } from "../../../mocks/cms-api/index";
 import { applicablePercent2027, cents, child, guideline2026, postJson, sampleEhbShare, self, spouse, startShoppingFake, type Body, type PersonIn } from "./helpers";
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as plansRoute from "../../../app/routes/api.plans";
 import { PlansResponse } from "../../../app/schemas/shopping";
-import type { FakeUpstream } from "../../fakes/upstream";
+import type { FakeUpstream } from "../../../mocks/cms-api/index";
 import {
   cents,
   child,

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { logger } from "../../../app/server/logger.server";
+import { logger } from "../../../app/server/platform/logger.server";
 import {
   countiesByZip,
   csrLevel,
@@ -13,8 +13,8 @@ import {
   UpstreamUnavailableError,
   upstreamStatus,
   type UpstreamCallRecord,
-} from "../../../app/server/upstream.server";
-import type { FakeUpstream } from "../../fakes/upstream";
+} from "../../../app/server/upstream/client.server";
+import type { FakeUpstream } from "../../../mocks/cms-api/index";
 import { configureService, DALLAS_PLANS, startConfiguredFake, TEST_KEY } from "./helpers";
 
 // The upstream client against the fake over real HTTP (real timers).
@@ -179,7 +179,7 @@ describe("outage classification", () => {
 
   it("treats an answer in the spec's envelope instead of the real one as malformed", async () => {
     // A bare array is the real shape of /drugs/autocomplete; the counties endpoint must be {counties}.
-    const { CountiesResponse, DrugAutocompleteResponse } = await import("../../../app/server/upstream-schemas.server");
+    const { CountiesResponse, DrugAutocompleteResponse } = await import("../../../app/server/upstream/schemas.server");
     expect(DrugAutocompleteResponse.safeParse({ drugs: [] }).success).toBe(false);
     expect(CountiesResponse.safeParse([]).success).toBe(false);
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { fakeCoverageQuirk, startFakeUpstream, type FakeUpstream } from "../../fakes/upstream";
+import { fakeCoverageQuirk, startFakeUpstream, type FakeUpstream } from "../../../mocks/cms-api/index";
 import { DALLAS_PLANS, FIXTURE_DIR, TEST_KEY } from "./helpers";
 
 // The fake upstream over real HTTP: the real API's shapes, its key and

@@ -1,8 +1,8 @@
 import path from "node:path";
-import { resetEnvForTests } from "../../../app/server/env.server";
-import { resetUpstreamClientForTests } from "../../../app/server/upstream.server";
-import { setOwnDataSourceForTests, type OwnCoverageData } from "../../../app/server/upstream-lookups.server";
-import { startFakeUpstream, type FakeUpstream } from "../../fakes/upstream";
+import { resetEnvForTests } from "../../../app/server/platform/env.server";
+import { resetUpstreamClientForTests } from "../../../app/server/upstream/client.server";
+import { setOwnDataSourceForTests, type OwnCoverageData } from "../../../app/server/upstream/lookups.server";
+import { startFakeUpstream, type FakeUpstream } from "../../../mocks/cms-api/index";
 
 export const FIXTURE_DIR = path.resolve(import.meta.dirname, "../../fixtures/upstream");
 export const TEST_KEY = "test-upstream-key-0123456789";

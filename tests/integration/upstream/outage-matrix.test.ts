@@ -3,8 +3,8 @@ import * as drugsAutocomplete from "../../../app/routes/api.drugs.autocomplete";
 import * as drugsCovered from "../../../app/routes/api.drugs.covered";
 import * as providersAutocomplete from "../../../app/routes/api.providers.autocomplete";
 import * as providersCovered from "../../../app/routes/api.providers.covered";
-import { setOwnDataSourceForTests } from "../../../app/server/upstream-lookups.server";
-import type { FakeUpstream, FakeUpstreamMode } from "../../fakes/upstream";
+import { setOwnDataSourceForTests } from "../../../app/server/upstream/lookups.server";
+import type { FakeUpstream, FakeUpstreamMode } from "../../../mocks/cms-api/index";
 import { callRoute, configureService, DALLAS_PLANS, jsonPost, ownRowsFrom, type RouteModule, startConfiguredFake, TEST_KEY } from "./helpers";
 
 // Every upstream-using route × every kind of outage: a 200 with the degraded

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as drugsCovered from "../../../app/routes/api.drugs.covered";
 import * as providersCovered from "../../../app/routes/api.providers.covered";
 import { defaultPlanYear } from "../../../app/domain/plan-year";
-import { resetPlanStoreForTests } from "../../../app/server/plan-store.server";
-import { setOwnDataSourceForTests } from "../../../app/server/upstream-lookups.server";
-import type { FakeUpstream } from "../../fakes/upstream";
+import { resetPlanStoreForTests } from "../../../app/server/plan-store/plan-store.server";
+import { setOwnDataSourceForTests } from "../../../app/server/upstream/lookups.server";
+import type { FakeUpstream } from "../../../mocks/cms-api/index";
 import { callRoute, FIXTURE_DIR, jsonPost, startConfiguredFake } from "./helpers";
 
 // The production path: own rows read from a real plan store, built by the

@@ -3,8 +3,8 @@ import * as drugsAutocomplete from "../../../app/routes/api.drugs.autocomplete";
 import * as drugsCovered from "../../../app/routes/api.drugs.covered";
 import * as providersAutocomplete from "../../../app/routes/api.providers.autocomplete";
 import * as providersCovered from "../../../app/routes/api.providers.covered";
-import { setOwnDataSourceForTests } from "../../../app/server/upstream-lookups.server";
-import { fakeCoverageQuirk, type FakeUpstream } from "../../fakes/upstream";
+import { setOwnDataSourceForTests } from "../../../app/server/upstream/lookups.server";
+import { fakeCoverageQuirk, type FakeUpstream } from "../../../mocks/cms-api/index";
 import { callRoute, configureService, DALLAS_PLANS, jsonPost, ownRowsFrom, startConfiguredFake, TEST_KEY } from "./helpers";
 
 // The four drug and doctor routes, called as Remix resource routes, against
@@ -133,7 +133,7 @@ describe("POST /api/providers/autocomplete", () => {
 describe("POST /api/drugs/covered", () => {
   it("answers one result per (rxcui, plan): upstream primary, tiers and PartialCovered from own rows, unknown never NotCovered", async () => {
     const plans = ["11111TX0010001", "11111TX0010002", "11111TX0010003", "11111TX0010004", "22222TX0020002"];
-    // What the fake does with each plan (tests/fakes/upstream/handlers.ts fakeCoverageQuirk).
+    // What the fake does with each plan (mocks/cms-api/handlers.ts fakeCoverageQuirk).
     expect(plans.map(fakeCoverageQuirk)).toEqual(["answer", "omitted", "answer", "data_not_provided", "answer"]);
     const own = ownRowsFrom({
       formulary: [

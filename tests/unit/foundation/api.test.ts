@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { apiRoute, jsonResponse, parseJsonBody } from "../../../app/server/api.server";
+import { apiRoute, jsonResponse, parseJsonBody } from "../../../app/server/platform/api.server";
 
 const Body = z.object({ zip: z.string().regex(/^\d{5}$/), count: z.number().int() });
 const route = apiRoute({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigurationError, parseEnv, sanitizeSecret } from "../../../app/server/env.server";
+import { ConfigurationError, parseEnv, sanitizeSecret } from "../../../app/server/platform/env.server";
 
 describe("sanitizeSecret", () => {
   it("trims whitespace and trailing literal backslash-n, repeatedly", () => {

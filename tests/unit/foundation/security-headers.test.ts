@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cspNonce, securityHeaders } from "../../../app/server/security-headers.server";
+import { cspNonce, securityHeaders } from "../../../server/security-headers";
 
 describe("securityHeaders", () => {
   it("has the exact required values", () => {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as discoveryRoute from "../../../app/routes/api.agents.discovery";
 import * as waitlistRoute from "../../../app/routes/api.waitlist";
-import { analytics, browserAnalyticsSettings, scrubAnalyticsProperties } from "../../../app/server/analytics.server";
-import { env } from "../../../app/server/env.server";
-import { createEnrollmentApplication, ENROLLMENT_ATTESTATION, EnrollmentApplicationInput } from "../../../app/server/enrollment.server";
-import { AGENT_DISCOVERY_CONSENT } from "../../../app/server/write-store.server";
+import { analytics, browserAnalyticsSettings, scrubAnalyticsProperties } from "../../../app/server/platform/analytics.server";
+import { env } from "../../../app/server/platform/env.server";
+import { createEnrollmentApplication, ENROLLMENT_ATTESTATION, EnrollmentApplicationInput } from "../../../app/server/intake/enrollment.server";
+import { AGENT_DISCOVERY_CONSENT } from "../../../app/server/intake/write-store.server";
 import { startFakePostHog, type FakePostHog } from "../../fakes/posthog";
 import { callRoute, createIntakeSandbox, jsonRequest, type IntakeSandbox } from "./support";
 

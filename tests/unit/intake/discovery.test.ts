@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as discoveryRoute from "../../../app/routes/api.agents.discovery";
 import * as discoveryPage from "../../../app/routes/agent-discovery";
-import { AGENT_DISCOVERY_CONSENT } from "../../../app/server/write-store.server";
+import { AGENT_DISCOVERY_CONSENT } from "../../../app/server/intake/write-store.server";
 import { startFakeResend, type FakeResend } from "../../fakes/resend";
 import { callRoute, createIntakeSandbox, formRequest, HEX24, jsonRequest, OPERATIONS_EMAIL, type IntakeSandbox } from "./support";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { rewriteFromDomain, sendEmail } from "../../../app/server/email.server";
+import { rewriteFromDomain, sendEmail } from "../../../app/server/intake/email.server";
 import {
   discoveryAgentConfirmation,
   discoveryOperationsNotification,
@@ -8,8 +8,8 @@ import {
   waitlistConsumerConfirmation,
   waitlistOperationsNotification,
   type RenderedEmail,
-} from "../../../app/server/email-templates.server";
-import { unsubscribeToken } from "../../../app/server/unsubscribe-token.server";
+} from "../../../app/server/intake/email-templates.server";
+import { unsubscribeToken } from "../../../app/server/intake/unsubscribe-token.server";
 import { startFakeResend, type FakeResend } from "../../fakes/resend";
 import { startFakeSes, type FakeSes } from "../../fakes/ses";
 import { createIntakeSandbox, OPERATIONS_EMAIL, TEST_UNSUBSCRIBE_SECRET, type IntakeSandbox } from "./support";

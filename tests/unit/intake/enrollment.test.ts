@@ -3,8 +3,8 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as applicationsRoute from "../../../app/routes/api.enroll.applications";
 import * as applicationRoute from "../../../app/routes/api.enroll.applications.$applicationId";
-import { ENROLLMENT_ATTESTATION } from "../../../app/server/enrollment.server";
-import { planStore, resetPlanStoreForTests } from "../../../app/server/plan-store.server";
+import { ENROLLMENT_ATTESTATION } from "../../../app/server/intake/enrollment.server";
+import { planStore, resetPlanStoreForTests } from "../../../app/server/plan-store/plan-store.server";
 import { TEST_PLAN_STORE } from "../../helpers/server";
 import { callRoute, createIntakeSandbox, HEX24, jsonRequest, type IntakeSandbox } from "./support";
 

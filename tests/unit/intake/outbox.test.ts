@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as waitlistRoute from "../../../app/routes/api.waitlist";
-import { processSingleton, forgetSingleton } from "../../../app/server/lifecycle.server";
-import { enqueueOutbox, OutboxDispatcher, retryDelayMs } from "../../../app/server/outbox.server";
-import { waitlistConsumerConfirmation } from "../../../app/server/email-templates.server";
-import { unsubscribe } from "../../../app/server/unsubscribe.server";
-import { unsubscribeToken } from "../../../app/server/unsubscribe-token.server";
-import { writeStore } from "../../../app/server/write-store.server";
+import { processSingleton, forgetSingleton } from "../../../app/server/platform/lifecycle.server";
+import { enqueueOutbox, OutboxDispatcher, retryDelayMs } from "../../../app/server/intake/outbox.server";
+import { waitlistConsumerConfirmation } from "../../../app/server/intake/email-templates.server";
+import { unsubscribe } from "../../../app/server/intake/unsubscribe.server";
+import { unsubscribeToken } from "../../../app/server/intake/unsubscribe-token.server";
+import { writeStore } from "../../../app/server/intake/write-store.server";
 import { startFakeResend, type FakeResend } from "../../fakes/resend";
 import { callRoute, createIntakeSandbox, jsonRequest, OPERATIONS_EMAIL, TEST_UNSUBSCRIBE_SECRET, type IntakeSandbox } from "./support";
 
@@ -124,7 +124,7 @@ describe("a provider outage loses no email", () => {
     const [inFlightId] = enqueueOutbox(store.db, [{ kind: "email", template: "waitlist_consumer_confirmation", message: { ...message, subject: "in flight" } }], now);
     // A dead process had claimed the second row and even delivered it before dying.
     store.sqlite.prepare("UPDATE email_outbox SET status = 'sending', attempts = 1, lease_until = ? WHERE id = ?").run(now + 60_000, inFlightId);
-    const delivered = await (await import("../../../app/server/email.server")).sendEmail({ ...message, subject: "in flight", idempotencyKey: inFlightId });
+    const delivered = await (await import("../../../app/server/intake/email.server")).sendEmail({ ...message, subject: "in flight", idempotencyKey: inFlightId });
     expect(delivered.ok).toBe(true);
 
     await round();

@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { resetEnvForTests } from "../../../app/server/env.server";
-import { forgetSingleton } from "../../../app/server/lifecycle.server";
-import { resetWriteStoreForTests } from "../../../app/server/write-store.server";
+import { resetEnvForTests } from "../../../app/server/platform/env.server";
+import { forgetSingleton } from "../../../app/server/platform/lifecycle.server";
+import { resetWriteStoreForTests } from "../../../app/server/intake/write-store.server";
 
 /**
  * Shared set-up for the intake tests: a scratch directory per test file with

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as apiUnsubscribe from "../../../app/routes/api.unsubscribe";
 import * as unsubscribePage from "../../../app/routes/unsubscribe";
-import { unsubscribeLinks, unsubscribeToken, verifyUnsubscribeToken } from "../../../app/server/unsubscribe-token.server";
-import { isUnsubscribed } from "../../../app/server/unsubscribe.server";
+import { unsubscribeLinks, unsubscribeToken, verifyUnsubscribeToken } from "../../../app/server/intake/unsubscribe-token.server";
+import { isUnsubscribed } from "../../../app/server/intake/unsubscribe.server";
 import { startFakeResend, type FakeResend } from "../../fakes/resend";
 import { callRoute, createIntakeSandbox, formRequest, jsonRequest, TEST_UNSUBSCRIBE_SECRET, type IntakeSandbox } from "./support";
 

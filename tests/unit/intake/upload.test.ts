@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as uploadRoute from "../../../app/routes/api.agents.discovery.upload";
 import * as discoveryPage from "../../../app/routes/agent-discovery";
-import { checkUploadContent, MAX_UPLOAD_BYTES, safeUploadFileName, sniffFileType } from "../../../app/server/storage.server";
+import { checkUploadContent, MAX_UPLOAD_BYTES, safeUploadFileName, sniffFileType } from "../../../app/server/intake/storage.server";
 import { startFakeS3, type FakeS3 } from "../../fakes/s3";
 import { callRoute, createIntakeSandbox, type IntakeSandbox } from "./support";
 import { jpeg, pdf, png, pngTextChunk } from "./files";

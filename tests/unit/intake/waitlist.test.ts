@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as waitlistRoute from "../../../app/routes/api.waitlist";
-import { writeStore } from "../../../app/server/write-store.server";
+import { writeStore } from "../../../app/server/intake/write-store.server";
 import { startFakeResend, type FakeResend } from "../../fakes/resend";
 import { callRoute, createIntakeSandbox, HEX24, jsonRequest, OPERATIONS_EMAIL, type IntakeSandbox } from "./support";
 

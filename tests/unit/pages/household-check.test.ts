@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkHousehold, householdSubmitted, parseDollars, viewOptionsOf, zipError } from "../../../app/server/shopping-url.server";
-import { readShoppingState } from "../../../app/server/shopping-url";
+import { checkHousehold, householdSubmitted, parseDollars, viewOptionsOf, zipError } from "../../../app/server/shopping/shopping-url.server";
+import { readShoppingState } from "../../../app/lib/shopping-url";
 
 const state = (text: string) => readShoppingState(new URLSearchParams(`zip=75201&county=48113&state=TX&${text}`));
 

@@ -3,14 +3,14 @@ import * as plansRoute from "../../../app/routes/plans._index";
 import * as planRoute from "../../../app/routes/plans.$planId";
 import * as compareRoute from "../../../app/routes/plans.compare";
 import * as apiPlans from "../../../app/routes/api.plans";
-import { resetEnvForTests } from "../../../app/server/env.server";
-import { resetPlanStoreForTests } from "../../../app/server/plan-store.server";
-import { resetUpstreamClientForTests } from "../../../app/server/upstream.server";
-import { forgetEligibilityAnswers } from "../../../app/server/shopping.server";
-import type { PlanDetailModel, ShoppingPage, ComparePage } from "../../../app/server/plan-page.server";
+import { resetEnvForTests } from "../../../app/server/platform/env.server";
+import { resetPlanStoreForTests } from "../../../app/server/plan-store/plan-store.server";
+import { resetUpstreamClientForTests } from "../../../app/server/upstream/client.server";
+import { forgetEligibilityAnswers } from "../../../app/server/shopping/shopping.server";
+import type { PlanDetailModel, ShoppingPage, ComparePage } from "../../../app/server/pages/plan-page.server";
 import { BENEFIT_TABLE_PART } from "../../../app/components/plans/benefit-table";
 import { benefitRowsFromText } from "../../../app/components/plans/benefit-rows-text";
-import { startFakeUpstream, type FakeUpstream } from "../../fakes/upstream";
+import { startFakeUpstream, type FakeUpstream } from "../../../mocks/cms-api/index";
 import { TEST_PLAN_STORE } from "../../helpers/server";
 
 /**

@@ -9,7 +9,7 @@ import {
   readShoppingState,
   stateEntries,
   withDrug,
-} from "../../../app/server/shopping-url";
+} from "../../../app/lib/shopping-url";
 
 const q = (text: string) => new URLSearchParams(text);
 

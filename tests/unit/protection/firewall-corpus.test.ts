@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { classifyRequestParts, type RuleFamily } from "../../../app/server/firewall-rules.server";
+import { classifyRequestParts, type RuleFamily } from "../../../server/firewall/rules";
 
 /**
  * The corpora (tests/fixtures/firewall/*.json): every attack string must be

@@ -1,17 +1,17 @@
 import { createHash } from "node:crypto";
 import express from "express";
-import { remixRequestHandler } from "../../../app/server/remix-handler.server";
-import { inspectedBody } from "../../../app/server/firewall-body.server";
+import { remixRequestHandler } from "../../../server/remix-handler";
+import { inspectedBody } from "../../../server/firewall/body";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { apiRoute, jsonResponse, parseJsonBody } from "../../../app/server/api.server";
-import { BodyTooLargeError } from "../../../app/server/firewall-body.server";
-import { MULTIPART_LIMIT_BYTES, requestFirewall } from "../../../app/server/firewall.server";
+import { apiRoute, jsonResponse, parseJsonBody } from "../../../app/server/platform/api.server";
+import { BodyTooLargeError } from "../../../server/firewall/body";
+import { MULTIPART_LIMIT_BYTES, requestFirewall } from "../../../server/firewall/index";
 import { listen, rawRequest, resourceRouteBuild } from "./helpers";
 
 /**
  * The firewall over real HTTP, in front of the Remix request handler
- * (app/server/remix-handler.server.ts, a minimal server build with resource routes), exactly as server.ts
+ * (server/remix-handler.ts, a minimal server build with resource routes), exactly as server.ts
  * mounts it. The routes echo what Remix handed them, so a test can compare
  * the bytes that arrived with the bytes that were sent.
  */

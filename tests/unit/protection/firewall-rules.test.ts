@@ -9,7 +9,7 @@ import {
   isInspectedHeader,
   percentDecode,
   RULES,
-} from "../../../app/server/firewall-rules.server";
+} from "../../../server/firewall/rules";
 
 describe("decoding before matching", () => {
   it("percent-decodes without throwing on broken sequences", () => {

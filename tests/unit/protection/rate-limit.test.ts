@@ -1,7 +1,7 @@
 import http from "node:http";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
-import { clientKey, createRateLimiter, RateLimitStore } from "../../../app/server/rate-limit.server";
+import { clientKey, createRateLimiter, RateLimitStore } from "../../../server/rate-limit";
 import { listen } from "./helpers";
 
 const FIVE_MINUTES = 5 * 60 * 1000;

@@ -1,13 +1,13 @@
 import http from "node:http";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jsonResponse } from "../../../app/server/api.server";
-import { requestFirewall } from "../../../app/server/firewall.server";
-import { remixRequestHandler } from "../../../app/server/remix-handler.server";
+import { jsonResponse } from "../../../app/server/platform/api.server";
+import { requestFirewall } from "../../../server/firewall/index";
+import { remixRequestHandler } from "../../../server/remix-handler";
 import { listen, resourceRouteBuild } from "./helpers";
 
 /**
- * Our Express → Remix glue (app/server/remix-handler.server.ts, decision 124)
+ * Our Express → Remix glue (server/remix-handler.ts, decision 124)
  * in place of @remix-run/express's: the Request a route sees (URL, method,
  * headers, body), the answer written back (status, headers, repeated
  * headers), and the abort signal that fires when the client goes away before

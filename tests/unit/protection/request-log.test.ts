@@ -3,10 +3,10 @@ import { Writable } from "node:stream";
 import express from "express";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inspectedBody } from "../../../app/server/firewall-body.server";
-import { requestFirewall } from "../../../app/server/firewall.server";
-import { createRateLimiter } from "../../../app/server/rate-limit.server";
-import { requestLog } from "../../../app/server/request-log.server";
+import { inspectedBody } from "../../../server/firewall/body";
+import { requestFirewall } from "../../../server/firewall/index";
+import { createRateLimiter } from "../../../server/rate-limit";
+import { requestLog } from "../../../server/request-log";
 import { listen } from "./helpers";
 
 /**

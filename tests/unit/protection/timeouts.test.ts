@@ -1,8 +1,8 @@
 import net from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHttpServer, SERVER_TIMEOUTS } from "../../../app/server/firewall-timeouts.server";
-import { requestFirewall } from "../../../app/server/firewall.server";
+import { createHttpServer, SERVER_TIMEOUTS } from "../../../server/timeouts";
+import { requestFirewall } from "../../../server/firewall/index";
 import { listen } from "./helpers";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BoundedMap } from "../../../app/server/plan-store.server";
+import { BoundedMap } from "../../../app/server/plan-store/plan-store.server";
 
 /**
  * The plan store's least-recently-used caches hold at most `limit` weight

@@ -4,9 +4,9 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 import { describe, expect, it } from "vitest";
 import * as openapiRoute from "../../../app/routes/api.openapi[.json]";
 import { PlanSort, PlansRequest, PricedPlan, ShoppingRequest } from "../../../app/schemas/shopping";
-import { openApiDocument } from "../../../app/server/openapi.server";
-import { DrugCoveredBody } from "../../../app/server/upstream-requests.server";
-import { WaitlistInput } from "../../../app/server/write-store.server";
+import { openApiDocument } from "../../../app/server/platform/openapi.server";
+import { DrugCoveredBody } from "../../../app/server/upstream/requests.server";
+import { WaitlistInput } from "../../../app/server/intake/write-store.server";
 import { REPO_ROOT } from "../../helpers/server";
 
 /**

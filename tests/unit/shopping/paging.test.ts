@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as plansRoute from "../../../app/routes/api.plans";
 import { PlansRequest, PlansResponse } from "../../../app/schemas/shopping";
-import { pageOf, type PricedPlan } from "../../../app/server/shopping.server";
-import type { FakeUpstream } from "../../fakes/upstream";
+import { pageOf, type PricedPlan } from "../../../app/server/shopping/shopping.server";
+import type { FakeUpstream } from "../../../mocks/cms-api/index";
 import { PLACES, postJson, self, shoppingBody, spouse, startShoppingFake, type Body } from "../../integration/shopping/helpers";
 
 /** POST /api/plans pages its list like the upstream search (docs/decisions/119-plan-list-pages.md). */

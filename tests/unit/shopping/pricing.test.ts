@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import parameters from "../../../app/domain/parameters/aca-parameters.json";
 import type { Member } from "../../../app/domain/rating";
-import { ehbPremium, premiumAfterCredit, priceForHousehold, ratingTable } from "../../../app/server/shopping.server";
+import { ehbPremium, premiumAfterCredit, priceForHousehold, ratingTable } from "../../../app/server/shopping/shopping.server";
 
 /**
  * The shopping layer's pricing adapter: store rate tables → household premium

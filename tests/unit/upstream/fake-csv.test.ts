@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseCsv, parseCsvRecords } from "../../fakes/upstream/csv";
+import { parseCsv, parseCsvRecords } from "../../../mocks/cms-api/csv";
 
 describe("the fake upstream's CSV reader", () => {
   it("reads quoted fields with commas, doubled quotes and line breaks", () => {

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadDataset } from "../../fakes/upstream/dataset";
-import { acaParameters, applicablePercentage, benchmarkPremium, FakeApiError, householdEligibility } from "../../fakes/upstream/rules";
+import { loadDataset } from "../../../mocks/cms-api/dataset";
+import { acaParameters, applicablePercentage, benchmarkPremium, FakeApiError, householdEligibility } from "../../../mocks/cms-api/rules";
 
 // The fake upstream's own eligibility arithmetic, checked by hand against the
 // published rules (eligibility-rules.md) and the fixture's rates

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import { agentDiscoverySubmissions, agentUploads, waitlistSubmissions } from "../../db/write-store";
-import { openWriteStoreFile, resolveWriteStoreLocation, type WriteStoreHandle } from "../../db/write-store-client";
-import { ApiError } from "./api.server";
-import { captureServerEvent } from "./analytics.server";
+import { agentDiscoverySubmissions, agentUploads, waitlistSubmissions } from "../../../db/write-store";
+import { openWriteStoreFile, resolveWriteStoreLocation, type WriteStoreHandle } from "../../../db/write-store-client";
+import { ApiError } from "../platform/api.server";
+import { captureServerEvent } from "../platform/analytics.server";
 import {
   discoveryAgentConfirmation,
   discoveryOperationsNotification,
@@ -12,9 +12,9 @@ import {
   waitlistConsumerConfirmation,
   waitlistOperationsNotification,
 } from "./email-templates.server";
-import { env } from "./env.server";
-import { forgetSingleton, onShutdown, processSingleton } from "./lifecycle.server";
-import { logger } from "./logger.server";
+import { env } from "../platform/env.server";
+import { forgetSingleton, onShutdown, processSingleton } from "../platform/lifecycle.server";
+import { logger } from "../platform/logger.server";
 import { enqueueOutbox, outboxDispatcher, type OutboxEntry } from "./outbox.server";
 import { emailKey } from "./unsubscribe-token.server";
 

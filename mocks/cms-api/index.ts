@@ -17,7 +17,7 @@ import path from "node:path";
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { fileURLToPath } from "node:url";
-import { type FakeDataset, loadDataset } from "./upstream/dataset";
+import { type FakeDataset, loadDataset } from "./dataset";
 import {
   type FakeAnswer,
   countiesByZip,
@@ -28,10 +28,10 @@ import {
   providersAutocomplete,
   providersCovered,
   searchPlans,
-} from "./upstream/handlers";
-import { FakeApiError } from "./upstream/rules";
+} from "./handlers";
+import { FakeApiError } from "./rules";
 
-export { fakeCoverageQuirk, MAX_PLAN_IDS_PER_CALL, PLAN_SEARCH_PAGE_SIZE } from "./upstream/handlers";
+export { fakeCoverageQuirk, MAX_PLAN_IDS_PER_CALL, PLAN_SEARCH_PAGE_SIZE } from "./handlers";
 
 export type FakeUpstreamMode = "normal" | "refuse" | "500" | "503" | "429" | "slow" | "malformed";
 
@@ -90,7 +90,7 @@ const fromSource = (relative: string, fromRoot: string) => {
   return existsSync(here) ? here : path.resolve(process.cwd(), fromRoot);
 };
 const SAMPLE_DIR = fromSource("../../seed/sample", "seed/sample");
-const FIXTURE_DIR = fromSource("../fixtures/upstream", "tests/fixtures/upstream");
+const FIXTURE_DIR = fromSource("../../tests/fixtures/upstream", "tests/fixtures/upstream");
 const MALFORMED_BODY = '{"coverage":[{"rxcui":"617318","plan_id":"1111';
 const MAX_BODY_BYTES = 256 * 1024;
 const MAX_RECORDED_CALLS = 5_000;

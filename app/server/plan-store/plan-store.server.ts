@@ -15,7 +15,7 @@ import { statSync } from "node:fs";
 import path from "node:path";
 import { and, asc, eq, exists, or, sql } from "drizzle-orm";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
-import * as schema from "../../db/plan-store";
+import * as schema from "../../../db/plan-store";
 import {
   benefits,
   costLimits,
@@ -39,10 +39,10 @@ import {
   zipCounties,
   PLAN_STORE_SCHEMA_VERSION,
   type ExchangeKind,
-} from "../../db/plan-store";
-import { describeCostShare, parseRatingArea, ratingAreaLabel, STANDARD_COMPONENT_ID, VARIANT_ID } from "../../db/plan-store-values";
-import { env } from "./env.server";
-import { forgetSingleton, onShutdown, processSingleton } from "./lifecycle.server";
+} from "../../../db/plan-store";
+import { describeCostShare, parseRatingArea, ratingAreaLabel, STANDARD_COMPONENT_ID, VARIANT_ID } from "../../../db/plan-store-values";
+import { env } from "../platform/env.server";
+import { forgetSingleton, onShutdown, processSingleton } from "../platform/lifecycle.server";
 
 // ---------------------------------------------------------------- public types
 

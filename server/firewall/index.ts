@@ -1,17 +1,17 @@
 import type { NextFunction, Request, Response } from "express";
 import type { IncomingMessage } from "node:http";
-import { JSON_BODY_LIMIT_BYTES } from "./api.server";
-import { keepInspectedBody, meterRequestBody, readBodyUpTo } from "./firewall-body.server";
-import { classifyRequestParts, type Classification, type RequestParts } from "./firewall-rules.server";
-import { logger } from "./logger.server";
+import { JSON_BODY_LIMIT_BYTES } from "../../app/server/platform/api.server";
+import { keepInspectedBody, meterRequestBody, readBodyUpTo } from "./body";
+import { classifyRequestParts, type Classification, type RequestParts } from "./rules";
+import { logger } from "../../app/server/platform/logger.server";
 
-export { classifyRequestParts, classifyValue, RULES, isInspectedHeader } from "./firewall-rules.server";
-export type { Classification, RequestParts } from "./firewall-rules.server";
+export { classifyRequestParts, classifyValue, RULES, isInspectedHeader } from "./rules";
+export type { Classification, RequestParts } from "./rules";
 
 /**
  * The request firewall (issue 8, spec "Authentication" 4 and "Errors"):
  * every request's path, query, free-text headers and JSON / form / text body
- * are classified by firewall-rules.server.ts before any route sees them; a
+ * are classified by server/firewall/rules.ts before any route sees them; a
  * match answers 403 with a short JSON or HTML body (by Accept). It also
  * enforces the body limits: JSON, form and other non-multipart bodies over
  * 100 KB and multipart bodies over the upload ceiling answer 413.

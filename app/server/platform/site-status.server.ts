@@ -1,5 +1,5 @@
 import { usesSampleUpstream } from "./env.server";
-import { planStore } from "./plan-store.server";
+import { planStore } from "../plan-store/plan-store.server";
 
 export type PlanDataStatus = "sample" | "real" | "missing";
 

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { PostHog } from "posthog-node";
-import type { BrowserAnalyticsConfig } from "../components/analytics-config";
+import type { BrowserAnalyticsConfig } from "../../components/analytics-config";
 import { env, type Env } from "./env.server";
 import { logger } from "./logger.server";
 import { onShutdown, processSingleton } from "./lifecycle.server";

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { CountiesQuery, CountiesResponse, EligibilityResponse, PlansRequest, PlansResponse, ShoppingRequest } from "../schemas/shopping";
-import { EnrollmentApplicationInput } from "./enrollment.server";
-import { MAX_UPLOAD_BYTES, ONLY_PDF_JPG_PNG, UploadFields } from "./storage.server";
-import { DrugAutocompleteBody, DrugCoveredBody, ProviderAutocompleteBody, ProviderCoveredBody } from "./upstream-requests.server";
-import { AgentDiscoveryInput, WaitlistInput } from "./write-store.server";
+import { CountiesQuery, CountiesResponse, EligibilityResponse, PlansRequest, PlansResponse, ShoppingRequest } from "../../schemas/shopping";
+import { EnrollmentApplicationInput } from "../intake/enrollment.server";
+import { MAX_UPLOAD_BYTES, ONLY_PDF_JPG_PNG, UploadFields } from "../intake/storage.server";
+import { DrugAutocompleteBody, DrugCoveredBody, ProviderAutocompleteBody, ProviderCoveredBody } from "../upstream/requests.server";
+import { AgentDiscoveryInput, WaitlistInput } from "../intake/write-store.server";
 
 /**
  * The OpenAPI 3.0 document served at GET /api/openapi.json.
@@ -18,7 +18,7 @@ import { AgentDiscoveryInput, WaitlistInput } from "./write-store.server";
 
 // ---------------------------------------------------------------- shared shapes
 
-/** The one JSON error shape of every /api route (app/server/api.server.ts). */
+/** The one JSON error shape of every /api route (app/server/platform/api.server.ts). */
 export const ApiErrorResponse = z.strictObject({
   error: z.strictObject({
     code: z.string().describe("Stable machine-readable code, e.g. validation_failed, year_not_available, eligibility_unavailable"),

@@ -1,16 +1,16 @@
-import { estimateEligibility, type EligibilityEstimate } from "../domain/eligibility";
-import { isoDateYear } from "../domain/parameters";
-import { DEFAULT_PLAN_YEAR_TIME_ZONE, defaultPlanYear } from "../domain/plan-year";
-import { householdRater, type Member, type RateTable } from "../domain/rating";
-import { benchmarkPremium } from "../domain/rating";
-import { netPremium, roundCents } from "../domain/pricing";
-import { ApiError } from "./api.server";
-import { expectedOutOfPocket, parseBenefitCostShare, type PlanCostShare, type ServiceCostShare, type ServiceKind } from "../domain/yearly-cost";
-import type { PlansRequest, ShoppingRequest } from "../schemas/shopping";
-import { firstInOrder } from "../domain/first-in-order";
-import { planStore, type CsrVariantSummary, type KeyBenefits, type PlaceOffer, type PlanStore, type StateInfo, type TierCostShare } from "./plan-store.server";
+import { estimateEligibility, type EligibilityEstimate } from "../../domain/eligibility";
+import { isoDateYear } from "../../domain/parameters";
+import { DEFAULT_PLAN_YEAR_TIME_ZONE, defaultPlanYear } from "../../domain/plan-year";
+import { householdRater, type Member, type RateTable } from "../../domain/rating";
+import { benchmarkPremium } from "../../domain/rating";
+import { netPremium, roundCents } from "../../domain/pricing";
+import { ApiError } from "../platform/api.server";
+import { expectedOutOfPocket, parseBenefitCostShare, type PlanCostShare, type ServiceCostShare, type ServiceKind } from "../../domain/yearly-cost";
+import type { PlansRequest, ShoppingRequest } from "../../schemas/shopping";
+import { firstInOrder } from "../../domain/first-in-order";
+import { planStore, type CsrVariantSummary, type KeyBenefits, type PlaceOffer, type PlanStore, type StateInfo, type TierCostShare } from "../plan-store/plan-store.server";
 
-import { ServerTiming } from "./server-timing.server";
+import { ServerTiming } from "../platform/server-timing.server";
 import {
   countiesByZip,
   searchPlans,
@@ -19,7 +19,7 @@ import {
   isUpstreamFailure,
   UpstreamRejectedError,
   type UpstreamHousehold,
-} from "./upstream.server";
+} from "../upstream/client.server";
 
 /**
  * The shopping core: county look-up, eligibility and the household's

@@ -1,4 +1,4 @@
-import { env } from "./env.server";
+import { env } from "../platform/env.server";
 import type { EmailMessage } from "./email.server";
 import { publicBaseUrl, unsubscribeHeaders, unsubscribeLinks } from "./unsubscribe-token.server";
 

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
 import { isIP } from "node:net";
-import { logger } from "./logger.server";
+import { logger } from "../app/server/platform/logger.server";
 
 /**
  * The edge rate rule (spec "Limits": 2,000 requests per 5 minutes per client

@@ -59,7 +59,7 @@ const inspectedBodies = new WeakMap<IncomingMessage, Buffer>();
 
 /**
  * Keep the body the firewall read and judged for the request's route
- * (app/server/remix-handler.server.ts hands it to Remix). The request's own
+ * (server/remix-handler.ts hands it to Remix). The request's own
  * stream has been read to its end; nothing else in this service reads it.
  */
 export function keepInspectedBody(req: IncomingMessage, body: Buffer): void {

@@ -5,11 +5,11 @@ import type { S3Client } from "@aws-sdk/client-s3";
 import type * as S3Sdk from "@aws-sdk/client-s3";
 import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
 import { z } from "zod";
-import { ApiError, parseWith } from "./api.server";
-import { captureServerEvent } from "./analytics.server";
-import { env } from "./env.server";
-import { onShutdown, processSingleton } from "./lifecycle.server";
-import { logger } from "./logger.server";
+import { ApiError, parseWith } from "../platform/api.server";
+import { captureServerEvent } from "../platform/analytics.server";
+import { env } from "../platform/env.server";
+import { onShutdown, processSingleton } from "../platform/lifecycle.server";
+import { logger } from "../platform/logger.server";
 import { newSubmissionId, recordAgentUpload, writeStore } from "./write-store.server";
 
 /**

@@ -1,8 +1,8 @@
 import { and, eq, inArray } from "drizzle-orm";
-import { emailOutbox, unsubscribes } from "../../db/write-store";
-import { ApiError } from "./api.server";
-import { captureServerEvent } from "./analytics.server";
-import { env } from "./env.server";
+import { emailOutbox, unsubscribes } from "../../../db/write-store";
+import { ApiError } from "../platform/api.server";
+import { captureServerEvent } from "../platform/analytics.server";
+import { env } from "../platform/env.server";
 import { enqueueOutbox } from "./outbox.server";
 import { emailKey, unsubscribeSecret, verifyUnsubscribeToken } from "./unsubscribe-token.server";
 import { kickOutbox, writeStore } from "./write-store.server";

@@ -61,7 +61,7 @@ export interface AcaParameters {
 }
 
 // Next to this file in the source tree; from the working directory when bundled into build/server.js.
-const PARAMETERS_NEXT_TO_SOURCE = new URL("../../../app/domain/parameters/aca-parameters.json", import.meta.url);
+const PARAMETERS_NEXT_TO_SOURCE = new URL("../../app/domain/parameters/aca-parameters.json", import.meta.url);
 const PARAMETERS_FILE = existsSync(PARAMETERS_NEXT_TO_SOURCE) ? PARAMETERS_NEXT_TO_SOURCE : path.resolve(process.cwd(), "app/domain/parameters/aca-parameters.json");
 let cached: AcaParameters | undefined;
 export function acaParameters(): AcaParameters {

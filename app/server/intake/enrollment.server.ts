@@ -1,10 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { enrollmentApplications } from "../../db/write-store";
-import { Household, Place, Year } from "../schemas/shopping";
-import { ApiError } from "./api.server";
-import { captureServerEvent } from "./analytics.server";
+import { enrollmentApplications } from "../../../db/write-store";
+import { Household, Place, Year } from "../../schemas/shopping";
+import { ApiError } from "../platform/api.server";
+import { captureServerEvent } from "../platform/analytics.server";
 import { emailField, newSubmissionId, writeStore } from "./write-store.server";
 import { emailKey } from "./unsubscribe-token.server";
 

@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import type { Resend } from "resend";
 import type { SESv2Client } from "@aws-sdk/client-sesv2";
 import type * as SesSdk from "@aws-sdk/client-sesv2";
-import { env, type EMAIL_PROVIDERS } from "./env.server";
-import { onShutdown, processSingleton } from "./lifecycle.server";
+import { env, type EMAIL_PROVIDERS } from "../platform/env.server";
+import { onShutdown, processSingleton } from "../platform/lifecycle.server";
 
 /**
  * The one way the service sends email (spec decision 16): `sendEmail(message)`
@@ -12,7 +12,7 @@ import { onShutdown, processSingleton } from "./lifecycle.server";
  * the parsed configuration.
  *
  * Application code does not call this directly: it writes the message to the
- * outbox (app/server/outbox.server.ts) in the same transaction as the
+ * outbox (app/server/intake/outbox.server.ts) in the same transaction as the
  * submission, and the outbox calls sendEmail, records the result and retries
  * failures. `retryable` tells the outbox whether trying again can help.
  */

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { env } from "./env.server";
+import { env } from "../platform/env.server";
 
 /**
  * Unsubscribe tokens: base64url(HMAC-SHA256(UNSUBSCRIBE_TOKEN_SECRET,

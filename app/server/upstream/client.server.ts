@@ -1,7 +1,7 @@
 import type { ZodType } from "zod";
-import { env, sanitizeSecret, usesSampleUpstream } from "./env.server";
-import { forgetSingleton, processSingleton } from "./lifecycle.server";
-import { logger } from "./logger.server";
+import { env, sanitizeSecret, usesSampleUpstream } from "../platform/env.server";
+import { forgetSingleton, processSingleton } from "../platform/lifecycle.server";
+import { logger } from "../platform/logger.server";
 import {
   CountiesResponse,
   DrugAutocompleteResponse,
@@ -19,8 +19,8 @@ import {
   type UpstreamPlan,
   type UpstreamProviderCoverageRow,
   type UpstreamProviderSuggestion,
-} from "./upstream-schemas.server";
-import { batchPlanIds, MAX_PLAN_IDS_PER_UPSTREAM_CALL } from "../domain/coverage";
+} from "./schemas.server";
+import { batchPlanIds, MAX_PLAN_IDS_PER_UPSTREAM_CALL } from "../../domain/coverage";
 
 /**
  * The one client of the upstream CMS Marketplace API.
@@ -43,7 +43,7 @@ import { batchPlanIds, MAX_PLAN_IDS_PER_UPSTREAM_CALL } from "../domain/coverage
  */
 
 export type { ProviderType, UpstreamCounty, UpstreamDrugCoverageRow, UpstreamDrugSuggestion, UpstreamEligibilityEstimate, UpstreamPlan, UpstreamProviderCoverageRow, UpstreamProviderSuggestion };
-export { PROVIDER_TYPES } from "./upstream-schemas.server";
+export { PROVIDER_TYPES } from "./schemas.server";
 export { MAX_PLAN_IDS_PER_UPSTREAM_CALL };
 
 export const DEFAULT_UPSTREAM_BASE_URL = "https://marketplace.api.healthcare.gov/api/v1";

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { emailOutbox, type OutboxRow } from "../../db/write-store";
-import type { WriteStoreDb, WriteStoreHandle } from "../../db/write-store-client";
+import { emailOutbox, type OutboxRow } from "../../../db/write-store";
+import type { WriteStoreDb, WriteStoreHandle } from "../../../db/write-store-client";
 import { sendEmail, syncAudience, type EmailMessage, type SendEmailResult } from "./email.server";
 import type { EmailTemplate } from "./email-templates.server";
-import { logger } from "./logger.server";
-import { onShutdown, processSingleton } from "./lifecycle.server";
+import { logger } from "../platform/logger.server";
+import { onShutdown, processSingleton } from "../platform/lifecycle.server";
 
 /**
  * The email outbox: no email is lost silently (spec decision 16).

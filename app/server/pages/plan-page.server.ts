@@ -7,14 +7,14 @@
  */
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
-import { BENEFIT_TABLE_PART, BenefitTable, type BenefitRowView } from "../components/plans/benefit-table";
-import { benefitRowsFromText, benefitRowsText } from "../components/plans/benefit-rows-text";
-import { csrWords } from "../components/plans/format";
-import { ApiError } from "./api.server";
-import { planStore, type BenefitDetail, type CostLimit, type CsrLevel, type PlanDetail, type QualityRating, type SbcScenario, type SbcScenarios } from "./plan-store.server";
-import { ServerTiming } from "./server-timing.server";
-import { describeTierCostShare, EVERY_PLAN, lookUpCounties, pricePlans, resolvePlanYear, type CountiesAnswer, type CountyAnswer, type EligibilityAnswer, type PlansAnswer, type PricedPlan, type SbeRedirect } from "./shopping.server";
-import { checkHousehold, householdSubmitted, zipError, type FieldErrors } from "./shopping-url.server";
+import { BENEFIT_TABLE_PART, BenefitTable, type BenefitRowView } from "../../components/plans/benefit-table";
+import { benefitRowsFromText, benefitRowsText } from "../../components/plans/benefit-rows-text";
+import { csrWords } from "../../components/plans/format";
+import { ApiError } from "../platform/api.server";
+import { planStore, type BenefitDetail, type CostLimit, type CsrLevel, type PlanDetail, type QualityRating, type SbcScenario, type SbcScenarios } from "../plan-store/plan-store.server";
+import { ServerTiming } from "../platform/server-timing.server";
+import { describeTierCostShare, EVERY_PLAN, lookUpCounties, pricePlans, resolvePlanYear, type CountiesAnswer, type CountyAnswer, type EligibilityAnswer, type PlansAnswer, type PricedPlan, type SbeRedirect } from "../shopping/shopping.server";
+import { checkHousehold, householdSubmitted, zipError, type FieldErrors } from "../shopping/shopping-url.server";
 import {
   MAX_PEOPLE,
   compareIdsOf,
@@ -23,7 +23,7 @@ import {
   readShoppingState,
   type Selection,
   type ShoppingState,
-} from "./shopping-url";
+} from "../../lib/shopping-url";
 import {
   checkDrugCoverage,
   checkProviderCoverage,
@@ -32,10 +32,10 @@ import {
   type DrugSuggestionsAnswer,
   type ProviderSuggestionsAnswer,
   type UpstreamState,
-} from "./upstream-lookups.server";
-import type { DrugCoverageResult, ProviderCoverageResult } from "../domain/coverage";
-import { MAX_PLAN_IDS_PER_REQUEST, MIN_QUERY_LENGTH } from "./upstream-requests.server";
-import { SERVICE_ALLOWED_COST, USAGE_PROFILES, type ServiceKind } from "../domain/yearly-cost";
+} from "../upstream/lookups.server";
+import type { DrugCoverageResult, ProviderCoverageResult } from "../../domain/coverage";
+import { MAX_PLAN_IDS_PER_REQUEST, MIN_QUERY_LENGTH } from "../upstream/requests.server";
+import { SERVICE_ALLOWED_COST, USAGE_PROFILES, type ServiceKind } from "../../domain/yearly-cost";
 
 // ---------------------------------------------------------------- shared shapes
 

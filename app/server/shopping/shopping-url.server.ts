@@ -1,6 +1,6 @@
-import { MetalLevel, PlanSort, PlanType, PlansRequest, UsageLevel, Zip } from "../schemas/shopping";
+import { MetalLevel, PlanSort, PlanType, PlansRequest, UsageLevel, Zip } from "../../schemas/shopping";
 import type { z } from "zod";
-import type { ShoppingState } from "./shopping-url";
+import type { ShoppingState } from "../../lib/shopping-url";
 
 type SortKey = z.infer<typeof PlanSort>;
 type Usage = z.infer<typeof UsageLevel>;

@@ -17,7 +17,7 @@ import {
   type AppLoadContext,
   type ServerBuild,
 } from "@remix-run/node";
-import { inspectedBody } from "./firewall-body.server";
+import { inspectedBody } from "./firewall/body";
 
 export function remixRequestHandler(options: {
   build: ServerBuild;

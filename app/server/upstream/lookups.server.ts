@@ -5,12 +5,12 @@ import {
   type ProviderCoverageResult,
   mergeDrugCoverage,
   mergeProviderCoverage,
-} from "../domain/coverage";
-import { distinctDrugSuggestions, mergeProviderSuggestions, PROVIDER_TYPE_ORDER, type ProviderTypeName } from "../domain/coverage-suggestions";
-import { defaultPlanYear } from "../domain/plan-year";
-import { usesSampleUpstream } from "./env.server";
-import { logger } from "./logger.server";
-import { planStore } from "./plan-store.server";
+} from "../../domain/coverage";
+import { distinctDrugSuggestions, mergeProviderSuggestions, PROVIDER_TYPE_ORDER, type ProviderTypeName } from "../../domain/coverage-suggestions";
+import { defaultPlanYear } from "../../domain/plan-year";
+import { usesSampleUpstream } from "../platform/env.server";
+import { logger } from "../platform/logger.server";
+import { planStore } from "../plan-store/plan-store.server";
 import {
   type UpstreamProviderSuggestion,
   drugsAutocomplete,
@@ -18,7 +18,7 @@ import {
   isUpstreamFailure,
   providersAutocomplete,
   providersCovered,
-} from "./upstream.server";
+} from "./client.server";
 
 /**
  * What the drug and doctor routes answer: upstream suggestions and coverage,
