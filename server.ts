@@ -46,7 +46,11 @@ async function main(): Promise<void> {
     // (pages and /api/health read UPSTREAM_IS_SAMPLE).
     const { startFakeUpstream } = await import("./mocks/cms-api/index.ts");
     const fake = await startFakeUpstream({ apiKey: FAKE_UPSTREAM_KEY });
-    Object.assign(config, { MARKETPLACE_API_BASE_URL: fake.url, MARKETPLACE_API_KEY: FAKE_UPSTREAM_KEY, UPSTREAM_IS_SAMPLE: true });
+    Object.assign(config, {
+      MARKETPLACE_API_BASE_URL: fake.url,
+      MARKETPLACE_API_KEY: FAKE_UPSTREAM_KEY,
+      UPSTREAM_IS_SAMPLE: true,
+    });
     onShutdown("sample upstream", () => fake.close());
   }
   const log = logger();
@@ -74,7 +78,9 @@ async function main(): Promise<void> {
     const nonce = cspNonce();
     res.locals.cspNonce = nonce;
     res.locals.requestId = (req.headers["x-request-id"] as string | undefined)?.slice(0, 64) || randomUUID();
-    for (const [name, value] of Object.entries(securityHeaders(nonce, config.POSTHOG_API_KEY ? config.POSTHOG_HOST : undefined))) {
+    for (const [name, value] of Object.entries(
+      securityHeaders(nonce, config.POSTHOG_API_KEY ? config.POSTHOG_HOST : undefined),
+    )) {
       res.setHeader(name, value);
     }
     res.setHeader("x-request-id", res.locals.requestId);
@@ -85,26 +91,48 @@ async function main(): Promise<void> {
     res.locals.serverTiming = timing;
     const writeHead = res.writeHead;
     res.writeHead = function (this: Response, ...args: unknown[]) {
-      const entries = [res.getHeader("server-timing"), timing.header(), `total;dur=${(performance.now() - started).toFixed(1)}`];
+      const entries = [
+        res.getHeader("server-timing"),
+        timing.header(),
+        `total;dur=${(performance.now() - started).toFixed(1)}`,
+      ];
       res.setHeader("server-timing", entries.filter((e) => typeof e === "string" && e !== "").join(", "));
       return (writeHead as (...a: unknown[]) => Response).apply(this, args);
     } as unknown as Response["writeHead"];
     next();
   });
   app.use(requestLog(log));
-  app.use(createRateLimiter({ max: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS, exemptPaths: ["/api/health"] }));
+  app.use(
+    createRateLimiter({
+      max: config.RATE_LIMIT_MAX,
+      windowMs: config.RATE_LIMIT_WINDOW_MS,
+      exemptPaths: ["/api/health"],
+    }),
+  );
   app.use(requestFirewall());
   // Static files stream through `compression` at cheap levels (brotli 1 with a 256 KB window, gzip 1)
   // (docs/decisions/113); every other answer is compressed whole, below (docs/decisions/121).
-  const compressFiles = compression({ level: 1, brotli: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 1, [zlibConstants.BROTLI_PARAM_LGWIN]: 18 } } });
+  const compressFiles = compression({
+    level: 1,
+    brotli: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 1, [zlibConstants.BROTLI_PARAM_LGWIN]: 18 } },
+  });
 
   // Fingerprinted assets never change under one name: cache them for a year.
-  app.use("/assets", compressFiles, express.static(path.join(buildDir, "client", "assets"), { immutable: true, maxAge: "1y" }));
+  app.use(
+    "/assets",
+    compressFiles,
+    express.static(path.join(buildDir, "client", "assets"), { immutable: true, maxAge: "1y" }),
+  );
   // Outside /assets only files with an extension are served (favicon.svg, robots.txt): a page or API
   // path would cost two failed file look-ups on every request (docs/decisions/113).
-  const staticFiles = [express.static(path.join(buildDir, "client"), { maxAge: "1h" }), express.static("public", { maxAge: "1h" })];
+  const staticFiles = [
+    express.static(path.join(buildDir, "client"), { maxAge: "1h" }),
+    express.static("public", { maxAge: "1h" }),
+  ];
   app.use((req, res, next) =>
-    /\.[A-Za-z0-9]+$/.test(req.path) ? compressFiles(req, res, () => staticFiles[0](req, res, () => staticFiles[1](req, res, next))) : next(),
+    /\.[A-Za-z0-9]+$/.test(req.path)
+      ? compressFiles(req, res, () => staticFiles[0](req, res, () => staticFiles[1](req, res, next)))
+      : next(),
   );
   app.use(compressWholeAnswers());
 
@@ -129,17 +157,23 @@ async function main(): Promise<void> {
   // Last resort: an /api path never gets an HTML error page.
   app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(error);
-    const status = typeof (error as { status?: unknown })?.status === "number" ? (error as { status: number }).status : 500;
+    const status =
+      typeof (error as { status?: unknown })?.status === "number" ? (error as { status: number }).status : 500;
     // A client's bad request (e.g. a path with broken percent-encoding, which Express cannot
     // decode) is a warning without a stack; only our own failures are errors (docs/decisions/102).
-    if (status < 500) log.warn({ path: req.path, status, reason: (error as Error | undefined)?.name }, "request could not be read");
+    if (status < 500)
+      log.warn({ path: req.path, status, reason: (error as Error | undefined)?.name }, "request could not be read");
     else log.error({ err: error, path: req.path }, "request failed before reaching a route");
     const code = status === 400 ? "bad_request" : status === 413 ? "payload_too_large" : "internal_error";
-    const message = status < 500 ? "The request could not be read." : "Something went wrong on our side. Please try again.";
+    const message =
+      status < 500 ? "The request could not be read." : "Something went wrong on our side. Please try again.";
     if (req.path.startsWith("/api/") || req.accepts(["json", "html"]) === "json") {
       res.status(status).json({ error: { code, message } });
     } else {
-      res.status(status).type("html").send(`<!doctype html><title>Error</title><h1>${message}</h1><p><a href="/">Back to the start</a></p>`);
+      res
+        .status(status)
+        .type("html")
+        .send(`<!doctype html><title>Error</title><h1>${message}</h1><p><a href="/">Back to the start</a></p>`);
     }
   });
 
@@ -148,7 +182,10 @@ async function main(): Promise<void> {
   server.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.PORT;
-    log.info({ port, host: config.HOST, env: config.DEPLOY_ENV }, `listening on http://${config.HOST === "0.0.0.0" ? "127.0.0.1" : config.HOST}:${port}`);
+    log.info(
+      { port, host: config.HOST, env: config.DEPLOY_ENV },
+      `listening on http://${config.HOST === "0.0.0.0" ? "127.0.0.1" : config.HOST}:${port}`,
+    );
   });
 
   const sockets = new Set<Socket>();

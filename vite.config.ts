@@ -30,7 +30,13 @@ export default defineConfig({
       ],
   build: { sourcemap: false },
   test: {
-    include: ["tests/unit/**/*.test.ts", "tests/unit/**/*.test.tsx", "tests/integration/**/*.test.ts", "app/**/*.test.ts", "seed/**/*.test.ts"],
+    include: [
+      "tests/unit/**/*.test.ts",
+      "tests/unit/**/*.test.tsx",
+      "tests/integration/**/*.test.ts",
+      "app/**/*.test.ts",
+      "seed/**/*.test.ts",
+    ],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: "forks",

@@ -26,7 +26,10 @@ export default function handleRequest(
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
-  const { cspNonce: nonce = "", prerendered = null } = loadContext as { cspNonce?: string; prerendered?: Record<string, string> };
+  const { cspNonce: nonce = "", prerendered = null } = loadContext as {
+    cspNonce?: string;
+    prerendered?: Record<string, string>;
+  };
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const chunks: Uint8Array<ArrayBuffer>[] = [];
@@ -38,7 +41,12 @@ export default function handleRequest(
       final(done) {
         clearTimeout(abortTimer);
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-        resolve(new Response(chunks.length === 1 ? chunks[0] : (Buffer.concat(chunks) as Uint8Array<ArrayBuffer>), { headers: responseHeaders, status: responseStatusCode }));
+        resolve(
+          new Response(chunks.length === 1 ? chunks[0] : (Buffer.concat(chunks) as Uint8Array<ArrayBuffer>), {
+            headers: responseHeaders,
+            status: responseStatusCode,
+          }),
+        );
         done();
       },
     });

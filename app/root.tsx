@@ -24,7 +24,11 @@ export const links: LinksFunction = () => [
 
 export const meta: MetaFunction = () => [
   { title: "Health Plan Marketplace: compare subsidised health plans" },
-  { name: "description", content: "Find out what you would pay for a Marketplace health plan after your tax credit, and check your drugs and doctors." },
+  {
+    name: "description",
+    content:
+      "Find out what you would pay for a Marketplace health plan after your tax credit, and check your drugs and doctors.",
+  },
 ];
 
 export async function loader(_args: LoaderFunctionArgs) {

@@ -33,7 +33,13 @@ export const COST_LIMIT_COVERAGE = ["medical", "drug", "total"] as const;
 export const NETWORK_TIERS = ["in_network_tier1", "in_network_tier2", "out_of_network", "combined"] as const;
 export const FAMILY_COSTS = ["individual", "family_per_person", "family_per_group"] as const;
 export const SBC_SCENARIOS = ["having_a_baby", "managing_diabetes", "simple_fracture"] as const;
-export const DOCUMENT_KINDS = ["summary_of_benefits", "formulary", "provider_directory", "brochure", "enrollment"] as const;
+export const DOCUMENT_KINDS = [
+  "summary_of_benefits",
+  "formulary",
+  "provider_directory",
+  "brochure",
+  "enrollment",
+] as const;
 export const TOBACCO_RATING = ["no_preference", "tobacco_user_non_tobacco_user"] as const;
 
 /** Key/value facts about the store itself (schema version, plan years). */

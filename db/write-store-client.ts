@@ -41,7 +41,11 @@ export function resolveWriteStoreLocation(raw: string | undefined, cwd: string =
   if (raw === undefined) raw = DEFAULT_DATABASE_URL;
   const value = raw.trim();
   if (value === "") {
-    return { ok: false, problem: "DATABASE_URL is set but empty; set it to a SQLite file URI such as file:./data/app.db, or unset it to use that default." };
+    return {
+      ok: false,
+      problem:
+        "DATABASE_URL is set but empty; set it to a SQLite file URI such as file:./data/app.db, or unset it to use that default.",
+    };
   }
   let filePart: string;
   if (/^file:/i.test(value)) {
@@ -53,7 +57,10 @@ export function resolveWriteStoreLocation(raw: string | undefined, cwd: string =
       const slash = rest.indexOf("/", 2);
       const host = slash < 0 ? rest.slice(2) : rest.slice(2, slash);
       if (host !== "" && host.toLowerCase() !== "localhost") {
-        return { ok: false, problem: `DATABASE_URL names a file on another host (${host}); the write store must be a local SQLite file.` };
+        return {
+          ok: false,
+          problem: `DATABASE_URL names a file on another host (${host}); the write store must be a local SQLite file.`,
+        };
       }
       rest = slash < 0 ? "" : rest.slice(slash);
     }
@@ -64,12 +71,18 @@ export function resolveWriteStoreLocation(raw: string | undefined, cwd: string =
     }
   } else if (/^[a-z][a-z0-9+.-]*:/i.test(value) && !/^[a-z]:[\\/]/i.test(value)) {
     const scheme = value.slice(0, value.indexOf(":") + 1);
-    return { ok: false, problem: `DATABASE_URL uses the unsupported scheme "${scheme}"; the write store is SQLite and needs a file: URI.` };
+    return {
+      ok: false,
+      problem: `DATABASE_URL uses the unsupported scheme "${scheme}"; the write store is SQLite and needs a file: URI.`,
+    };
   } else {
     filePart = value;
   }
   if (filePart === "" || filePart === ":memory:" || filePart.startsWith(":memory:")) {
-    return { ok: false, problem: "DATABASE_URL must name a database file; an in-memory store would lose every submission on restart." };
+    return {
+      ok: false,
+      problem: "DATABASE_URL must name a database file; an in-memory store would lose every submission on restart.",
+    };
   }
   return { ok: true, file: path.resolve(cwd, filePart) };
 }
@@ -105,7 +118,8 @@ export function openWriteStoreFile(file: string, options: { migrationsFolder?: s
   const sqlite = new Database(file, { timeout: 5000 });
   try {
     const mode = sqlite.pragma("journal_mode = WAL", { simple: true });
-    if (String(mode).toLowerCase() !== "wal") throw new Error(`could not switch the write store to WAL (journal_mode=${String(mode)})`);
+    if (String(mode).toLowerCase() !== "wal")
+      throw new Error(`could not switch the write store to WAL (journal_mode=${String(mode)})`);
     sqlite.pragma("synchronous = FULL");
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma("busy_timeout = 5000");

@@ -11,7 +11,18 @@
 import Database from "better-sqlite3";
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, copyFileSync, createWriteStream } from "node:fs";
+import {
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  copyFileSync,
+  createWriteStream,
+} from "node:fs";
 import { join, relative } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -46,7 +57,11 @@ type Marker = {
 export function runTsx(script: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   return new Promise((done, fail) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, ["--import", "tsx", script, ...args], { cwd: ROOT, env, stdio: ["ignore", "inherit", "inherit"] });
+    const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+      cwd: ROOT,
+      env,
+      stdio: ["ignore", "inherit", "inherit"],
+    });
     child.on("error", fail);
     child.on("exit", (code) => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
@@ -60,7 +75,8 @@ export function runTsx(script: string, args: string[], env: NodeJS.ProcessEnv = 
 
 /** Generates the national-scale source directory when it is missing (or when asked to). */
 export async function ensureNationalSource(dir: string, regenerate: boolean): Promise<number | null> {
-  if (!regenerate && existsSync(join(dir, "plan-attributes-puf.csv")) && existsSync(join(dir, "rate-puf.csv"))) return null;
+  if (!regenerate && existsSync(join(dir, "plan-attributes-puf.csv")) && existsSync(join(dir, "rate-puf.csv")))
+    return null;
   console.log(`bench: generating the national-scale data into ${relative(ROOT, dir) || dir} (about 35 s) ...`);
   return runTsx("seed/synth.ts", ["--scale", "national", "--out", dir]);
 }
@@ -110,10 +126,14 @@ function readMarker(file: string): Marker | null {
 const markerOf = (storeFile: string) => `${storeFile}.bench.json`;
 
 /** The plan store for `sourceDir` at `storeFile`, loaded unless the marker matches. */
-export async function ensureStore(sourceDir: string, storeFile: string): Promise<{ reused: boolean; loadSeconds: number; marker: Marker }> {
+export async function ensureStore(
+  sourceDir: string,
+  storeFile: string,
+): Promise<{ reused: boolean; loadSeconds: number; marker: Marker }> {
   const fingerprint = storeFingerprint(sourceDir);
   const marker = readMarker(markerOf(storeFile));
-  if (marker && marker.fingerprint === fingerprint && existsSync(storeFile)) return { reused: true, loadSeconds: marker.loadSeconds, marker };
+  if (marker && marker.fingerprint === fingerprint && existsSync(storeFile))
+    return { reused: true, loadSeconds: marker.loadSeconds, marker };
   console.log(`bench: loading ${relative(ROOT, sourceDir)} into ${relative(ROOT, storeFile)} (2-3 minutes) ...`);
   rmSync(markerOf(storeFile), { force: true });
   const loadSeconds = await runTsx("seed/cli.ts", ["--source", sourceDir, "--out", storeFile, "--quiet"]);
@@ -161,7 +181,9 @@ export function pickScenario(storeFile: string): Scenario {
       .prepare("SELECT zip FROM zip_counties WHERE county_fips = ? ORDER BY rank, share DESC, zip LIMIT 1")
       .get(best.fips) as { zip: string } | undefined;
     if (!zipRow) throw new Error(`bench: no ZIP for county ${best.fips}`);
-    const area = db.prepare("SELECT rating_area AS area FROM rating_area_counties WHERE plan_year = ? AND county_fips = ?").get(year, best.fips) as { area: number };
+    const area = db
+      .prepare("SELECT rating_area AS area FROM rating_area_counties WHERE plan_year = ? AND county_fips = ?")
+      .get(year, best.fips) as { area: number };
     const drugs = db
       .prepare(
         `SELECT rxcui, count(DISTINCT plan_id) AS plans FROM formulary
@@ -228,14 +250,20 @@ async function filterCsv(from: string, to: string, keep: (fields: string[]) => b
 export async function writeUpstreamDir(sourceDir: string, outDir: string, scenario: Scenario): Promise<void> {
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(join(outDir, "mr"), { recursive: true });
-  for (const name of SMALL_FILES) if (existsSync(join(sourceDir, name))) copyFileSync(join(sourceDir, name), join(outDir, name));
+  for (const name of SMALL_FILES)
+    if (existsSync(join(sourceDir, name))) copyFileSync(join(sourceDir, name), join(outDir, name));
   for (const name of STATE_FILES) {
-    if (existsSync(join(sourceDir, name))) await filterCsv(join(sourceDir, name), join(outDir, name), (f) => f[1] === scenario.state);
+    if (existsSync(join(sourceDir, name)))
+      await filterCsv(join(sourceDir, name), join(outDir, name), (f) => f[1] === scenario.state);
   }
   // Rates of the state's plans in the county's rating area only (RatingAreaId is the ninth column):
   // a big state's whole rate file would cost the fake gigabytes.
   const area = `Rating Area ${scenario.ratingArea}`;
-  await filterCsv(join(sourceDir, "rate-puf.csv"), join(outDir, "rate-puf.csv"), (f) => f[1] === scenario.state && f[8] === area);
+  await filterCsv(
+    join(sourceDir, "rate-puf.csv"),
+    join(outDir, "rate-puf.csv"),
+    (f) => f[1] === scenario.state && f[8] === area,
+  );
 
   const issuers = new Set<string>();
   const planAttributes = readFileSync(join(outDir, "plan-attributes-puf.csv"), "utf8").split("\n").slice(1);
@@ -249,16 +277,33 @@ export async function writeUpstreamDir(sourceDir: string, outDir: string, scenar
     if (!issuers.has(issuer)) continue;
     for (const name of readdirSync(join(mr, issuer))) {
       if (!name.startsWith("drugs") || !name.endsWith(".json")) continue;
-      const items = JSON.parse(readFileSync(join(mr, issuer, name), "utf8")) as Array<{ rxnorm_id?: unknown; drug_name?: unknown }>;
+      const items = JSON.parse(readFileSync(join(mr, issuer, name), "utf8")) as Array<{
+        rxnorm_id?: unknown;
+        drug_name?: unknown;
+      }>;
       const chosen = items.filter((d) => wanted.has(String(d.rxnorm_id)));
       // A brand "… [Name]" is answered GenericCovered where its generic is listed.
       const generics = new Set(
-        chosen.map((d) => String(d.drug_name ?? "")).filter((n) => /\[[^\]]+\]\s*$/.test(n)).map((n) => n.replace(/\s*\[[^\]]+\]\s*$/, "").toLowerCase()),
+        chosen
+          .map((d) => String(d.drug_name ?? ""))
+          .filter((n) => /\[[^\]]+\]\s*$/.test(n))
+          .map((n) => n.replace(/\s*\[[^\]]+\]\s*$/, "").toLowerCase()),
       );
-      const kept = items.filter((d) => wanted.has(String(d.rxnorm_id)) || generics.has(String(d.drug_name ?? "").trim().toLowerCase()));
+      const kept = items.filter(
+        (d) =>
+          wanted.has(String(d.rxnorm_id)) ||
+          generics.has(
+            String(d.drug_name ?? "")
+              .trim()
+              .toLowerCase(),
+          ),
+      );
       mkdirSync(join(outDir, "mr", issuer), { recursive: true });
       writeFileSync(join(outDir, "mr", issuer, name), JSON.stringify(kept));
     }
   }
-  writeFileSync(join(outDir, "README.md"), `Trimmed copy of ${relative(ROOT, sourceDir)} for the fake upstream of npm run bench (${scenario.state}, drugs ${scenario.rxcuis.join(", ")}).\n`);
+  writeFileSync(
+    join(outDir, "README.md"),
+    `Trimmed copy of ${relative(ROOT, sourceDir)} for the fake upstream of npm run bench (${scenario.state}, drugs ${scenario.rxcuis.join(", ")}).\n`,
+  );
 }

@@ -30,7 +30,9 @@ type AutocannonOptions = {
   duration: number;
   pipelining: number;
 };
-const autocannon = createRequire(import.meta.url)("autocannon") as (options: AutocannonOptions) => Promise<AutocannonResult>;
+const autocannon = createRequire(import.meta.url)("autocannon") as (
+  options: AutocannonOptions,
+) => Promise<AutocannonResult>;
 
 export type LoadSpec = {
   url: string;
@@ -77,7 +79,13 @@ const r = await run(spec, spec.seconds);
 const result: LoadResult = {
   requests: r.requests.total,
   rps: r.requests.average,
-  latencyMs: { p50: r.latency.p50, p97_5: r.latency.p97_5, p99: r.latency.p99, mean: r.latency.average, max: r.latency.max },
+  latencyMs: {
+    p50: r.latency.p50,
+    p97_5: r.latency.p97_5,
+    p99: r.latency.p99,
+    mean: r.latency.average,
+    max: r.latency.max,
+  },
   bytesPerResponse: r.requests.total > 0 ? Math.round(r.throughput.total / r.requests.total) : 0,
   non2xx: r.non2xx,
   errors: r.errors,

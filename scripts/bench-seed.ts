@@ -22,7 +22,12 @@ const ROOT = fileURLToPath(new URL("../", import.meta.url));
 type Args = { source: string; out: string; regenerate: boolean; keep: boolean };
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { source: join(ROOT, "seed", "national"), out: "/tmp/bench-plan-store.sqlite", regenerate: false, keep: false };
+  const args: Args = {
+    source: join(ROOT, "seed", "national"),
+    out: "/tmp/bench-plan-store.sqlite",
+    regenerate: false,
+    keep: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--source") args.source = resolve(argv[++i] ?? "");
@@ -30,7 +35,9 @@ function parseArgs(argv: string[]): Args {
     else if (a === "--regenerate") args.regenerate = true;
     else if (a === "--keep") args.keep = true;
     else {
-      console.error(`unknown argument ${a}\nusage: npm run bench:seed -- [--source DIR] [--out FILE] [--regenerate] [--keep]`);
+      console.error(
+        `unknown argument ${a}\nusage: npm run bench:seed -- [--source DIR] [--out FILE] [--regenerate] [--keep]`,
+      );
       process.exit(2);
     }
   }
@@ -38,10 +45,16 @@ function parseArgs(argv: string[]): Args {
 }
 
 /** Runs a node script with tsx, sampling the process's peak RSS (VmHWM) until it exits. */
-function runMeasured(script: string, scriptArgs: string[]): Promise<{ code: number; seconds: number; peakRssMb: number; stdout: string }> {
+function runMeasured(
+  script: string,
+  scriptArgs: string[],
+): Promise<{ code: number; seconds: number; peakRssMb: number; stdout: string }> {
   return new Promise((done, fail) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, ["--import", "tsx", script, ...scriptArgs], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--import", "tsx", script, ...scriptArgs], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let stdout = "";
     child.stdout.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();
@@ -61,7 +74,12 @@ function runMeasured(script: string, scriptArgs: string[]): Promise<{ code: numb
     child.on("error", fail);
     child.on("exit", (code) => {
       clearInterval(timer);
-      done({ code: code ?? 1, seconds: Number(process.hrtime.bigint() - started) / 1e9, peakRssMb: Math.round(peakKb / 1024), stdout });
+      done({
+        code: code ?? 1,
+        seconds: Number(process.hrtime.bigint() - started) / 1e9,
+        peakRssMb: Math.round(peakKb / 1024),
+        stdout,
+      });
     });
   });
 }
@@ -82,7 +100,9 @@ function dirSize(dir: string): number {
 
 function commit(): string {
   try {
-    return execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT, stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+    return execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT, stdio: ["ignore", "pipe", "ignore"] })
+      .toString()
+      .trim();
   } catch {
     return "uncommitted";
   }
@@ -108,16 +128,26 @@ async function main() {
   console.log(`loading into ${args.out} ...`);
   const load = await runMeasured("seed/cli.ts", ["--source", args.source, "--out", args.out, "--quiet"]);
   if (load.code !== 0) throw new Error(`loader failed with exit status ${load.code}`);
-  const dbBytes = ["", "-wal", "-shm"].reduce((s, suffix) => s + (existsSync(args.out + suffix) ? statSync(args.out + suffix).size : 0), 0);
+  const dbBytes = ["", "-wal", "-shm"].reduce(
+    (s, suffix) => s + (existsSync(args.out + suffix) ? statSync(args.out + suffix).size : 0),
+    0,
+  );
 
   const date = new Date().toISOString().slice(0, 10);
   console.log("");
-  if (generation) console.log(`generation: ${generation.seconds.toFixed(1)} s wall, peak RSS ${generation.peakRssMb} MB`);
-  console.log(`load:       ${load.seconds.toFixed(1)} s wall, peak RSS ${load.peakRssMb} MB, database ${gb(dbBytes)} GB (${dbBytes} bytes)`);
-  console.log(`targets:    under 600 s and under 1536 MB peak RSS -> ${load.seconds < 600 && load.peakRssMb < 1536 ? "MET" : "NOT MET"}`);
+  if (generation)
+    console.log(`generation: ${generation.seconds.toFixed(1)} s wall, peak RSS ${generation.peakRssMb} MB`);
+  console.log(
+    `load:       ${load.seconds.toFixed(1)} s wall, peak RSS ${load.peakRssMb} MB, database ${gb(dbBytes)} GB (${dbBytes} bytes)`,
+  );
+  console.log(
+    `targets:    under 600 s and under 1536 MB peak RSS -> ${load.seconds < 600 && load.peakRssMb < 1536 ? "MET" : "NOT MET"}`,
+  );
   console.log("");
   console.log("| Date | Machine | Source | Load wall time | Peak RSS | Database size |");
-  console.log(`| ${date} | ${machine} | ${gb(sourceBytes)} GB | ${load.seconds.toFixed(1)} s | ${load.peakRssMb} MB | ${gb(dbBytes)} GB |`);
+  console.log(
+    `| ${date} | ${machine} | ${gb(sourceBytes)} GB | ${load.seconds.toFixed(1)} s | ${load.peakRssMb} MB | ${gb(dbBytes)} GB |`,
+  );
   if (!args.keep) for (const suffix of ["", "-wal", "-shm"]) rmSync(args.out + suffix, { force: true });
 }
 

@@ -34,15 +34,43 @@ import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join, relative } from "node:path";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { emptyState, planHref, type ShoppingState } from "../app/lib/shopping-url";
-import { ensureNationalSource, ensureStore, pickScenario, ROOT, saveMarker, writeUpstreamDir, type Scenario } from "./bench-data";
+import {
+  ensureNationalSource,
+  ensureStore,
+  pickScenario,
+  ROOT,
+  saveMarker,
+  writeUpstreamDir,
+  type Scenario,
+} from "./bench-data";
 import type { LoadResult, LoadSpec } from "./bench-load";
 
 // ---------------------------------------------------------------- settings
 
-type Args = { build: boolean; write: boolean; regenerate: boolean; seconds: number; warmup: number; connections: number; only: string[] | null; profile: boolean; server: string };
+type Args = {
+  build: boolean;
+  write: boolean;
+  regenerate: boolean;
+  seconds: number;
+  warmup: number;
+  connections: number;
+  only: string[] | null;
+  profile: boolean;
+  server: string;
+};
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { build: true, write: true, regenerate: false, seconds: 10, warmup: 3, connections: 16, only: null, profile: false, server: "" };
+  const args: Args = {
+    build: true,
+    write: true,
+    regenerate: false,
+    seconds: 10,
+    warmup: 3,
+    connections: 16,
+    only: null,
+    profile: false,
+    server: "",
+  };
   const usage =
     "usage: npm run bench -- [--no-build] [--no-write] [--regenerate] [--seconds N] [--warmup N] [--connections N] [--only health,counties,plans,planPage,drugs] [--profile] [--server FILE]";
   for (let i = 0; i < argv.length; i++) {
@@ -101,16 +129,30 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 }
 
 /** Spawns node with tsx and resolves once a line of its stdout matches. */
-function startUntil(script: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp, timeoutMs: number, nodeOptions: string[] = []) {
+function startUntil(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  ready: RegExp,
+  timeoutMs: number,
+  nodeOptions: string[] = [],
+) {
   // TypeScript runs through tsx; the compiled server (a .js file) runs as it is.
   const loader = script.endsWith(".ts") ? ["--import", "tsx"] : [];
-  const child = spawn(process.execPath, [...nodeOptions, ...loader, script, ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...nodeOptions, ...loader, script, ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   children.add(child);
   child.on("exit", () => children.delete(child));
   let output = "";
   let started = false;
   const matched = new Promise<RegExpExecArray>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${script} did not start within ${timeoutMs} ms:\n${output.slice(-4000)}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`${script} did not start within ${timeoutMs} ms:\n${output.slice(-4000)}`)),
+      timeoutMs,
+    );
     const onData = (chunk: Buffer) => {
       // Once started, the output (the request log, megabytes of it) is read and dropped: this
       // process shares the machine's two cores with the server and the load generator.
@@ -190,9 +232,13 @@ function rssSampler(pid: number) {
  * compiled server.ts (here from the benchmark's own build directory).
  */
 function startOptions(): string[] {
-  const script = String((JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts?: Record<string, string> }).scripts?.start ?? "");
+  const script = String(
+    (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts?: Record<string, string> }).scripts
+      ?.start ?? "",
+  );
   const words = script.trim().split(/\s+/);
-  if (words[0] !== "node" || words.at(-1) !== "build/server.js") throw new Error(`bench: npm start is not "node … build/server.js": ${script}`);
+  if (words[0] !== "node" || words.at(-1) !== "build/server.js")
+    throw new Error(`bench: npm start is not "node … build/server.js": ${script}`);
   return words.slice(1, -1);
 }
 
@@ -208,7 +254,10 @@ function probe(base: string, method: string, path: string, body?: string): Promi
       `${base}${path}`,
       {
         method,
-        headers: { "accept-encoding": ACCEPT_ENCODING, ...(body ? { "content-type": "application/json", "content-length": Buffer.byteLength(body) } : {}) },
+        headers: {
+          "accept-encoding": ACCEPT_ENCODING,
+          ...(body ? { "content-type": "application/json", "content-length": Buffer.byteLength(body) } : {}),
+        },
         agent: false,
       },
       (res) => {
@@ -217,8 +266,21 @@ function probe(base: string, method: string, path: string, body?: string): Promi
         res.on("end", () => {
           const raw = Buffer.concat(chunks);
           const enc = res.headers["content-encoding"];
-          const decoded = enc === "br" ? brotliDecompressSync(raw) : enc === "gzip" ? gunzipSync(raw) : enc === "deflate" ? inflateSync(raw) : raw;
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, wireBytes: raw.length, body: decoded.toString("utf8"), ms: performance.now() - started });
+          const decoded =
+            enc === "br"
+              ? brotliDecompressSync(raw)
+              : enc === "gzip"
+                ? gunzipSync(raw)
+                : enc === "deflate"
+                  ? inflateSync(raw)
+                  : raw;
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            wireBytes: raw.length,
+            body: decoded.toString("utf8"),
+            ms: performance.now() - started,
+          });
         });
         res.on("error", reject);
       },
@@ -270,14 +332,20 @@ async function serverTimings(base: string, method: string, path: string, body: s
     wall.push(r.ms);
   }
   const names = [...new Set(samples.flatMap((s) => Object.keys(s)))];
-  return { entries: Object.fromEntries(names.map((name) => [name, median(samples.map((s) => s[name] ?? 0))])), wallMs: median(wall) };
+  return {
+    entries: Object.fromEntries(names.map((name) => [name, median(samples.map((s) => s[name] ?? 0))])),
+    wallMs: median(wall),
+  };
 }
 
 // ---------------------------------------------------------------- load runs
 
 function load(spec: LoadSpec): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/bench-load.ts", JSON.stringify(spec)], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/bench-load.ts", JSON.stringify(spec)], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     children.add(child);
     let out = "";
     child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
@@ -301,7 +369,9 @@ type Measured = Endpoint & { result: LoadResult; rssMb: number; wireBytes: numbe
 
 function git(args: string[]): string | null {
   try {
-    return execFileSync("git", args, { cwd: ROOT, stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+    return execFileSync("git", args, { cwd: ROOT, stdio: ["ignore", "pipe", "ignore"] })
+      .toString()
+      .trim();
   } catch {
     return null;
   }
@@ -372,7 +442,9 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const started = Date.now();
   const host = machine();
-  console.log(`bench: ${host.cpus} CPU (${host.cpu}), ${host.memoryGb.toFixed(1)} GB, node ${host.node}, commit ${host.commit}, load average ${host.loadAverage.toFixed(2)}`);
+  console.log(
+    `bench: ${host.cpus} CPU (${host.cpu}), ${host.memoryGb.toFixed(1)} GB, node ${host.node}, commit ${host.commit}, load average ${host.loadAverage.toFixed(2)}`,
+  );
 
   mkdirSync(BENCH_DIR, { recursive: true });
 
@@ -382,9 +454,21 @@ async function main(): Promise<void> {
     console.log(`bench: building into ${relative(ROOT, BUILD_DIR)} ...`);
     const t = performance.now();
     // The steps of `npm run build`, into the benchmark's own directory.
-    execFileSync(join(ROOT, "node_modules", ".bin", "remix"), ["vite:build"], { cwd: ROOT, env: { ...process.env, BUILD_DIR }, stdio: ["ignore", "ignore", "inherit"] });
-    execFileSync(process.execPath, ["scripts/build-server.mjs"], { cwd: ROOT, env: { ...process.env, BUILD_DIR }, stdio: ["ignore", "ignore", "inherit"] });
-    execFileSync(process.execPath, ["scripts/record-build-info.mjs"], { cwd: ROOT, env: { ...process.env, BUILD_DIR }, stdio: "ignore" });
+    execFileSync(join(ROOT, "node_modules", ".bin", "remix"), ["vite:build"], {
+      cwd: ROOT,
+      env: { ...process.env, BUILD_DIR },
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    execFileSync(process.execPath, ["scripts/build-server.mjs"], {
+      cwd: ROOT,
+      env: { ...process.env, BUILD_DIR },
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    execFileSync(process.execPath, ["scripts/record-build-info.mjs"], {
+      cwd: ROOT,
+      env: { ...process.env, BUILD_DIR },
+      stdio: "ignore",
+    });
     buildSeconds = (performance.now() - t) / 1000;
   }
 
@@ -406,7 +490,13 @@ async function main(): Promise<void> {
   );
 
   // 3. Upstream and server.
-  const upstream = startUntil("scripts/bench-upstream.ts", ["--data", marker.upstreamDir!, "--key", UPSTREAM_KEY], process.env, /upstream listening on (\S+)/, 60_000);
+  const upstream = startUntil(
+    "scripts/bench-upstream.ts",
+    ["--data", marker.upstreamDir!, "--key", UPSTREAM_KEY],
+    process.env,
+    /upstream listening on (\S+)/,
+    60_000,
+  );
   const upstreamUrl = (await upstream.matched)[1];
   const scratch = mkdtempSync(join(tmpdir(), "marketplace-bench-"));
   const serverEnv: NodeJS.ProcessEnv = {
@@ -431,10 +521,14 @@ async function main(): Promise<void> {
   delete serverEnv.POSTHOG_API_KEY;
   const spawnedAt = performance.now();
   const profileDir = join(BENCH_DIR, "profiles");
-  const server = startUntil(args.server || join(BUILD_DIR, "server.js"), [], serverEnv, /listening on (http:\/\/[^\s"]+)/, 60_000, [
-    ...startOptions(),
-    ...(args.profile ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : []),
-  ]);
+  const server = startUntil(
+    args.server || join(BUILD_DIR, "server.js"),
+    [],
+    serverEnv,
+    /listening on (http:\/\/[^\s"]+)/,
+    60_000,
+    [...startOptions(), ...(args.profile ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : [])],
+  );
   let base: string | null = null;
   void server.matched.then((m) => (base = m[1])).catch(() => undefined);
   const rss = rssSampler(server.child.pid!);
@@ -445,15 +539,23 @@ async function main(): Promise<void> {
   await server.matched;
   const url = base!;
   const startRssMb = rss.mark();
-  console.log(`bench: server ${url}: first 200 from /api/health ${f0(firstAnswerMs)} ms after spawn, RSS ${startRssMb} MB`);
+  console.log(
+    `bench: server ${url}: first 200 from /api/health ${f0(firstAnswerMs)} ms after spawn, RSS ${startRssMb} MB`,
+  );
 
   // 4. Requests: check each answers as it should before driving it.
   const plansBody = householdBody(scenario);
   // The driven request takes the default page (docs/decisions/119); the probe asks for every
   // plan, so /api/drugs/covered is driven with all the county's plan ids as before.
   const firstPlans = await probe(url, "POST", "/api/plans", JSON.stringify({ ...JSON.parse(plansBody), limit: 500 }));
-  if (firstPlans.status !== 200) throw new Error(`POST /api/plans answered ${firstPlans.status}: ${firstPlans.body.slice(0, 500)}`);
-  const plansAnswer = JSON.parse(firstPlans.body) as { plan_count: number; plans: Array<{ id: string }>; eligibility: unknown; eligibility_unavailable: string | null };
+  if (firstPlans.status !== 200)
+    throw new Error(`POST /api/plans answered ${firstPlans.status}: ${firstPlans.body.slice(0, 500)}`);
+  const plansAnswer = JSON.parse(firstPlans.body) as {
+    plan_count: number;
+    plans: Array<{ id: string }>;
+    eligibility: unknown;
+    eligibility_unavailable: string | null;
+  };
   const planIds = plansAnswer.plans.map((p) => p.id);
   if (planIds.length === 0) throw new Error("POST /api/plans priced no plans for the benchmark household");
   const drugsBody = JSON.stringify({ rxcuis: scenario.rxcuis, plan_ids: planIds, year: scenario.year });
@@ -482,7 +584,9 @@ async function main(): Promise<void> {
     if (e.key === "drugs") {
       const answer = JSON.parse(r.body) as { coverage: unknown[]; upstream: string };
       if (answer.upstream !== "ok") throw new Error(`POST /api/drugs/covered: upstream ${answer.upstream}`);
-      console.log(`bench: drugs/covered answers ${answer.coverage.length} rows for ${scenario.rxcuis.length} drugs × ${planIds.length} plans`);
+      console.log(
+        `bench: drugs/covered answers ${answer.coverage.length} rows for ${scenario.rxcuis.length} drugs × ${planIds.length} plans`,
+      );
     }
     ready.push({ ...e, wireBytes: r.wireBytes, jsonBytes: Buffer.byteLength(r.body) });
   }
@@ -582,7 +686,9 @@ async function main(): Promise<void> {
     `Server: \`node ${startOptions().join(" ")} build/server.js\` (the compiled server.ts) as npm start runs it. Load: ${args.connections} connections, ${args.warmup} s warm-up then ${args.seconds} s measured per endpoint, one autocannon process; requests send \`Accept-Encoding: ${ACCEPT_ENCODING}\`; server with RATE_LIMIT_MAX=1000000000 (the per-IP rule would throttle the load generator), request log on; fake upstream in its own process.${buildSeconds !== null ? ` Build ${f0(buildSeconds)} s.` : ""}`,
     "",
   );
-  lines.push("| Endpoint | req/s | p50 ms | p97.5 ms | p99 ms | Response (wire / decoded) | Server RSS peak | non-2xx / errors |");
+  lines.push(
+    "| Endpoint | req/s | p50 ms | p97.5 ms | p99 ms | Response (wire / decoded) | Server RSS peak | non-2xx / errors |",
+  );
   lines.push("|---|---:|---:|---:|---:|---:|---:|---:|");
   for (const m of measured) {
     const r = m.result;
@@ -594,12 +700,24 @@ async function main(): Promise<void> {
   lines.push("");
   for (const t of timings) {
     const parts = Object.entries(t.entries).map(([name, ms]) => `${name} ${ms.toFixed(2)} ms`);
-    lines.push(`Server-Timing, median of 30 sequential requests, ${t.label}: ${parts.join(", ") || "no header"}; wall ${t.wallMs.toFixed(1)} ms.`);
+    lines.push(
+      `Server-Timing, median of 30 sequential requests, ${t.label}: ${parts.join(", ") || "no header"}; wall ${t.wallMs.toFixed(1)} ms.`,
+    );
   }
-  lines.push(`Start: first 200 from /api/health ${f0(firstAnswerMs)} ms after spawn; RSS ${startRssMb} MB after start, ${peakRssMb} MB peak.`, "");
+  lines.push(
+    `Start: first 200 from /api/health ${f0(firstAnswerMs)} ms after spawn; RSS ${startRssMb} MB after start, ${peakRssMb} MB peak.`,
+    "",
+  );
   lines.push("| Target | Required | Measured | Met |", "|---|---|---|---|");
-  for (const v of verdicts) lines.push(`| ${v.target} | ${v.required} | ${v.measured} | ${v.met === null ? "not measured" : v.met ? "yes" : "**no**"} |`);
-  lines.push("", `${allMet ? "Every target met." : "Not every target met."} Whole run ${f0((Date.now() - started) / 1000)} s.`, "");
+  for (const v of verdicts)
+    lines.push(
+      `| ${v.target} | ${v.required} | ${v.measured} | ${v.met === null ? "not measured" : v.met ? "yes" : "**no**"} |`,
+    );
+  lines.push(
+    "",
+    `${allMet ? "Every target met." : "Not every target met."} Whole run ${f0((Date.now() - started) / 1000)} s.`,
+    "",
+  );
   const entry = lines.join("\n");
   console.log(`\n${entry}`);
 

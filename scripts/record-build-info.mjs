@@ -6,7 +6,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 function revision() {
   if (process.env.COMMIT_SHA && process.env.COMMIT_SHA.trim()) return process.env.COMMIT_SHA.trim();
   try {
-    const sha = execSync("git rev-parse HEAD", { stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+    const sha = execSync("git rev-parse HEAD", { stdio: ["ignore", "pipe", "ignore"] })
+      .toString()
+      .trim();
     if (sha) return sha;
   } catch {
     // not a git checkout

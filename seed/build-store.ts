@@ -8,7 +8,17 @@
  * live there).
  */
 import Database from "better-sqlite3";
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+} from "node:fs";
 import path from "node:path";
 import { getTableConfig } from "drizzle-orm/sqlite-core";
 import { PLAN_STORE_SCHEMA_VERSION, planStoreTables } from "../db/plan-store";
@@ -114,7 +124,12 @@ export async function buildPlanStore(options: BuildPlanStoreOptions): Promise<Lo
     await loader.loadAll();
 
     ddl.indexes.forEach((statement, i) => {
-      options.onProgress?.({ phase: "index", index: statement.split('"')[1] ?? statement, done: i, total: ddl.indexes.length });
+      options.onProgress?.({
+        phase: "index",
+        index: statement.split('"')[1] ?? statement,
+        done: i,
+        total: ddl.indexes.length,
+      });
       db!.exec(statement);
     });
     options.onProgress?.({ phase: "index", index: "", done: ddl.indexes.length, total: ddl.indexes.length });

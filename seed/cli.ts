@@ -15,7 +15,11 @@ export type CliArgs = { source: string; year?: number; out?: string; sample: boo
 const USAGE = "usage: npm run seed -- --source <dir> [--year YYYY] [--out <file>] [--sample] [--quiet] [--json]";
 
 export function parseArgs(argv: string[]): CliArgs {
-  const args: Partial<CliArgs> & { sample: boolean; quiet: boolean; json: boolean } = { sample: false, quiet: false, json: false };
+  const args: Partial<CliArgs> & { sample: boolean; quiet: boolean; json: boolean } = {
+    sample: false,
+    quiet: false,
+    json: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const [flag, inline] = a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
@@ -100,9 +104,16 @@ export function summarize(report: LoadReport): string {
       `  ${f.file}: read ${f.rowsRead}, loaded ${f.rowsLoaded}, skipped ${f.rowsSkipped}, rejected ${f.rowsRejected}`,
     );
     for (const [reason, n] of Object.entries(f.skipReasons)) lines.push(`      skipped ${n}: ${reason}`);
-    for (const [reason, r] of Object.entries(f.rejectReasons)) lines.push(`      rejected ${r.count}: ${reason} (lines ${r.lines.join(", ")}${r.count > r.lines.length ? ", …" : ""})`);
+    for (const [reason, r] of Object.entries(f.rejectReasons))
+      lines.push(
+        `      rejected ${r.count}: ${reason} (lines ${r.lines.join(", ")}${r.count > r.lines.length ? ", …" : ""})`,
+      );
   }
-  lines.push(`  tables: ${Object.entries(report.tables).map(([t, n]) => `${t} ${n}`).join(", ")}`);
+  lines.push(
+    `  tables: ${Object.entries(report.tables)
+      .map(([t, n]) => `${t} ${n}`)
+      .join(", ")}`,
+  );
   for (const w of report.warnings) lines.push(`  warning: ${w}`);
   return lines.join("\n");
 }
@@ -139,7 +150,9 @@ export async function main(argv: string[]): Promise<number> {
     else console.log(summarize(report));
     return 0;
   } catch (error) {
-    console.error(`\nseed failed, the previous plan store (if any) is unchanged: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(
+      `\nseed failed, the previous plan store (if any) is unchanged: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return 1;
   }
 }

@@ -112,7 +112,11 @@ export class PlanStoreLoader {
       onProgress: (p) => {
         this.overallBytes += p.bytesRead - lastBytes;
         lastBytes = p.bytesRead;
-        this.ctx.onProgress?.({ ...p, overallBytesRead: this.overallBytes, overallTotalBytes: this.ctx.overallTotalBytes });
+        this.ctx.onProgress?.({
+          ...p,
+          overallBytesRead: this.overallBytes,
+          overallTotalBytes: this.ctx.overallTotalBytes,
+        });
       },
     };
   }
@@ -127,7 +131,9 @@ export class PlanStoreLoader {
     const { layout } = this.ctx;
     if (layout.states) await this.loadStates(layout.states);
     if (layout.counties) await this.loadCounties(layout.counties);
-    this.db.exec(`CREATE TEMP TABLE zip_county_staging (source TEXT NOT NULL, zip TEXT NOT NULL, county_fips TEXT NOT NULL, state TEXT NOT NULL, share REAL NOT NULL)`);
+    this.db.exec(
+      `CREATE TEMP TABLE zip_county_staging (source TEXT NOT NULL, zip TEXT NOT NULL, county_fips TEXT NOT NULL, state TEXT NOT NULL, share REAL NOT NULL)`,
+    );
     if (layout.zipCountyHud) await this.loadZipCounty(layout.zipCountyHud, "hud");
     if (layout.zctaCountyCensus) await this.loadZipCounty(layout.zctaCountyCensus, "census");
     for (const year of layout.years) await this.loadYear(year);
@@ -160,7 +166,9 @@ export class PlanStoreLoader {
   }
 
   private async loadZipCounty(file: string, source: "hud" | "census"): Promise<void> {
-    const stmt = this.db.prepare(`INSERT INTO temp.zip_county_staging (source, zip, county_fips, state, share) VALUES (?, ?, ?, ?, ?)`);
+    const stmt = this.db.prepare(
+      `INSERT INTO temp.zip_county_staging (source, zip, county_fips, state, share) VALUES (?, ?, ?, ?, ?)`,
+    );
     const format = source === "hud" ? hudZipCountyFormat : censusZctaCountyFormat;
     this.files.push(
       await runCsv(file, format, this.runOptions(file), (r: ZipCountyRecord) => {
@@ -217,7 +225,13 @@ export class PlanStoreLoader {
       if (c === "dental") return { skip: "dental-only plan" };
       return { skip: "plan not in Plan Attributes" };
     };
-    const offerDocument = (planId: string, kind: DocumentKind, url: string | null | undefined, source: string, rank: number) => {
+    const offerDocument = (
+      planId: string,
+      kind: DocumentKind,
+      url: string | null | undefined,
+      source: string,
+      rank: number,
+    ) => {
       if (!url) return;
       let m = documents.get(planId);
       if (!m) documents.set(planId, (m = new Map()));
@@ -323,7 +337,13 @@ export class PlanStoreLoader {
     // Provider directories: the plan's network in the Network PUF.
     for (const [planId, net] of planNetwork) {
       if (!net.networkId) continue;
-      offerDocument(planId, "provider_directory", networkUrls.get(`${net.issuerId}|${net.networkId}`), "network-puf", 0);
+      offerDocument(
+        planId,
+        "provider_directory",
+        networkUrls.get(`${net.issuerId}|${net.networkId}`),
+        "network-puf",
+        0,
+      );
     }
     const insertDocument = inserter(this.db, schema.planDocuments);
     for (const planId of [...documents.keys()].sort()) {
@@ -334,7 +354,8 @@ export class PlanStoreLoader {
       }
     }
     const plans = [...planClass.values()].filter((c) => c === "individual").length;
-    if (files.planAttributes && plans === 0) this.warnings.push(`${year}: no individual-market medical plans were loaded`);
+    if (files.planAttributes && plans === 0)
+      this.warnings.push(`${year}: no individual-market medical plans were loaded`);
   }
 
   private async loadRatingAreasByCounty(file: string, year: number): Promise<void> {
@@ -343,7 +364,10 @@ export class PlanStoreLoader {
     this.files.push(
       await runCsv(file, ratingAreaCountyFormat, this.runOptions(file, year), (r) => {
         const known = seen.get(r.countyFips);
-        if (known !== undefined) return known === r.ratingArea ? { skip: "duplicate county" } : { reject: "county listed in two rating areas" };
+        if (known !== undefined)
+          return known === r.ratingArea
+            ? { skip: "duplicate county" }
+            : { reject: "county listed in two rating areas" };
         seen.set(r.countyFips, r.ratingArea);
         insert({ planYear: year, ...r });
         this.nameCounty(r.countyFips, r.countyName, r.state, 2);
@@ -358,7 +382,8 @@ export class PlanStoreLoader {
       await runCsv(file, ratingAreaZip3Format, this.runOptions(file, year), (r) => {
         const key = `${r.state}|${r.zip3}`;
         const known = seen.get(key);
-        if (known !== undefined) return known === r.ratingArea ? { skip: "duplicate ZIP3" } : { reject: "ZIP3 listed in two rating areas" };
+        if (known !== undefined)
+          return known === r.ratingArea ? { skip: "duplicate ZIP3" } : { reject: "ZIP3 listed in two rating areas" };
         seen.set(key, r.ratingArea);
         insert({ planYear: year, ...r });
       }),
@@ -371,7 +396,13 @@ export class PlanStoreLoader {
     planClass: Map<string, PlanClass>,
     variants: Set<string>,
     planNetwork: Map<string, { issuerId: string; networkId: string | null }>,
-    offerDocument: (planId: string, kind: DocumentKind, url: string | null | undefined, source: string, rank: number) => void,
+    offerDocument: (
+      planId: string,
+      kind: DocumentKind,
+      url: string | null | undefined,
+      source: string,
+      rank: number,
+    ) => void,
   ): Promise<void> {
     const insertVariant = inserter(this.db, schema.planVariants);
     const insertLimit = inserter(this.db, schema.costLimits);
@@ -409,10 +440,18 @@ export class PlanStoreLoader {
           if (!issuer) issuers.set(r.issuerId, { state: r.state, name: r.issuerName });
           else if (!issuer.name && r.issuerName) issuer.name = r.issuerName;
 
-          insertVariant({ planYear: year, variantId: r.variantId, planId: r.planId, suffix: r.suffix, csrLevel: r.csrLevel, ...r.variant });
+          insertVariant({
+            planYear: year,
+            variantId: r.variantId,
+            planId: r.planId,
+            suffix: r.suffix,
+            csrLevel: r.csrLevel,
+            ...r.variant,
+          });
           for (const cell of r.costLimits) insertLimit({ planYear: year, variantId: r.variantId, ...cell });
           for (const s of r.sbcScenarios) insertSbc({ planYear: year, variantId: r.variantId, ...s });
-          for (const [kind, url] of Object.entries(r.urls)) offerDocument(r.planId, kind as DocumentKind, url, "plan-attributes", rank);
+          for (const [kind, url] of Object.entries(r.urls))
+            offerDocument(r.planId, kind as DocumentKind, url, "plan-attributes", rank);
         },
       ),
     );
@@ -420,7 +459,14 @@ export class PlanStoreLoader {
     const insertPlan = inserter(this.db, schema.plans);
     for (const planId of [...plans.keys()].sort()) {
       const { record, onExchange } = plans.get(planId)!;
-      insertPlan({ planYear: year, planId, issuerId: record.issuerId, state: record.state, onExchange, ...record.plan });
+      insertPlan({
+        planYear: year,
+        planId,
+        issuerId: record.issuerId,
+        state: record.state,
+        onExchange,
+        ...record.plan,
+      });
       planNetwork.set(planId, { issuerId: record.issuerId, networkId: record.plan.networkId?.toUpperCase() ?? null });
     }
     const insertIssuer = inserter(this.db, schema.issuers);
@@ -441,7 +487,13 @@ export class PlanStoreLoader {
         seen.add(key);
         insertArea({ ...r, planYear: year });
         for (const zip of r.zips) {
-          insertZip({ planYear: year, issuerId: r.issuerId, serviceAreaId: r.serviceAreaId, countyFips: r.countyFips, zip });
+          insertZip({
+            planYear: year,
+            issuerId: r.issuerId,
+            serviceAreaId: r.serviceAreaId,
+            countyFips: r.countyFips,
+            zip,
+          });
         }
       }),
     );

@@ -87,7 +87,9 @@ function machineReadableFiles(mrDir: string): MachineReadableFile[] {
     const names = readdirSync(dir).sort();
     for (const kind of ["plans", "drugs", "providers"] as const) {
       const pattern = new RegExp(`^${kind}([-_.][A-Za-z0-9_.-]*)?\\.json$`);
-      for (const name of names) if (pattern.test(name) && isFile(path.join(dir, name))) out.push({ kind, path: path.join(dir, name), issuerDir: issuer });
+      for (const name of names)
+        if (pattern.test(name) && isFile(path.join(dir, name)))
+          out.push({ kind, path: path.join(dir, name), issuerDir: issuer });
     }
   }
   return out;
@@ -110,7 +112,10 @@ async function businessYearOf(file: string): Promise<number | undefined> {
 
 export class SourceLayoutError extends Error {}
 
-export async function resolveSources(root: string, options: { year?: number; sample?: boolean } = {}): Promise<SourceLayout> {
+export async function resolveSources(
+  root: string,
+  options: { year?: number; sample?: boolean } = {},
+): Promise<SourceLayout> {
   const dir = path.resolve(root);
   if (!isDir(dir)) throw new SourceLayoutError(`source directory not found: ${root}`);
   const at = (base: string, name: string) => (isFile(path.join(base, name)) ? path.join(base, name) : undefined);
@@ -135,7 +140,8 @@ export async function resolveSources(root: string, options: { year?: number; sam
   let years: YearSources[];
   if (yearDirs.length > 0) {
     const wanted = options.year === undefined ? yearDirs : yearDirs.filter((y) => y === options.year);
-    if (wanted.length === 0) throw new SourceLayoutError(`no ${options.year} directory in ${root} (found ${yearDirs.join(", ")})`);
+    if (wanted.length === 0)
+      throw new SourceLayoutError(`no ${options.year} directory in ${root} (found ${yearDirs.join(", ")})`);
     years = wanted.map((y) => yearSources(y, path.join(dir, String(y))));
   } else {
     let year = options.year;
@@ -146,7 +152,9 @@ export async function resolveSources(root: string, options: { year?: number; sam
         if (year !== undefined) break;
       }
     }
-    const hasYearFiles = YEAR_SPECIFIC.some((k) => (k === "machineReadableDir" ? isDir(path.join(dir, "mr")) : at(dir, SOURCE_FILES[k])));
+    const hasYearFiles = YEAR_SPECIFIC.some((k) =>
+      k === "machineReadableDir" ? isDir(path.join(dir, "mr")) : at(dir, SOURCE_FILES[k]),
+    );
     if (year === undefined && hasYearFiles) {
       throw new SourceLayoutError("cannot tell the plan year from the files (no BusinessYear): pass --year YYYY");
     }
@@ -170,6 +178,7 @@ export async function resolveSources(root: string, options: { year?: number; sam
     for (const m of y.machineReadable) all.add(m.path);
   }
   layout.allFiles = [...all];
-  if (layout.allFiles.length === 0) throw new SourceLayoutError(`no source files found in ${root} (see docs/data.md for the expected names)`);
+  if (layout.allFiles.length === 0)
+    throw new SourceLayoutError(`no source files found in ${root} (see docs/data.md for the expected names)`);
   return layout;
 }

@@ -43,7 +43,9 @@ function parseArgs(argv: string[]): Args {
 
 function usage(message?: string): never {
   if (message) console.error(message);
-  console.error("usage: npm run seed:synth -- [--scale sample|national] [--out DIR] [--seed TEXT] [--fraction F] [--json]");
+  console.error(
+    "usage: npm run seed:synth -- [--scale sample|national] [--out DIR] [--seed TEXT] [--fraction F] [--json]",
+  );
   process.exit(message ? 2 : 0);
 }
 
@@ -60,7 +62,8 @@ if (args.json) {
   const mb = (b: number) => (b / 1048576).toFixed(b < 1048576 ? 3 : 1);
   let total = 0;
   const shown = summary.files.filter((f) => !f.file.startsWith("mr") || summary.files.length < 60);
-  for (const f of shown) console.log(`${f.file.padEnd(40)} ${String(f.rows).padStart(10)} rows ${mb(f.bytes).padStart(9)} MB`);
+  for (const f of shown)
+    console.log(`${f.file.padEnd(40)} ${String(f.rows).padStart(10)} rows ${mb(f.bytes).padStart(9)} MB`);
   for (const f of summary.files) total += f.bytes;
   const mrFiles = summary.files.filter((f) => f.file.startsWith("mr"));
   if (shown.length < summary.files.length) {

@@ -23,7 +23,8 @@ export const MIN_BYTES = 1024;
 /** Above this an answer is passed on as it comes (a 500-plan list is ~0.6 MB). */
 export const MAX_HELD_BYTES = 4 * 1024 * 1024;
 
-const COMPRESSIBLE_TYPE = /^\s*(text\/|application\/(json|javascript|xml|manifest\+json|problem\+json|[a-z.+-]*\+(json|xml))|image\/svg\+xml)/i;
+const COMPRESSIBLE_TYPE =
+  /^\s*(text\/|application\/(json|javascript|xml|manifest\+json|problem\+json|[a-z.+-]*\+(json|xml))|image\/svg\+xml)/i;
 
 type Coding = "br" | "gzip" | "deflate";
 const PREFERENCE: readonly Coding[] = ["br", "gzip", "deflate"];
@@ -49,7 +50,11 @@ export function chooseCoding(acceptEncoding: string | undefined): Coding | null 
 function compress(body: Buffer, coding: Coding): Buffer {
   if (coding === "br") {
     return brotliCompressSync(body, {
-      params: { [zlib.BROTLI_PARAM_QUALITY]: 1, [zlib.BROTLI_PARAM_LGWIN]: 18, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length },
+      params: {
+        [zlib.BROTLI_PARAM_QUALITY]: 1,
+        [zlib.BROTLI_PARAM_LGWIN]: 18,
+        [zlib.BROTLI_PARAM_SIZE_HINT]: body.length,
+      },
     });
   }
   return coding === "gzip" ? gzipSync(body, { level: 1 }) : deflateSync(body, { level: 1 });
@@ -91,7 +96,11 @@ export function compressWholeAnswers() {
         : typeof chunk === "string"
           ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8")
           : // A view on the same bytes, not a copy (Remix writes Uint8Array chunks it does not reuse).
-            Buffer.from((chunk as Uint8Array).buffer, (chunk as Uint8Array).byteOffset, (chunk as Uint8Array).byteLength);
+            Buffer.from(
+              (chunk as Uint8Array).buffer,
+              (chunk as Uint8Array).byteOffset,
+              (chunk as Uint8Array).byteLength,
+            );
 
     res.write = ((chunk: unknown, encoding?: unknown, cb?: unknown): boolean => {
       const callback = (typeof encoding === "function" ? encoding : cb) as ((error?: Error | null) => void) | undefined;
@@ -113,7 +122,8 @@ export function compressWholeAnswers() {
 
     res.end = ((chunk?: unknown, encoding?: unknown, cb?: unknown): Response => {
       const callback = [chunk, encoding, cb].find((a) => typeof a === "function") as (() => void) | undefined;
-      const last = chunk !== undefined && chunk !== null && typeof chunk !== "function" ? bufferOf(chunk, encoding) : undefined;
+      const last =
+        chunk !== undefined && chunk !== null && typeof chunk !== "function" ? bufferOf(chunk, encoding) : undefined;
       if (passing) {
         if (size > 0) write(take());
         return callback ? end(last, callback) : end(last);

@@ -73,7 +73,8 @@ export class RateLimitStore {
     readonly windowMs: number,
     readonly maxClients = 100_000,
   ) {
-    if (!(max > 0) || !(windowMs > 0) || !(maxClients > 0)) throw new RangeError("max, windowMs and maxClients must be positive");
+    if (!(max > 0) || !(windowMs > 0) || !(maxClients > 0))
+      throw new RangeError("max, windowMs and maxClients must be positive");
   }
 
   get size(): number {
@@ -139,7 +140,9 @@ function expandIPv6(ip: string): string[] {
   const expandTail = right.flatMap((g) => (g.includes(".") ? ["0", "0"] : [g]));
   const expandLeft = left.flatMap((g) => (g.includes(".") ? ["0", "0"] : [g]));
   const missing = address.includes("::") ? 8 - expandLeft.length - expandTail.length : 0;
-  return [...expandLeft, ...Array(Math.max(0, missing)).fill("0"), ...expandTail].map((g) => g.toLowerCase().replace(/^0+(?=.)/, ""));
+  return [...expandLeft, ...Array(Math.max(0, missing)).fill("0"), ...expandTail].map((g) =>
+    g.toLowerCase().replace(/^0+(?=.)/, ""),
+  );
 }
 
 export type RateLimiter = ((req: Request, res: Response, next: NextFunction) => void) & { store: RateLimitStore };
@@ -169,7 +172,10 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
     }
     if (hit.firstRefusal) {
       // Once per client per window, so a flood does not flood the log too.
-      (options.log ?? logger()).warn({ requestId: res.locals?.requestId, client: key, limit: hit.limit, windowSeconds }, "client rate limited");
+      (options.log ?? logger()).warn(
+        { requestId: res.locals?.requestId, client: key, limit: hit.limit, windowSeconds },
+        "client rate limited",
+      );
     }
     res.setHeader("Retry-After", String(resetSeconds));
     res.setHeader("cache-control", "no-store");

@@ -43,7 +43,11 @@ function remixRequest(req: ExpressRequest, res: ExpressResponse): Request {
   res.on("close", () => {
     if (!finished) controller.abort();
   });
-  const init: RequestInit & { duplex?: "half" } = { method: req.method, headers: remixHeaders(req.headers), signal: controller.signal };
+  const init: RequestInit & { duplex?: "half" } = {
+    method: req.method,
+    headers: remixHeaders(req.headers),
+    signal: controller.signal,
+  };
   if (req.method !== "GET" && req.method !== "HEAD") {
     const body = inspectedBody(req);
     // A Buffer is a Uint8Array; TypeScript's BodyInit wants one over a plain ArrayBuffer, which this is.

@@ -40,11 +40,31 @@ export function createHttpServer(handler: http.RequestListener, overrides: Parti
 
 /** Answers Node's HTTP parser gives itself, before any middleware runs. */
 const CLIENT_ERROR_ANSWERS: Record<string, { status: number; reason: string; code: string; message: string }> = {
-  HPE_HEADER_OVERFLOW: { status: 431, reason: "Request Header Fields Too Large", code: "headers_too_large", message: "The request line or headers are too large." },
-  HPE_CHUNK_EXTENSIONS_OVERFLOW: { status: 413, reason: "Payload Too Large", code: "payload_too_large", message: "The request's chunk extensions are too large." },
-  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, reason: "Request Timeout", code: "request_timeout", message: "The request took too long to arrive." },
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    reason: "Request Header Fields Too Large",
+    code: "headers_too_large",
+    message: "The request line or headers are too large.",
+  },
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: {
+    status: 413,
+    reason: "Payload Too Large",
+    code: "payload_too_large",
+    message: "The request's chunk extensions are too large.",
+  },
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    status: 408,
+    reason: "Request Timeout",
+    code: "request_timeout",
+    message: "The request took too long to arrive.",
+  },
 };
-const MALFORMED_REQUEST = { status: 400, reason: "Bad Request", code: "bad_request", message: "The request could not be read as HTTP." };
+const MALFORMED_REQUEST = {
+  status: 400,
+  reason: "Bad Request",
+  code: "bad_request",
+  message: "The request could not be read as HTTP.",
+};
 
 /**
  * Node's own answer to a request it cannot parse (a URL or headers over

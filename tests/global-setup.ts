@@ -18,10 +18,14 @@ export default function setup() {
   }
   const stale = !existsSync(TEST_PLAN_STORE) || newestFileTime(sampleDir) > statSync(TEST_PLAN_STORE).mtimeMs;
   if (stale) {
-    execFileSync(process.execPath, ["--import", "tsx", "seed/cli.ts", "--source", "seed/sample", "--out", TEST_PLAN_STORE], {
-      cwd: REPO_ROOT,
-      stdio: "inherit",
-    });
+    execFileSync(
+      process.execPath,
+      ["--import", "tsx", "seed/cli.ts", "--source", "seed/sample", "--out", TEST_PLAN_STORE],
+      {
+        cwd: REPO_ROOT,
+        stdio: "inherit",
+      },
+    );
   }
 }
 

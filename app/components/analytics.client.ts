@@ -50,7 +50,15 @@ export function stripQuery(value: unknown): unknown {
   }
 }
 
-const URL_PROPERTIES = ["$current_url", "$referrer", "$initial_referrer", "$initial_current_url", "$session_entry_url", "$prev_pageview_url", "$pageview_url"];
+const URL_PROPERTIES = [
+  "$current_url",
+  "$referrer",
+  "$initial_referrer",
+  "$initial_current_url",
+  "$session_entry_url",
+  "$prev_pageview_url",
+  "$pageview_url",
+];
 const FORBIDDEN_KEY = /(e-?mail|income|salary|wage|(^|_|\b)ages?($|_|\b)|birth|dob|name|phone|npn|ssn)/i;
 const EMAIL_VALUE = /[^\s@]+@[^\s@]+\.[^\s@]+/;
 
@@ -77,7 +85,12 @@ export function scrubBrowserEvent<T extends CaptureResult>(event: T): T {
     }
     return clean;
   };
-  return { ...event, properties: scrub(event.properties) ?? {}, ...(event.$set ? { $set: scrub(event.$set) } : {}), ...(event.$set_once ? { $set_once: scrub(event.$set_once) } : {}) };
+  return {
+    ...event,
+    properties: scrub(event.properties) ?? {},
+    ...(event.$set ? { $set: scrub(event.$set) } : {}),
+    ...(event.$set_once ? { $set_once: scrub(event.$set_once) } : {}),
+  };
 }
 
 export interface AnalyticsController {

@@ -19,7 +19,9 @@ export function Analytics({ config }: { config: BrowserAnalyticsConfig | null | 
 
   useEffect(() => {
     if (!token) return;
-    const pending = import("./analytics.client").then((m) => m.initAnalytics({ token, host, optOutHosts: optOut ? optOut.split(",") : [] }));
+    const pending = import("./analytics.client").then((m) =>
+      m.initAnalytics({ token, host, optOutHosts: optOut ? optOut.split(",") : [] }),
+    );
     controller.current = pending;
     return () => {
       controller.current = null;

@@ -34,7 +34,10 @@ export function mergeProviderSuggestions<T extends { npi: string }>(
 }
 
 /** Drug suggestions in upstream order without repeated RxCUIs, capped. */
-export function distinctDrugSuggestions<T extends { rxcui: string }>(suggestions: readonly T[], max = MAX_DRUG_SUGGESTIONS): T[] {
+export function distinctDrugSuggestions<T extends { rxcui: string }>(
+  suggestions: readonly T[],
+  max = MAX_DRUG_SUGGESTIONS,
+): T[] {
   const seen = new Set<string>();
   const out: T[] = [];
   for (const s of suggestions) {

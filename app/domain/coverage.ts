@@ -130,8 +130,16 @@ export interface DrugMergeInput {
 }
 
 export function mergeDrugCoverage({ rxcuis, planIds, upstream, own }: DrugMergeInput): DrugCoverageResult[] {
-  const answers = firstByPair(upstream, (r) => r.rxcui, (r) => r.plan_id);
-  const ownRows = firstByPair(own, (r) => r.rxcui, (r) => r.planId);
+  const answers = firstByPair(
+    upstream,
+    (r) => r.rxcui,
+    (r) => r.plan_id,
+  );
+  const ownRows = firstByPair(
+    own,
+    (r) => r.rxcui,
+    (r) => r.planId,
+  );
   const results: DrugCoverageResult[] = [];
   for (const rxcui of new Set(rxcuis)) {
     for (const planId of new Set(planIds)) {
@@ -209,7 +217,11 @@ export interface ProviderMergeInput {
 export const ACCEPTING_IN_SOME_LOCATIONS = "accepting in some locations";
 
 export function mergeProviderCoverage({ npis, planIds, upstream, own }: ProviderMergeInput): ProviderCoverageResult[] {
-  const answers = firstByPair(upstream, (r) => r.npi, (r) => r.plan_id);
+  const answers = firstByPair(
+    upstream,
+    (r) => r.npi,
+    (r) => r.plan_id,
+  );
   const tiers = new Map<string, Array<string | null>>();
   for (const row of own) {
     const key = pairKey(row.npi, row.planId);
@@ -237,7 +249,13 @@ export function mergeProviderCoverage({ npis, planIds, upstream, own }: Provider
       } else if (answer?.coverage === "NotCovered") {
         results.push({ ...base, coverage: "NotCovered", network_tier: null, ...accepting, source: "upstream" });
       } else if (ownTiers) {
-        results.push({ ...base, coverage: "Covered", network_tier: pickNetworkTier(ownTiers), ...accepting, source: "own_data" });
+        results.push({
+          ...base,
+          coverage: "Covered",
+          network_tier: pickNetworkTier(ownTiers),
+          ...accepting,
+          source: "own_data",
+        });
       } else {
         results.push({ ...base, coverage: "DataNotProvided", network_tier: null, ...accepting, source: "none" });
       }

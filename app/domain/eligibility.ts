@@ -146,7 +146,8 @@ interface Normalised {
 }
 
 function normalise(h: HouseholdFacts): Normalised {
-  if (!Number.isInteger(h.coverageYear)) throw new RangeError(`coverage year must be an integer, got ${h.coverageYear}`);
+  if (!Number.isInteger(h.coverageYear))
+    throw new RangeError(`coverage year must be an integer, got ${h.coverageYear}`);
   const coverageDate = h.coverageDate ?? `${h.coverageYear}-01-01`;
   if (isoDateYear(coverageDate) !== h.coverageYear) {
     throw new RangeError(`coverage date ${coverageDate} is not in coverage year ${h.coverageYear}`);

@@ -13,9 +13,7 @@ export class MissingParameterError extends Error {
   readonly parameter: string;
   readonly key: string;
   constructor(parameter: string, key: string | number, detail?: string) {
-    super(
-      `aca-parameters.json has no ${parameter} for ${key}${detail ? ` (${detail})` : ""}`,
-    );
+    super(`aca-parameters.json has no ${parameter} for ${key}${detail ? ` (${detail})` : ""}`);
     this.name = "MissingParameterError";
     this.parameter = parameter;
     this.key = String(key);
@@ -423,11 +421,7 @@ export function ageCurveFactor(stateCode: string, age: number): number {
 
 /** Family-tier names used by NY and VT. */
 export type FamilyTierName =
-  | "ONE_ADULT"
-  | "TWO_ADULTS"
-  | "ONE_ADULT_AND_CHILDREN"
-  | "TWO_ADULTS_AND_CHILDREN"
-  | "CHILD_ONLY";
+  "ONE_ADULT" | "TWO_ADULTS" | "ONE_ADULT_AND_CHILDREN" | "TWO_ADULTS_AND_CHILDREN" | "CHILD_ONLY";
 
 /** Tier factors of one family-tier state, applied to the single-adult rate. */
 export interface FamilyTierFactors {

@@ -39,7 +39,8 @@ export function defaultPlanYear(
   timeZone: string = DEFAULT_PLAN_YEAR_TIME_ZONE,
 ): number {
   const { year, month, day } = calendarDate(requestDate, timeZone);
-  const inOpenEnrollment = month > OPEN_ENROLLMENT_MONTH || (month === OPEN_ENROLLMENT_MONTH && day >= OPEN_ENROLLMENT_DAY);
+  const inOpenEnrollment =
+    month > OPEN_ENROLLMENT_MONTH || (month === OPEN_ENROLLMENT_MONTH && day >= OPEN_ENROLLMENT_DAY);
   if (inOpenEnrollment && yearsWithData.includes(year + 1)) return year + 1;
   return year;
 }

@@ -84,8 +84,14 @@ export function emptyState(): ShoppingState {
 }
 
 const one = (search: URLSearchParams, name: string) => (search.get(name) ?? "").trim();
-const many = (search: URLSearchParams, name: string) =>
-  [...new Set(search.getAll(name).map((v) => v.trim()).filter(Boolean))];
+const many = (search: URLSearchParams, name: string) => [
+  ...new Set(
+    search
+      .getAll(name)
+      .map((v) => v.trim())
+      .filter(Boolean),
+  ),
+];
 
 /** The relationship a person gets when the URL does not say: the first is the subscriber. */
 export function defaultRelationship(index: number, age: string): Relationship {
@@ -216,7 +222,10 @@ export function planHref(planId: string, state: ShoppingState): string {
 }
 
 export function compareHref(state: ShoppingState, planIds: readonly string[]): string {
-  return `/plans/compare${stateQuery(state, planIds.map((id) => ["compare", id] as [string, string]))}`;
+  return `/plans/compare${stateQuery(
+    state,
+    planIds.map((id) => ["compare", id] as [string, string]),
+  )}`;
 }
 
 export function withDrug(state: ShoppingState, drug: Selection): ShoppingState {

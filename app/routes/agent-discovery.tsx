@@ -1,7 +1,19 @@
-import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ApiError, fieldsFromIssues, type ErrorFields } from "../server/platform/api.server";
-import { acceptAgentUpload, MAX_UPLOAD_BYTES, UPLOAD_DOC_TYPE_LABELS, UPLOAD_DOC_TYPES } from "../server/intake/storage.server";
+import {
+  acceptAgentUpload,
+  MAX_UPLOAD_BYTES,
+  UPLOAD_DOC_TYPE_LABELS,
+  UPLOAD_DOC_TYPES,
+} from "../server/intake/storage.server";
 import {
   AGENT_DISCOVERY_CONSENT,
   AgentDiscoveryInput,
@@ -15,7 +27,10 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: intakeStyl
 
 export const meta: MetaFunction = () => [
   { title: "Agent discovery form | Health Plan Marketplace" },
-  { name: "description", content: "Tell us how you help clients enroll in Marketplace plans today, and what would make it easier." },
+  {
+    name: "description",
+    content: "Tell us how you help clients enroll in Marketplace plans today, and what would make it easier.",
+  },
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -30,7 +45,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-type DiscoveryResult = { form: "discovery"; errors: ErrorFields; values: Record<string, string | string[]>; formError?: string };
+type DiscoveryResult = {
+  form: "discovery";
+  errors: ErrorFields;
+  values: Record<string, string | string[]>;
+  formError?: string;
+};
 type UploadResult = { form: "upload"; errors: ErrorFields; formError?: string };
 
 function splitList(value: string): string[] {
@@ -52,7 +72,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
           { status: error.status },
         );
       }
-      return data<UploadResult>({ form: "upload", errors: {}, formError: "We could not store your file. Please try again." }, { status: 500 });
+      return data<UploadResult>(
+        { form: "upload", errors: {}, formError: "We could not store your file. Please try again." },
+        { status: 500 },
+      );
     }
     return redirect("/agent-discovery?uploaded=1#upload");
   }
@@ -98,7 +121,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } catch (error) {
     const status = error instanceof ApiError ? error.status : 500;
     return data<DiscoveryResult>(
-      { form: "discovery", errors: {}, values, formError: "We could not save your answers just now. Nothing was sent; please try again in a few minutes." },
+      {
+        form: "discovery",
+        errors: {},
+        values,
+        formError: "We could not save your answers just now. Nothing was sent; please try again in a few minutes.",
+      },
       { status },
     );
   }
@@ -174,7 +202,9 @@ export default function AgentDiscovery() {
           <ul>
             {summary.map(([name, label]) => (
               <li key={name}>
-                <a href={`#${name === "consent_version" ? "consent" : name === "current_tools" ? "tools_other" : name}`}>
+                <a
+                  href={`#${name === "consent_version" ? "consent" : name === "current_tools" ? "tools_other" : name}`}
+                >
                   {label}: {errors[name]}
                 </a>
               </li>
@@ -187,17 +217,43 @@ export default function AgentDiscovery() {
         <h2 id="discovery-title">About you</h2>
         <div className="field">
           <label htmlFor="name">Your name</label>
-          <input id="name" name="name" autoComplete="name" required defaultValue={value("name")} aria-invalid={errors.name ? true : undefined} aria-describedby={describedBy(errors.name && "name-error")} />
+          <input
+            id="name"
+            name="name"
+            autoComplete="name"
+            required
+            defaultValue={value("name")}
+            aria-invalid={errors.name ? true : undefined}
+            aria-describedby={describedBy(errors.name && "name-error")}
+          />
           <ErrorText id="name-error" message={errors.name} />
         </div>
         <div className="field">
           <label htmlFor="email">Email address</label>
-          <input id="email" name="email" type="email" autoComplete="email" required defaultValue={value("email")} aria-invalid={errors.email ? true : undefined} aria-describedby={describedBy(errors.email && "email-error")} />
+          <input
+            id="email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            defaultValue={value("email")}
+            aria-invalid={errors.email ? true : undefined}
+            aria-describedby={describedBy(errors.email && "email-error")}
+          />
           <ErrorText id="email-error" message={errors.email} />
         </div>
         <div className="field">
           <label htmlFor="phone">Phone number</label>
-          <input id="phone" name="phone" type="tel" autoComplete="tel-national" required defaultValue={value("phone")} aria-invalid={errors.phone ? true : undefined} aria-describedby={describedBy(errors.phone && "phone-error")} />
+          <input
+            id="phone"
+            name="phone"
+            type="tel"
+            autoComplete="tel-national"
+            required
+            defaultValue={value("phone")}
+            aria-invalid={errors.phone ? true : undefined}
+            aria-describedby={describedBy(errors.phone && "phone-error")}
+          />
           <ErrorText id="phone-error" message={errors.phone} />
         </div>
         <div className="field">
@@ -205,7 +261,15 @@ export default function AgentDiscovery() {
           <p id="npn-hint" className="hint">
             Up to 10 digits. You can look it up on the NIPR website.
           </p>
-          <input id="npn" name="npn" inputMode="numeric" required defaultValue={value("npn")} aria-invalid={errors.npn ? true : undefined} aria-describedby={describedBy("npn-hint", errors.npn && "npn-error")} />
+          <input
+            id="npn"
+            name="npn"
+            inputMode="numeric"
+            required
+            defaultValue={value("npn")}
+            aria-invalid={errors.npn ? true : undefined}
+            aria-describedby={describedBy("npn-hint", errors.npn && "npn-error")}
+          />
           <ErrorText id="npn-error" message={errors.npn} />
         </div>
         <div className="field">
@@ -227,7 +291,14 @@ export default function AgentDiscovery() {
           <label htmlFor="agency">
             Agency name <span className="optional">(optional)</span>
           </label>
-          <input id="agency" name="agency" autoComplete="organization" defaultValue={value("agency")} aria-invalid={errors.agency ? true : undefined} aria-describedby={describedBy(errors.agency && "agency-error")} />
+          <input
+            id="agency"
+            name="agency"
+            autoComplete="organization"
+            defaultValue={value("agency")}
+            aria-invalid={errors.agency ? true : undefined}
+            aria-describedby={describedBy(errors.agency && "agency-error")}
+          />
           <ErrorText id="agency-error" message={errors.agency} />
         </div>
 
@@ -235,7 +306,13 @@ export default function AgentDiscovery() {
           <legend>Which tools do you use to quote and enroll clients today?</legend>
           {loaded.tools.map((tool, index) => (
             <label key={tool} className="choice" htmlFor={`tool-${index}`}>
-              <input id={`tool-${index}`} type="checkbox" name="tools" value={tool} defaultChecked={chosenTools.includes(tool)} />
+              <input
+                id={`tool-${index}`}
+                type="checkbox"
+                name="tools"
+                value={tool}
+                defaultChecked={chosenTools.includes(tool)}
+              />
               <span>{tool}</span>
             </label>
           ))}
@@ -248,20 +325,37 @@ export default function AgentDiscovery() {
 
         <div className="field">
           <label htmlFor="needs">
-            What takes the most time, or what would you like a tool to do for you? <span className="optional">(optional)</span>
+            What takes the most time, or what would you like a tool to do for you?{" "}
+            <span className="optional">(optional)</span>
           </label>
-          <textarea id="needs" name="needs" rows={5} defaultValue={value("needs")} aria-invalid={errors.needs ? true : undefined} aria-describedby={describedBy(errors.needs && "needs-error")} />
+          <textarea
+            id="needs"
+            name="needs"
+            rows={5}
+            defaultValue={value("needs")}
+            aria-invalid={errors.needs ? true : undefined}
+            aria-describedby={describedBy(errors.needs && "needs-error")}
+          />
           <ErrorText id="needs-error" message={errors.needs} />
         </div>
 
-        <fieldset aria-describedby={describedBy("consent-text", (errors.consent || errors.consent_version) && "consent-error")}>
+        <fieldset
+          aria-describedby={describedBy("consent-text", (errors.consent || errors.consent_version) && "consent-error")}
+        >
           <legend>Consent</legend>
           <p id="consent-text" className="consent-text">
             {loaded.consent.text}
           </p>
           <input type="hidden" name="consent_version" value={loaded.consent.version} />
           <label className="choice" htmlFor="consent">
-            <input id="consent" type="checkbox" name="consent" value="yes" defaultChecked={value("consent") === "yes"} aria-invalid={errors.consent ? true : undefined} />
+            <input
+              id="consent"
+              type="checkbox"
+              name="consent"
+              value="yes"
+              defaultChecked={value("consent") === "yes"}
+              aria-invalid={errors.consent ? true : undefined}
+            />
             <span>I agree to the statement above.</span>
           </label>
           <ErrorText id="consent-error" message={errors.consent ?? errors.consent_version} />
@@ -274,9 +368,9 @@ export default function AgentDiscovery() {
       <section id="upload" aria-labelledby="upload-title">
         <h2 id="upload-title">Share a blank form you use (optional)</h2>
         <p>
-          If you use your own intake, consent or worksheet forms with clients, a blank copy helps us see what information
-          you collect. Send only a blank form: never one filled in with a client&apos;s details. PDF, JPG or PNG, up to{" "}
-          {loaded.maxUploadMb} MB.
+          If you use your own intake, consent or worksheet forms with clients, a blank copy helps us see what
+          information you collect. Send only a blank form: never one filled in with a client&apos;s details. PDF, JPG or
+          PNG, up to {loaded.maxUploadMb} MB.
         </p>
         {loaded.uploaded ? (
           <div className="success-panel" role="status">
@@ -303,7 +397,13 @@ export default function AgentDiscovery() {
         <Form method="post" encType="multipart/form-data" className="intake-form" noValidate>
           <div className="field">
             <label htmlFor="upload-docType">What kind of document is it?</label>
-            <select id="upload-docType" name="docType" defaultValue="" aria-invalid={upload?.errors.docType ? true : undefined} aria-describedby={describedBy(upload?.errors.docType && "upload-docType-error")}>
+            <select
+              id="upload-docType"
+              name="docType"
+              defaultValue=""
+              aria-invalid={upload?.errors.docType ? true : undefined}
+              aria-describedby={describedBy(upload?.errors.docType && "upload-docType-error")}
+            >
               <option value="" disabled>
                 Choose one
               </option>
@@ -329,8 +429,17 @@ export default function AgentDiscovery() {
           </div>
           <input type="hidden" name="blankConfirmed" value="false" />
           <label className="choice" htmlFor="upload-blankConfirmed">
-            <input id="upload-blankConfirmed" type="checkbox" name="blankConfirmed" value="true" aria-invalid={upload?.errors.blankConfirmed ? true : undefined} />
-            <span>This document is blank: it contains no client&apos;s name, contact details, income or other personal information.</span>
+            <input
+              id="upload-blankConfirmed"
+              type="checkbox"
+              name="blankConfirmed"
+              value="true"
+              aria-invalid={upload?.errors.blankConfirmed ? true : undefined}
+            />
+            <span>
+              This document is blank: it contains no client&apos;s name, contact details, income or other personal
+              information.
+            </span>
           </label>
           <ErrorText id="upload-blankConfirmed-error" message={upload?.errors.blankConfirmed} />
           <button type="submit" disabled={busy}>

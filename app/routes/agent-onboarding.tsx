@@ -6,7 +6,10 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: intakeStyl
 
 export const meta: MetaFunction = () => [
   { title: "Agent onboarding | Health Plan Marketplace" },
-  { name: "description", content: "Agent onboarding is not open yet. Here is what it will involve and how to hear when it opens." },
+  {
+    name: "description",
+    content: "Agent onboarding is not open yet. Here is what it will involve and how to hear when it opens.",
+  },
 ];
 
 export default function AgentOnboarding() {
@@ -15,8 +18,8 @@ export default function AgentOnboarding() {
       <h1>Agent onboarding</h1>
       <p className="notice" role="note">
         <strong>Onboarding is not open yet.</strong> We are still learning what agents need (see the{" "}
-        <Link to="/agent-discovery">agent discovery form</Link>). This page explains what we expect onboarding to involve,
-        so you know what to have ready.
+        <Link to="/agent-discovery">agent discovery form</Link>). This page explains what we expect onboarding to
+        involve, so you know what to have ready.
       </p>
 
       <h2>Who it will be for</h2>

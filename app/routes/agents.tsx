@@ -6,7 +6,10 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: intakeStyl
 
 export const meta: MetaFunction = () => [
   { title: "For agents | Health Plan Marketplace" },
-  { name: "description", content: "What we are exploring for licensed agents and brokers who enroll clients in Marketplace plans." },
+  {
+    name: "description",
+    content: "What we are exploring for licensed agents and brokers who enroll clients in Marketplace plans.",
+  },
 ];
 
 export default function Agents() {
@@ -34,12 +37,12 @@ export default function Agents() {
       <h2>How you can help</h2>
       <ol className="steps">
         <li>
-          <Link to="/agent-discovery">Fill in the agent discovery form</Link>: about ten minutes on how you work and what
-          slows you down. You can also share a blank copy of a form you use with clients.
+          <Link to="/agent-discovery">Fill in the agent discovery form</Link>: about ten minutes on how you work and
+          what slows you down. You can also share a blank copy of a form you use with clients.
         </li>
         <li>
-          <Link to="/updates?interest=agent_independent">Join the agent waitlist</Link> to hear when there is something to
-          try.
+          <Link to="/updates?interest=agent_independent">Join the agent waitlist</Link> to hear when there is something
+          to try.
         </li>
         <li>
           Read <Link to="/agent-onboarding">what agent onboarding will involve</Link> once it opens.

@@ -10,7 +10,12 @@ import { clientIp } from "../server/intake/write-store.server";
 const route = apiRoute({
   POST: async ({ request, context }) => {
     const upload = await acceptAgentUpload(request, { ip: clientIp(context) });
-    return jsonResponse({ key: upload.key, upload_id: upload.uploadId, content_type: upload.contentType, size_bytes: upload.sizeBytes });
+    return jsonResponse({
+      key: upload.key,
+      upload_id: upload.uploadId,
+      content_type: upload.contentType,
+      size_bytes: upload.sizeBytes,
+    });
   },
 });
 

@@ -11,7 +11,10 @@ const route = apiRoute({
   POST: async ({ request, context }) => {
     const input = await parseJsonBody(request, EnrollmentApplicationInput);
     const created = await createEnrollmentApplication(input, { plans: planStore(), ip: clientIp(context) });
-    return jsonResponse(created, { status: 201, headers: { location: `/api/enroll/applications/${created.application_id}` } });
+    return jsonResponse(created, {
+      status: 201,
+      headers: { location: `/api/enroll/applications/${created.application_id}` },
+    });
   },
 });
 

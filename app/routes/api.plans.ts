@@ -10,7 +10,11 @@ const route = apiRoute({
     const answer = await pricePlans(await parseJsonBody(request, PlansRequest), timing);
     const body = timing.measure("serialisation", () => plansAnswerJson(answer));
     return new Response(body, {
-      headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "server-timing": timing.header() },
+      headers: {
+        "content-type": "application/json; charset=utf-8",
+        "cache-control": "no-store",
+        "server-timing": timing.header(),
+      },
     });
   },
 });

@@ -9,7 +9,9 @@ import { checkUnsubscribeLink, unsubscribe, type UnsubscribeMethod } from "../se
  * 400 for a missing or bad token, 503 when UNSUBSCRIBE_TOKEN_SECRET is not set.
  */
 
-async function readLink(request: Request): Promise<{ email: string | null; token: string | null; method: UnsubscribeMethod }> {
+async function readLink(
+  request: Request,
+): Promise<{ email: string | null; token: string | null; method: UnsubscribeMethod }> {
   const url = new URL(request.url);
   let email = url.searchParams.get("email");
   let token = url.searchParams.get("token");
@@ -26,13 +28,19 @@ async function readLink(request: Request): Promise<{ email: string | null; token
         throw new ApiError(400, "malformed_json", "The request body is not valid JSON.");
       }
     } else if (type.startsWith("multipart/form-data")) {
-      const form = await new Request(request.url, { method: "POST", headers: { "content-type": type }, body: text }).formData().catch(() => null);
+      const form = await new Request(request.url, { method: "POST", headers: { "content-type": type }, body: text })
+        .formData()
+        .catch(() => null);
       if (form) fields = Object.fromEntries([...form.entries()].map(([k, v]) => [k, typeof v === "string" ? v : ""]));
     } else if (type === "" || type.startsWith("application/x-www-form-urlencoded") || type.startsWith("text/plain")) {
       fields = Object.fromEntries(new URLSearchParams(text));
     } else {
       // Only types the request firewall inspects are read as a form (docs/decisions/104).
-      throw new ApiError(415, "unsupported_media_type", "Send the unsubscribe request as a form, JSON or multipart body.");
+      throw new ApiError(
+        415,
+        "unsupported_media_type",
+        "Send the unsubscribe request as a form, JSON or multipart body.",
+      );
     }
     if (typeof fields.email === "string") email = fields.email;
     if (typeof fields.token === "string") token = fields.token;
@@ -48,7 +56,10 @@ const route = apiRoute({
     const token = url.searchParams.get("token");
     checkUnsubscribeLink(email, token);
     const query = new URLSearchParams({ email: email!, token: token! });
-    return new Response(null, { status: 303, headers: { location: `/unsubscribe?${query}`, "cache-control": "no-store" } });
+    return new Response(null, {
+      status: 303,
+      headers: { location: `/unsubscribe?${query}`, "cache-control": "no-store" },
+    });
   },
   POST: async ({ request }) => {
     const link = await readLink(request);

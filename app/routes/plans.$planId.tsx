@@ -16,7 +16,11 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: plansStyle
 
 export const meta: MetaFunction<typeof loader> = ({ data: page }) => [
   { title: page ? `${page.plan.name} | Health Plan Marketplace` : "Plan not found | Health Plan Marketplace" },
-  { name: "description", content: "A Marketplace plan's price for your household, deductibles, benefits, coverage examples and quality rating." },
+  {
+    name: "description",
+    content:
+      "A Marketplace plan's price for your household, deductibles, benefits, coverage examples and quality rating.",
+  },
 ];
 
 /**
@@ -26,8 +30,13 @@ export const meta: MetaFunction<typeof loader> = ({ data: page }) => [
  */
 export async function loader({ params, request, context }: LoaderFunctionArgs) {
   try {
-    const { serverTiming, prerendered } = context as { serverTiming?: ServerTiming; prerendered?: Record<string, string> };
-    return data(await planDetailPage(params.planId ?? "", new URL(request.url), serverTiming, prerendered), { headers: { "cache-control": "no-store" } });
+    const { serverTiming, prerendered } = context as {
+      serverTiming?: ServerTiming;
+      prerendered?: Record<string, string>;
+    };
+    return data(await planDetailPage(params.planId ?? "", new URL(request.url), serverTiming, prerendered), {
+      headers: { "cache-control": "no-store" },
+    });
   } catch (error) {
     if (error instanceof PlanNotFoundError) throw data({ planId: error.planId }, { status: 404 });
     throw error;
@@ -47,7 +56,8 @@ export default function PlanDetail() {
       </p>
       <h1>{plan.name}</h1>
       <p className="plan-meta">
-        {plan.issuer} · <span className={`metal metal-${plan.metalLevel.toLowerCase().replace(/\s+/g, "-")}`}>{plan.metalLevel}</span>
+        {plan.issuer} ·{" "}
+        <span className={`metal metal-${plan.metalLevel.toLowerCase().replace(/\s+/g, "-")}`}>{plan.metalLevel}</span>
         {plan.type ? ` · ${plan.type}` : ""}
         {plan.hsaEligible ? " · HSA-eligible" : ""} · Plan year {plan.year} · Plan ID {plan.id}
       </p>
@@ -66,10 +76,13 @@ export default function PlanDetail() {
               {price.credit_applied > 0
                 ? `After your tax credit of ${money(price.credit_applied)} a month. Full price: ${money(price.premium)} a month.`
                 : `This is the full price; no tax credit applies.`}
-              {price.tobacco_surcharge > 0 ? ` Includes a ${money(price.tobacco_surcharge)} tobacco surcharge, which the credit does not pay.` : ""}
+              {price.tobacco_surcharge > 0
+                ? ` Includes a ${money(price.tobacco_surcharge)} tobacco surcharge, which the credit does not pay.`
+                : ""}
             </p>
             <p>
-              Estimated yearly cost at {USAGE_SHORT[page.usage] ?? page.usage} use: <strong>{money(price.estimated_yearly_cost)}</strong>{" "}
+              Estimated yearly cost at {USAGE_SHORT[page.usage] ?? page.usage} use:{" "}
+              <strong>{money(price.estimated_yearly_cost)}</strong>{" "}
               <span className="hint-inline">
                 (premiums after credit plus expected out-of-pocket costs
                 {price.estimated_yearly_cost_complete ? "" : "; some costs were not stated, so this may be low"})
@@ -78,8 +91,7 @@ export default function PlanDetail() {
           </div>
         ) : (
           <p className="notice">
-            {page.priceNote}{" "}
-            {page.place ? null : <Link to="/plans">Start with your ZIP code</Link>}
+            {page.priceNote} {page.place ? null : <Link to="/plans">Start with your ZIP code</Link>}
           </p>
         )}
         {savings ? (
@@ -91,7 +103,11 @@ export default function PlanDetail() {
       </section>
 
       {price || page.eligibilityUnavailable ? (
-        <EligibilitySummary eligibility={page.eligibility} unavailable={page.eligibilityUnavailable} state={state.state} />
+        <EligibilitySummary
+          eligibility={page.eligibility}
+          unavailable={page.eligibilityUnavailable}
+          state={state.state}
+        />
       ) : null}
 
       <section aria-labelledby="limits-heading">
@@ -235,7 +251,8 @@ export function ErrorBoundary() {
           may be mistyped, or the plan may no longer be sold.
         </p>
         <p>
-          <Link to={back}>See the plans for your household</Link> or <Link to="/plans">start again with your ZIP code</Link>.
+          <Link to={back}>See the plans for your household</Link> or{" "}
+          <Link to="/plans">start again with your ZIP code</Link>.
         </p>
       </>
     );

@@ -31,7 +31,10 @@ const TITLES: Record<ShoppingPage["step"], string> = {
 
 export const meta: MetaFunction<typeof loader> = ({ data: page }) => [
   { title: `${page ? TITLES[page.step] : "Find a plan"} | Health Plan Marketplace` },
-  { name: "description", content: "Compare Marketplace health plans priced for your household, before and after your tax credit." },
+  {
+    name: "description",
+    content: "Compare Marketplace health plans priced for your household, before and after your tax credit.",
+  },
 ];
 
 function statusOf(page: ShoppingPage): number {
@@ -116,8 +119,8 @@ export default function PlansPage() {
         </h1>
         <p>
           For ZIP code {page.place.zip} in {page.place.countyName}, {page.place.state}. We use your answers only to
-          estimate prices and savings. They stay in this page&apos;s address, so you can bookmark or share your
-          results; we do not save them.
+          estimate prices and savings. They stay in this page&apos;s address, so you can bookmark or share your results;
+          we do not save them.
         </p>
         <HouseholdForm
           state={page.state}
@@ -132,7 +135,11 @@ export default function PlansPage() {
 }
 
 function searchView(
-  search: { query: string; error: string | null; answer: { upstream: string; drugs?: unknown[]; providers?: unknown[] } | null } | null,
+  search: {
+    query: string;
+    error: string | null;
+    answer: { upstream: string; drugs?: unknown[]; providers?: unknown[] } | null;
+  } | null,
   kind: "drug" | "doctor",
 ): SearchView | null {
   if (!search) return null;
@@ -142,7 +149,13 @@ function searchView(
     : kind === "drug"
       ? ((answer.drugs ?? []) as Parameters<typeof drugOption>[0][]).map(drugOption)
       : ((answer.providers ?? []) as Parameters<typeof doctorOption>[0][]).map(doctorOption);
-  return { query: search.query, error: search.error, unavailable: answer?.upstream === "unavailable", partial: answer?.upstream === "partial", options };
+  return {
+    query: search.query,
+    error: search.error,
+    unavailable: answer?.upstream === "unavailable",
+    partial: answer?.upstream === "partial",
+    options,
+  };
 }
 
 type ResultsPage = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { step: "results" }>;
@@ -150,7 +163,15 @@ type ResultsPage = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { st
 function Results({ page, headingRef }: { page: ResultsPage; headingRef: RefObject<HTMLHeadingElement> }) {
   const { state, place, results } = page;
   const filtered = results.plan_count !== results.total_plan_count;
-  const clearFilters = plansHref({ ...state, metal: [], type: [], issuer: [], hsa: false, maxPremium: "", maxDeductible: "" });
+  const clearFilters = plansHref({
+    ...state,
+    metal: [],
+    type: [],
+    issuer: [],
+    hsa: false,
+    maxPremium: "",
+    maxDeductible: "",
+  });
   return (
     <>
       <h1 ref={headingRef} tabIndex={-1}>
@@ -158,11 +179,13 @@ function Results({ page, headingRef }: { page: ResultsPage; headingRef: RefObjec
       </h1>
       <HouseholdSummary state={state} place={place} householdSize={results.household_size} />
       {page.ignored.length > 0 ? (
-        <p className="notice warn">
-          We ignored part of the address we could not use: {page.ignored.join(", ")}.
-        </p>
+        <p className="notice warn">We ignored part of the address we could not use: {page.ignored.join(", ")}.</p>
       ) : null}
-      <EligibilitySummary eligibility={results.eligibility} unavailable={results.eligibility_unavailable} state={place.state} />
+      <EligibilitySummary
+        eligibility={results.eligibility}
+        unavailable={results.eligibility_unavailable}
+        state={place.state}
+      />
       <Picker
         kind="drug"
         state={state}
@@ -228,7 +251,9 @@ function Results({ page, headingRef }: { page: ResultsPage; headingRef: RefObjec
             </button>
           </>
         ) : (
-          <p className="notice">No plans match these filters. <Link to={clearFilters}>Show all plans</Link>.</p>
+          <p className="notice">
+            No plans match these filters. <Link to={clearFilters}>Show all plans</Link>.
+          </p>
         )}
       </section>
       <YearlyCostMethod rows={page.yearlyCostMethod} />

@@ -13,7 +13,11 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: plansStyle
 
 export const meta: MetaFunction = () => [
   { title: "Compare plans | Health Plan Marketplace" },
-  { name: "description", content: "Two or three Marketplace plans side by side: premiums, deductibles, copays, coverage examples, drugs and doctors." },
+  {
+    name: "description",
+    content:
+      "Two or three Marketplace plans side by side: premiums, deductibles, copays, coverage examples, drugs and doctors.",
+  },
 ];
 
 /** /plans/compare?…&compare=ID1&compare=ID2[&compare=ID3]: the chosen plans side by side, priced for the household in the URL. */
@@ -26,7 +30,12 @@ type Page = ReturnType<typeof useLoaderData<typeof loader>>;
 type OkPage = Extract<Page, { ok: true }>;
 
 function backToResults(state: ShoppingState, ids: string[]): string {
-  return plansHref(state, ids.map((id) => ["compare", id] as [string, string])) + "#plans-heading";
+  return (
+    plansHref(
+      state,
+      ids.map((id) => ["compare", id] as [string, string]),
+    ) + "#plans-heading"
+  );
 }
 
 export default function Compare() {
@@ -87,7 +96,11 @@ function CompareTable({ page }: { page: OkPage }) {
       <h1>Compare {plans.length} plans</h1>
       <p>
         Priced for your household in {page.place.countyName}, {page.place.state}.{" "}
-        {credit > 0 ? `Premiums include your ${money(credit)} monthly tax credit.` : page.eligibilityUnavailable ? "We could not estimate your tax credit right now, so premiums are full prices." : "Premiums are full prices."}
+        {credit > 0
+          ? `Premiums include your ${money(credit)} monthly tax credit.`
+          : page.eligibilityUnavailable
+            ? "We could not estimate your tax credit right now, so premiums are full prices."
+            : "Premiums are full prices."}
       </p>
       <table className={`compare-table cols-${plans.length}`} data-testid="compare-table">
         <caption className="visually-hidden">The chosen plans side by side</caption>
@@ -106,26 +119,46 @@ function CompareTable({ page }: { page: OkPage }) {
           </tr>
         </thead>
         <tbody>
-          {rowFor("Monthly premium after credit", (p) => (
-            <>
-              <strong data-testid="premium-after-credit">{money(p.plan.premium_w_credit)}</strong>
-              <span className="compare-meta">Full price {money(p.plan.premium)}</span>
-            </>
-          ), "premium")}
-          {rowFor(`Estimated yearly cost (${USAGE_SHORT[page.usage] ?? page.usage} use)`, (p) => money(p.plan.estimated_yearly_cost), "yearly")}
+          {rowFor(
+            "Monthly premium after credit",
+            (p) => (
+              <>
+                <strong data-testid="premium-after-credit">{money(p.plan.premium_w_credit)}</strong>
+                <span className="compare-meta">Full price {money(p.plan.premium)}</span>
+              </>
+            ),
+            "premium",
+          )}
+          {rowFor(
+            `Estimated yearly cost (${USAGE_SHORT[page.usage] ?? page.usage} use)`,
+            (p) => money(p.plan.estimated_yearly_cost),
+            "yearly",
+          )}
           {rowFor("Deductible", (p) => limitWords(p.plan.deductible, many), "deductible")}
           {rowFor("Out-of-pocket maximum", (p) => limitWords(p.plan.moop, many), "moop")}
           {KEY_BENEFIT_WORDS.map(([key, label]) => rowFor(label, (p) => costShareWords(p.plan.key_benefits[key]), key))}
           {(plans[0]?.scenarios ?? []).map((scenario, i) =>
-            rowFor(`${scenario.title}: you pay (of ${money(scenario.totalCost)})`, (p) => moneyOr(p.scenarios[i]?.youPay, "Not given"), `scenario-${scenario.key}`),
+            rowFor(
+              `${scenario.title}: you pay (of ${money(scenario.totalCost)})`,
+              (p) => moneyOr(p.scenarios[i]?.youPay, "Not given"),
+              `scenario-${scenario.key}`,
+            ),
           )}
-          {rowFor("Quality rating", (p) => <Stars rating={p.plan.quality_rating} />, "quality")}
+          {rowFor(
+            "Quality rating",
+            (p) => (
+              <Stars rating={p.plan.quality_rating} />
+            ),
+            "quality",
+          )}
           {coverageRows(page.drugCoverage, "drug")}
           {coverageRows(page.doctorCoverage, "doctor")}
         </tbody>
       </table>
       {page.drugCoverage?.upstream === "unavailable" || page.doctorCoverage?.upstream === "unavailable" ? (
-        <p className="notice warn">We could not check drug or doctor coverage right now, so it shows as unknown. Prices are not affected.</p>
+        <p className="notice warn">
+          We could not check drug or doctor coverage right now, so it shows as unknown. Prices are not affected.
+        </p>
       ) : null}
       <p>
         <Link to={backToResults(state, ids)}>Change the plans you compare</Link>

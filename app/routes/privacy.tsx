@@ -9,10 +9,10 @@ export default function Privacy() {
       <p>This page explains what we collect, why, and what we never do with it.</p>
       <h2>When you shop for plans</h2>
       <p>
-        The ZIP code, household details and income you enter are used to find your county, estimate your tax credit
-        and price plans. They travel in the page address so you can bookmark or share your results; we do not store
-        them in an account. To check drug and doctor coverage and to estimate subsidies in most states, we send the
-        details needed for that check to the federal HealthCare.gov Marketplace API.
+        The ZIP code, household details and income you enter are used to find your county, estimate your tax credit and
+        price plans. They travel in the page address so you can bookmark or share your results; we do not store them in
+        an account. To check drug and doctor coverage and to estimate subsidies in most states, we send the details
+        needed for that check to the federal HealthCare.gov Marketplace API.
       </p>
       <h2>When you sign up or send us a form</h2>
       <p>
@@ -23,8 +23,8 @@ export default function Privacy() {
       <h2>Analytics</h2>
       <p>
         We count page visits and button clicks to learn what works. We never send your income, age or email address to
-        our analytics provider. Add <code>no_track=1</code> to any address on this site to turn analytics off for
-        your visit.
+        our analytics provider. Add <code>no_track=1</code> to any address on this site to turn analytics off for your
+        visit.
       </p>
       <h2>What we never do</h2>
       <ul>

@@ -1,4 +1,11 @@
-import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ApiError } from "../server/platform/api.server";
 import { checkUnsubscribeLink, unsubscribe } from "../server/intake/unsubscribe.server";
@@ -6,7 +13,10 @@ import intakeStyles from "../styles/intake.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: intakeStyles }];
 
-export const meta: MetaFunction = () => [{ title: "Unsubscribe | Health Plan Marketplace" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = () => [
+  { title: "Unsubscribe | Health Plan Marketplace" },
+  { name: "robots", content: "noindex" },
+];
 
 type PageState =
   | { state: "confirm"; email: string; token: string }

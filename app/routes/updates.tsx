@@ -1,4 +1,11 @@
-import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ApiError, fieldsFromIssues, type ErrorFields } from "../server/platform/api.server";
 import { submitWaitlist, WAITLIST_INTERESTS, WaitlistInput } from "../server/intake/write-store.server";
@@ -8,7 +15,10 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: intakeStyl
 
 export const meta: MetaFunction = () => [
   { title: "Get updates | Health Plan Marketplace" },
-  { name: "description", content: "Join the waitlist for news about Marketplace plans, prices and open enrollment where you live." },
+  {
+    name: "description",
+    content: "Join the waitlist for news about Marketplace plans, prices and open enrollment where you live.",
+  },
 ];
 
 /** The interests offered on this page, in the order shown (the API also accepts plain "agent"). */
@@ -22,7 +32,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const requested = url.searchParams.get("interest");
   const interest = WAITLIST_INTERESTS.includes(requested as never) ? requested! : "consumer";
-  return { joined: url.searchParams.get("joined") === "1", interest: requested === "agent" ? "agent_independent" : interest };
+  return {
+    joined: url.searchParams.get("joined") === "1",
+    interest: requested === "agent" ? "agent_independent" : interest,
+  };
 }
 
 type ActionResult = { errors: ErrorFields; values: Record<string, string>; formError?: string };
@@ -43,7 +56,12 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     const status = error instanceof ApiError ? error.status : 500;
     return data<ActionResult>(
-      { errors: {}, values, formError: "We could not save your sign-up just now, so you are not on the list yet. Please try again in a few minutes." },
+      {
+        errors: {},
+        values,
+        formError:
+          "We could not save your sign-up just now, so you are not on the list yet. Please try again in a few minutes.",
+      },
       { status },
     );
   }
@@ -52,7 +70,11 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 const FIELD_ORDER = ["email", "zip", "interest"] as const;
-const FIELD_LABELS: Record<string, string> = { email: "Email address", zip: "ZIP code", interest: "What brings you here" };
+const FIELD_LABELS: Record<string, string> = {
+  email: "Email address",
+  zip: "ZIP code",
+  interest: "What brings you here",
+};
 
 export default function Updates() {
   const { joined, interest } = useLoaderData<typeof loader>();

@@ -12,8 +12,14 @@ export const StateCode = z
   .transform((s) => s.toUpperCase())
   .describe("Two-letter USPS state code");
 
-export const Zip = z.string().regex(/^\d{5}$/, "Five-digit ZIP code").describe("Five-digit ZIP code");
-export const CountyFips = z.string().regex(/^\d{5}$/, "Five-digit county FIPS code").describe("Five-digit county FIPS code");
+export const Zip = z
+  .string()
+  .regex(/^\d{5}$/, "Five-digit ZIP code")
+  .describe("Five-digit ZIP code");
+export const CountyFips = z
+  .string()
+  .regex(/^\d{5}$/, "Five-digit county FIPS code")
+  .describe("Five-digit county FIPS code");
 
 export const Relationship = z.enum(["self", "spouse", "child", "other"]);
 
@@ -35,7 +41,11 @@ export const Household = z
       .max(20)
       .optional()
       .describe("Tax household size; may exceed the people applying. Defaults to the number of people."),
-    people: z.array(Person).min(1, "At least one person").max(20).describe("The people who need coverage; the first is the subscriber"),
+    people: z
+      .array(Person)
+      .min(1, "At least one person")
+      .max(20)
+      .describe("The people who need coverage; the first is the subscriber"),
   })
   .strict()
   .refine((h) => h.size === undefined || h.size >= h.people.length, {
@@ -51,7 +61,12 @@ export const Place = z
   })
   .strict();
 
-export const Year = z.number().int().min(2014).max(2100).describe("Plan year; defaults to the year being shopped on the request date");
+export const Year = z
+  .number()
+  .int()
+  .min(2014)
+  .max(2100)
+  .describe("Plan year; defaults to the year being shopped on the request date");
 
 export const ShoppingRequest = z
   .object({
@@ -120,7 +135,10 @@ export const County = z.strictObject({
   fips: z.string().describe("Five-digit county FIPS code"),
   name: z.string().describe("County name, e.g. Dallas County"),
   state: z.string().describe("Two-letter state code of the county"),
-  share: z.number().nullable().describe("Share of the ZIP's addresses in this county (0-1); null when upstream answered"),
+  share: z
+    .number()
+    .nullable()
+    .describe("Share of the ZIP's addresses in this county (0-1); null when upstream answered"),
   owned_data: z.boolean().describe("Whether the service prices plans for this county from its own data"),
   sbeRedirect: SbeRedirect.nullable().describe("Set when the county's state runs its own marketplace"),
 });
@@ -129,7 +147,9 @@ export const CountiesResponse = z.strictObject({
   zip: z.string(),
   year: z.number().int().describe("Plan year the answer is for"),
   counties: z.array(County).describe("Largest share first (own data); upstream's order otherwise"),
-  source: z.enum(["own", "upstream"]).describe("own: the service's ZIP-county data; upstream: the federal look-up (ZIP not in own data)"),
+  source: z
+    .enum(["own", "upstream"])
+    .describe("own: the service's ZIP-county data; upstream: the federal look-up (ZIP not in own data)"),
   sbeRedirect: SbeRedirect.nullable().describe("Set when every matching county is in a state-based-exchange state"),
 });
 
@@ -142,12 +162,22 @@ export const EligibilityResponse = z.strictObject({
   is_medicaid_chip: z.boolean(),
   in_coverage_gap: z.boolean(),
   essential_plan: z.boolean().optional().describe("NY only: the household should be routed to the Essential Plan"),
-  fpl_percent: z.number().nullable().describe("Household income as a whole percent of the poverty guideline used (own calculation; null from upstream)"),
-  benchmark_premium: z.number().nullable().describe("Monthly second-lowest-cost silver premium for the household (own data)"),
+  fpl_percent: z
+    .number()
+    .nullable()
+    .describe(
+      "Household income as a whole percent of the poverty guideline used (own calculation; null from upstream)",
+    ),
+  benchmark_premium: z
+    .number()
+    .nullable()
+    .describe("Monthly second-lowest-cost silver premium for the household (own data)"),
   expected_contribution: z
     .number()
     .nullable()
-    .describe("Monthly expected contribution (applicable percentage x income / 12); null when no credit applies or from upstream"),
+    .describe(
+      "Monthly expected contribution (applicable percentage x income / 12); null when no credit applies or from upstream",
+    ),
   source: z.enum(["own", "upstream"]),
   reasons: z.array(z.string()).describe("Plain-language steps of the own calculation; empty from upstream"),
 });
@@ -165,27 +195,47 @@ export const PricedPlan = z.strictObject({
   type: z.string().nullable().describe("HMO, PPO, EPO, POS or Indemnity"),
   hsa_eligible: z.boolean(),
   premium: z.number().describe("Monthly premium for the household before the credit, tobacco surcharges included"),
-  premium_w_credit: z.number().describe("Monthly premium after the credit: never below 0; the credit never pays tobacco surcharges or the non-EHB share"),
+  premium_w_credit: z
+    .number()
+    .describe(
+      "Monthly premium after the credit: never below 0; the credit never pays tobacco surcharges or the non-EHB share",
+    ),
   credit_applied: z.number().describe("premium - premium_w_credit"),
-  ehb_premium: z.number().describe("Essential-health-benefit share of the premium without tobacco surcharges: what the benchmark is built from"),
+  ehb_premium: z
+    .number()
+    .describe(
+      "Essential-health-benefit share of the premium without tobacco surcharges: what the benchmark is built from",
+    ),
   tobacco_surcharge: z.number().describe("Part of premium that is tobacco surcharge"),
   csr_variant: CsrLevelAnswer.nullable().describe("CSR variant priced (silver plans, eligible households); else null"),
   variant_id: z.string().describe("Plan variant whose cost sharing is shown, e.g. 10101TX0010004-04"),
   deductible: CostLimitAnswer.describe("In-network deductible of that variant"),
   moop: CostLimitAnswer.describe("In-network maximum out-of-pocket of that variant"),
-  key_benefits: z.record(z.string(), z.string().nullable()).describe("What a member pays for common services, in the plan's words"),
+  key_benefits: z
+    .record(z.string(), z.string().nullable())
+    .describe("What a member pays for common services, in the plan's words"),
   quality_rating: z.number().nullable().describe("Overall star rating 1-5; null when not rated"),
   estimated_yearly_cost: z.number().describe("12 x premium_w_credit + expected out-of-pocket for the usage level"),
-  estimated_yearly_cost_complete: z.boolean().describe("False when a cost share the estimate needs was missing from the data"),
+  estimated_yearly_cost_complete: z
+    .boolean()
+    .describe("False when a cost share the estimate needs was missing from the data"),
 });
 
 export const PlansResponse = z.strictObject({
   year: z.number().int(),
   source: z.enum(["own", "upstream"]),
-  place: z.strictObject({ state: z.string(), county_fips: z.string(), zip: z.string(), rating_area: z.string().nullable() }),
+  place: z.strictObject({
+    state: z.string(),
+    county_fips: z.string(),
+    zip: z.string(),
+    rating_area: z.string().nullable(),
+  }),
   household_size: z.number().int(),
   eligibility: EligibilityResponse.nullable().describe("The estimate the prices use; null when it is unavailable"),
-  eligibility_unavailable: z.string().nullable().describe("Why prices carry no credit (the estimate could not be made)"),
+  eligibility_unavailable: z
+    .string()
+    .nullable()
+    .describe("Why prices carry no credit (the estimate could not be made)"),
   usage: UsageLevel,
   sort: PlanSort,
   order: z.enum(["asc", "desc"]),

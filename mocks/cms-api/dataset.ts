@@ -234,7 +234,12 @@ function loadServiceAreas(dir: string): ServiceAreaRow[] {
       wholeState: yes(row.coverentirestate),
       county: row.county ? pad5(row.county) : "",
       zips: yes(row.partialcounty)
-        ? new Set((row.zipcodes ?? "").split(/[,\s]+/).filter(Boolean).map(pad5))
+        ? new Set(
+            (row.zipcodes ?? "")
+              .split(/[,\s]+/)
+              .filter(Boolean)
+              .map(pad5),
+          )
         : null,
       individual: !row.marketcoverage || row.marketcoverage.toLowerCase().startsWith("individual"),
     }));
@@ -249,7 +254,10 @@ function loadCounties(dir: string): Map<string, { state: string; name: string }>
   return counties;
 }
 
-function loadZipCounties(dir: string, counties: Map<string, { state: string; name: string }>): Map<string, ZipCounty[]> {
+function loadZipCounties(
+  dir: string,
+  counties: Map<string, { state: string; name: string }>,
+): Map<string, ZipCounty[]> {
   const byZip = new Map<string, ZipCounty[]>();
   const add = (entry: ZipCounty) => {
     let list = byZip.get(entry.zip);

@@ -86,7 +86,8 @@ export function describeDrug(drug: FakeDrug) {
   const full = drug.drugName.trim();
   const brand = /\[([^\]]+)\]\s*$/.exec(full)?.[1] ?? null;
   const base = full.replace(/\s*\[[^\]]+\]\s*$/, "");
-  const strengthMatch = /\s(\d[\d.,]*\s*(?:MG|MCG|G|UNT|MEQ|ML|%|MG\/ML|UNT\/ML|MG\/HR)(?:\/(?:ML|ACTUAT|HR))?)(\s|$)/i.exec(base);
+  const strengthMatch =
+    /\s(\d[\d.,]*\s*(?:MG|MCG|G|UNT|MEQ|ML|%|MG\/ML|UNT\/ML|MG\/HR)(?:\/(?:ML|ACTUAT|HR))?)(\s|$)/i.exec(base);
   const ingredient = strengthMatch ? base.slice(0, strengthMatch.index).trim() : base;
   const strength = strengthMatch ? strengthMatch[1].toLowerCase() : "";
   const doseForm = strengthMatch ? base.slice(strengthMatch.index + strengthMatch[0].length).trim() : "";
@@ -100,8 +101,21 @@ export function describeDrug(drug: FakeDrug) {
         : /topical|cream|ointment/.test(form)
           ? "Topical"
           : doseForm;
-  const rxtermsDoseForm = /tablet/.test(form) ? "Tab" : /capsule/.test(form) ? "Cap" : /solution/.test(form) ? "Sol" : doseForm;
-  return { name: brand ?? ingredient, strength, route, full_name: full, rxterms_dose_form: rxtermsDoseForm, rxnorm_dose_form: doseForm };
+  const rxtermsDoseForm = /tablet/.test(form)
+    ? "Tab"
+    : /capsule/.test(form)
+      ? "Cap"
+      : /solution/.test(form)
+        ? "Sol"
+        : doseForm;
+  return {
+    name: brand ?? ingredient,
+    strength,
+    route,
+    full_name: full,
+    rxterms_dose_form: rxtermsDoseForm,
+    rxnorm_dose_form: doseForm,
+  };
 }
 
 export function drugsAutocomplete(ds: FakeDataset, query: URLSearchParams): FakeAnswer {
@@ -131,7 +145,11 @@ function genericOf(ds: FakeDataset, drug: FakeDrug): FakeDrug | null {
 function checkPlanIds(query: URLSearchParams): string[] {
   const planIds = splitIds(query.get("planids"));
   if (planIds.length < 1 || planIds.length > MAX_PLAN_IDS_PER_CALL) {
-    throw new FakeApiError(400, "1003", `planids: the number of plan ids must be between 1 and ${MAX_PLAN_IDS_PER_CALL}`);
+    throw new FakeApiError(
+      400,
+      "1003",
+      `planids: the number of plan ids must be between 1 and ${MAX_PLAN_IDS_PER_CALL}`,
+    );
   }
   return planIds;
 }
@@ -258,7 +276,10 @@ export function providersCovered(ds: FakeDataset, query: URLSearchParams): FakeA
 
 export function countiesByZip(ds: FakeDataset, zipOrPrefix: string): FakeAnswer {
   if (!/^\d{1,5}$/.test(zipOrPrefix)) throw new FakeApiError(400, "1003", "zipcode: must be 1 to 5 digits");
-  const zips = zipOrPrefix.length === 5 ? [zipOrPrefix] : [...ds.zipCounties.keys()].filter((z) => z.startsWith(zipOrPrefix)).sort();
+  const zips =
+    zipOrPrefix.length === 5
+      ? [zipOrPrefix]
+      : [...ds.zipCounties.keys()].filter((z) => z.startsWith(zipOrPrefix)).sort();
   const counties = zips.flatMap((zip) =>
     (ds.zipCounties.get(zip) ?? []).map((c) => ({ fips: c.fips, name: c.name, state: c.state, zipcode: zip })),
   );
@@ -282,7 +303,12 @@ function bodyYear(ds: FakeDataset, body: { year?: unknown }, query: URLSearchPar
   return ds.years[ds.years.length - 1] ?? new Date().getUTCFullYear();
 }
 
-export function eligibilityEstimates(ds: FakeDataset, body: HouseholdBody, query: URLSearchParams, p: AcaParameters = acaParameters()): FakeAnswer {
+export function eligibilityEstimates(
+  ds: FakeDataset,
+  body: HouseholdBody,
+  query: URLSearchParams,
+  p: AcaParameters = acaParameters(),
+): FakeAnswer {
   const year = bodyYear(ds, body, query);
   const place = checkPlace(p, body.place, year);
   if (!body.household) throw new FakeApiError(400, "1003", "household: cannot be blank.");
@@ -345,7 +371,9 @@ export function planObject(plan: FakePlan, premium: number | null, credit: numbe
     aptc_eligible_premium: eligibleForCredit ? ehbPremium : 0,
     metal_level: metal,
     type: plan.planType,
-    design_type: /design\s*(\d)/i.test(plan.designType) ? `DESIGN${/design\s*(\d)/i.exec(plan.designType)![1]}` : "NOT_APPLICABLE",
+    design_type: /design\s*(\d)/i.test(plan.designType)
+      ? `DESIGN${/design\s*(\d)/i.exec(plan.designType)![1]}`
+      : "NOT_APPLICABLE",
     is_standardized_plan: /design/i.test(plan.designType),
     state: plan.state,
     market: "Individual",
@@ -362,11 +390,24 @@ export function planObject(plan: FakePlan, premium: number | null, credit: numbe
     is_ineligible: false,
     rx_3mo_mail_order: false,
     oopc: -1,
-    issuer: { id: plan.issuerId, name: plan.issuerName, state: plan.state, individual_url: "", toll_free: "", tty: "711", eligible_dependents: ["Spouse", "Child"] },
+    issuer: {
+      id: plan.issuerId,
+      name: plan.issuerName,
+      state: plan.state,
+      individual_url: "",
+      toll_free: "",
+      tty: "711",
+      eligible_dependents: ["Spouse", "Child"],
+    },
     deductibles: [costShare("Combined Medical and Drug EHB Deductible", plan.deductible)],
     moops: [costShare("Maximum Out of Pocket for Medical and Drug EHB Benefits (Total)", plan.moop)],
     benefits: [],
-    quality_rating: { available: false, year: plan.year, global_rating: 0, global_not_rated_reason: "New-Ineligible for Scoring" },
+    quality_rating: {
+      available: false,
+      year: plan.year,
+      global_rating: 0,
+      global_not_rated_reason: "New-Ineligible for Scoring",
+    },
     benefits_url: plan.sbcUrl,
     brochure_url: plan.brochureUrl,
     formulary_url: plan.formularyUrl,
@@ -374,7 +415,12 @@ export function planObject(plan: FakePlan, premium: number | null, credit: numbe
   };
 }
 
-export function searchPlans(ds: FakeDataset, body: PlanSearchBody, query: URLSearchParams, p: AcaParameters = acaParameters()): FakeAnswer {
+export function searchPlans(
+  ds: FakeDataset,
+  body: PlanSearchBody,
+  query: URLSearchParams,
+  p: AcaParameters = acaParameters(),
+): FakeAnswer {
   const year = bodyYear(ds, body, query);
   const place = checkPlace(p, body.place, year);
   if (body.market !== undefined && !["Individual", "Any"].includes(body.market)) {
@@ -411,7 +457,11 @@ export function searchPlans(ds: FakeDataset, body: PlanSearchBody, query: URLSea
 
   const sortKey = body.sort ?? "premium";
   const value = (plan: ReturnType<typeof planObject>) =>
-    sortKey === "deductible" ? plan.deductibles[0].amount : sortKey === "quality_rating" ? plan.quality_rating.global_rating : plan.premium_w_credit;
+    sortKey === "deductible"
+      ? plan.deductibles[0].amount
+      : sortKey === "quality_rating"
+        ? plan.quality_rating.global_rating
+        : plan.premium_w_credit;
   const direction = body.order === "desc" ? -1 : 1;
   priced.sort((a, b) => direction * (value(a) - value(b)) || a.id.localeCompare(b.id));
 
@@ -425,14 +475,26 @@ export function searchPlans(ds: FakeDataset, body: PlanSearchBody, query: URLSea
     plans: priced.slice(offset, offset + PLAN_SEARCH_PAGE_SIZE),
     total: priced.length,
     facet_groups: [
-      facet("metalLevels", all.map((plan) => plan.metal_level)),
-      facet("types", all.map((plan) => plan.type)),
-      facet("issuers", all.map((plan) => plan.issuer.name)),
+      facet(
+        "metalLevels",
+        all.map((plan) => plan.metal_level),
+      ),
+      facet(
+        "types",
+        all.map((plan) => plan.type),
+      ),
+      facet(
+        "issuers",
+        all.map((plan) => plan.issuer.name),
+      ),
     ],
     rate_area: { state: place.state, area },
     ranges: {
       premiums: { min: premiums.length ? Math.min(...premiums) : 0, max: premiums.length ? Math.max(...premiums) : 0 },
-      deductibles: { min: deductibles.length ? Math.min(...deductibles) : 0, max: deductibles.length ? Math.max(...deductibles) : 0 },
+      deductibles: {
+        min: deductibles.length ? Math.min(...deductibles) : 0,
+        max: deductibles.length ? Math.max(...deductibles) : 0,
+      },
     },
   });
 }

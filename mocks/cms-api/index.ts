@@ -97,7 +97,9 @@ const MAX_RECORDED_CALLS = 5_000;
 
 /** seed/sample once it holds the sample files; until then the fake's own tiny fixture. */
 export function defaultFakeDataDir(): string {
-  const ready = ["plan-attributes-puf.csv", "zip-county-hud.csv", "mr"].some((name) => existsSync(path.join(SAMPLE_DIR, name)));
+  const ready = ["plan-attributes-puf.csv", "zip-county-hud.csv", "mr"].some((name) =>
+    existsSync(path.join(SAMPLE_DIR, name)),
+  );
   return ready ? SAMPLE_DIR : FIXTURE_DIR;
 }
 
@@ -166,7 +168,12 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
   let listening = false;
   let closed = false;
 
-  const answer = (res: http.ServerResponse, call: FakeUpstreamCall, result: FakeAnswer, headers?: Record<string, string>) => {
+  const answer = (
+    res: http.ServerResponse,
+    call: FakeUpstreamCall,
+    result: FakeAnswer,
+    headers?: Record<string, string>,
+  ) => {
     call.status = result.status;
     sendJson(res, result.status, result.body, headers);
   };
@@ -193,7 +200,10 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
           body = JSON.parse(text);
           call.body = body;
         } catch {
-          return answer(res, call, { status: 400, body: { code: "1003", status: "400", message: "invalid JSON body", error: "invalid input" } });
+          return answer(res, call, {
+            status: 400,
+            body: { code: "1003", status: "400", message: "invalid JSON body", error: "invalid input" },
+          });
         }
       }
     } catch {
@@ -202,19 +212,27 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
 
     const failing = mode !== "normal" && mode !== "refuse" && (!only || only(call));
     if (failing && mode === "500") {
-      return answer(res, call, { status: 500, body: { code: "1000", status: "500", message: "Internal server error", error: "internal server error" } });
+      return answer(res, call, {
+        status: 500,
+        body: { code: "1000", status: "500", message: "Internal server error", error: "internal server error" },
+      });
     }
     if (failing && mode === "503") {
       return answer(res, call, { status: 503, body: { message: "coverage data temporarily unavailable" } });
     }
     if (failing && mode === "429") {
-      return answer(res, call, { status: 429, body: { message: "API rate limit exceeded" } }, {
-        "retry-after": "1",
-        "x-ratelimit-limit-second": "200",
-        "x-ratelimit-remaining-second": "0",
-        "x-ratelimit-limit-minute": "1000",
-        "x-ratelimit-remaining-minute": "0",
-      });
+      return answer(
+        res,
+        call,
+        { status: 429, body: { message: "API rate limit exceeded" } },
+        {
+          "retry-after": "1",
+          "x-ratelimit-limit-second": "200",
+          "x-ratelimit-remaining-second": "0",
+          "x-ratelimit-limit-minute": "1000",
+          "x-ratelimit-remaining-minute": "0",
+        },
+      );
     }
     if (failing && mode === "malformed") {
       call.status = 200;
@@ -233,9 +251,15 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
       } catch (error) {
         if (error instanceof FakeApiError) {
           const status = error.status;
-          answer(res, call, { status, body: { code: error.code, status: String(status), message: error.message, error: error.message } });
+          answer(res, call, {
+            status,
+            body: { code: error.code, status: String(status), message: error.message, error: error.message },
+          });
         } else {
-          answer(res, call, { status: 500, body: { code: "1000", status: "500", message: "Internal server error", error: String(error) } });
+          answer(res, call, {
+            status: 500,
+            body: { code: "1000", status: "500", message: "Internal server error", error: String(error) },
+          });
         }
       }
     };

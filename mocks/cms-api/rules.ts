@@ -62,7 +62,9 @@ export interface AcaParameters {
 
 // Next to this file in the source tree; from the working directory when bundled into build/server.js.
 const PARAMETERS_NEXT_TO_SOURCE = new URL("../../app/domain/parameters/aca-parameters.json", import.meta.url);
-const PARAMETERS_FILE = existsSync(PARAMETERS_NEXT_TO_SOURCE) ? PARAMETERS_NEXT_TO_SOURCE : path.resolve(process.cwd(), "app/domain/parameters/aca-parameters.json");
+const PARAMETERS_FILE = existsSync(PARAMETERS_NEXT_TO_SOURCE)
+  ? PARAMETERS_NEXT_TO_SOURCE
+  : path.resolve(process.cwd(), "app/domain/parameters/aca-parameters.json");
 let cached: AcaParameters | undefined;
 export function acaParameters(): AcaParameters {
   return (cached ??= JSON.parse(readFileSync(PARAMETERS_FILE, "utf8")) as AcaParameters);
@@ -111,7 +113,8 @@ export function applicablePercentage(p: AcaParameters, year: number, fplFraction
   const last = bands[bands.length - 1];
   for (const band of bands) {
     const top = band.toFpl;
-    const inBand = fplFraction >= band.fromFpl && (top === null || fplFraction < top || (band === last && fplFraction <= top));
+    const inBand =
+      fplFraction >= band.fromFpl && (top === null || fplFraction < top || (band === last && fplFraction <= top));
     if (!inBand) continue;
     const share = top === null || top === band.fromFpl ? 0 : (fplFraction - band.fromFpl) / (top - band.fromFpl);
     const pct = band.initial + share * (band.final - band.initial);
@@ -149,7 +152,8 @@ export function checkPlace(p: AcaParameters, place: FakePlace | undefined, year:
   if (!place || typeof place !== "object") throw new FakeApiError(400, "1003", "place: cannot be blank.");
   if (!place.countyfips) throw new FakeApiError(400, "1003", "place: (countyfips: cannot be blank.)");
   if (!place.state) throw new FakeApiError(400, "1003", "place: (state: cannot be blank.)");
-  if (!servedStates(p, year).has(place.state)) throw new FakeApiError(400, "1003", "state is not a valid marketplace state");
+  if (!servedStates(p, year).has(place.state))
+    throw new FakeApiError(400, "1003", "state is not a valid marketplace state");
   return place;
 }
 
@@ -171,7 +175,11 @@ export function personAge(person: FakePerson, onDate: string): number {
 // ---------------------------------------------------------------- pricing
 
 export function ratingAreaFor(ds: FakeDataset, place: FakePlace): number | null {
-  return ds.ratingAreaByCounty.get(place.countyfips) ?? ds.ratingAreaByZip3.get(`${place.state}|${place.zipcode.slice(0, 3)}`) ?? null;
+  return (
+    ds.ratingAreaByCounty.get(place.countyfips) ??
+    ds.ratingAreaByZip3.get(`${place.state}|${place.zipcode.slice(0, 3)}`) ??
+    null
+  );
 }
 
 /** Plans of the year whose issuer's service area covers the county (and the ZIP, for partial counties). */
@@ -179,10 +187,13 @@ export function plansOffered(ds: FakeDataset, year: number, place: FakePlace): F
   const areas = new Set<string>();
   for (const sa of ds.serviceAreas) {
     if (sa.year !== year || !sa.individual || sa.state !== place.state) continue;
-    const covers = sa.wholeState || (sa.county === place.countyfips && (sa.zips === null || sa.zips.has(place.zipcode)));
+    const covers =
+      sa.wholeState || (sa.county === place.countyfips && (sa.zips === null || sa.zips.has(place.zipcode)));
     if (covers) areas.add(`${sa.issuerId}|${sa.serviceAreaId}`);
   }
-  return ds.plans.filter((plan) => plan.year === year && plan.state === place.state && areas.has(`${plan.issuerId}|${plan.serviceAreaId}`));
+  return ds.plans.filter(
+    (plan) => plan.year === year && plan.state === place.state && areas.has(`${plan.issuerId}|${plan.serviceAreaId}`),
+  );
 }
 
 function ageLabel(age: number): string[] {
@@ -215,7 +226,13 @@ export function ratedAges(ages: number[]): number[] {
 }
 
 /** Monthly premium for the ages, or null when the plan has no rate for one of them. */
-export function householdPremium(ds: FakeDataset, plan: FakePlan, area: number, ages: number[], onDate: string): number | null {
+export function householdPremium(
+  ds: FakeDataset,
+  plan: FakePlan,
+  area: number,
+  ages: number[],
+  onDate: string,
+): number | null {
   let total = 0;
   for (const age of ratedAges(ages)) {
     const rate = rateFor(ds, plan, area, age, onDate);
@@ -272,7 +289,8 @@ export function householdEligibility(
   household: FakeHousehold,
 ): HouseholdEligibility {
   const income = Number(household.income);
-  if (!Number.isFinite(income) || income < 0) throw new FakeApiError(400, "1003", "household: (income: must be a number.)");
+  if (!Number.isFinite(income) || income < 0)
+    throw new FakeApiError(400, "1003", "household: (income: must be a number.)");
   if (!Array.isArray(household.people) || household.people.length === 0) {
     throw new FakeApiError(400, "1003", "household: (people: cannot be blank.)");
   }
@@ -281,15 +299,25 @@ export function householdEligibility(
   const medicaidFpl = povertyGuideline(p, year, place.state, size);
 
   const nonExpansionKey = latestAtOrBefore(p.medicaid.nonExpansionStates, year);
-  const nonExpansion = new Set((nonExpansionKey ? p.medicaid.nonExpansionStates[String(nonExpansionKey)] : []) as string[]);
-  const medicaidLimit = nonExpansion.has(place.state) ? PARTIAL_MEDICAID_LIMIT[place.state] : p.medicaid.expansionAdultThresholdFpl;
+  const nonExpansion = new Set(
+    (nonExpansionKey ? p.medicaid.nonExpansionStates[String(nonExpansionKey)] : []) as string[],
+  );
+  const medicaidLimit = nonExpansion.has(place.state)
+    ? PARTIAL_MEDICAID_LIMIT[place.state]
+    : p.medicaid.expansionAdultThresholdFpl;
   const isMedicaidChip = medicaidLimit !== undefined && income <= medicaidLimit * medicaidFpl;
-  const inCoverageGap = !isMedicaidChip && nonExpansion.has(place.state) && PARTIAL_MEDICAID_LIMIT[place.state] === undefined && income < ptcFpl;
+  const inCoverageGap =
+    !isMedicaidChip &&
+    nonExpansion.has(place.state) &&
+    PARTIAL_MEDICAID_LIMIT[place.state] === undefined &&
+    income < ptcFpl;
 
   const fplFraction = Math.floor((100 * income) / ptcFpl) / 100;
   // The 100% floor and the 400% cliff are tested in dollars (the truncated fraction would let $1 over 400% through).
   const table = applicableYear(p, year);
-  const overCliff = Boolean(table.cliffAbove400 && table.maxFplForCredit != null && income > table.maxFplForCredit * ptcFpl);
+  const overCliff = Boolean(
+    table.cliffAbove400 && table.maxFplForCredit != null && income > table.maxFplForCredit * ptcFpl,
+  );
   const pct = isMedicaidChip || income < ptcFpl || overCliff ? null : applicablePercentage(p, year, fplFraction);
   if (pct === null) return { aptc: 0, csr: null, isMedicaidChip, inCoverageGap };
 

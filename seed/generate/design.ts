@@ -24,7 +24,13 @@ const round5 = (x: number) => Math.round(x / 5) * 5;
 
 /** Knobs for a standard (-01) design at a metal level, within `moopLimit`. */
 export function drawKnobs(metal: Metal, rng: Prng, moopLimit: number): PlanKnobs {
-  const k = (ded: [number, number], moop: [number, number], coins: number[], pcp: [number, number], av: [number, number]) => {
+  const k = (
+    ded: [number, number],
+    moop: [number, number],
+    coins: number[],
+    pcp: [number, number],
+    av: [number, number],
+  ) => {
     const deductible = round50(rng.range(ded[0], ded[1]));
     const moopValue = Math.min(moopLimit, Math.max(deductible + 500, round50(rng.range(moop[0], moop[1]))));
     const pcpCopay = round5(rng.range(pcp[0], pcp[1]));
@@ -52,10 +58,30 @@ export function drawKnobs(metal: Metal, rng: Prng, moopLimit: number): PlanKnobs
     case "Platinum":
       return k([0, 500], [2000, 4500], [10], [5, 15], [0.88, 0.919]);
     case "Catastrophic":
-      return { deductible: moopLimit, moop: moopLimit, coinsurance: 0, pcpCopay: 0, specialistCopay: 0, erCopay: 0, genericCopay: 0, brandCopay: 0, av: rng.range(0.55, 0.59) };
+      return {
+        deductible: moopLimit,
+        moop: moopLimit,
+        coinsurance: 0,
+        pcpCopay: 0,
+        specialistCopay: 0,
+        erCopay: 0,
+        genericCopay: 0,
+        brandCopay: 0,
+        av: rng.range(0.55, 0.59),
+      };
     default:
       // Stand-alone dental (Low/High): small deductible, no medical MOOP of note.
-      return { deductible: metal === "High" ? 50 : 75, moop: metal === "High" ? 350 : 400, coinsurance: metal === "High" ? 20 : 50, pcpCopay: 0, specialistCopay: 0, erCopay: 0, genericCopay: 0, brandCopay: 0, av: metal === "High" ? 0.85 : 0.7 };
+      return {
+        deductible: metal === "High" ? 50 : 75,
+        moop: metal === "High" ? 350 : 400,
+        coinsurance: metal === "High" ? 20 : 50,
+        pcpCopay: 0,
+        specialistCopay: 0,
+        erCopay: 0,
+        genericCopay: 0,
+        brandCopay: 0,
+        av: metal === "High" ? 0.85 : 0.7,
+      };
   }
 }
 
@@ -95,7 +121,14 @@ export function variantDesign(plan: Plan, suffix: string, moopLimit: number): Va
     zero: false,
     av,
   });
-  const csr = (dedF: number, moopF: number, moopCap: number, coinsCut: number, copayF: number, av: number): VariantDesign => {
+  const csr = (
+    dedF: number,
+    moopF: number,
+    moopCap: number,
+    coinsCut: number,
+    copayF: number,
+    av: number,
+  ): VariantDesign => {
     const v = same(av);
     v.deductible = round50(b.deductible * dedF);
     v.drugDeductible = drugDed === null ? null : round50(drugDed * dedF);
@@ -115,7 +148,19 @@ export function variantDesign(plan: Plan, suffix: string, moopLimit: number): Va
     case "03":
       return same(null);
     case "02":
-      return { ...same(null), deductible: 0, drugDeductible: drugDed === null ? null : 0, moop: 0, coinsurance: 0, pcpCopay: 0, specialistCopay: 0, erCopay: 0, genericCopay: 0, brandCopay: 0, zero: true };
+      return {
+        ...same(null),
+        deductible: 0,
+        drugDeductible: drugDed === null ? null : 0,
+        moop: 0,
+        coinsurance: 0,
+        pcpCopay: 0,
+        specialistCopay: 0,
+        erCopay: 0,
+        genericCopay: 0,
+        brandCopay: 0,
+        zero: true,
+      };
     case "04":
       return csr(0.72, 0.8, moopLimit * 0.8, 5, 0.8, 0.73 + (b.av - 0.7) * 0.4);
     case "05":
@@ -181,9 +226,17 @@ export const BENEFITS: readonly BenefitSpec[] = [
   { name: "Substance Abuse Disorder Outpatient Services", kind: "office" },
   { name: "Substance Abuse Disorder Inpatient Services", kind: "inpatient" },
   { name: "Generic Drugs", kind: "generic" },
-  { name: "Preferred Brand Drugs", kind: "brand", explanation: "Cost sharing could vary based on drug and pharmacy selected." },
+  {
+    name: "Preferred Brand Drugs",
+    kind: "brand",
+    explanation: "Cost sharing could vary based on drug and pharmacy selected.",
+  },
   { name: "Non-Preferred Brand Drugs", kind: "nonpreferred" },
-  { name: "Specialty Drugs", kind: "specialty", explanation: "Limited to a 30-day supply; must be filled at a network specialty pharmacy." },
+  {
+    name: "Specialty Drugs",
+    kind: "specialty",
+    explanation: "Limited to a 30-day supply; must be filled at a network specialty pharmacy.",
+  },
   { name: "Outpatient Rehabilitation Services", kind: "office", limit: ["30", "Visit(s) per Benefit Period"] },
   { name: "Habilitation Services", kind: "office", limit: ["30", "Visit(s) per Benefit Period"] },
   { name: "Chiropractic Care", kind: "office", limit: ["20", "Visit(s) per Benefit Period"] },
@@ -198,7 +251,11 @@ export const BENEFITS: readonly BenefitSpec[] = [
   { name: "Eye Glasses for Children", kind: "pediatricVision", limit: ["1", "Item(s) per Year"] },
   { name: "Dental Check-Up for Children", kind: "notCovered" },
   { name: "Rehabilitative Speech Therapy", kind: "office", limit: ["20", "Visit(s) per Benefit Period"] },
-  { name: "Rehabilitative Occupational and Rehabilitative Physical Therapy", kind: "office", limit: ["20", "Visit(s) per Benefit Period"] },
+  {
+    name: "Rehabilitative Occupational and Rehabilitative Physical Therapy",
+    kind: "office",
+    limit: ["20", "Visit(s) per Benefit Period"],
+  },
   { name: "Well Baby Visits and Care", kind: "preventive" },
   { name: "Laboratory Outpatient and Professional Services", kind: "facility" },
   { name: "X-rays and Diagnostic Imaging", kind: "facility" },
@@ -277,12 +334,27 @@ export function benefitRows(plan: Plan, v: VariantDesign, multiTier: boolean): B
   const tier2 = (value: string) => (multiTier ? value : "");
   const rows: BenefitRow[] = [];
   for (const spec of BENEFITS) {
-    const covered = spec.kind === "notCovered" ? false : spec.kind === "sometimes" ? coversOptional(plan, spec.name) : true;
+    const covered =
+      spec.kind === "notCovered" ? false : spec.kind === "sometimes" ? coversOptional(plan, spec.name) : true;
     if (!covered) {
       rows.push({
-        BenefitName: spec.name, CopayInnTier1: "", CopayInnTier2: "", CopayOutofNet: "", CoinsInnTier1: "", CoinsInnTier2: "", CoinsOutofNet: "",
-        IsEHB: "", IsCovered: "Not Covered", QuantLimitOnSvc: "", LimitQty: "", LimitUnit: "", Exclusions: "", Explanation: "", EHBVarReason: "Not EHB",
-        IsExclFromInnMOOP: "", IsExclFromOonMOOP: "",
+        BenefitName: spec.name,
+        CopayInnTier1: "",
+        CopayInnTier2: "",
+        CopayOutofNet: "",
+        CoinsInnTier1: "",
+        CoinsInnTier2: "",
+        CoinsOutofNet: "",
+        IsEHB: "",
+        IsCovered: "Not Covered",
+        QuantLimitOnSvc: "",
+        LimitQty: "",
+        LimitUnit: "",
+        Exclusions: "",
+        Explanation: "",
+        EHBVarReason: "Not EHB",
+        IsExclFromInnMOOP: "",
+        IsExclFromOonMOOP: "",
       });
       continue;
     }
@@ -297,7 +369,12 @@ export function benefitRows(plan: Plan, v: VariantDesign, multiTier: boolean): B
       case "office":
       case "specialist":
       case "urgent": {
-        const amount = spec.kind === "office" ? v.pcpCopay : spec.kind === "specialist" ? v.specialistCopay : round5(v.pcpCopay * 1.6);
+        const amount =
+          spec.kind === "office"
+            ? v.pcpCopay
+            : spec.kind === "specialist"
+              ? v.specialistCopay
+              : round5(v.pcpCopay * 1.6);
         if (cata) {
           c1 = spec.name.startsWith("Primary Care") ? "No Charge" : "No Charge after deductible";
         } else {
@@ -350,7 +427,11 @@ export function benefitRows(plan: Plan, v: VariantDesign, multiTier: boolean): B
         c2 = copay(z ? 0 : v.genericCopay + 10, plan.metal === "Bronze");
         break;
       case "brand":
-        c1 = z ? "No Charge" : cata ? "No Charge after deductible" : copay(v.brandCopay, v.deductible > 0 && !v.drugDeductible);
+        c1 = z
+          ? "No Charge"
+          : cata
+            ? "No Charge after deductible"
+            : copay(v.brandCopay, v.deductible > 0 && !v.drugDeductible);
         c2 = copay(z ? 0 : v.brandCopay + 20, true);
         break;
       case "nonpreferred":
@@ -396,7 +477,9 @@ function dentalRows(plan: Plan, v: VariantDesign): BenefitRow[] {
     const pct = preventive ? 0 : major ? 50 : plan.metal === "High" ? 20 : 40;
     return {
       BenefitName: name,
-      CopayInnTier1: NA, CopayInnTier2: "", CopayOutofNet: NA,
+      CopayInnTier1: NA,
+      CopayInnTier2: "",
+      CopayOutofNet: NA,
       CoinsInnTier1: preventive ? "0.00%" : coins(pct, v.deductible > 0),
       CoinsInnTier2: "",
       CoinsOutofNet: preventive ? "20.00%" : coins(Math.min(80, pct + 20), true),
@@ -405,8 +488,11 @@ function dentalRows(plan: Plan, v: VariantDesign): BenefitRow[] {
       QuantLimitOnSvc: preventive ? "Yes" : "No",
       LimitQty: preventive ? "2" : "",
       LimitUnit: preventive ? "Visit(s) per Benefit Period" : "",
-      Exclusions: "", Explanation: "", EHBVarReason: name.includes("Adult") ? "Not EHB" : "Substantially Equal",
-      IsExclFromInnMOOP: name.includes("Adult") ? "Yes" : "No", IsExclFromOonMOOP: "Yes",
+      Exclusions: "",
+      Explanation: "",
+      EHBVarReason: name.includes("Adult") ? "Not EHB" : "Substantially Equal",
+      IsExclFromInnMOOP: name.includes("Adult") ? "Yes" : "No",
+      IsExclFromOonMOOP: "Yes",
     };
   });
 }

@@ -41,7 +41,14 @@ export const REAL_DRUGS: readonly Drug[] = [
   d("1664463", "24 HR tacrolimus 1 MG Extended Release Oral Tablet", "specialty"),
 ];
 
-const FORMS = ["Oral Tablet", "Oral Capsule", "Extended Release Oral Tablet", "Oral Solution", "Injectable Solution", "Topical Cream"];
+const FORMS = [
+  "Oral Tablet",
+  "Oral Capsule",
+  "Extended Release Oral Tablet",
+  "Oral Solution",
+  "Injectable Solution",
+  "Topical Cream",
+];
 const STRENGTHS = ["2.5 MG", "5 MG", "10 MG", "20 MG", "25 MG", "40 MG", "50 MG", "100 MG", "250 MG", "500 MG"];
 
 /** `count` made-up drugs; names say so. */

@@ -106,14 +106,18 @@ export function generate(options: GenerateOptions): GenerateSummary {
   const countiesWithPlans = new Set<string>();
   for (const iss of world.issuers) {
     for (const sa of iss.serviceAreas) {
-      if (sa.statewide) world.counties.filter((c) => c.state === iss.state).forEach((c) => countiesWithPlans.add(c.fips));
+      if (sa.statewide)
+        world.counties.filter((c) => c.state === iss.state).forEach((c) => countiesWithPlans.add(c.fips));
       sa.counties.forEach((c) => countiesWithPlans.add(c.county));
     }
   }
   return {
     scale: world.scale,
     outDir: dir,
-    files: files.map((f) => ({ ...f, file: f.file.startsWith(dir) ? f.file.slice(dir.length).replace(/^[/\\]/, "") : f.file })),
+    files: files.map((f) => ({
+      ...f,
+      file: f.file.startsWith(dir) ? f.file.slice(dir.length).replace(/^[/\\]/, "") : f.file,
+    })),
     counts: {
       states: new Set(world.issuers.map((i) => i.state)).size,
       counties: world.counties.length,

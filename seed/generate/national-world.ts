@@ -8,7 +8,19 @@
  * docs/decisions/033.
  */
 import { syntheticDrugs, REAL_DRUGS } from "./drugs";
-import type { CensusPart, County, HudZip, Issuer, Metal, Network, Plan, RatingAreaByCounty, RatingAreaByZip3, ServiceArea, World } from "./model";
+import type {
+  CensusPart,
+  County,
+  HudZip,
+  Issuer,
+  Metal,
+  Network,
+  Plan,
+  RatingAreaByCounty,
+  RatingAreaByZip3,
+  ServiceArea,
+  World,
+} from "./model";
 import { makePlan, METAL_PRICE_MILLI, type PlanSpec } from "./plans";
 import { Prng, unitHash } from "./prng";
 import { COMMUNITY_RATED, moopLimit, RATE_AGE_LABELS } from "./reference";
@@ -32,8 +44,36 @@ export const NATIONAL_TARGETS: NationalTargets = {
 
 /** Rating areas per state, close to the CMS counts (FL 67, SC 46, TX 27, …). */
 const RATING_AREAS: Record<string, number> = {
-  AK: 3, AL: 13, AR: 7, AZ: 7, DE: 1, FL: 67, HI: 1, IA: 7, IN: 17, KS: 7, LA: 8, MI: 16, MO: 10, MS: 6, MT: 4,
-  NC: 16, ND: 4, NE: 4, NH: 1, OH: 17, OK: 5, SC: 46, SD: 4, TN: 8, TX: 27, UT: 6, WI: 16, WV: 11, WY: 3, NY: 8,
+  AK: 3,
+  AL: 13,
+  AR: 7,
+  AZ: 7,
+  DE: 1,
+  FL: 67,
+  HI: 1,
+  IA: 7,
+  IN: 17,
+  KS: 7,
+  LA: 8,
+  MI: 16,
+  MO: 10,
+  MS: 6,
+  MT: 4,
+  NC: 16,
+  ND: 4,
+  NE: 4,
+  NH: 1,
+  OH: 17,
+  OK: 5,
+  SC: 46,
+  SD: 4,
+  TN: 8,
+  TX: 27,
+  UT: 6,
+  WI: 16,
+  WV: 11,
+  WY: 3,
+  NY: 8,
 };
 /** States rated by 3-digit ZIP, with the CMS ZIP3 → area table (gaps filled with the nearest area). */
 const ZIP3_RATED: Record<string, (zip3: number) => number> = {
@@ -41,11 +81,30 @@ const ZIP3_RATED: Record<string, (zip3: number) => number> = {
   NE: (z) => (z <= 682 ? 1 : z <= 685 ? 2 : z <= 689 ? 3 : 4),
 };
 
-const METAL_CYCLE: Metal[] = ["Silver", "Bronze", "Gold", "Silver", "Expanded Bronze", "Bronze", "Silver", "Gold", "Platinum", "Silver", "Bronze", "Gold", "Catastrophic", "Silver", "Expanded Bronze", "Gold"];
+const METAL_CYCLE: Metal[] = [
+  "Silver",
+  "Bronze",
+  "Gold",
+  "Silver",
+  "Expanded Bronze",
+  "Bronze",
+  "Silver",
+  "Gold",
+  "Platinum",
+  "Silver",
+  "Bronze",
+  "Gold",
+  "Catastrophic",
+  "Silver",
+  "Expanded Bronze",
+  "Gold",
+];
 const TYPES = ["HMO", "PPO", "EPO", "POS"] as const;
 const AGE_ROWS = RATE_AGE_LABELS.length;
 
-export function buildNationalWorld(options: { seed?: string; fraction?: number; targets?: NationalTargets } = {}): World {
+export function buildNationalWorld(
+  options: { seed?: string; fraction?: number; targets?: NationalTargets } = {},
+): World {
   const seed = options.seed ?? "national-2027";
   const fraction = options.fraction ?? 1;
   const base = options.targets ?? NATIONAL_TARGETS;
@@ -58,7 +117,9 @@ export function buildNationalWorld(options: { seed?: string; fraction?: number; 
   const year = 2027;
   const limit = moopLimit(year).individual;
   const rng = new Prng(seed);
-  const planStates = stateRows(year).filter((s) => s.ownedData).map((s) => s.code);
+  const planStates = stateRows(year)
+    .filter((s) => s.ownedData)
+    .map((s) => s.code);
 
   // --- Geography: every county of every state; three ZIPs per county, some shared with a neighbour.
   const realNames = new Map(SAMPLE_COUNTIES.map((c) => [c.fips, c]));
@@ -82,7 +143,8 @@ export function buildNationalWorld(options: { seed?: string; fraction?: number; 
     const areas = RATING_AREAS[st.code];
     if (!areas) continue;
     if (ZIP3_RATED[st.code]) {
-      for (let z3 = st.zip3[0]; z3 <= st.zip3[1]; z3++) ratingAreasByZip3.push({ state: st.code, zip3: String(z3).padStart(3, "0"), area: ZIP3_RATED[st.code](z3) });
+      for (let z3 = st.zip3[0]; z3 <= st.zip3[1]; z3++)
+        ratingAreasByZip3.push({ state: st.code, zip3: String(z3).padStart(3, "0"), area: ZIP3_RATED[st.code](z3) });
       for (const c of list) {
         const zip = hudZips.find((z) => z.county === c.fips)!;
         countyAreas.set(c.fips, ZIP3_RATED[st.code](Number(zip.zip.slice(0, 3))));
@@ -113,9 +175,13 @@ export function buildNationalWorld(options: { seed?: string; fraction?: number; 
     for (let k = 0; k < nIssuers; k++) {
       const irng = srng.fork(`issuer/${k}`);
       const id = `${10 + si}${String(k + 1).padStart(3, "0")}`;
-      const nPlans = Math.max(1, Math.round(statePlans / nIssuers) + (k === 0 ? statePlans - Math.round(statePlans / nIssuers) * nIssuers : 0));
+      const nPlans = Math.max(
+        1,
+        Math.round(statePlans / nIssuers) + (k === 0 ? statePlans - Math.round(statePlans / nIssuers) * nIssuers : 0),
+      );
       const networks: Network[] = [{ id: `${code}N001`, name: `Sample Issuer ${id} Network`, multiTier: false }];
-      if (nPlans >= 12) networks.push({ id: `${code}N002`, name: `Sample Issuer ${id} Tiered Network`, multiTier: true });
+      if (nPlans >= 12)
+        networks.push({ id: `${code}N002`, name: `Sample Issuer ${id} Tiered Network`, multiTier: true });
       const issuer: Issuer = {
         id,
         state: code,
@@ -123,7 +189,8 @@ export function buildNationalWorld(options: { seed?: string; fraction?: number; 
         slug: `sample-${code.toLowerCase()}-${k + 1}`,
         networks,
         serviceAreas: [],
-        tobaccoMilli: COMMUNITY_RATED.has(code) || irng.chance(0.3) ? null : irng.pick([1100, 1150, 1200, 1250, 1300, 1500]),
+        tobaccoMilli:
+          COMMUNITY_RATED.has(code) || irng.chance(0.3) ? null : irng.pick([1100, 1150, 1200, 1250, 1300, 1500]),
         trailingSpace: irng.chance(0.3),
         priceMilli: Math.round(irng.range(900, 1120)),
         machineReadable: true,
@@ -159,12 +226,22 @@ export function buildNationalWorld(options: { seed?: string; fraction?: number; 
     return Array.from({ length: len }, (_, i) => 1 + ((first + i) % n)).sort((a, b) => a - b);
   };
   const rowsFor = (f: number) =>
-    drafts.reduce((s, d) => s + d.specs.length * areasCovered(d, f).length * (COMMUNITY_RATED.has(d.issuer.state) ? 1 : AGE_ROWS), 0);
+    drafts.reduce(
+      (s, d) => s + d.specs.length * areasCovered(d, f).length * (COMMUNITY_RATED.has(d.issuer.state) ? 1 : AGE_ROWS),
+      0,
+    );
   const f = bisect(rowsFor, targets.rateRows, 0, 4);
 
   const issuers: Issuer[] = [];
   const plans: Plan[] = [];
-  const stateBase = new Map(planStates.map((code) => [code, COMMUNITY_RATED.has(code) ? 760 + Math.floor(unitHash(1, code.charCodeAt(0), code.charCodeAt(1)) * 160) : 400 + Math.floor(unitHash(2, code.charCodeAt(0), code.charCodeAt(1)) * 200)]));
+  const stateBase = new Map(
+    planStates.map((code) => [
+      code,
+      COMMUNITY_RATED.has(code)
+        ? 760 + Math.floor(unitHash(1, code.charCodeAt(0), code.charCodeAt(1)) * 160)
+        : 400 + Math.floor(unitHash(2, code.charCodeAt(0), code.charCodeAt(1)) * 200),
+    ]),
+  );
   drafts.forEach((d, di) => {
     const iss = d.issuer;
     const areas = areasCovered(d, f);
@@ -176,7 +253,19 @@ export function buildNationalWorld(options: { seed?: string; fraction?: number; 
       id: `${iss.state}S001`,
       name: statewide ? `${iss.name} Statewide` : `${iss.name} Service Area`,
       statewide,
-      counties: statewide ? [] : covered.map((c, i) => (i === 0 && di % 8 === 3 ? { county: c.fips, partialZips: hudZips.filter((z) => z.county === c.fips).slice(0, 2).map((z) => z.zip) } : { county: c.fips })),
+      counties: statewide
+        ? []
+        : covered.map((c, i) =>
+            i === 0 && di % 8 === 3
+              ? {
+                  county: c.fips,
+                  partialZips: hudZips
+                    .filter((z) => z.county === c.fips)
+                    .slice(0, 2)
+                    .map((z) => z.zip),
+                }
+              : { county: c.fips },
+          ),
       market: "Individual",
       dental: false,
     };
@@ -188,7 +277,14 @@ export function buildNationalWorld(options: { seed?: string; fraction?: number; 
       const jitter = pr.range(0.95, 1.05);
       const cents = (area: number) => {
         const areaMilli = 880 + Math.floor(unitHash(3, iss.state.charCodeAt(0), iss.state.charCodeAt(1), area) * 300);
-        return Math.round(stateBase.get(iss.state)! * (METAL_PRICE_MILLI[spec.metal] / 1000) * (iss.priceMilli / 1000) * jitter * (areaMilli / 1000) * 100);
+        return Math.round(
+          stateBase.get(iss.state)! *
+            (METAL_PRICE_MILLI[spec.metal] / 1000) *
+            (iss.priceMilli / 1000) *
+            jitter *
+            (areaMilli / 1000) *
+            100,
+        );
       };
       plans.push(makePlan(iss, spec, i + 1, pr, limit, areas, cents));
     });
@@ -226,7 +322,10 @@ export function buildNationalWorld(options: { seed?: string; fraction?: number; 
     const perNetwork = iss.networks.map((n) => own.filter((p) => p.networkId === n.id).length);
     // Each network is joined with probability 0.7; a provider in none falls back to one of them.
     const none = Math.pow(0.3, iss.networks.length);
-    const expectedPlans = iss.networks.length === 1 ? own.length : perNetwork.reduce((s, x) => s + 0.7 * x, 0) + (none * own.length) / iss.networks.length;
+    const expectedPlans =
+      iss.networks.length === 1
+        ? own.length
+        : perNetwork.reduce((s, x) => s + 0.7 * x, 0) + (none * own.length) / iss.networks.length;
     return { iss, zips: zips.length, eligibleZips, expectedPlans };
   });
   const rowsForProviders = (n: number) =>
@@ -264,7 +363,13 @@ function writeZips(st: StateInfo, list: County[], hud: HudZip[], census: CensusP
         hud.push({ zip, county: c.fips, city, uspsState: st.code, ratio: 0.7 });
         hud.push({ zip, county: other.fips, city, uspsState: st.code, ratio: 0.3 });
         census.push({ zcta: zip, county: c.fips, countyName: c.name, arealandPart: 70_000_000, areawaterPart: 0 });
-        census.push({ zcta: zip, county: other.fips, countyName: other.name, arealandPart: 30_000_000, areawaterPart: 0 });
+        census.push({
+          zcta: zip,
+          county: other.fips,
+          countyName: other.name,
+          arealandPart: 30_000_000,
+          areawaterPart: 0,
+        });
       } else {
         hud.push({ zip, county: c.fips, city, uspsState: st.code, ratio: 1 });
         census.push({ zcta: zip, county: c.fips, countyName: c.name, arealandPart: 50_000_000, areawaterPart: 0 });

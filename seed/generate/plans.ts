@@ -81,7 +81,10 @@ export function makePlan(
   const ratesByArea = new Map<number, number>();
   for (const area of areas) ratesByArea.set(area, areaCents(area));
   const isNew = spec.isNew ?? false;
-  const quality = spec.quality === "none" ? null : spec.quality ?? (spec.dental || market !== "Individual" ? null : drawQuality(rng, isNew));
+  const quality =
+    spec.quality === "none"
+      ? null
+      : (spec.quality ?? (spec.dental || market !== "Individual" ? null : drawQuality(rng, isNew)));
   return {
     id,
     issuer,

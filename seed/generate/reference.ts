@@ -29,11 +29,22 @@ export const HEADERS = {
   quality: headerList("quality_puf", "PY2026"),
   network: headerList("network_puf", "PY2017_and_later_probable"),
   hudZipCounty: headerList("hud_usps_zip_county", "2020_and_later"),
-  censusZctaCounty: headerList("census_zcta_county_2020", "tab20_zcta520_county20_natl.txt (pipe-delimited, UTF-8 BOM)"),
+  censusZctaCounty: headerList(
+    "census_zcta_county_2020",
+    "tab20_zcta520_county20_natl.txt (pipe-delimited, UTF-8 BOM)",
+  ),
   nationalCounty: ["STATE", "STATEFP", "COUNTYFP", "COUNTYNS", "COUNTYNAME", "CLASSFP", "FUNCSTAT"],
   ratingAreasByCounty: ["state", "county_fips", "county_name", "rating_area_id"],
   ratingAreasByZip3: ["state", "zip3", "rating_area_id"],
-  states: ["plan_year", "state_code", "state_name", "exchange_kind", "marketplace_name", "marketplace_url", "owned_data"],
+  states: [
+    "plan_year",
+    "state_code",
+    "state_name",
+    "exchange_kind",
+    "marketplace_name",
+    "marketplace_url",
+    "owned_data",
+  ],
 } as const;
 
 type AcaParameters = {

@@ -26,7 +26,13 @@ import { makePlan, METAL_PRICE_MILLI, type PlanSpec } from "./plans";
 import { Prng, unitHash } from "./prng";
 import { moopLimit } from "./reference";
 
-const c = (fips: string, state: string, name: string, classfp = "H1", funcstat = "A"): County => ({ fips, state, name, classfp, funcstat });
+const c = (fips: string, state: string, name: string, classfp = "H1", funcstat = "A"): County => ({
+  fips,
+  state,
+  name,
+  classfp,
+  funcstat,
+});
 
 export const SAMPLE_COUNTIES: readonly County[] = [
   // NY (community rated; NYC boroughs are county-equivalents consolidated with the city)
@@ -97,7 +103,13 @@ export const SAMPLE_COUNTIES: readonly County[] = [
   c("13121", "GA", "Fulton County"),
 ];
 
-const z = (zip: string, county: string, city: string, uspsState: string, ratio: number): HudZip => ({ zip, county, city, uspsState, ratio });
+const z = (zip: string, county: string, city: string, uspsState: string, ratio: number): HudZip => ({
+  zip,
+  county,
+  city,
+  uspsState,
+  ratio,
+});
 
 /**
  * HUD USPS ZIP–county rows. Rows marked "excerpt" are the real 2025-Q2
@@ -160,7 +172,13 @@ export const SAMPLE_HUD_ZIPS: readonly HudZip[] = [
   z("30341", "13121", "ATLANTA", "GA", 0.1),
 ];
 
-const p = (zcta: string, county: string, countyName: string, arealandPart: number): CensusPart => ({ zcta, county, countyName, arealandPart, areawaterPart: 0 });
+const p = (zcta: string, county: string, countyName: string, arealandPart: number): CensusPart => ({
+  zcta,
+  county,
+  countyName,
+  arealandPart,
+  areawaterPart: 0,
+});
 
 /** Census 2020 ZCTA × county parts of the ZCTAs that cross a state line (real land areas). */
 export const SAMPLE_CENSUS_PARTS: readonly CensusPart[] = [
@@ -195,7 +213,12 @@ export const SAMPLE_CENSUS_PARTS: readonly CensusPart[] = [
   p("99128", "16057", "Latah County", 11527944),
 ];
 
-const ra = (state: string, county: string, countyName: string, area: number): RatingAreaByCounty => ({ state, county, countyName, area });
+const ra = (state: string, county: string, countyName: string, area: number): RatingAreaByCounty => ({
+  state,
+  county,
+  countyName,
+  area,
+});
 
 export const SAMPLE_RATING_AREAS_BY_COUNTY: readonly RatingAreaByCounty[] = [
   ra("NY", "36001", "Albany", 1),
@@ -220,11 +243,24 @@ const r3 = (state: string, zip3: string, area: number): RatingAreaByZip3 => ({ s
 
 /** AK and NE are rated by 3-digit ZIP (CMS State Gross Rating Areas). */
 export const SAMPLE_RATING_AREAS_BY_ZIP3: readonly RatingAreaByZip3[] = [
-  r3("AK", "995", 1), r3("AK", "996", 2), r3("AK", "997", 2), r3("AK", "998", 3), r3("AK", "999", 3),
-  r3("NE", "680", 1), r3("NE", "681", 1),
-  r3("NE", "683", 2), r3("NE", "684", 2), r3("NE", "685", 2),
-  r3("NE", "686", 3), r3("NE", "687", 3), r3("NE", "688", 3), r3("NE", "689", 3),
-  r3("NE", "690", 4), r3("NE", "691", 4), r3("NE", "692", 4), r3("NE", "693", 4),
+  r3("AK", "995", 1),
+  r3("AK", "996", 2),
+  r3("AK", "997", 2),
+  r3("AK", "998", 3),
+  r3("AK", "999", 3),
+  r3("NE", "680", 1),
+  r3("NE", "681", 1),
+  r3("NE", "683", 2),
+  r3("NE", "684", 2),
+  r3("NE", "685", 2),
+  r3("NE", "686", 3),
+  r3("NE", "687", 3),
+  r3("NE", "688", 3),
+  r3("NE", "689", 3),
+  r3("NE", "690", 4),
+  r3("NE", "691", 4),
+  r3("NE", "692", 4),
+  r3("NE", "693", 4),
 ];
 
 // ---------------------------------------------------------------------------
@@ -236,20 +272,45 @@ type IssuerSpec = Omit<Issuer, "serviceAreas" | "networks"> & {
   plans: PlanSpec[];
 };
 
-const sa = (id: string, name: string, counties: ServiceArea["counties"], extra: Partial<ServiceArea> = {}): ServiceArea => ({
-  id, name, statewide: false, counties, market: "Individual", dental: false, ...extra,
+const sa = (
+  id: string,
+  name: string,
+  counties: ServiceArea["counties"],
+  extra: Partial<ServiceArea> = {},
+): ServiceArea => ({
+  id,
+  name,
+  statewide: false,
+  counties,
+  market: "Individual",
+  dental: false,
+  ...extra,
 });
 const whole = (...fips: string[]) => fips.map((county) => ({ county }));
 const net = (id: string, name: string, multiTier = false): Network => ({ id, name, multiTier });
-const plan = (metal: PlanSpec["metal"], type: PlanSpec["type"], name: string, extra: Partial<PlanSpec> = {}): PlanSpec => ({
-  metal, type, name, networkId: extra.networkId ?? "", serviceAreaId: extra.serviceAreaId ?? "", ...extra,
+const plan = (
+  metal: PlanSpec["metal"],
+  type: PlanSpec["type"],
+  name: string,
+  extra: Partial<PlanSpec> = {},
+): PlanSpec => ({
+  metal,
+  type,
+  name,
+  networkId: extra.networkId ?? "",
+  serviceAreaId: extra.serviceAreaId ?? "",
+  ...extra,
 });
 
 function issuer(spec: Omit<IssuerSpec, "machineReadable"> & { machineReadable?: boolean }): IssuerSpec {
   const s: IssuerSpec = { machineReadable: true, ...spec };
   const defNet = s.networks[0]?.id ?? "";
   const defSa = s.serviceAreas[0]?.id ?? "";
-  s.plans = s.plans.map((pl) => ({ ...pl, networkId: pl.networkId || defNet, serviceAreaId: pl.serviceAreaId || defSa }));
+  s.plans = s.plans.map((pl) => ({
+    ...pl,
+    networkId: pl.networkId || defNet,
+    serviceAreaId: pl.serviceAreaId || defSa,
+  }));
   return s;
 }
 
@@ -259,7 +320,13 @@ const STATE_SILVER_BASE: Record<string, number> = { TX: 468, OK: 512, TN: 447, N
 export const SAMPLE_ISSUERS: readonly IssuerSpec[] = [
   // --- Texas: Dallas (Rating Area 8) and Travis (Rating Area 3), 25+ plans in each.
   issuer({
-    id: "10101", state: "TX", name: "Bluebonnet Health Plans", slug: "bluebonnet", tobaccoMilli: 1250, trailingSpace: true, priceMilli: 1000,
+    id: "10101",
+    state: "TX",
+    name: "Bluebonnet Health Plans",
+    slug: "bluebonnet",
+    tobaccoMilli: 1250,
+    trailingSpace: true,
+    priceMilli: 1000,
     networks: [net("TXN001", "Bluebonnet Select")],
     serviceAreas: [
       sa("TXS001", "Bluebonnet North and Central Texas", whole("48113", "48085", "48121", "48453")),
@@ -274,11 +341,20 @@ export const SAMPLE_ISSUERS: readonly IssuerSpec[] = [
       plan("Gold", "HMO", "Bluebonnet Gold Advantage", { both: true }),
       plan("Gold", "HMO", "Bluebonnet Gold Copay", { isNew: true }),
       plan("Platinum", "HMO", "Bluebonnet Platinum Premier"),
-      plan("Silver", "HMO", "Bluebonnet Small Business Silver", { market: "SHOP (Small Group)", serviceAreaId: "TXS002" }),
+      plan("Silver", "HMO", "Bluebonnet Small Business Silver", {
+        market: "SHOP (Small Group)",
+        serviceAreaId: "TXS002",
+      }),
     ],
   }),
   issuer({
-    id: "10202", state: "TX", name: "Pecan Valley Health", slug: "pecanvalley", tobaccoMilli: null, trailingSpace: false, priceMilli: 1060,
+    id: "10202",
+    state: "TX",
+    name: "Pecan Valley Health",
+    slug: "pecanvalley",
+    tobaccoMilli: null,
+    trailingSpace: false,
+    priceMilli: 1060,
     networks: [net("TXN001", "Pecan Valley Preferred Network", true)],
     serviceAreas: [sa("TXS001", "Pecan Valley Texas Metro", whole("48113", "48085", "48453"))],
     plans: [
@@ -292,7 +368,13 @@ export const SAMPLE_ISSUERS: readonly IssuerSpec[] = [
     ],
   }),
   issuer({
-    id: "10303", state: "TX", name: "Trinity Crest Insurance", slug: "trinitycrest", tobaccoMilli: 1500, trailingSpace: false, priceMilli: 950,
+    id: "10303",
+    state: "TX",
+    name: "Trinity Crest Insurance",
+    slug: "trinitycrest",
+    tobaccoMilli: 1500,
+    trailingSpace: false,
+    priceMilli: 950,
     networks: [net("TXN001", "Trinity Crest Access")],
     serviceAreas: [
       sa("TXS001", "Trinity Crest Dallas and Central Austin", [
@@ -310,7 +392,13 @@ export const SAMPLE_ISSUERS: readonly IssuerSpec[] = [
     ],
   }),
   issuer({
-    id: "10404", state: "TX", name: "Longhorn Mutual Health", slug: "longhorn", tobaccoMilli: 1150, trailingSpace: true, priceMilli: 1020,
+    id: "10404",
+    state: "TX",
+    name: "Longhorn Mutual Health",
+    slug: "longhorn",
+    tobaccoMilli: 1150,
+    trailingSpace: true,
+    priceMilli: 1020,
     networks: [net("TXN001", "Longhorn Core"), net("TXN002", "Longhorn Open Access", true)],
     serviceAreas: [sa("TXS001", "Longhorn Austin and Dallas", whole("48453", "48113"))],
     plans: [
@@ -323,7 +411,13 @@ export const SAMPLE_ISSUERS: readonly IssuerSpec[] = [
     ],
   }),
   issuer({
-    id: "10505", state: "TX", name: "Gulf Prairie Health", slug: "gulfprairie", tobaccoMilli: 1200, trailingSpace: false, priceMilli: 980,
+    id: "10505",
+    state: "TX",
+    name: "Gulf Prairie Health",
+    slug: "gulfprairie",
+    tobaccoMilli: 1200,
+    trailingSpace: false,
+    priceMilli: 980,
     networks: [net("TXN001", "Gulf Prairie Network")],
     serviceAreas: [sa("TXS001", "Gulf Prairie North Texas and Austin", whole("48113", "48453", "48121"))],
     plans: [
@@ -335,16 +429,31 @@ export const SAMPLE_ISSUERS: readonly IssuerSpec[] = [
     ],
   }),
   issuer({
-    id: "10606", state: "TX", name: "Prairie Smile Dental", slug: "prairiesmile", tobaccoMilli: null, trailingSpace: false, priceMilli: 1000, machineReadable: false,
+    id: "10606",
+    state: "TX",
+    name: "Prairie Smile Dental",
+    slug: "prairiesmile",
+    tobaccoMilli: null,
+    trailingSpace: false,
+    priceMilli: 1000,
+    machineReadable: false,
     networks: [net("TXN001", "Prairie Smile Dentists")],
     serviceAreas: [sa("TXS001", "Prairie Smile Texas", whole("48113", "48453"), { dental: true })],
     plans: [plan("Low", "PPO", "Prairie Smile Family Dental Low", { dental: true })],
   }),
   // --- New York: community rated, NYC (Rating Area 4) and Albany (Rating Area 1), 12+ plans each.
   issuer({
-    id: "20101", state: "NY", name: "Hudson Crest Health", slug: "hudsoncrest", tobaccoMilli: null, trailingSpace: false, priceMilli: 1000,
+    id: "20101",
+    state: "NY",
+    name: "Hudson Crest Health",
+    slug: "hudsoncrest",
+    tobaccoMilli: null,
+    trailingSpace: false,
+    priceMilli: 1000,
     networks: [net("NYN001", "Hudson Crest Network")],
-    serviceAreas: [sa("NYS001", "Hudson Crest New York City and Capital Region", whole("36047", "36061", "36081", "36001"))],
+    serviceAreas: [
+      sa("NYS001", "Hudson Crest New York City and Capital Region", whole("36047", "36061", "36081", "36001")),
+    ],
     plans: [
       plan("Bronze", "HMO", "Hudson Crest Bronze"),
       plan("Silver", "HMO", "Hudson Crest Silver", { aian: true, designType: "Design 1" }),
@@ -354,7 +463,13 @@ export const SAMPLE_ISSUERS: readonly IssuerSpec[] = [
     ],
   }),
   issuer({
-    id: "20202", state: "NY", name: "Five Boroughs Health Plan", slug: "fiveboroughs", tobaccoMilli: null, trailingSpace: true, priceMilli: 960,
+    id: "20202",
+    state: "NY",
+    name: "Five Boroughs Health Plan",
+    slug: "fiveboroughs",
+    tobaccoMilli: null,
+    trailingSpace: true,
+    priceMilli: 960,
     networks: [net("NYN001", "Five Boroughs Community Network")],
     serviceAreas: [sa("NYS001", "Five Boroughs New York City", whole("36047", "36061", "36081"))],
     plans: [
@@ -366,7 +481,13 @@ export const SAMPLE_ISSUERS: readonly IssuerSpec[] = [
     ],
   }),
   issuer({
-    id: "20303", state: "NY", name: "Knickerbocker Health", slug: "knickerbocker", tobaccoMilli: null, trailingSpace: false, priceMilli: 1080,
+    id: "20303",
+    state: "NY",
+    name: "Knickerbocker Health",
+    slug: "knickerbocker",
+    tobaccoMilli: null,
+    trailingSpace: false,
+    priceMilli: 1080,
     networks: [net("NYN001", "Knickerbocker Tiered Network", true)],
     serviceAreas: [sa("NYS001", "Knickerbocker New York City and Albany", whole("36047", "36061", "36081", "36001"))],
     plans: [
@@ -377,7 +498,13 @@ export const SAMPLE_ISSUERS: readonly IssuerSpec[] = [
     ],
   }),
   issuer({
-    id: "20404", state: "NY", name: "Capital Region Health Cooperative", slug: "capitalregion", tobaccoMilli: null, trailingSpace: false, priceMilli: 930,
+    id: "20404",
+    state: "NY",
+    name: "Capital Region Health Cooperative",
+    slug: "capitalregion",
+    tobaccoMilli: null,
+    trailingSpace: false,
+    priceMilli: 930,
     networks: [net("NYN001", "Capital Region Cooperative Network")],
     serviceAreas: [sa("NYS001", "Capital Region", whole("36001"))],
     plans: [
@@ -390,7 +517,13 @@ export const SAMPLE_ISSUERS: readonly IssuerSpec[] = [
   }),
   // --- Oklahoma: Tulsa and Osage (Rating Area 4); ZIP 74127 spans both.
   issuer({
-    id: "30101", state: "OK", name: "Red Earth Health", slug: "redearth", tobaccoMilli: 1300, trailingSpace: false, priceMilli: 1000,
+    id: "30101",
+    state: "OK",
+    name: "Red Earth Health",
+    slug: "redearth",
+    tobaccoMilli: 1300,
+    trailingSpace: false,
+    priceMilli: 1000,
     networks: [net("OKN001", "Red Earth Network")],
     serviceAreas: [sa("OKS001", "Red Earth Tulsa Area", whole("40143", "40113"))],
     plans: [
@@ -402,7 +535,13 @@ export const SAMPLE_ISSUERS: readonly IssuerSpec[] = [
     ],
   }),
   issuer({
-    id: "30202", state: "OK", name: "Cimarron Health Partners", slug: "cimarron", tobaccoMilli: 1100, trailingSpace: true, priceMilli: 1070,
+    id: "30202",
+    state: "OK",
+    name: "Cimarron Health Partners",
+    slug: "cimarron",
+    tobaccoMilli: 1100,
+    trailingSpace: true,
+    priceMilli: 1070,
     networks: [net("OKN001", "Cimarron Partners PPO")],
     serviceAreas: [sa("OKS001", "Cimarron Tulsa County", whole("40143"))],
     plans: [
@@ -413,7 +552,13 @@ export const SAMPLE_ISSUERS: readonly IssuerSpec[] = [
   }),
   // --- Tennessee: Montgomery County (Rating Area 4); ZIP 42223 crosses into Kentucky.
   issuer({
-    id: "40101", state: "TN", name: "Cumberland Ridge Health", slug: "cumberlandridge", tobaccoMilli: 1500, trailingSpace: false, priceMilli: 1000,
+    id: "40101",
+    state: "TN",
+    name: "Cumberland Ridge Health",
+    slug: "cumberlandridge",
+    tobaccoMilli: 1500,
+    trailingSpace: false,
+    priceMilli: 1000,
     networks: [net("TNN001", "Cumberland Ridge Network")],
     serviceAreas: [sa("TNS001", "Cumberland Ridge Clarksville", whole("47125"))],
     plans: [
@@ -426,7 +571,13 @@ export const SAMPLE_ISSUERS: readonly IssuerSpec[] = [
   }),
   // --- Nebraska: one statewide service area, rated by 3-digit ZIP.
   issuer({
-    id: "50101", state: "NE", name: "Platte River Health", slug: "platteriver", tobaccoMilli: null, trailingSpace: false, priceMilli: 1000,
+    id: "50101",
+    state: "NE",
+    name: "Platte River Health",
+    slug: "platteriver",
+    tobaccoMilli: null,
+    trailingSpace: false,
+    priceMilli: 1000,
     networks: [net("NEN001", "Platte River Statewide")],
     serviceAreas: [sa("NES001", "Nebraska Statewide", [], { statewide: true })],
     plans: [
@@ -446,7 +597,8 @@ export function buildSampleWorld(seed = "sample-2027"): World {
   const limit = moopLimit(year).individual;
   const rng = new Prng(seed);
   const countyArea = new Map(SAMPLE_RATING_AREAS_BY_COUNTY.map((r) => [r.county, r.area]));
-  const zip3Areas = (state: string) => [...new Set(SAMPLE_RATING_AREAS_BY_ZIP3.filter((r) => r.state === state).map((r) => r.area))].sort((a, b) => a - b);
+  const zip3Areas = (state: string) =>
+    [...new Set(SAMPLE_RATING_AREAS_BY_ZIP3.filter((r) => r.state === state).map((r) => r.area))].sort((a, b) => a - b);
 
   const issuers: Issuer[] = [];
   const plans: Plan[] = [];
@@ -460,14 +612,21 @@ export function buildSampleWorld(seed = "sample-2027"): World {
       if (!area) throw new Error(`${iss.id}: no service area ${ps.serviceAreaId}`);
       const areas = area.statewide
         ? zip3Areas(iss.state)
-        : [...new Set(area.counties.map((x) => countyArea.get(x.county) ?? fail(`no rating area for ${x.county}`)))].sort((a, b) => a - b);
+        : [
+            ...new Set(area.counties.map((x) => countyArea.get(x.county) ?? fail(`no rating area for ${x.county}`))),
+          ].sort((a, b) => a - b);
       const prng = irng.fork(`plan/${i}`);
       const jitter = Math.round(prng.range(955, 1045));
       const cents = (ra: number): number => {
         if (ps.dental) return Math.round(prng.fork(`dental/${ra}`).range(24, 38) * 100);
         // Area factor is a property of the state's rating area, shared by every issuer there.
         const areaMilli = 900 + Math.floor(unitHash(hashState(iss.state), ra) * 260);
-        const dollarsBase = STATE_SILVER_BASE[iss.state] * (METAL_PRICE_MILLI[ps.metal] / 1000) * (iss.priceMilli / 1000) * (jitter / 1000) * (areaMilli / 1000);
+        const dollarsBase =
+          STATE_SILVER_BASE[iss.state] *
+          (METAL_PRICE_MILLI[ps.metal] / 1000) *
+          (iss.priceMilli / 1000) *
+          (jitter / 1000) *
+          (areaMilli / 1000);
         return Math.round(dollarsBase * 100);
       };
       plans.push(makePlan(iss, ps, i + 1, prng, limit, areas, cents));

@@ -77,12 +77,104 @@ export function isValidNpi(npi: string): boolean {
 }
 
 // Invented names: ordinary first names with surnames made up for the sample.
-const FIRST = ["Avery", "Jordan", "Priya", "Mateo", "Elena", "Marcus", "Hana", "Tobias", "Grace", "Rafael", "Nadia", "Owen", "Leah", "Samir", "Ines", "Caleb", "Mei", "Victor", "Rosa", "Julian", "Amara", "Felix", "Lucia", "Dmitri", "Keiko", "Andre", "Yara", "Colin", "Selma", "Hugo"];
-const LAST = ["Ashgrove", "Bellwether", "Cinderford", "Dunmore", "Everhollow", "Fairbrook", "Glenwick", "Hollander", "Ivybridge", "Juniperro", "Kestrelton", "Larkspur", "Merriwell", "Northcote", "Oakhurst", "Pembrook", "Quillfeather", "Ravensworth", "Silverdale", "Thornbury", "Underhill", "Valecrest", "Whitmoor", "Yarrowby", "Zellwood", "Brightwater", "Coldharbor", "Dovecote", "Emberlyn", "Foxmere"];
-const SPECIALTIES = ["Family Medicine", "Internal Medicine", "Pediatrics", "Cardiology", "Dermatology", "Obstetrics & Gynecology", "Orthopaedic Surgery", "Psychiatry", "Endocrinology", "Ophthalmology", "Gastroenterology", "Neurology"];
-const STREETS = ["Meadowlark", "Juniper", "Riverbend", "Cedar Hollow", "Bluestem", "Harbor View", "Old Mill", "Prairie Wind", "Stonegate", "Willow Creek"];
+const FIRST = [
+  "Avery",
+  "Jordan",
+  "Priya",
+  "Mateo",
+  "Elena",
+  "Marcus",
+  "Hana",
+  "Tobias",
+  "Grace",
+  "Rafael",
+  "Nadia",
+  "Owen",
+  "Leah",
+  "Samir",
+  "Ines",
+  "Caleb",
+  "Mei",
+  "Victor",
+  "Rosa",
+  "Julian",
+  "Amara",
+  "Felix",
+  "Lucia",
+  "Dmitri",
+  "Keiko",
+  "Andre",
+  "Yara",
+  "Colin",
+  "Selma",
+  "Hugo",
+];
+const LAST = [
+  "Ashgrove",
+  "Bellwether",
+  "Cinderford",
+  "Dunmore",
+  "Everhollow",
+  "Fairbrook",
+  "Glenwick",
+  "Hollander",
+  "Ivybridge",
+  "Juniperro",
+  "Kestrelton",
+  "Larkspur",
+  "Merriwell",
+  "Northcote",
+  "Oakhurst",
+  "Pembrook",
+  "Quillfeather",
+  "Ravensworth",
+  "Silverdale",
+  "Thornbury",
+  "Underhill",
+  "Valecrest",
+  "Whitmoor",
+  "Yarrowby",
+  "Zellwood",
+  "Brightwater",
+  "Coldharbor",
+  "Dovecote",
+  "Emberlyn",
+  "Foxmere",
+];
+const SPECIALTIES = [
+  "Family Medicine",
+  "Internal Medicine",
+  "Pediatrics",
+  "Cardiology",
+  "Dermatology",
+  "Obstetrics & Gynecology",
+  "Orthopaedic Surgery",
+  "Psychiatry",
+  "Endocrinology",
+  "Ophthalmology",
+  "Gastroenterology",
+  "Neurology",
+];
+const STREETS = [
+  "Meadowlark",
+  "Juniper",
+  "Riverbend",
+  "Cedar Hollow",
+  "Bluestem",
+  "Harbor View",
+  "Old Mill",
+  "Prairie Wind",
+  "Stonegate",
+  "Willow Creek",
+];
 const STREET_KIND = ["Ave", "St", "Blvd", "Rd", "Pkwy"];
-const FACILITY = [["Community Hospital", "Hospital"], ["Medical Center", "Hospital"], ["Urgent Care", "Urgent Care"], ["Imaging Center", "Imaging Center"], ["Surgery Center", "Ambulatory Surgical Center"]] as const;
+const FACILITY = [
+  ["Community Hospital", "Hospital"],
+  ["Medical Center", "Hospital"],
+  ["Urgent Care", "Urgent Care"],
+  ["Imaging Center", "Imaging Center"],
+  ["Surgery Center", "Ambulatory Surgical Center"],
+] as const;
 const AREA_CODE: Record<string, string> = { TX: "214", NY: "718", OK: "918", TN: "931", NE: "402" };
 
 export type PoolZip = { zip: string; city: string; county: string };
@@ -97,12 +189,22 @@ function providerIdentity(state: string, j: number, zips: PoolZip[]) {
   const npi = base9 + npiCheckDigit(base9);
   const home = zips[j % zips.length];
   const phone = `${AREA_CODE[state] ?? "800"}55501${String(j % 100).padStart(2, "0")}`;
-  const street = (k: number) => `${100 + Math.floor(h(k) * 8800)} ${STREETS[Math.floor(h(k + 1) * STREETS.length)]} ${STREET_KIND[Math.floor(h(k + 2) * STREET_KIND.length)]}`;
-  const addresses: Record<string, string>[] = [{ address: street(10), city: titleCase(home.city), state, zip: home.zip, phone }];
+  const street = (k: number) =>
+    `${100 + Math.floor(h(k) * 8800)} ${STREETS[Math.floor(h(k + 1) * STREETS.length)]} ${STREET_KIND[Math.floor(h(k + 2) * STREET_KIND.length)]}`;
+  const addresses: Record<string, string>[] = [
+    { address: street(10), city: titleCase(home.city), state, zip: home.zip, phone },
+  ];
   const someLocations = type === "INDIVIDUAL" && h(2) < 0.15;
   if (someLocations || h(3) < 0.1) {
     const other = zips[(j + 1 + Math.floor(h(4) * zips.length)) % zips.length];
-    addresses.push({ address: street(20), address_2: "Suite 200", city: titleCase(other.city), state, zip: other.zip, phone });
+    addresses.push({
+      address: street(20),
+      address_2: "Suite 200",
+      city: titleCase(other.city),
+      state,
+      zip: other.zip,
+      phone,
+    });
   }
   const first = FIRST[Math.floor(h(5) * FIRST.length)];
   const last = LAST[Math.floor(h(6) * LAST.length)];
@@ -246,7 +348,10 @@ function providerJson(who: ReturnType<typeof providerIdentity>, plans: unknown[]
     return {
       npi: who.npi,
       type: "INDIVIDUAL",
-      name: h(8) < 0.3 ? { first: who.first, middle: FIRST[Math.floor(h(9) * FIRST.length)], last: who.last, suffix: "MD" } : { first: who.first, last: who.last },
+      name:
+        h(8) < 0.3
+          ? { first: who.first, middle: FIRST[Math.floor(h(9) * FIRST.length)], last: who.last, suffix: "MD" }
+          : { first: who.first, last: who.last },
       addresses: who.addresses,
       specialty,
       accepting: who.someLocations ? "accepting in some locations" : h(11) < 0.8 ? "accepting" : "not accepting",
@@ -284,8 +389,18 @@ function planJson(p: Plan, tiers: string[], lastUpdated: string): unknown {
   const bronzeLike = p.metal === "Bronze" || p.metal === "Expanded Bronze" || p.metal === "Catastrophic";
   const net = p.issuer.networks.find((n) => n.id === p.networkId);
   const tierCost = (tier: string) => {
-    const copay = (amount: number, afterDed: boolean) => ({ copay_amount: amount, copay_opt: amount === 0 ? "NO-CHARGE" : afterDed ? "AFTER-DEDUCTIBLE" : "BEFORE-DEDUCTIBLE", coinsurance_rate: 0.0, coinsurance_opt: null });
-    const coins = (rate: number) => ({ copay_amount: 0.0, copay_opt: "NO-CHARGE", coinsurance_rate: rate, coinsurance_opt: "AFTER-DEDUCTIBLE" });
+    const copay = (amount: number, afterDed: boolean) => ({
+      copay_amount: amount,
+      copay_opt: amount === 0 ? "NO-CHARGE" : afterDed ? "AFTER-DEDUCTIBLE" : "BEFORE-DEDUCTIBLE",
+      coinsurance_rate: 0.0,
+      coinsurance_opt: null,
+    });
+    const coins = (rate: number) => ({
+      copay_amount: 0.0,
+      copay_opt: "NO-CHARGE",
+      coinsurance_rate: rate,
+      coinsurance_opt: "AFTER-DEDUCTIBLE",
+    });
     switch (tier) {
       case "ZERO-COST-SHARE-PREVENTIVE":
         return copay(0, false);
@@ -310,7 +425,9 @@ function planJson(p: Plan, tiers: string[], lastUpdated: string): unknown {
     marketing_url: `${host}/plans/${p.id}`,
     formulary_url: `${host}/${p.issuer.state.toLowerCase()}/2027/formulary`,
     plan_contact: `members@${p.issuer.slug}.example.com`,
-    network: net?.multiTier ? [{ network_tier: "PREFERRED" }, { network_tier: "NON-PREFERRED" }] : [{ network_tier: "PREFERRED" }],
+    network: net?.multiTier
+      ? [{ network_tier: "PREFERRED" }, { network_tier: "NON-PREFERRED" }]
+      : [{ network_tier: "PREFERRED" }],
     formulary: tiers.map((tier) => ({
       drug_tier: tier,
       mail_order: tier !== "SPECIALTY",

@@ -32,7 +32,11 @@ function urls(plan: Plan, suffix: string) {
 /** Individual, family-per-person and family-per-group values of one MOOP or deductible tier. */
 function triple(amount: number | null, familyLimit: number, trailing: boolean): [string, string, string] {
   if (amount === null) return [NA, "per person not applicable", "per group not applicable"];
-  return [dollars(amount) + (trailing ? " " : ""), familyAmount(amount, "person"), familyAmount(Math.min(amount * 2, familyLimit), "group")];
+  return [
+    dollars(amount) + (trailing ? " " : ""),
+    familyAmount(amount, "person"),
+    familyAmount(Math.min(amount * 2, familyLimit), "group"),
+  ];
 }
 
 export function planAttributesRecord(world: World, plan: Plan, suffix: string): Record<string, string> {
@@ -69,12 +73,15 @@ export function planAttributesRecord(world: World, plan: Plan, suffix: string): 
     IsReferralRequiredForSpecialist: plan.type === "HMO" ? "Yes" : "No",
     SpecialistRequiringReferral: plan.type === "HMO" ? "All Specialists" : "",
     PlanLevelExclusions: "",
-    IndianPlanVariationEstimatedAdvancedPaymentAmountPerEnrollee: suffix === "02" ? dollars(28 + (plan.knobs.deductible % 17)) : "",
+    IndianPlanVariationEstimatedAdvancedPaymentAmountPerEnrollee:
+      suffix === "02" ? dollars(28 + (plan.knobs.deductible % 17)) : "",
     CompositeRatingOffered: "No",
     ChildOnlyOffering: plan.metal === "Catastrophic" ? "Allows Adult-Only" : "Allows Adult and Child-Only",
     ChildOnlyPlanId: "",
     WellnessProgramOffered: plan.metal === "Gold" || plan.metal === "Platinum" ? "Yes" : "No",
-    DiseaseManagementProgramsOffered: plan.dental ? "" : "Asthma, Diabetes, Heart Disease, High Blood Pressure & High Cholesterol",
+    DiseaseManagementProgramsOffered: plan.dental
+      ? ""
+      : "Asthma, Diabetes, Heart Disease, High Blood Pressure & High Cholesterol",
     EHBPercentTotalPremium: plan.dental ? "1" : (0.9935 + (plan.knobs.coinsurance % 7) / 1000).toFixed(4),
     EHBPediatricDentalApportionmentQuantity: "0",
     IsGuaranteedRate: "No",
@@ -98,7 +105,11 @@ export function planAttributesRecord(world: World, plan: Plan, suffix: string): 
     FirstTierUtilization: multiTier ? "80%" : "100%",
     SecondTierUtilization: multiTier ? "20%" : "",
     ...(plan.dental ? {} : sbcScenarios(v)),
-    SpecialtyDrugMaximumCoinsurance: plan.dental ? "" : v.zero ? "$0" : dollars(250 + 50 * Math.round(v.coinsurance / 10)),
+    SpecialtyDrugMaximumCoinsurance: plan.dental
+      ? ""
+      : v.zero
+        ? "$0"
+        : dollars(250 + 50 * Math.round(v.coinsurance / 10)),
     InpatientCopaymentMaximumDays: "0",
     BeginPrimaryCareCostSharingAfterNumberOfVisits: plan.metal === "Catastrophic" ? "3" : "0",
     BeginPrimaryCareDeductibleCoinsuranceAfterNumberOfCopays: "0",
@@ -113,7 +124,11 @@ export function planAttributesRecord(world: World, plan: Plan, suffix: string): 
 }
 
 function variantLabel(suffix: string): string {
-  return { "02": "Zero Cost Sharing", "03": "Limited Cost Sharing", "04": "73% AV", "05": "87% AV", "06": "94% AV" }[suffix] ?? "";
+  return (
+    { "02": "Zero Cost Sharing", "03": "Limited Cost Sharing", "04": "73% AV", "05": "87% AV", "06": "94% AV" }[
+      suffix
+    ] ?? ""
+  );
 }
 
 function moopAndDeductibleColumns(
@@ -136,7 +151,12 @@ function moopAndDeductibleColumns(
   const tier2Moop = multiTier ? Math.min(limits.individual, v.moop + 1500) : null;
   put("TEHB", "InnTier1", "MOOP", triple(v.moop, familyLimit, tr));
   put("TEHB", "InnTier2", "MOOP", triple(tier2Moop, familyLimit, false));
-  put("TEHB", "OutOfNet", "MOOP", triple(oon ? Math.max(plan.knobs.moop, 2000) * 2 : null, Number.MAX_SAFE_INTEGER, false));
+  put(
+    "TEHB",
+    "OutOfNet",
+    "MOOP",
+    triple(oon ? Math.max(plan.knobs.moop, 2000) * 2 : null, Number.MAX_SAFE_INTEGER, false),
+  );
   put("TEHB", "CombInnOon", "MOOP", triple(null, 0, false));
 
   const dedColumns = (prefix: "TEHB" | "MEHB" | "DEHB", amount: number, coins: number) => {
@@ -197,20 +217,41 @@ export function writeRates(world: World, dir: string): FileSummary {
     return i;
   };
   const C = {
-    year: col("BusinessYear"), state: col("StateCode"), issuer: col("IssuerId"), source: col("SourceName"), imp: col("ImportDate"),
-    eff: col("RateEffectiveDate"), exp: col("RateExpirationDate"), plan: col("PlanId"), area: col("RatingAreaId"), tobacco: col("Tobacco"),
-    age: col("Age"), rate: col("IndividualRate"), tobRate: col("IndividualTobaccoRate"),
+    year: col("BusinessYear"),
+    state: col("StateCode"),
+    issuer: col("IssuerId"),
+    source: col("SourceName"),
+    imp: col("ImportDate"),
+    eff: col("RateEffectiveDate"),
+    exp: col("RateExpirationDate"),
+    plan: col("PlanId"),
+    area: col("RatingAreaId"),
+    tobacco: col("Tobacco"),
+    age: col("Age"),
+    rate: col("IndividualRate"),
+    tobRate: col("IndividualTobaccoRate"),
   };
   const familyCols = Object.entries(nyFamilyTierMilli()).map(([name, milli]) => [col(name), milli] as const);
   // Stand-alone dental family tiers (typical filed ratios).
-  const dentalTiers = [["Couple", 1900], ["PrimarySubscriberAndOneDependent", 1850], ["PrimarySubscriberAndTwoDependents", 2700], ["PrimarySubscriberAndThreeOrMoreDependents", 3400], ["CoupleAndOneDependent", 2750], ["CoupleAndTwoDependents", 3550], ["CoupleAndThreeOrMoreDependents", 4250]].map(([n, m]) => [col(n as string), m as number] as const);
+  const dentalTiers = [
+    ["Couple", 1900],
+    ["PrimarySubscriberAndOneDependent", 1850],
+    ["PrimarySubscriberAndTwoDependents", 2700],
+    ["PrimarySubscriberAndThreeOrMoreDependents", 3400],
+    ["CoupleAndOneDependent", 2750],
+    ["CoupleAndTwoDependents", 3550],
+    ["CoupleAndThreeOrMoreDependents", 4250],
+  ].map(([n, m]) => [col(n as string), m as number] as const);
   const curves = new Map<string, Map<string, number>>();
   const curveOf = (state: string) => {
     let cv = curves.get(state);
     if (!cv) curves.set(state, (cv = ageCurveMilli(state)));
     return cv;
   };
-  const labels = RATE_AGE_LABELS.map((label) => ({ label, adult: label === "64 and over" || (label !== "0-14" && Number(label) >= 21) }));
+  const labels = RATE_AGE_LABELS.map((label) => ({
+    label,
+    adult: label === "64 and over" || (label !== "0-14" && Number(label) >= 21),
+  }));
 
   for (const plan of world.plans) {
     const iss = plan.issuer;
@@ -233,7 +274,8 @@ export function writeRates(world: World, dir: string): FileSummary {
         row[C.tobacco] = "No Preference";
         row[C.age] = "Family Option";
         row[C.rate] = rateAmount(cents);
-        for (const [i, milli] of plan.dental ? dentalTiers : familyCols) row[i] = rateAmount(mulMilliCents(cents, milli));
+        for (const [i, milli] of plan.dental ? dentalTiers : familyCols)
+          row[i] = rateAmount(mulMilliCents(cents, milli));
         f.array(row);
         continue;
       }
@@ -273,11 +315,25 @@ export function writeServiceAreas(world: World, dir: string): FileSummary {
   for (const iss of world.issuers) {
     for (const sa of iss.serviceAreas) {
       const common = {
-        BusinessYear: String(world.year), StateCode: iss.state, IssuerId: iss.id, SourceName: SOURCE_NAME, ImportDate: world.importDate,
-        ServiceAreaId: sa.id, ServiceAreaName: sa.name, MarketCoverage: sa.market, DentalOnlyPlan: sa.dental ? "Yes" : "No",
+        BusinessYear: String(world.year),
+        StateCode: iss.state,
+        IssuerId: iss.id,
+        SourceName: SOURCE_NAME,
+        ImportDate: world.importDate,
+        ServiceAreaId: sa.id,
+        ServiceAreaName: sa.name,
+        MarketCoverage: sa.market,
+        DentalOnlyPlan: sa.dental ? "Yes" : "No",
       };
       if (sa.statewide) {
-        f.record({ ...common, CoverEntireState: "Yes", County: "", PartialCounty: "", ZipCodes: "", PartialCountyJustification: "" });
+        f.record({
+          ...common,
+          CoverEntireState: "Yes",
+          County: "",
+          PartialCounty: "",
+          ZipCodes: "",
+          PartialCountyJustification: "",
+        });
         continue;
       }
       for (const c of sa.counties) {
@@ -288,7 +344,9 @@ export function writeServiceAreas(world: World, dir: string): FileSummary {
           County: c.county,
           PartialCounty: partial ? "Yes" : "No",
           ZipCodes: partial ? c.partialZips!.join(", ") : "",
-          PartialCountyJustification: partial ? "The provider network meets time and distance standards only in these ZIP codes of the county." : "",
+          PartialCountyJustification: partial
+            ? "The provider network meets time and distance standards only in these ZIP codes of the county."
+            : "",
         });
       }
     }
@@ -301,7 +359,8 @@ export function writeQuality(world: World, dir: string): FileSummary {
   for (const plan of world.plans) {
     const q = plan.quality;
     if (!q) continue;
-    const vals = q.kind === "rated" ? [q.overall, q.medical, q.member, q.admin].map(String) : [q.text, q.text, q.text, q.text];
+    const vals =
+      q.kind === "rated" ? [q.overall, q.medical, q.member, q.admin].map(String) : [q.text, q.text, q.text, q.text];
     f.record({
       IssuerID: plan.issuer.id,
       State: plan.issuer.state,
@@ -323,9 +382,16 @@ export function writeNetworks(world: World, dir: string): FileSummary {
     const dental = iss.serviceAreas.every((s) => s.dental);
     for (const n of iss.networks) {
       f.record({
-        BusinessYear: String(world.year), StateCode: iss.state, IssuerId: iss.id, SourceName: SOURCE_NAME, ImportDate: world.importDate,
-        NetworkName: n.name, NetworkId: n.id, NetworkURL: `https://www.${iss.slug}.example.com/find-a-doctor?network=${n.id}`,
-        MarketCoverage: "Individual", DentalOnlyPlan: dental ? "Yes" : "No",
+        BusinessYear: String(world.year),
+        StateCode: iss.state,
+        IssuerId: iss.id,
+        SourceName: SOURCE_NAME,
+        ImportDate: world.importDate,
+        NetworkName: n.name,
+        NetworkId: n.id,
+        NetworkURL: `https://www.${iss.slug}.example.com/find-a-doctor?network=${n.id}`,
+        MarketCoverage: "Individual",
+        DentalOnlyPlan: dental ? "Yes" : "No",
       });
     }
   }
@@ -342,14 +408,23 @@ export function writeGeography(world: World, dir: string): FileSummary[] {
   const hud = new CsvFile(join(dir, "zip-county-hud.csv"), HEADERS.hudZipCounty);
   for (const z of world.hudZips) {
     hud.record({
-      ZIP: z.zip, COUNTY: z.county, USPS_ZIP_PREF_CITY: z.city, USPS_ZIP_PREF_STATE: z.uspsState,
-      RES_RATIO: ratio(z.res ?? z.ratio), BUS_RATIO: ratio(z.bus ?? z.ratio), OTH_RATIO: ratio(z.oth ?? z.ratio), TOT_RATIO: ratio(z.ratio),
+      ZIP: z.zip,
+      COUNTY: z.county,
+      USPS_ZIP_PREF_CITY: z.city,
+      USPS_ZIP_PREF_STATE: z.uspsState,
+      RES_RATIO: ratio(z.res ?? z.ratio),
+      BUS_RATIO: ratio(z.bus ?? z.ratio),
+      OTH_RATIO: ratio(z.oth ?? z.ratio),
+      TOT_RATIO: ratio(z.ratio),
     });
   }
   out.push(summary(hud.close()));
 
   // Census relationship file: pipe-delimited with a UTF-8 BOM, one row per ZCTA × county part.
-  const census = new CsvFile(join(dir, "zcta-county-census2020.txt"), HEADERS.censusZctaCounty, { delimiter: "|", bom: true });
+  const census = new CsvFile(join(dir, "zcta-county-census2020.txt"), HEADERS.censusZctaCounty, {
+    delimiter: "|",
+    bom: true,
+  });
   const zctaLand = new Map<string, number>();
   for (const p of world.censusParts) if (p.zcta) zctaLand.set(p.zcta, (zctaLand.get(p.zcta) ?? 0) + p.arealandPart);
   for (const p of world.censusParts) {
@@ -395,7 +470,15 @@ export function writeGeography(world: World, dir: string): FileSummary[] {
 
   const states = new CsvFile(join(dir, "states.csv"), HEADERS.states);
   for (const s of stateRows(world.year)) {
-    states.array([String(s.planYear), s.code, s.name, s.exchangeKind, s.marketplaceName, s.marketplaceUrl, s.ownedData ? "true" : "false"]);
+    states.array([
+      String(s.planYear),
+      s.code,
+      s.name,
+      s.exchangeKind,
+      s.marketplaceName,
+      s.marketplaceUrl,
+      s.ownedData ? "true" : "false",
+    ]);
   }
   out.push(summary(states.close()));
   return out;

@@ -42,7 +42,8 @@ export function sniffEncoding(path: string): "utf8" | "latin1" {
     // Do not judge a multi-byte sequence cut at the end of the sample.
     let cut = 0;
     while (cut < 3 && slice.length - cut > 0 && (slice[slice.length - 1 - cut] & 0xc0) === 0x80) cut++;
-    if (slice.length - cut > 0 && slice[slice.length - 1 - cut] >= 0xc0) slice = slice.subarray(0, slice.length - 1 - cut);
+    if (slice.length - cut > 0 && slice[slice.length - 1 - cut] >= 0xc0)
+      slice = slice.subarray(0, slice.length - 1 - cut);
     try {
       new TextDecoder("utf-8", { fatal: true }).decode(slice);
       return "utf8";
@@ -226,7 +227,10 @@ export async function* csvRecords(path: string, options: CsvReadOptions = {}): A
 
 /** Header lookup by name, case-insensitively and ignoring spaces, underscores and punctuation. */
 export function normalizeHeader(name: string): string {
-  return name.replace(/^\uFEFF/, "").toLowerCase().replace(/[^a-z0-9]/g, "");
+  return name
+    .replace(/^\uFEFF/, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, "");
 }
 
 export class HeaderMap {

@@ -11,7 +11,15 @@
  * spreadsheet round trip often drops the leading zero.
  */
 import { EXCHANGE_KINDS, type ExchangeKind } from "../../db/plan-store";
-import { cleanText, padCode, parseDecimal, parseRatingArea, parseYesNo, stateOfCounty, STATE_BY_FIPS } from "../../db/plan-store-values";
+import {
+  cleanText,
+  padCode,
+  parseDecimal,
+  parseRatingArea,
+  parseYesNo,
+  stateOfCounty,
+  STATE_BY_FIPS,
+} from "../../db/plan-store-values";
 import { normalizeUrl } from "./plan-attributes";
 import { column, reject, row, skip, type CsvFormat, type Parsed } from "./types";
 
@@ -49,7 +57,8 @@ export const statesFormat: CsvFormat<StateRecord> = {
       const name = f.name(fields);
       if (!name) return reject("missing state_name");
       const kind = f.kind(fields).toLowerCase() as ExchangeKind;
-      if (!EXCHANGE_KINDS.includes(kind)) return reject(`unknown exchange_kind (expected ${EXCHANGE_KINDS.join(", ")})`);
+      if (!EXCHANGE_KINDS.includes(kind))
+        return reject(`unknown exchange_kind (expected ${EXCHANGE_KINDS.join(", ")})`);
       const owned = parseYesNo(f.owned(fields));
       if (owned === null) return reject("malformed owned_data");
       const rawUrl = f.mUrl(fields);
@@ -111,7 +120,12 @@ export const hudZipCountyFormat: CsvFormat<ZipCountyRecord> = {
   required: [["ZIP"], ["COUNTY", "county_fips", "GEOID"], ["TOT_RATIO"]],
   create(header) {
     const c = (...n: string[]) => column(header, ...n);
-    const f = { zip: c("ZIP"), county: c("COUNTY", "county_fips", "GEOID"), ratio: c("TOT_RATIO"), name: c("county_name") };
+    const f = {
+      zip: c("ZIP"),
+      county: c("COUNTY", "county_fips", "GEOID"),
+      ratio: c("TOT_RATIO"),
+      name: c("county_name"),
+    };
     return (fields): Parsed<ZipCountyRecord> => {
       const zip = padCode(f.zip(fields), 5);
       if (zip === null) return reject("malformed ZIP");
@@ -121,7 +135,14 @@ export const hudZipCountyFormat: CsvFormat<ZipCountyRecord> = {
       if (!state) return reject("unknown state FIPS prefix");
       const share = parseDecimal(f.ratio(fields));
       if (share === null || share < 0 || share > 1.0001) return reject("malformed TOT_RATIO");
-      return row({ source: "hud", zip, countyFips, state, countyName: cleanText(f.name(fields)), share: Math.min(share, 1) });
+      return row({
+        source: "hud",
+        zip,
+        countyFips,
+        state,
+        countyName: cleanText(f.name(fields)),
+        share: Math.min(share, 1),
+      });
     };
   },
 };
@@ -135,7 +156,10 @@ export const hudZipCountyFormat: CsvFormat<ZipCountyRecord> = {
 export const censusZctaCountyFormat: CsvFormat<ZipCountyRecord> = {
   name: "zcta-county-census",
   delimiter: "auto",
-  required: [["GEOID_ZCTA5_20", "zcta"], ["GEOID_COUNTY_20", "county_fips"]],
+  required: [
+    ["GEOID_ZCTA5_20", "zcta"],
+    ["GEOID_COUNTY_20", "county_fips"],
+  ],
   create(header) {
     const c = (...n: string[]) => column(header, ...n);
     const f = {
@@ -169,14 +193,26 @@ export const censusZctaCountyFormat: CsvFormat<ZipCountyRecord> = {
         share = part === null || whole === null ? null : whole > 0 ? part / whole : 0;
       }
       if (share === null || share < 0 || share > 1.0001) return reject("malformed land area");
-      return row({ source: "census", zip, countyFips, state, countyName: cleanText(f.name(fields)), share: Math.min(share, 1) });
+      return row({
+        source: "census",
+        zip,
+        countyFips,
+        state,
+        countyName: cleanText(f.name(fields)),
+        share: Math.min(share, 1),
+      });
     };
   },
 };
 
 // ---------------------------------------------------------------- rating areas
 
-export type RatingAreaCountyRecord = { state: string; countyFips: string; countyName: string | null; ratingArea: number };
+export type RatingAreaCountyRecord = {
+  state: string;
+  countyFips: string;
+  countyName: string | null;
+  ratingArea: number;
+};
 export type RatingAreaZip3Record = { state: string; zip3: string; ratingArea: number };
 
 export const ratingAreaCountyFormat: CsvFormat<RatingAreaCountyRecord> = {
@@ -185,7 +221,12 @@ export const ratingAreaCountyFormat: CsvFormat<RatingAreaCountyRecord> = {
   required: [["state"], ["county_fips"], ["rating_area_id", "rating_area"]],
   create(header) {
     const c = (...n: string[]) => column(header, ...n);
-    const f = { state: c("state"), county: c("county_fips"), name: c("county_name"), area: c("rating_area_id", "rating_area") };
+    const f = {
+      state: c("state"),
+      county: c("county_fips"),
+      name: c("county_name"),
+      area: c("rating_area_id", "rating_area"),
+    };
     return (fields): Parsed<RatingAreaCountyRecord> => {
       const state = f.state(fields).toUpperCase();
       if (!/^[A-Z]{2}$/.test(state)) return reject("malformed state");

@@ -37,7 +37,10 @@ function isSpace(c: number): boolean {
  * JsonStreamError when the file is not a JSON array at all; a truncated file
  * ends with an element carrying `error`.
  */
-export async function* jsonArrayElementBatches(path: string, options: JsonReadOptions = {}): AsyncGenerator<JsonElement[]> {
+export async function* jsonArrayElementBatches(
+  path: string,
+  options: JsonReadOptions = {},
+): AsyncGenerator<JsonElement[]> {
   const maxElement = options.maxElementChars ?? 256 * 1024 * 1024;
   const decoder = new StringDecoder("utf8");
   const stream = createReadStream(path, { highWaterMark: options.chunkSize ?? 1 << 20 });

@@ -198,22 +198,46 @@ export const planAttributesFormat: CsvFormat<PlanAttributesRecord> = {
       brochureUrl: c("PlanBrochure"),
       enrollmentUrl: c("URLForEnrollmentPayment"),
     };
-    type Cell = { get: (fields: string[]) => string; kind: CostLimitCell["kind"]; coverage: CostLimitCell["coverage"]; networkTier: CostLimitCell["networkTier"]; familyCost: CostLimitCell["familyCost"] };
+    type Cell = {
+      get: (fields: string[]) => string;
+      kind: CostLimitCell["kind"];
+      coverage: CostLimitCell["coverage"];
+      networkTier: CostLimitCell["networkTier"];
+      familyCost: CostLimitCell["familyCost"];
+    };
     const cells: Cell[] = [];
     for (const [letter, coverage] of COVERAGE) {
       for (const [tierName, networkTier] of TIERS) {
         for (const [famName, familyCost] of FAMILY) {
-          cells.push({ get: c(`${letter}EHB${tierName}${famName}MOOP`), kind: "moop", coverage, networkTier, familyCost });
+          cells.push({
+            get: c(`${letter}EHB${tierName}${famName}MOOP`),
+            kind: "moop",
+            coverage,
+            networkTier,
+            familyCost,
+          });
         }
       }
     }
     for (const [letter, coverage] of COVERAGE) {
       for (const [tierName, networkTier] of TIERS) {
         for (const [famName, familyCost] of FAMILY) {
-          cells.push({ get: c(`${letter}EHBDed${tierName}${famName}`), kind: "deductible", coverage, networkTier, familyCost });
+          cells.push({
+            get: c(`${letter}EHBDed${tierName}${famName}`),
+            kind: "deductible",
+            coverage,
+            networkTier,
+            familyCost,
+          });
         }
         if (networkTier === "in_network_tier1" || networkTier === "in_network_tier2") {
-          cells.push({ get: c(`${letter}EHBDed${tierName}Coinsurance`), kind: "coinsurance", coverage, networkTier, familyCost: null });
+          cells.push({
+            get: c(`${letter}EHBDed${tierName}Coinsurance`),
+            kind: "coinsurance",
+            coverage,
+            networkTier,
+            familyCost: null,
+          });
         }
       }
     }
@@ -262,8 +286,10 @@ export const planAttributesFormat: CsvFormat<PlanAttributesRecord> = {
       if (!STANDARD_COMPONENT_ID.test(planId)) return reject("malformed StandardComponentId");
       // SHOP and dental-only rows: the skip names the plan so its rates are skipped alike.
       const m = market(fields).toLowerCase();
-      if (m.startsWith("shop")) return { kind: "skip", reason: "SHOP (small group) plan", subject: { planId, planClass: "shop" } };
-      if (dental(fields).toLowerCase() === "yes") return { kind: "skip", reason: "dental-only plan", subject: { planId, planClass: "dental" } };
+      if (m.startsWith("shop"))
+        return { kind: "skip", reason: "SHOP (small group) plan", subject: { planId, planClass: "shop" } };
+      if (dental(fields).toLowerCase() === "yes")
+        return { kind: "skip", reason: "dental-only plan", subject: { planId, planClass: "dental" } };
       const state = f.state(fields).toUpperCase();
       if (!/^[A-Z]{2}$/.test(state)) return reject("malformed StateCode");
       if (planId.slice(5, 7) !== state) return reject("StateCode does not match the plan id");
@@ -296,7 +322,9 @@ export const planAttributesFormat: CsvFormat<PlanAttributesRecord> = {
       // Integrated plans state the deductible in TEHB…; others in MEHB… (medical) and DEHB… (drug).
       const useTotal = integrated === true || (integrated === null && tDed !== null);
       const dedInd = useTotal ? tDed : pick(fields, headline.mDed);
-      const dedFam = useTotal ? pick(fields, headline.tDedFam, headline.tDedFamPP) : pick(fields, headline.mDedFam, headline.mDedFamPP);
+      const dedFam = useTotal
+        ? pick(fields, headline.tDedFam, headline.tDedFamPP)
+        : pick(fields, headline.mDedFam, headline.mDedFamPP);
       const drugInd = useTotal ? null : pick(fields, headline.dDed);
       const drugFam = useTotal ? null : pick(fields, headline.dDedFam, headline.dDedFamPP);
       const moopInd = pick(fields, headline.tMoop, headline.mMoop);

@@ -7,7 +7,13 @@
  * 9999.99, 999999): a rate of 9999 or more is skipped as a placeholder
  * (docs/decisions/023-placeholder-rates.md).
  */
-import { STANDARD_COMPONENT_ID, VARIANT_ID, parseDate, parseDecimal, parseRatingArea } from "../../db/plan-store-values";
+import {
+  STANDARD_COMPONENT_ID,
+  VARIANT_ID,
+  parseDate,
+  parseDecimal,
+  parseRatingArea,
+} from "../../db/plan-store-values";
 import { column, reject, row, skip, yearCheck, type CsvFormat, type Parsed } from "./types";
 
 export const PLACEHOLDER_RATE = 9999;

@@ -138,7 +138,8 @@ export async function runCsv<T>(
       if (parseRow === null) {
         const header = new HeaderMap(record.fields);
         const missing = format.required.filter((aliases) => !header.has(...aliases)).map((aliases) => aliases[0]);
-        if (missing.length) throw new SourceFormatError(label, `not a ${format.name} file: missing column(s) ${missing.join(", ")}`);
+        if (missing.length)
+          throw new SourceFormatError(label, `not a ${format.name} file: missing column(s) ${missing.join(", ")}`);
         try {
           parseRow = format.create(header, options);
         } catch (error) {

@@ -63,7 +63,10 @@ export const serviceAreaFormat: CsvFormat<ServiceAreaRecord> = {
       if (stateOfCounty(countyFips) !== state) return reject("County FIPS is not in StateCode");
       const partial = parseYesNo(f.partial(fields)) === true;
       if (!partial) return row({ ...base, coverEntireState: false, countyFips, partialCounty: false, zips: [] });
-      const list = f.zips(fields).split(/[\s,;]+/).filter((z) => z !== "");
+      const list = f
+        .zips(fields)
+        .split(/[\s,;]+/)
+        .filter((z) => z !== "");
       if (list.length === 0) return reject("partial county without ZipCodes");
       const zips: string[] = [];
       for (const z of list) {

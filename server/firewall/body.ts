@@ -14,9 +14,7 @@ import type { IncomingMessage } from "node:http";
  */
 
 export type LimitedRead =
-  | { kind: "complete"; body: Buffer }
-  | { kind: "too-large"; received: number }
-  | { kind: "failed"; error: Error };
+  { kind: "complete"; body: Buffer } | { kind: "too-large"; received: number } | { kind: "failed"; error: Error };
 
 /** Read the whole body, stopping as soon as it passes `limit` bytes. */
 export function readBodyUpTo(req: IncomingMessage, limit: number): Promise<LimitedRead> {

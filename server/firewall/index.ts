@@ -89,11 +89,21 @@ export function requestFirewall(options: FirewallOptions = {}) {
       tooLarge(req, res, bodyLimit, true);
       return;
     }
-    const encoding = String(req.headers["content-encoding"] ?? "identity").trim().toLowerCase();
+    const encoding = String(req.headers["content-encoding"] ?? "identity")
+      .trim()
+      .toLowerCase();
     if (encoding !== "identity" && encoding !== "") {
       // Nothing here decompresses request bodies, so routes would read the bytes as sent:
       // a plain body labelled gzip would reach them uninspected (docs/decisions/104).
-      refuse(req, res, 415, "unsupported_media_type", "Unsupported encoding", "Send the request body uncompressed (no Content-Encoding).", true);
+      refuse(
+        req,
+        res,
+        415,
+        "unsupported_media_type",
+        "Unsupported encoding",
+        "Send the request body uncompressed (no Content-Encoding).",
+        true,
+      );
       return;
     }
     readBodyUpTo(req, bodyLimit).then((read) => {
@@ -153,7 +163,15 @@ function wantsHtml(req: Request): boolean {
   return req.accepts(["json", "html"]) === "html";
 }
 
-function refuse(req: Request, res: Response, status: number, code: string, title: string, message: string, closeConnection: boolean) {
+function refuse(
+  req: Request,
+  res: Response,
+  status: number,
+  code: string,
+  title: string,
+  message: string,
+  closeConnection: boolean,
+) {
   if (res.headersSent) return;
   res.status(status);
   res.setHeader("cache-control", "no-store");
@@ -176,7 +194,10 @@ function block(req: Request, res: Response, verdict: Classification, log: LogSin
   const requestId = (res.locals?.requestId as string | undefined) ?? undefined;
   // The rule and where it matched, never the matched value: it may sit next
   // to an email address or an income in the same field.
-  log.warn({ requestId, method: req.method, path: req.path, rule: verdict.rule, where: verdict.where }, "request blocked by firewall");
+  log.warn(
+    { requestId, method: req.method, path: req.path, rule: verdict.rule, where: verdict.where },
+    "request blocked by firewall",
+  );
   const reference = requestId ? ` Reference: ${requestId}.` : "";
   refuse(
     req,

@@ -47,7 +47,13 @@ const MAX_DECODE_ROUNDS = 3;
 
 // Overlong UTF-8 encodings of "." and "/" and "\" that old servers accepted;
 // a modern decoder turns them into U+FFFD, which would hide the traversal.
-const OVERLONG: Record<string, string> = { "%c0%ae": ".", "%c0%af": "/", "%c1%9c": "\\", "%c1%1c": "\\", "%e0%80%ae": "." };
+const OVERLONG: Record<string, string> = {
+  "%c0%ae": ".",
+  "%c0%af": "/",
+  "%c1%9c": "\\",
+  "%c1%1c": "\\",
+  "%e0%80%ae": ".",
+};
 
 /** Percent-decoding that never throws: invalid sequences stay as they are. */
 export function percentDecode(input: string): string {
@@ -69,9 +75,32 @@ export function percentDecode(input: string): string {
 }
 
 const NAMED_ENTITIES: Record<string, string> = {
-  lt: "<", gt: ">", amp: "&", quot: '"', apos: "'", colon: ":", semi: ";", sol: "/", bsol: "\\",
-  lpar: "(", rpar: ")", equals: "=", tab: "\t", newline: "\n", nbsp: " ", grave: "`", num: "#",
-  period: ".", comma: ",", excl: "!", dollar: "$", percnt: "%", lsqb: "[", rsqb: "]", lcub: "{", rcub: "}",
+  lt: "<",
+  gt: ">",
+  amp: "&",
+  quot: '"',
+  apos: "'",
+  colon: ":",
+  semi: ";",
+  sol: "/",
+  bsol: "\\",
+  lpar: "(",
+  rpar: ")",
+  equals: "=",
+  tab: "\t",
+  newline: "\n",
+  nbsp: " ",
+  grave: "`",
+  num: "#",
+  period: ".",
+  comma: ",",
+  excl: "!",
+  dollar: "$",
+  percnt: "%",
+  lsqb: "[",
+  rsqb: "]",
+  lcub: "{",
+  rcub: "}",
 };
 
 /** HTML character references, including the semicolon-less numeric form browsers accept. */
@@ -139,8 +168,10 @@ const IDENT = String.raw`[\w.\`"\[\]]+`;
 // are only an attack with a shell-shaped argument after them.
 const RECON = "id|whoami|uname|ifconfig|ipconfig|systeminfo|printenv|hostname|netstat|getuid|ver";
 const NETWORK = "wget|curl|nc|ncat|netcat|telnet|tftp|ftp|nslookup|ping|dig|socat|ssh|scp";
-const INTERPRETERS = "bash|sh|zsh|ksh|csh|dash|python[23]?|perl|ruby|php|node|lua|powershell|pwsh|cmd|cmd\\.exe|busybox|certutil|bitsadmin";
-const FILE_TOOLS = "cat|tac|more|less|head|tail|type|ls|dir|rm|cp|mv|chmod|chown|touch|echo|find|grep|awk|sed|xxd|base64|sleep|kill|killall|pkill|crontab|useradd|passwd|mkfifo|tar|unzip|chattr|net|reg|del|copy|ps|printf|xargs|nohup|timeout|env";
+const INTERPRETERS =
+  "bash|sh|zsh|ksh|csh|dash|python[23]?|perl|ruby|php|node|lua|powershell|pwsh|cmd|cmd\\.exe|busybox|certutil|bitsadmin";
+const FILE_TOOLS =
+  "cat|tac|more|less|head|tail|type|ls|dir|rm|cp|mv|chmod|chown|touch|echo|find|grep|awk|sed|xxd|base64|sleep|kill|killall|pkill|crontab|useradd|passwd|mkfifo|tar|unzip|chattr|net|reg|del|copy|ps|printf|xargs|nohup|timeout|env";
 const ALL_COMMANDS = `${RECON}|${NETWORK}|${INTERPRETERS}|${FILE_TOOLS}`;
 // A shell argument that only a command line has: an option, an absolute or
 // home or relative path, a variable, a Windows drive or %VAR%, a redirection.
@@ -205,7 +236,8 @@ function openingQuoteMatch(value: string, pattern: RegExp): boolean {
 // distinct characters so a 100 KB field cannot make them backtrack for long.
 const P = {
   // SQL injection
-  quoteCompare: /(['"`])\s*\)*\s*(?:or|and|xor|\|\||&&)\s+\(*\s*(?:[\w'"`]+|'[^']*'|"[^"]*")\s*(?:=|<>|!=|<=?|>=?|\blike\b|\bregexp\b|\brlike\b|\bbetween\b|\bis\b|\bin\s*\()/,
+  quoteCompare:
+    /(['"`])\s*\)*\s*(?:or|and|xor|\|\||&&)\s+\(*\s*(?:[\w'"`]+|'[^']*'|"[^"]*")\s*(?:=|<>|!=|<=?|>=?|\blike\b|\bregexp\b|\brlike\b|\bbetween\b|\bis\b|\bin\s*\()/,
   quoteBoolean: /(['"`])\s*\)*\s*(?:or|and)\s+(?:true|false|not\b|\d+\s*(?:--|#|;|$))/,
   sameNumber: /\b(?:or|and)\s+(\d+)\s*=\s*\1\b/,
   numberCompareEnd: /\b(?:or|and)\s+\d+\s*(?:=|<>|!=)\s*\d+\s*(?:$|--|#|;|\)|\b(?:and|or)\b)/,
@@ -217,34 +249,52 @@ const P = {
   unionSelect: /\bunion\b(?:\s+(?:all|distinct))?\s*\(*\s*select\b/,
   stackedAfterSeparator: new RegExp(String.raw`(?:;|['"\`)])\s*(?:${STATEMENT})`),
   stackedAtStart: new RegExp(String.raw`^\s*(?:${STATEMENT})\s*(?:;|--|#)`),
-  stackedSelect: /;\s*select\s+(?:\*|@@|null\b|\d+\s*(?:,|from\b|--|#|$)|count\s*\(|version\s*\(|user\s*\(|database\s*\(|pg_sleep|sleep\s*\(|load_file|benchmark|char\s*\()/,
-  timeDelay: /\bsleep\(\s*[\d.]+\s*\)|\bpg_sleep\s*\(\s*[\d.]+\s*\)|\bbenchmark\s*\(\s*\d+\s*,|\bwaitfor\s+(?:delay|time)\s+['"\d]|\bdbms_(?:lock\.sleep|pipe\.receive_message)\b|\brandomblob\s*\(\s*\d{6,}/,
-  catalog: /@@(?:version|datadir|hostname|servername|basedir|identity|spid|language|user)\b|\b(?:information_schema|sysobjects|syscolumns|sys\.(?:objects|tables|columns|databases)|pg_catalog|pg_shadow|pg_user|sqlite_master|sqlite_schema|mysql\.user|all_tab_columns|dba_users|msysobjects)\b/,
-  dangerousFunction: /\b(?:xp_cmdshell|xp_regread|xp_dirtree|sp_executesql|sp_oacreate|sp_makewebtask|utl_http|utl_inaddr)\b|\bload_file\s*\(|\binto\s+(?:out|dump)file\b|\b(?:extractvalue|updatexml)\s*\(|\bexp\s*\(\s*~|\bconvert\s*\(\s*int\s*,|\bgroup_concat\s*\(/,
-  encodedLiteral: /\b(?:char|chr|nchar)\s*\(\s*\d+\s*(?:,\s*\d+\s*)+\)|\b(?:concat|concat_ws|unhex|hex|cast)\s*\(\s*(?:0x[0-9a-f]+|@@|\(?\s*select\b|version\s*\()/,
-  blindProbe: /\b(?:ascii|ord)\s*\(\s*(?:substr|substring|mid)\s*\(|\b(?:substr|substring|mid)\s*\(\s*(?:@@|user\s*\(|database\s*\(|version\s*\(|\(\s*select\b)|\border\s+by\s+\d+\s*(?:--|#|;)|\bhaving\s+\d+\s*=\s*\d+/,
-  subSelect: /['"`]\s*\)*\s*(?:and|or)\s*\(+\s*select\b|\(\s*select\b[^)]{0,100}\)\s*(?:=|<>|!=|<|>)|(?:=|<>|!=|<|>)\s*\(\s*select\b|['"`]\s*\|\|\s*\(?\s*select\b|\bselect\s+(?:\*\s+from\b|@@\w|null\s*,|count\s*\(\s*\*\s*\)\s+from\b|(?:user|database|version|current_user|system_user)\s*\(\s*\))/,
+  stackedSelect:
+    /;\s*select\s+(?:\*|@@|null\b|\d+\s*(?:,|from\b|--|#|$)|count\s*\(|version\s*\(|user\s*\(|database\s*\(|pg_sleep|sleep\s*\(|load_file|benchmark|char\s*\()/,
+  timeDelay:
+    /\bsleep\(\s*[\d.]+\s*\)|\bpg_sleep\s*\(\s*[\d.]+\s*\)|\bbenchmark\s*\(\s*\d+\s*,|\bwaitfor\s+(?:delay|time)\s+['"\d]|\bdbms_(?:lock\.sleep|pipe\.receive_message)\b|\brandomblob\s*\(\s*\d{6,}/,
+  catalog:
+    /@@(?:version|datadir|hostname|servername|basedir|identity|spid|language|user)\b|\b(?:information_schema|sysobjects|syscolumns|sys\.(?:objects|tables|columns|databases)|pg_catalog|pg_shadow|pg_user|sqlite_master|sqlite_schema|mysql\.user|all_tab_columns|dba_users|msysobjects)\b/,
+  dangerousFunction:
+    /\b(?:xp_cmdshell|xp_regread|xp_dirtree|sp_executesql|sp_oacreate|sp_makewebtask|utl_http|utl_inaddr)\b|\bload_file\s*\(|\binto\s+(?:out|dump)file\b|\b(?:extractvalue|updatexml)\s*\(|\bexp\s*\(\s*~|\bconvert\s*\(\s*int\s*,|\bgroup_concat\s*\(/,
+  encodedLiteral:
+    /\b(?:char|chr|nchar)\s*\(\s*\d+\s*(?:,\s*\d+\s*)+\)|\b(?:concat|concat_ws|unhex|hex|cast)\s*\(\s*(?:0x[0-9a-f]+|@@|\(?\s*select\b|version\s*\()/,
+  blindProbe:
+    /\b(?:ascii|ord)\s*\(\s*(?:substr|substring|mid)\s*\(|\b(?:substr|substring|mid)\s*\(\s*(?:@@|user\s*\(|database\s*\(|version\s*\(|\(\s*select\b)|\border\s+by\s+\d+\s*(?:--|#|;)|\bhaving\s+\d+\s*=\s*\d+/,
+  subSelect:
+    /['"`]\s*\)*\s*(?:and|or)\s*\(+\s*select\b|\(\s*select\b[^)]{0,100}\)\s*(?:=|<>|!=|<|>)|(?:=|<>|!=|<|>)\s*\(\s*select\b|['"`]\s*\|\|\s*\(?\s*select\b|\bselect\s+(?:\*\s+from\b|@@\w|null\s*,|count\s*\(\s*\*\s*\)\s+from\b|(?:user|database|version|current_user|system_user)\s*\(\s*\))/,
 
   // Script injection
   scriptTag: /<\s*\/?\s*script\b/,
-  activeTag: /<\s*\/?\s*(?:iframe|frame|frameset|object|embed|applet|svg|math|isindex|xmp|noembed|noframes|xss|portal)\b/,
-  urlTag: /<\s*meta\b[^>]{0,200}http-equiv|<\s*style\b[^>]{0,200}>|<\s*link\b[^>]{0,200}\brel\s*=|<\s*base\b[^>]{0,200}\bhref\s*=|<\s*form\b[^>]{0,200}\baction\s*=|\b(?:formaction|srcdoc|xlink:href)\s*=/,
-  eventHandler: /(?:^|[\s"'`/;<>])on(?:abort|activate|afterprint|animation(?:end|iteration|start|cancel)|auxclick|before(?:copy|cut|input|paste|print|toggle|unload)|begin|blur|bounce|canplay(?:through)?|change|click|close|contextmenu|copy|cuechange|cut|dblclick|drag(?:end|enter|leave|over|start)?|drop|durationchange|end|ended|error|finish|focus(?:in|out)?|formdata|fullscreenchange|hashchange|input|invalid|key(?:down|press|up)|load(?:eddata|edmetadata|start|end)?|message|mouse(?:down|enter|leave|move|out|over|up|wheel)|page(?:hide|show)|paste|pause|play(?:ing)?|pointer(?:down|enter|leave|move|out|over|up|rawupdate|cancel)|popstate|progress|ratechange|readystatechange|repeat|reset|resize|scroll(?:end)?|search|seek(?:ed|ing)|select(?:start|ionchange)?|show|start|storage|submit|suspend|timeupdate|toggle|touch(?:start|end|move|cancel)|transition(?:end|run|start|cancel)|unload|volumechange|waiting|wheel)\s*=/,
+  activeTag:
+    /<\s*\/?\s*(?:iframe|frame|frameset|object|embed|applet|svg|math|isindex|xmp|noembed|noframes|xss|portal)\b/,
+  urlTag:
+    /<\s*meta\b[^>]{0,200}http-equiv|<\s*style\b[^>]{0,200}>|<\s*link\b[^>]{0,200}\brel\s*=|<\s*base\b[^>]{0,200}\bhref\s*=|<\s*form\b[^>]{0,200}\baction\s*=|\b(?:formaction|srcdoc|xlink:href)\s*=/,
+  eventHandler:
+    /(?:^|[\s"'`/;<>])on(?:abort|activate|afterprint|animation(?:end|iteration|start|cancel)|auxclick|before(?:copy|cut|input|paste|print|toggle|unload)|begin|blur|bounce|canplay(?:through)?|change|click|close|contextmenu|copy|cuechange|cut|dblclick|drag(?:end|enter|leave|over|start)?|drop|durationchange|end|ended|error|finish|focus(?:in|out)?|formdata|fullscreenchange|hashchange|input|invalid|key(?:down|press|up)|load(?:eddata|edmetadata|start|end)?|message|mouse(?:down|enter|leave|move|out|over|up|wheel)|page(?:hide|show)|paste|pause|play(?:ing)?|pointer(?:down|enter|leave|move|out|over|up|rawupdate|cancel)|popstate|progress|ratechange|readystatechange|repeat|reset|resize|scroll(?:end)?|search|seek(?:ed|ing)|select(?:start|ionchange)?|show|start|storage|submit|suspend|timeupdate|toggle|touch(?:start|end|move|cancel)|transition(?:end|run|start|cancel)|unload|volumechange|waiting|wheel)\s*=/,
   // javascript: followed directly by code, or after spaces by a call/member/comment.
   scriptUrl: /\b(?:java|vb|live)script\s*:(?:[^\s]|\s+(?:\/\/|void\b|[\w$.]+[(`]|[\w$]+\.[\w$]+))/,
-  htmlDataUrl: /\bdata\s*:\s*(?:text\/html|image\/svg\+xml|application\/(?:x-)?(?:xhtml\+xml|javascript|ecmascript)|text\/(?:java|ecma)script)\s*[,;]/,
-  domSecret: /\bdocument\s*\.\s*(?:cookie|domain|write(?:ln)?\s*\(|location\s*=)|\bwindow\s*\.\s*location\s*=|\blocation\s*\.\s*href\s*=\s*['"`]?(?:javascript|\/\/|https?:)/,
-  stringEval: /\b(?:eval|settimeout|setinterval|function)\s*\(\s*(?:atob|unescape|decodeuri(?:component)?|string\.fromcharcode)\b|\bstring\s*\.\s*fromcharcode\s*\(|\bconstructor\s*\.\s*constructor\s*\(|\bimport\s*\(\s*['"`]?(?:https?:|\/\/|data:)/,
-  jsBreakout: /['"`]\s*[-+*/;,)\]}]+\s*(?:alert|prompt|confirm|eval|print)(?:`|\(\s*(?:\d|['"`/]|document|window|string|atob|this|top|self|parent))|^\s*(?:alert|prompt|confirm)\s*\(\s*(?:\d+|['"`][^'"`]*['"`]|document\.\w+)\s*\)\s*;?\s*$/,
-  cssScript: /(?:style\s*=\s*['"]?|[{;]\s*[\w-]+\s*:\s*)[^;'"]{0,100}expression\s*\(|-moz-binding\s*:|behavior\s*:\s*url\s*\(/,
+  htmlDataUrl:
+    /\bdata\s*:\s*(?:text\/html|image\/svg\+xml|application\/(?:x-)?(?:xhtml\+xml|javascript|ecmascript)|text\/(?:java|ecma)script)\s*[,;]/,
+  domSecret:
+    /\bdocument\s*\.\s*(?:cookie|domain|write(?:ln)?\s*\(|location\s*=)|\bwindow\s*\.\s*location\s*=|\blocation\s*\.\s*href\s*=\s*['"`]?(?:javascript|\/\/|https?:)/,
+  stringEval:
+    /\b(?:eval|settimeout|setinterval|function)\s*\(\s*(?:atob|unescape|decodeuri(?:component)?|string\.fromcharcode)\b|\bstring\s*\.\s*fromcharcode\s*\(|\bconstructor\s*\.\s*constructor\s*\(|\bimport\s*\(\s*['"`]?(?:https?:|\/\/|data:)/,
+  jsBreakout:
+    /['"`]\s*[-+*/;,)\]}]+\s*(?:alert|prompt|confirm|eval|print)(?:`|\(\s*(?:\d|['"`/]|document|window|string|atob|this|top|self|parent))|^\s*(?:alert|prompt|confirm)\s*\(\s*(?:\d+|['"`][^'"`]*['"`]|document\.\w+)\s*\)\s*;?\s*$/,
+  cssScript:
+    /(?:style\s*=\s*['"]?|[{;]\s*[\w-]+\s*:\s*)[^;'"]{0,100}expression\s*\(|-moz-binding\s*:|behavior\s*:\s*url\s*\(/,
 
   // Path traversal
   // Not after a third dot: "Wait.../what" (and "…", which NFKC turns into
   // "...") is punctuation; "....//" is the filter-evasion form of "../".
   dotDot: /(?<!\.)\.\.;?[\\/]|\.{4,}[\\/]{2}|[\\/]\.\.(?:$|[?#;\s])/,
-  unixFile: /\/etc\/(?:passwd|shadow|group|hosts|issue|hostname|crontab|sudoers|motd|mysql|ssh|nginx|apache2|httpd)\b|\/proc\/(?:self|\d+)\/|\/var\/log\/|\/root\/|\/home\/[\w-]+\/\.(?:ssh|bash_history)|\/\.ssh\/(?:id_rsa|authorized_keys)/,
-  windowsFile: /[a-z]:[\\/]+(?:(?:windows|winnt|inetpub)(?:[\\/]|$)|boot\.ini)|\b(?:win|system|boot)\.ini\b|\bsystem32[\\/]/,
-  secretFile: /(?:^|[\\/])\.(?:env|git|svn|hg|htaccess|htpasswd|aws|docker|npmrc)(?:[\\/]|$|\.)|\bweb-inf[\\/]|\bwp-config\.php\b/,
+  unixFile:
+    /\/etc\/(?:passwd|shadow|group|hosts|issue|hostname|crontab|sudoers|motd|mysql|ssh|nginx|apache2|httpd)\b|\/proc\/(?:self|\d+)\/|\/var\/log\/|\/root\/|\/home\/[\w-]+\/\.(?:ssh|bash_history)|\/\.ssh\/(?:id_rsa|authorized_keys)/,
+  windowsFile:
+    /[a-z]:[\\/]+(?:(?:windows|winnt|inetpub)(?:[\\/]|$)|boot\.ini)|\b(?:win|system|boot)\.ini\b|\bsystem32[\\/]/,
+  secretFile:
+    /(?:^|[\\/])\.(?:env|git|svn|hg|htaccess|htpasswd|aws|docker|npmrc)(?:[\\/]|$|\.)|\bweb-inf[\\/]|\bwp-config\.php\b/,
   wrapper: /\b(?:file|php|phar|expect|gopher|dict|jar|netdoc|zip|glob|compress\.zlib):\/\//,
 
   // Command injection
@@ -254,17 +304,24 @@ const P = {
   bareInterpreter: new RegExp(String.raw`${SEP_INLINE}\s*${BIN}(?:${INTERPRETERS})(?:${BARE_END}|[ \t]*<)`),
   interpreterWithArg: new RegExp(String.raw`${SEP}\s*${BIN}(?:${INTERPRETERS})\s+(?:-{1,2}[a-z]|/[\w.~]|${HOST_ARG})`),
   fileTool: new RegExp(String.raw`${SEP}\s*${BIN}(?:${FILE_TOOLS})\s+${SHELL_ARG}`),
-  fileToolSpecial: new RegExp(String.raw`${SEP}\s*${BIN}(?:chmod\s+(?:[0-7]{3,4}|[ugoa]*[+=-][rwxst]+)\s|chown\s+\w+:\w*\s|find\s+\S+\s+-(?:name|iname|type|perm|exec|user|newer)\b)`),
-  windowsAdmin: new RegExp(String.raw`${SEP_STRICT}\s*(?:sleep\s+\d+${BARE_END}|net\s+(?:user|localgroup|view|use|share)\b|reg\s+(?:add|query|delete|save)\b)`),
+  fileToolSpecial: new RegExp(
+    String.raw`${SEP}\s*${BIN}(?:chmod\s+(?:[0-7]{3,4}|[ugoa]*[+=-][rwxst]+)\s|chown\s+\w+:\w*\s|find\s+\S+\s+-(?:name|iname|type|perm|exec|user|newer)\b)`,
+  ),
+  windowsAdmin: new RegExp(
+    String.raw`${SEP_STRICT}\s*(?:sleep\s+\d+${BARE_END}|net\s+(?:user|localgroup|view|use|share)\b|reg\s+(?:add|query|delete|save)\b)`,
+  ),
   dollarParen: new RegExp(String.raw`\$\(\s*${BIN}(?:${ALL_COMMANDS})\b`),
   // `id`, `whoami` alone, or any command with an argument: `cat /etc/passwd`.
   // A lone everyday word in backticks (`type`) is markdown, not a command.
   backtick: new RegExp(String.raw`\`\s*${BIN}(?:(?:${RECON}|ls)\s*|(?:${ALL_COMMANDS})\s+[^\`\s][^\`]{0,200})\``),
   ifs: /\$\{\s*ifs\s*\}|\$ifs\$\d/,
-  lookup: /\$\{[^}]{0,40}?(?:jndi\s*:|\$\{|(?:env|sys|java|lower|upper|date|ctx|main|bundle|sd|k8s|docker|log4j|spring|base64|script)\s*:|::-)/,
-  shellPath: /(?:^|[\s;|&`'"(=<>])\/(?:usr\/)?s?bin\/(?:ba|z|k|da|c)?sh\b|\/dev\/(?:tcp|udp)\/|[0-9]?>&\s*\/dev\/|\b0>&1\b|\bnc(?:at)?\s+(?:-\w+\s+){0,4}-[ec]\s|\bmkfifo\s+\/tmp\//,
+  lookup:
+    /\$\{[^}]{0,40}?(?:jndi\s*:|\$\{|(?:env|sys|java|lower|upper|date|ctx|main|bundle|sd|k8s|docker|log4j|spring|base64|script)\s*:|::-)/,
+  shellPath:
+    /(?:^|[\s;|&`'"(=<>])\/(?:usr\/)?s?bin\/(?:ba|z|k|da|c)?sh\b|\/dev\/(?:tcp|udp)\/|[0-9]?>&\s*\/dev\/|\b0>&1\b|\bnc(?:at)?\s+(?:-\w+\s+){0,4}-[ec]\s|\bmkfifo\s+\/tmp\//,
   shellshock: /\(\s*\)\s*\{\s*:?\s*;?\s*\}\s*;/,
-  downloadAndRun: /\b(?:curl|wget)\s+[^|;&]{1,200}\|\s*(?:ba|z|k)?sh\b|\bpowershell(?:\.exe)?\s+-(?:e|enc|encodedcommand|nop|w|c|command)\b|\bcmd(?:\.exe)?\s+\/[ck]\s/,
+  downloadAndRun:
+    /\b(?:curl|wget)\s+[^|;&]{1,200}\|\s*(?:ba|z|k)?sh\b|\bpowershell(?:\.exe)?\s+-(?:e|enc|encodedcommand|nop|w|c|command)\b|\bcmd(?:\.exe)?\s+\/[ck]\s/,
 } as const;
 
 export const RULES: readonly FirewallRule[] = [
@@ -281,7 +338,11 @@ export const RULES: readonly FirewallRule[] = [
     family: "sqli",
     reason:
       "OR/AND with a comparison that is always true (1=1, 'a'='a'), or a numeric comparison that ends the value or is followed by SQL: 1 AND 1=2 --. A sentence goes on with words.",
-    test: (f) => P.sameNumber.test(f.sql) || P.numberCompareEnd.test(f.sql) || P.sameString.test(f.sql) || P.digitOrTrue.test(f.sql),
+    test: (f) =>
+      P.sameNumber.test(f.sql) ||
+      P.numberCompareEnd.test(f.sql) ||
+      P.sameString.test(f.sql) ||
+      P.digitOrTrue.test(f.sql),
   },
   {
     id: "sqli-comment-after-quote",
@@ -289,12 +350,15 @@ export const RULES: readonly FirewallRule[] = [
     reason:
       "An opening quote (or a bracket after one) followed by --, # or /* cuts the rest of the query off: admin'--, 1')#, x'/*. A quoted word in prose closes its quote; '123 Main St #4' has no quote.",
     test: (f) =>
-      openingQuoteMatch(f.sql, P.quoteComment) || openingQuoteMatch(f.sql, P.quoteCommentEnd) || openingQuoteMatch(f.sql, P.quoteSemicolonComment),
+      openingQuoteMatch(f.sql, P.quoteComment) ||
+      openingQuoteMatch(f.sql, P.quoteCommentEnd) ||
+      openingQuoteMatch(f.sql, P.quoteSemicolonComment),
   },
   {
     id: "sqli-union-select",
     family: "sqli",
-    reason: "UNION [ALL] SELECT appends a second query; 'union members' and 'select the best plan' never have the pair.",
+    reason:
+      "UNION [ALL] SELECT appends a second query; 'union members' and 'select the best plan' never have the pair.",
     test: (f) => P.unionSelect.test(f.sql),
   },
   {
@@ -307,7 +371,8 @@ export const RULES: readonly FirewallRule[] = [
   {
     id: "sqli-time-delay",
     family: "sqli",
-    reason: "Time-based blind probes: SLEEP(5), pg_sleep(5), BENCHMARK(n,…), WAITFOR DELAY '0:0:5', dbms_lock.sleep, randomblob(1e8). 'sleep (apnea)' has no number in the brackets.",
+    reason:
+      "Time-based blind probes: SLEEP(5), pg_sleep(5), BENCHMARK(n,…), WAITFOR DELAY '0:0:5', dbms_lock.sleep, randomblob(1e8). 'sleep (apnea)' has no number in the brackets.",
     test: (f) => P.timeDelay.test(f.sql),
   },
   {
@@ -316,7 +381,11 @@ export const RULES: readonly FirewallRule[] = [
     reason:
       "Names only an injected query uses: @@version, information_schema, sysobjects, sqlite_master, xp_cmdshell, LOAD_FILE(, INTO OUTFILE, CHAR(83,81,76), CONCAT(0x…, EXTRACTVALUE(, CONVERT(int,, ASCII(SUBSTRING(, ORDER BY 9--, ' AND (SELECT, SELECT * FROM.",
     test: (f) =>
-      P.catalog.test(f.sql) || P.dangerousFunction.test(f.sql) || P.encodedLiteral.test(f.sql) || P.blindProbe.test(f.sql) || P.subSelect.test(f.sql),
+      P.catalog.test(f.sql) ||
+      P.dangerousFunction.test(f.sql) ||
+      P.encodedLiteral.test(f.sql) ||
+      P.blindProbe.test(f.sql) ||
+      P.subSelect.test(f.sql),
   },
 
   // ------------------------------------------------------------ script injection (XSS)
@@ -352,7 +421,8 @@ export const RULES: readonly FirewallRule[] = [
     family: "xss",
     reason:
       "Script that steals or runs strings: document.cookie, document.write(, location=, eval(atob(, String.fromCharCode(, constructor.constructor(, a quote breaking out of a JS string into alert(/eval(, a value that is just alert(1), CSS expression(.",
-    test: (f) => P.domSecret.test(f.text) || P.stringEval.test(f.text) || P.jsBreakout.test(f.text) || P.cssScript.test(f.text),
+    test: (f) =>
+      P.domSecret.test(f.text) || P.stringEval.test(f.text) || P.jsBreakout.test(f.text) || P.cssScript.test(f.text),
   },
 
   // ------------------------------------------------------------ command injection
@@ -374,8 +444,10 @@ export const RULES: readonly FirewallRule[] = [
   {
     id: "cmdi-substitution",
     family: "cmdi",
-    reason: "Substitution that runs a command: $(id), $(cat /etc/passwd), `whoami`, ${IFS}, and Log4Shell-style ${jndi:…} / ${${lower:j}ndi…} lookups.",
-    test: (f) => P.dollarParen.test(f.shell) || P.backtick.test(f.shell) || P.ifs.test(f.decoded) || P.lookup.test(f.decoded),
+    reason:
+      "Substitution that runs a command: $(id), $(cat /etc/passwd), `whoami`, ${IFS}, and Log4Shell-style ${jndi:…} / ${${lower:j}ndi…} lookups.",
+    test: (f) =>
+      P.dollarParen.test(f.shell) || P.backtick.test(f.shell) || P.ifs.test(f.decoded) || P.lookup.test(f.decoded),
   },
   {
     id: "cmdi-shell-payload",
@@ -388,7 +460,8 @@ export const RULES: readonly FirewallRule[] = [
   {
     id: "traversal-dot-dot",
     family: "traversal",
-    reason: "../ or ..\\ (also as %2e%2e%2f, ..%252f, overlong %c0%ae) walks out of a directory; so does /.. at the end of a path.",
+    reason:
+      "../ or ..\\ (also as %2e%2e%2f, ..%252f, overlong %c0%ae) walks out of a directory; so does /.. at the end of a path.",
     test: (f) => P.dotDot.test(f.decoded),
   },
   {
@@ -401,16 +474,17 @@ export const RULES: readonly FirewallRule[] = [
   {
     id: "traversal-null-byte",
     family: "traversal",
-    reason: "A NUL byte (%00, \\0, \\u0000) truncates a file name in C-backed code: file.pdf%00.php. Typed text never contains one.",
+    reason:
+      "A NUL byte (%00, \\0, \\u0000) truncates a file name in C-backed code: file.pdf%00.php. Typed text never contains one.",
     test: (f) => f.hasNul,
   },
   {
     id: "traversal-file-wrapper",
     family: "traversal",
-    reason: "Stream wrappers that read local files or pivot to internal services: file://, php://filter, phar://, expect://, gopher://, dict://, jar://, netdoc://.",
+    reason:
+      "Stream wrappers that read local files or pivot to internal services: file://, php://filter, phar://, expect://, gopher://, dict://, jar://, netdoc://.",
     test: (f) => P.wrapper.test(f.url),
   },
-
 ];
 
 export interface Verdict {

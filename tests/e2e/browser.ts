@@ -44,11 +44,19 @@ export async function watchedPage(context: BrowserContext): Promise<WatchedPage>
 /** axe-core scan; returns serious and critical violations only. Bounded in time. */
 export async function seriousAxeViolations(page: Page, timeoutMs = 30_000) {
   const scan = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error("axe scan timed out")), timeoutMs));
+  const timeout = new Promise<never>((_, reject) =>
+    setTimeout(() => reject(new Error("axe scan timed out")), timeoutMs),
+  );
   const result = await Promise.race([scan, timeout]);
   return result.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+          .map((n) => n.target.join(" "))
+          .slice(0, 3)
+          .join(", ")}`,
+    );
 }
 
 export async function screenshot(page: Page, name: string) {

@@ -20,7 +20,9 @@ let browser: Browser;
 
 beforeAll(async () => {
   fake = await startFakeUpstream({ apiKey: KEY });
-  server = await startServer({ env: { MARKETPLACE_API_KEY: KEY, MARKETPLACE_API_BASE_URL: fake.url, UPSTREAM_IS_SAMPLE: "1" } });
+  server = await startServer({
+    env: { MARKETPLACE_API_KEY: KEY, MARKETPLACE_API_BASE_URL: fake.url, UPSTREAM_IS_SAMPLE: "1" },
+  });
   browser = await launchBrowser();
   await fake.setMode("refuse");
 });
@@ -39,15 +41,28 @@ describe("upstream down", () => {
       const context = await browser.newContext({ javaScriptEnabled, viewport: { width: 360, height: 780 } });
       try {
         const { page, problems } = await watchedPage(context);
-        const res = await page.goto(`${server.url}${TX_RESULTS}&drug=617318:Lipitor%2020%20mg`, { waitUntil: javaScriptEnabled ? "networkidle" : "load" });
+        const res = await page.goto(`${server.url}${TX_RESULTS}&drug=617318:Lipitor%2020%20mg`, {
+          waitUntil: javaScriptEnabled ? "networkidle" : "load",
+        });
         expect(res?.status()).toBe(200);
 
         // The federal estimate cannot be made: said so, and every plan at its full price.
         const api = await fetch(`${server.url}/api/plans`, {
           method: "POST",
           headers: { "content-type": "application/json" },
-          body: JSON.stringify({ income: 36000, household: { people: [{ age: 35 }] }, place: { state: "TX", county_fips: "48113", zip: "75201" } }),
-        }).then((r) => r.json() as Promise<{ eligibility: unknown; eligibility_unavailable: string; plans: Array<{ premium: number; premium_w_credit: number }> }>);
+          body: JSON.stringify({
+            income: 36000,
+            household: { people: [{ age: 35 }] },
+            place: { state: "TX", county_fips: "48113", zip: "75201" },
+          }),
+        }).then(
+          (r) =>
+            r.json() as Promise<{
+              eligibility: unknown;
+              eligibility_unavailable: string;
+              plans: Array<{ premium: number; premium_w_credit: number }>;
+            }>,
+        );
         expect(api.eligibility).toBeNull();
         const summary = (await page.getByTestId("eligibility-summary").textContent()) ?? "";
         expect(summary).toContain("We could not estimate your tax credit right now");
@@ -57,7 +72,9 @@ describe("upstream down", () => {
         expect(premiums).toEqual(api.plans.map((p) => usd(p.premium)));
 
         // The chosen drug's coverage is unknown on every plan, never "not covered".
-        await expect(page.locator("#drugs .notice").textContent()).resolves.toContain("We could not check drug coverage right now");
+        await expect(page.locator("#drugs .notice").textContent()).resolves.toContain(
+          "We could not check drug coverage right now",
+        );
         const lines = await page.locator(".plan-card .coverage-lines li").allTextContents();
         expect(lines).toHaveLength(32);
         for (const line of lines) expect(line).toContain("Unknown: the coverage check is unavailable right now");
@@ -73,15 +90,21 @@ describe("upstream down", () => {
           await page.getByLabel("Drug name").fill("metf");
           await page.getByRole("button", { name: "Search drugs" }).click();
           await page.waitForURL(/drugq=metf/);
-          await expect(page.locator("#drugs-results").textContent()).resolves.toContain("Drug search is unavailable right now");
+          await expect(page.locator("#drugs-results").textContent()).resolves.toContain(
+            "Drug search is unavailable right now",
+          );
           await page.getByLabel("Doctor or facility name").fill("pembrook");
           await page.getByRole("button", { name: "Search doctors" }).click();
           await page.waitForURL(/doctorq=pembrook/);
-          await expect(page.locator("#doctors-results").textContent()).resolves.toContain("Doctor search is unavailable right now");
+          await expect(page.locator("#doctors-results").textContent()).resolves.toContain(
+            "Doctor search is unavailable right now",
+          );
           expect(await page.locator(".plan-card").count()).toBe(32);
         }
         expect(await hasHorizontalScroll(page)).toBe(false);
-        expect(javaScriptEnabled ? await seriousAxeViolations(page) : await axeWithoutJavaScript(browser, page)).toEqual([]);
+        expect(
+          javaScriptEnabled ? await seriousAxeViolations(page) : await axeWithoutJavaScript(browser, page),
+        ).toEqual([]);
         await screenshot(page, `journey-outage-results-js-${javaScriptEnabled ? "on" : "off"}`);
         expect(problems.filter((p) => !p.includes("Failed to load resource"))).toEqual([]);
       } finally {
@@ -99,7 +122,9 @@ describe("upstream down", () => {
       expect(summary).not.toContain("We could not estimate");
       expect(summary).toMatch(/You could get a tax credit of \$[\d,]+\.\d\d a month/);
       const first = page.locator(".plan-card").first();
-      await expect(first.locator(".premium-block").textContent()).resolves.toMatch(/After your \$[\d,]+\.\d\d tax credit/);
+      await expect(first.locator(".premium-block").textContent()).resolves.toMatch(
+        /After your \$[\d,]+\.\d\d tax credit/,
+      );
     } finally {
       await context.close();
     }

@@ -8,12 +8,17 @@ import { seriousAxeViolations } from "./browser";
  * (docs/decisions/086-testing-pages-without-javascript.md).
  */
 export async function axeWithoutJavaScript(browser: Browser, page: Page): Promise<string[]> {
-  const html = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, "").replace(/<link rel="modulepreload"[^>]*>/g, "");
+  const html = (await page.content())
+    .replace(/<script\b[\s\S]*?<\/script>/gi, "")
+    .replace(/<link rel="modulepreload"[^>]*>/g, "");
   const context = await browser.newContext({ viewport: page.viewportSize() ?? { width: 360, height: 780 } });
   try {
     const copy = await context.newPage();
     const url = page.url();
-    await copy.route((u) => u.href === url, (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html }));
+    await copy.route(
+      (u) => u.href === url,
+      (route) => route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html }),
+    );
     await copy.goto(url, { waitUntil: "load" });
     return await seriousAxeViolations(copy);
   } finally {

@@ -43,26 +43,41 @@ interface ApiPlan {
   deductible: { individual: number | null };
 }
 
-async function apiPlans(body: Record<string, unknown>, base = server.url): Promise<{ plan_count: number; plans: ApiPlan[]; eligibility: { aptc: number; csr: string | null } | null }> {
-  const res = await fetch(`${base}/api/plans`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+async function apiPlans(
+  body: Record<string, unknown>,
+  base = server.url,
+): Promise<{ plan_count: number; plans: ApiPlan[]; eligibility: { aptc: number; csr: string | null } | null }> {
+  const res = await fetch(`${base}/api/plans`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   expect(res.status).toBe(200);
   return (await res.json()) as never;
 }
 
 function dallasRequest(zip: string, income = DALLAS_HOUSEHOLD.income) {
-  return { income, household: { people: [{ age: DALLAS_HOUSEHOLD.age }] }, place: { state: "TX", county_fips: "48113", zip } };
+  return {
+    income,
+    household: { people: [{ age: DALLAS_HOUSEHOLD.age }] },
+    place: { state: "TX", county_fips: "48113", zip },
+  };
 }
-
 
 /** The checks every page of the journey gets (`status`: the page is meant to answer 400 or 404). */
 async function checkPage(page: Page, name: string, problems: string[], status = 200) {
   await expect(page.getByTestId("sample-data-banner").isVisible(), `${name}: sample-data banner`).resolves.toBe(true);
   expect(await hasHorizontalScroll(page), `${name}: scrolls sideways at 360 px`).toBe(false);
-  const violations = withoutJavaScript.has(page.context()) ? await axeWithoutJavaScript(browser, page) : await seriousAxeViolations(page);
+  const violations = withoutJavaScript.has(page.context())
+    ? await axeWithoutJavaScript(browser, page)
+    : await seriousAxeViolations(page);
   expect(violations, `${name}: axe`).toEqual([]);
   // Chromium logs the document's own 4xx status as a console error; only that one is expected.
   const expected = `console: Failed to load resource: the server responded with a status of ${status}`;
-  expect(problems.filter((p) => status === 200 || !p.startsWith(expected)), `${name}: console errors`).toEqual([]);
+  expect(
+    problems.filter((p) => status === 200 || !p.startsWith(expected)),
+    `${name}: console errors`,
+  ).toEqual([]);
   await screenshot(page, `journey-${name}`);
 }
 
@@ -123,11 +138,15 @@ describe("the shopping journey with JavaScript off", () => {
       expect(await heading(page)).toBe("Plans in Dallas County, TX");
       const api = await apiPlans(dallasRequest(MULTI_COUNTY_ZIP));
       expect(api.plan_count).toBe(32);
-      await expect(page.getByTestId("plan-count").textContent()).resolves.toContain(`Showing all ${api.plan_count} plans`);
+      await expect(page.getByTestId("plan-count").textContent()).resolves.toContain(
+        `Showing all ${api.plan_count} plans`,
+      );
       expect(await planCardPremiums(page)).toEqual(api.plans.map((p) => usd(p.premium_w_credit)));
       const summary = (await page.getByTestId("eligibility-summary").textContent()) ?? "";
       expect(summary).toContain(`You could get a tax credit of ${usd(api.eligibility!.aptc)} a month`);
-      expect(summary).toContain("Your savings level: silver plans have lower deductibles and copays for you (73% level)");
+      expect(summary).toContain(
+        "Your savings level: silver plans have lower deductibles and copays for you (73% level)",
+      );
       // The bookmarkable URL holds the household.
       const resultsUrl = new URL(page.url());
       expect(resultsUrl.searchParams.get("zip")).toBe(MULTI_COUNTY_ZIP);
@@ -145,7 +164,9 @@ describe("the shopping journey with JavaScript off", () => {
       expect(await coverage.count()).toBe(api.plan_count);
       const words = await coverage.allTextContents();
       expect(words.every((w) => w.includes("Lipitor 20 mg:"))).toBe(true);
-      expect(words.some((w) => /Covered with restrictions: step therapy \(tier: non-preferred brand\)/.test(w))).toBe(true);
+      expect(words.some((w) => /Covered with restrictions: step therapy \(tier: non-preferred brand\)/.test(w))).toBe(
+        true,
+      );
       expect(words.some((w) => w.includes("Unknown"))).toBe(true);
       await checkPage(page, "5-results-with-drug-js-off", problems);
 
@@ -155,7 +176,9 @@ describe("the shopping journey with JavaScript off", () => {
       await page.waitForURL(new RegExp(`/plans/${first.id}\\?`));
       expect(await heading(page)).toBe(first.name);
       await expect(page.getByTestId("premium-after-credit").textContent()).resolves.toBe(usd(first.premium_w_credit));
-      await expect(page.getByRole("region", { name: "Your drugs and doctors" }).textContent()).resolves.toContain("Lipitor 20 mg:");
+      await expect(page.getByRole("region", { name: "Your drugs and doctors" }).textContent()).resolves.toContain(
+        "Lipitor 20 mg:",
+      );
       await checkPage(page, "6-plan-js-off", problems);
       await page.getByRole("link", { name: "← Back to all plans" }).first().click();
       await page.waitForURL(/\/plans\?/);
@@ -167,8 +190,12 @@ describe("the shopping journey with JavaScript off", () => {
       await page.waitForURL(/\/plans\/compare\?/);
       expect(await heading(page)).toBe("Compare 3 plans");
       const table = page.getByTestId("compare-table");
-      expect(await table.locator("thead th[scope=col]").allTextContents()).toEqual(chosen.map((p) => expect.stringContaining(p.name)));
-      expect(await table.locator("tr[data-row=premium] [data-testid=premium-after-credit]").allTextContents()).toEqual(chosen.map((p) => usd(p.premium_w_credit)));
+      expect(await table.locator("thead th[scope=col]").allTextContents()).toEqual(
+        chosen.map((p) => expect.stringContaining(p.name)),
+      );
+      expect(await table.locator("tr[data-row=premium] [data-testid=premium-after-credit]").allTextContents()).toEqual(
+        chosen.map((p) => usd(p.premium_w_credit)),
+      );
       const drugRow = table.locator("tr[data-row='drug-617318']");
       await expect(drugRow.locator("th").textContent()).resolves.toBe("Lipitor 20 mg");
       const drugCells = await drugRow.locator("td").allTextContents();
@@ -186,7 +213,9 @@ describe("the shopping journey with JavaScript off", () => {
       const { page, problems } = await watchedPage(context);
       await page.goto(`${server.url}/plans?zip=90210`);
       expect(await heading(page)).toBe("Shop at Covered California");
-      await expect(page.getByRole("link", { name: "Go to Covered California" }).getAttribute("href")).resolves.toBe("https://www.coveredca.com");
+      await expect(page.getByRole("link", { name: "Go to Covered California" }).getAttribute("href")).resolves.toBe(
+        "https://www.coveredca.com",
+      );
       await checkPage(page, "sbe-handoff-js-off", problems);
 
       // A ZIP across a state line: the Kentucky county hands off, the Tennessee one is priced here.
@@ -197,10 +226,14 @@ describe("the shopping journey with JavaScript off", () => {
       await page.waitForURL(/county=21047/);
       expect(await heading(page)).toBe("Shop at kynect");
 
-      const res = await page.goto(`${server.url}/plans/99999TX9999999?zip=75201&county=48113&state=TX&income=36000&age=35`);
+      const res = await page.goto(
+        `${server.url}/plans/99999TX9999999?zip=75201&county=48113&state=TX&income=36000&age=35`,
+      );
       expect(res?.status()).toBe(404);
       expect(await heading(page)).toBe("We couldn't find that plan");
-      await expect(page.locator("main").textContent()).resolves.toContain("There is no plan with the ID “99999TX9999999”");
+      await expect(page.locator("main").textContent()).resolves.toContain(
+        "There is no plan with the ID “99999TX9999999”",
+      );
       await checkPage(page, "plan-404-js-off", problems, 404);
     } finally {
       await context.close();
@@ -215,8 +248,12 @@ describe("the shopping journey with JavaScript off", () => {
       expect(res?.status()).toBe(400);
       expect(await heading(page)).toBe("Tell us about your household");
       await expect(page.getByLabel("Age", { exact: true }).getAttribute("aria-invalid")).resolves.toBe("true");
-      await expect(page.locator("#age-0-error").textContent()).resolves.toBe("Enter an age from 0 to 120, in whole years.");
-      await expect(page.locator("#income-error").textContent()).resolves.toContain("Enter your expected household income");
+      await expect(page.locator("#age-0-error").textContent()).resolves.toBe(
+        "Enter an age from 0 to 120, in whole years.",
+      );
+      await expect(page.locator("#income-error").textContent()).resolves.toContain(
+        "Enter your expected household income",
+      );
       await expect(page.locator("#size-error").isVisible()).resolves.toBe(true);
       await expect(page.getByRole("alert").textContent()).resolves.toContain("Please check these answers");
       await checkPage(page, "household-errors-js-off", problems, 400);
@@ -252,15 +289,21 @@ describe("the shopping journey with JavaScript off", () => {
       expect(silver.deductible.individual).toBeLessThan(standard.deductible.individual!);
 
       await page.goto(`${server.url}/plans/${silver.id}?zip=${DALLAS_ZIP}&county=48113&state=TX&income=36000&age=35`);
-      await expect(page.getByTestId("deductible-individual").textContent()).resolves.toBe(usd(silver.deductible.individual!));
+      await expect(page.getByTestId("deductible-individual").textContent()).resolves.toBe(
+        usd(silver.deductible.individual!),
+      );
       await expect(page.getByTestId("csr-note").textContent()).resolves.toContain("(73% level)");
       expect(await page.locator(".scenario").count()).toBe(3);
-      await expect(page.locator("[data-scenario=havingABaby]").textContent()).resolves.toContain("Total example cost $12,700.00");
+      await expect(page.locator("[data-scenario=havingABaby]").textContent()).resolves.toContain(
+        "Total example cost $12,700.00",
+      );
       expect(await page.locator(".benefit-table tbody tr").count()).toBeGreaterThan(40);
       await checkPage(page, "plan-csr-73-js-off", problems);
 
       await page.goto(`${server.url}/plans/${silver.id}?zip=${DALLAS_ZIP}&county=48113&state=TX&income=150000&age=35`);
-      await expect(page.getByTestId("deductible-individual").textContent()).resolves.toBe(usd(standard.deductible.individual!));
+      await expect(page.getByTestId("deductible-individual").textContent()).resolves.toBe(
+        usd(standard.deductible.individual!),
+      );
       expect(await page.getByTestId("csr-note").count()).toBe(0);
     } finally {
       await context.close();
@@ -297,7 +340,13 @@ describe("the shopping journey with JavaScript on", () => {
         if (query === "lip") {
           await new Promise((r) => setTimeout(r, 1500));
           await route
-            .fulfill({ json: { drugs: [{ rxcui: "1", name: "Stale answer", strength: "", route: "", full_name: "stale" }], upstream: "ok", sample: true } })
+            .fulfill({
+              json: {
+                drugs: [{ rxcui: "1", name: "Stale answer", strength: "", route: "", full_name: "stale" }],
+                upstream: "ok",
+                sample: true,
+              },
+            })
             .catch(() => {});
           return;
         }
@@ -348,9 +397,13 @@ describe("the shopping journey with JavaScript on", () => {
       await page.getByRole("button", { name: "Compare chosen plans" }).first().click();
       await page.getByRole("heading", { name: "Compare 3 plans" }).waitFor();
       const table = page.getByTestId("compare-table");
-      expect(await table.locator("tr[data-row=premium] [data-testid=premium-after-credit]").allTextContents()).toEqual(chosen.map((p) => usd(p.premium_w_credit)));
+      expect(await table.locator("tr[data-row=premium] [data-testid=premium-after-credit]").allTextContents()).toEqual(
+        chosen.map((p) => usd(p.premium_w_credit)),
+      );
       expect(await table.locator("tr[data-row='drug-617318'] td").count()).toBe(3);
-      expect(await page.evaluate(() => (window as unknown as { journeyMarker?: string }).journeyMarker)).toBe("still here");
+      expect(await page.evaluate(() => (window as unknown as { journeyMarker?: string }).journeyMarker)).toBe(
+        "still here",
+      );
       await checkPage(page, "7-compare-js-on", problems);
     } finally {
       await context.close();
@@ -408,13 +461,20 @@ describe("the shopping journey with JavaScript on", () => {
         const body = await response.body().catch(() => null);
         if (body) scripts.set(response.url(), gzipSync(body).length);
       });
-      await page.goto(`${server.url}/plans?zip=75201&county=48113&state=TX&income=36000&age=35&drug=617318:Lipitor%2020%20mg`, { waitUntil: "networkidle" });
+      await page.goto(
+        `${server.url}/plans?zip=75201&county=48113&state=TX&income=36000&age=35&drug=617318:Lipitor%2020%20mg`,
+        { waitUntil: "networkidle" },
+      );
       const html = await (await fetch(page.url())).text();
-      const preloaded = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => new URL(m[1], server.url).href);
+      const preloaded = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map(
+        (m) => new URL(m[1], server.url).href,
+      );
       expect(preloaded.length).toBeGreaterThan(0);
       for (const url of preloaded) expect([...scripts.keys()], `${url} was preloaded but not measured`).toContain(url);
       const analytics = [...scripts.keys()].filter((url) => /analytics|posthog/i.test(url));
-      const total = [...scripts.entries()].filter(([url]) => !analytics.includes(url)).reduce((sum, [, size]) => sum + size, 0);
+      const total = [...scripts.entries()]
+        .filter(([url]) => !analytics.includes(url))
+        .reduce((sum, [, size]) => sum + size, 0);
       console.log(`results page JavaScript: ${scripts.size} files, ${(total / 1024).toFixed(1)} KB gzipped`);
       expect(total).toBeGreaterThan(10 * 1024); // it did measure React and the route
       expect(total).toBeLessThan(150 * 1024);

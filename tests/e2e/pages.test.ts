@@ -34,7 +34,10 @@ describe("every page in a real browser", () => {
           if (javaScriptEnabled) await page.waitForLoadState("networkidle");
           expect(await hasHorizontalScroll(page), `${path} scrolls sideways at 360 px`).toBe(false);
           expect(problems, `${path} console`).toEqual([]);
-          await screenshot(page, `page${path === "/" ? "-home" : path.replaceAll("/", "-")}-js-${javaScriptEnabled ? "on" : "off"}`);
+          await screenshot(
+            page,
+            `page${path === "/" ? "-home" : path.replaceAll("/", "-")}-js-${javaScriptEnabled ? "on" : "off"}`,
+          );
           await page.close();
         }
       } finally {
@@ -68,7 +71,9 @@ describe("every page in a real browser", () => {
       await page.getByRole("main").getByRole("link", { name: "See what we are building for agents" }).click();
       await page.waitForURL(/\/agents$/);
       // React renders the new route just after the URL changes: wait for it rather than race it.
-      await expect.poll(() => page.locator("h1").textContent(), { timeout: 5_000 }).toBe("For licensed agents and brokers");
+      await expect
+        .poll(() => page.locator("h1").textContent(), { timeout: 5_000 })
+        .toBe("For licensed agents and brokers");
       // Client-side: the route's data was fetched, the document was not loaded again.
       expect(requested).toContainEqual(expect.objectContaining({ path: "/agents.data" }));
       expect(requested.filter((r) => r.type === "document")).toEqual([]);

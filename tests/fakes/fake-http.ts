@@ -12,7 +12,11 @@ export async function readRequestBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 /** Poll until `check` returns a truthy value, or fail after `timeoutMs`. */
-export async function waitUntil<T>(check: () => T | null | Promise<T | null>, timeoutMs = 5_000, what = "condition"): Promise<T> {
+export async function waitUntil<T>(
+  check: () => T | null | Promise<T | null>,
+  timeoutMs = 5_000,
+  what = "condition",
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

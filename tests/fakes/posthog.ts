@@ -40,7 +40,9 @@ export async function startFakePostHog(): Promise<FakePostHog> {
         for (const item of list as Record<string, unknown>[]) {
           events.push({
             event: String(item.event),
-            distinct_id: (item.distinct_id as string | undefined) ?? ((item.properties as Record<string, unknown> | undefined)?.distinct_id as string | undefined),
+            distinct_id:
+              (item.distinct_id as string | undefined) ??
+              ((item.properties as Record<string, unknown> | undefined)?.distinct_id as string | undefined),
             properties: (item.properties as Record<string, unknown>) ?? {},
             raw: item,
           });
@@ -61,7 +63,8 @@ export async function startFakePostHog(): Promise<FakePostHog> {
     url: `http://127.0.0.1:${port}`,
     events,
     bodies,
-    waitForEvents: (count, timeoutMs = 5_000) => waitUntil(() => (events.length >= count ? events.slice() : null), timeoutMs, `${count} analytics events`),
+    waitForEvents: (count, timeoutMs = 5_000) =>
+      waitUntil(() => (events.length >= count ? events.slice() : null), timeoutMs, `${count} analytics events`),
     reset() {
       events.length = 0;
       bodies.length = 0;

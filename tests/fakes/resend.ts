@@ -78,7 +78,11 @@ export async function startFakeResend(options: { apiKey?: string } = {}): Promis
     }
     if (failures > 0) {
       failures--;
-      return send(failureStatus, { statusCode: failureStatus, name: "internal_server_error", message: "Something went wrong (fake outage)" });
+      return send(failureStatus, {
+        statusCode: failureStatus,
+        name: "internal_server_error",
+        message: "Something went wrong (fake outage)",
+      });
     }
     let json: Record<string, unknown> = {};
     try {
@@ -92,7 +96,11 @@ export async function startFakeResend(options: { apiKey?: string } = {}): Promis
       if (key && idempotent.has(key)) return send(200, { id: idempotent.get(key) });
       const to = (Array.isArray(json.to) ? json.to : [json.to]).map(String);
       if (!json.from || !to.length || !json.subject) {
-        return send(422, { statusCode: 422, name: "missing_required_field", message: "from, to and subject are required" });
+        return send(422, {
+          statusCode: 422,
+          name: "missing_required_field",
+          message: "from, to and subject are required",
+        });
       }
       if (sandbox && to.some((address) => !sandbox!.has(address.toLowerCase()))) {
         const owner = [...sandbox][0] ?? "owner@example.com";
@@ -119,11 +127,21 @@ export async function startFakeResend(options: { apiKey?: string } = {}): Promis
     }
     const contactPath = /^\/audiences\/([^/]+)\/contacts(?:\/([^/]+))?$/.exec(url.pathname);
     if (contactPath && req.method === "POST" && !contactPath[2]) {
-      contacts.push({ method: "POST", audienceId: decodeURIComponent(contactPath[1]!), email: String(json.email), unsubscribed: json.unsubscribed as boolean | undefined });
+      contacts.push({
+        method: "POST",
+        audienceId: decodeURIComponent(contactPath[1]!),
+        email: String(json.email),
+        unsubscribed: json.unsubscribed as boolean | undefined,
+      });
       return send(201, { object: "contact", id: randomUUID() });
     }
     if (contactPath && req.method === "PATCH" && contactPath[2]) {
-      contacts.push({ method: "PATCH", audienceId: decodeURIComponent(contactPath[1]!), email: decodeURIComponent(contactPath[2]), unsubscribed: json.unsubscribed as boolean | undefined });
+      contacts.push({
+        method: "PATCH",
+        audienceId: decodeURIComponent(contactPath[1]!),
+        email: decodeURIComponent(contactPath[2]),
+        unsubscribed: json.unsubscribed as boolean | undefined,
+      });
       return send(200, { object: "contact", id: randomUUID() });
     }
     return send(404, { statusCode: 404, name: "not_found", message: `No route ${req.method} ${url.pathname}` });
@@ -157,7 +175,11 @@ export async function startFakeResend(options: { apiKey?: string } = {}): Promis
       sandbox = null;
     },
     waitForEmails(count, timeoutMs = 5_000) {
-      return waitUntil(() => (emails.length >= count ? emails.slice() : null), timeoutMs, `${count} emails at the fake Resend`);
+      return waitUntil(
+        () => (emails.length >= count ? emails.slice() : null),
+        timeoutMs,
+        `${count} emails at the fake Resend`,
+      );
     },
     close: () =>
       new Promise<void>((resolve) => {

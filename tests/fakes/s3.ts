@@ -26,8 +26,17 @@ export async function startFakeS3(options: { bucket?: string } = {}): Promise<Fa
   const directory = mkdtempSync(path.join(os.tmpdir(), "fake-s3-"));
   // s3rver ships no type declarations; import it through a variable so TypeScript does not look for them.
   const moduleName = "s3rver";
-  const { default: S3rver } = (await import(moduleName)) as { default: new (options: object) => { run(): Promise<AddressInfo>; close(): Promise<void> } };
-  const server = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory, resetOnClose: true, configureBuckets: [{ name: bucket, configs: [] }] });
+  const { default: S3rver } = (await import(moduleName)) as {
+    default: new (options: object) => { run(): Promise<AddressInfo>; close(): Promise<void> };
+  };
+  const server = new S3rver({
+    address: "127.0.0.1",
+    port: 0,
+    silent: true,
+    directory,
+    resetOnClose: true,
+    configureBuckets: [{ name: bucket, configs: [] }],
+  });
   const address = await server.run();
   const endpoint = `http://127.0.0.1:${address.port}`;
   const client = new S3Client({
@@ -43,12 +52,18 @@ export async function startFakeS3(options: { bucket?: string } = {}): Promise<Fa
     bucket,
     client,
     async listKeys(prefix) {
-      const out = await client.send(new ListObjectsV2Command({ Bucket: bucket, ...(prefix ? { Prefix: prefix } : {}) }));
+      const out = await client.send(
+        new ListObjectsV2Command({ Bucket: bucket, ...(prefix ? { Prefix: prefix } : {}) }),
+      );
       return (out.Contents ?? []).map((o) => o.Key!).sort();
     },
     async getObject(key) {
       const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-      return { body: Buffer.from(await out.Body!.transformToByteArray()), contentType: out.ContentType, metadata: out.Metadata };
+      return {
+        body: Buffer.from(await out.Body!.transformToByteArray()),
+        contentType: out.ContentType,
+        metadata: out.Metadata,
+      };
     },
     async close() {
       client.destroy();

@@ -52,12 +52,22 @@ export async function startFakeSes(): Promise<FakeSes> {
         return;
       }
       if (sandbox) {
-        const request = JSON.parse(body.toString("utf8") || "{}") as { Destination?: { ToAddresses?: string[]; CcAddresses?: string[]; BccAddresses?: string[] } };
-        const recipients = [...(request.Destination?.ToAddresses ?? []), ...(request.Destination?.CcAddresses ?? []), ...(request.Destination?.BccAddresses ?? [])];
+        const request = JSON.parse(body.toString("utf8") || "{}") as {
+          Destination?: { ToAddresses?: string[]; CcAddresses?: string[]; BccAddresses?: string[] };
+        };
+        const recipients = [
+          ...(request.Destination?.ToAddresses ?? []),
+          ...(request.Destination?.CcAddresses ?? []),
+          ...(request.Destination?.BccAddresses ?? []),
+        ];
         const unverified = recipients.filter((r) => !sandbox!.has(r.toLowerCase()));
         if (unverified.length) {
           res.writeHead(400, { "content-type": "application/json", "x-amzn-errortype": "MessageRejected" });
-          res.end(JSON.stringify({ message: `Email address is not verified. The following identities failed the check in region US-EAST-1: ${unverified.join(", ")}` }));
+          res.end(
+            JSON.stringify({
+              message: `Email address is not verified. The following identities failed the check in region US-EAST-1: ${unverified.join(", ")}`,
+            }),
+          );
           return;
         }
       }
@@ -67,7 +77,11 @@ export async function startFakeSes(): Promise<FakeSes> {
       if (value === undefined || name === "host" || name === "content-length" || name === "connection") continue;
       headers.set(name, Array.isArray(value) ? value.join(", ") : value);
     }
-    const answer = await fetch(backendUrl + url, { method: req.method, headers, body: req.method === "GET" || req.method === "HEAD" ? undefined : new Uint8Array(body) });
+    const answer = await fetch(backendUrl + url, {
+      method: req.method,
+      headers,
+      body: req.method === "GET" || req.method === "HEAD" ? undefined : new Uint8Array(body),
+    });
     const out = Buffer.from(await answer.arrayBuffer());
     res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" });
     res.end(out);
@@ -82,7 +96,12 @@ export async function startFakeSes(): Promise<FakeSes> {
   return {
     url,
     emails,
-    waitForEmails: (count, timeoutMs = 5_000) => waitUntil(async () => ((await emails()).length >= count ? emails() : null), timeoutMs, `${count} emails at the fake SES`),
+    waitForEmails: (count, timeoutMs = 5_000) =>
+      waitUntil(
+        async () => ((await emails()).length >= count ? emails() : null),
+        timeoutMs,
+        `${count} emails at the fake SES`,
+      ),
     setSandbox(verified) {
       sandbox = verified ? new Set(verified.map((v) => v.toLowerCase())) : null;
     },

@@ -14,14 +14,26 @@ import type { BenefitRowView } from "./benefit-table";
  */
 export function benefitRowsText(rows: readonly BenefitRowView[]): string {
   return rows
-    .map((r) => [r.name, r.covered === null ? "" : r.covered ? "1" : "0", r.inNetwork, r.inNetworkTier2 ?? "", r.outOfNetwork, r.notes ?? ""].map(oneLine).join("\t"))
+    .map((r) =>
+      [
+        r.name,
+        r.covered === null ? "" : r.covered ? "1" : "0",
+        r.inNetwork,
+        r.inNetworkTier2 ?? "",
+        r.outOfNetwork,
+        r.notes ?? "",
+      ]
+        .map(oneLine)
+        .join("\t"),
+    )
     .join("\n");
 }
 
 export function benefitRowsFromText(text: string): BenefitRowView[] {
   if (text === "") return [];
   return text.split("\n").map((line) => {
-    const [name = "", covered = "", inNetwork = "", inNetworkTier2 = "", outOfNetwork = "", notes = ""] = line.split("\t");
+    const [name = "", covered = "", inNetwork = "", inNetworkTier2 = "", outOfNetwork = "", notes = ""] =
+      line.split("\t");
     return {
       name,
       covered: covered === "" ? null : covered === "1",

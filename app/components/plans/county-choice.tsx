@@ -18,7 +18,17 @@ function shareWords(share: number | null): string | null {
 }
 
 /** Step 2 for a ZIP in several counties: prices depend on the county. */
-export function CountyChoice({ state, zip, counties, error }: { state: ShoppingState; zip: string; counties: CountyOptionView[]; error: string | null }) {
+export function CountyChoice({
+  state,
+  zip,
+  counties,
+  error,
+}: {
+  state: ShoppingState;
+  zip: string;
+  counties: CountyOptionView[];
+  error: string | null;
+}) {
   return (
     <Form method="get" action="/plans" className="step-form" noValidate>
       <input type="hidden" name="zip" value={zip} />
@@ -36,7 +46,13 @@ export function CountyChoice({ state, zip, counties, error }: { state: ShoppingS
         ) : null}
         {counties.map((c) => (
           <div className="choice" key={c.fips}>
-            <input type="radio" name="county" id={`county-${c.fips}`} value={c.fips} defaultChecked={c.fips === state.county} />
+            <input
+              type="radio"
+              name="county"
+              id={`county-${c.fips}`}
+              value={c.fips}
+              defaultChecked={c.fips === state.county}
+            />
             <label htmlFor={`county-${c.fips}`}>
               {c.name}, {c.state}
               {shareWords(c.share) ? <span className="hint-inline"> ({shareWords(c.share)})</span> : null}

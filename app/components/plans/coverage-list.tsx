@@ -12,17 +12,32 @@ function answerFor(check: CoverageCheckView, kind: "drug" | "doctor", code: stri
 }
 
 /** One line per chosen drug or doctor for one plan: covered (tier), with restrictions, not covered, unknown. */
-export function CoverageLines({ check, kind, planId }: { check: CoverageCheckView | null; kind: "drug" | "doctor"; planId: string }) {
+export function CoverageLines({
+  check,
+  kind,
+  planId,
+}: {
+  check: CoverageCheckView | null;
+  kind: "drug" | "doctor";
+  planId: string;
+}) {
   if (!check || check.selections.length === 0) return null;
   return (
     <ul className="coverage-lines" aria-label={kind === "drug" ? "Your drugs" : "Your doctors"}>
       {check.selections.map((s) => {
         const answer = answerFor(check, kind, s.code, planId);
-        const words = kind === "drug" ? drugCoverageWords(answer, check.upstream) : doctorCoverageWords(answer, check.upstream);
+        const words =
+          kind === "drug" ? drugCoverageWords(answer, check.upstream) : doctorCoverageWords(answer, check.upstream);
         return (
           <li key={s.code} className={`coverage ${words.tone}`} data-coverage={words.tone}>
             <span className="coverage-mark" aria-hidden="true">
-              {words.tone === "covered" ? "✓" : words.tone === "restricted" ? "!" : words.tone === "not-covered" ? "✗" : "?"}
+              {words.tone === "covered"
+                ? "✓"
+                : words.tone === "restricted"
+                  ? "!"
+                  : words.tone === "not-covered"
+                    ? "✗"
+                    : "?"}
             </span>{" "}
             <span className="coverage-name">{s.name}:</span> {words.text}
           </li>

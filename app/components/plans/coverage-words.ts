@@ -32,7 +32,11 @@ function unknown(upstream: UpstreamState, where: string): CoverageWords {
 
 function restrictionList(r: CoverageAnswer["restrictions"]): string {
   if (!r) return "restrictions";
-  const list = [r.prior_authorization && "prior authorization", r.step_therapy && "step therapy", r.quantity_limit && "a quantity limit"].filter(Boolean) as string[];
+  const list = [
+    r.prior_authorization && "prior authorization",
+    r.step_therapy && "step therapy",
+    r.quantity_limit && "a quantity limit",
+  ].filter(Boolean) as string[];
   return list.length ? list.join(", ") : "restrictions";
 }
 
@@ -46,7 +50,10 @@ export function drugCoverageWords(answer: CoverageAnswer | undefined, upstream: 
     case "GenericCovered":
       return { tone: "covered", text: `Covered as a generic${onTier}` };
     case "PartialCovered":
-      return { tone: "restricted", text: `Covered with restrictions: ${restrictionList(answer.restrictions)}${onTier}` };
+      return {
+        tone: "restricted",
+        text: `Covered with restrictions: ${restrictionList(answer.restrictions)}${onTier}`,
+      };
     case "NotCovered":
       return { tone: "not-covered", text: "Not covered" };
     default:

@@ -20,7 +20,11 @@ export function EligibilitySummary({
     <section className="eligibility" aria-labelledby="eligibility-heading" data-testid="eligibility-summary">
       <Heading id="eligibility-heading">Your savings estimate</Heading>
       {messages.map((m) => (
-        <div key={m.id} className={`notice ${m.tone === "warn" ? "warn" : m.tone === "good" ? "good" : ""}`} data-message={m.id}>
+        <div
+          key={m.id}
+          className={`notice ${m.tone === "warn" ? "warn" : m.tone === "good" ? "good" : ""}`}
+          data-message={m.id}
+        >
           <SubHeading className="notice-heading">{m.heading}</SubHeading>
           {m.body.map((text, i) => (
             <p key={i}>{text}</p>
@@ -39,9 +43,7 @@ export function EligibilitySummary({
         </div>
       ))}
       {fpl ? <p className="hint">{fpl}</p> : null}
-      <p className="hint">
-        This is an estimate. The marketplace decides your final credit and savings when you apply.
-      </p>
+      <p className="hint">This is an estimate. The marketplace decides your final credit and savings when you apply.</p>
     </section>
   );
 }

@@ -30,11 +30,20 @@ export interface EligibilityMessage {
 
 export const LINKS = {
   medicaidChip: { label: "Medicaid and CHIP on HealthCare.gov", href: "https://www.healthcare.gov/medicaid-chip/" },
-  medicaidExpansion: { label: "Medicaid expansion and the coverage gap (HealthCare.gov)", href: "https://www.healthcare.gov/medicaid-chip/medicaid-expansion-and-you/" },
+  medicaidExpansion: {
+    label: "Medicaid expansion and the coverage gap (HealthCare.gov)",
+    href: "https://www.healthcare.gov/medicaid-chip/medicaid-expansion-and-you/",
+  },
   healthCenter: { label: "Find a low-cost community health center", href: "https://findahealthcenter.hrsa.gov/" },
-  essentialPlan: { label: "About the Essential Plan (NY State of Health)", href: "https://info.nystateofhealth.ny.gov/EssentialPlan" },
+  essentialPlan: {
+    label: "About the Essential Plan (NY State of Health)",
+    href: "https://info.nystateofhealth.ny.gov/EssentialPlan",
+  },
   nyApply: { label: "Apply at NY State of Health", href: "https://nystateofhealth.ny.gov/" },
-  taxCredit: { label: "How the premium tax credit works (HealthCare.gov)", href: "https://www.healthcare.gov/lower-costs/" },
+  taxCredit: {
+    label: "How the premium tax credit works (HealthCare.gov)",
+    href: "https://www.healthcare.gov/lower-costs/",
+  },
 } satisfies Record<string, Link>;
 
 export function eligibilityMessages(
@@ -110,7 +119,9 @@ export function eligibilityMessages(
       id: "no-credit",
       tone: "info",
       heading: "At this income you would not get a tax credit",
-      body: ["The prices below are full prices. If your income for the year turns out lower, you may qualify: change your income to see."],
+      body: [
+        "The prices below are full prices. If your income for the year turns out lower, you may qualify: change your income to see.",
+      ],
       links: [LINKS.taxCredit],
     });
   }

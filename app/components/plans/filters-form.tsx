@@ -14,8 +14,22 @@ export interface FilterOptionsView {
  * narrowing filters sit in a native disclosure (no JavaScript needed), open
  * whenever one of them is set.
  */
-export function FiltersForm({ state, options, sort }: { state: ShoppingState; options: FilterOptionsView; sort: string }) {
-  const filtering = state.metal.length > 0 || state.type.length > 0 || state.issuer.length > 0 || state.hsa || state.maxPremium !== "" || state.maxDeductible !== "";
+export function FiltersForm({
+  state,
+  options,
+  sort,
+}: {
+  state: ShoppingState;
+  options: FilterOptionsView;
+  sort: string;
+}) {
+  const filtering =
+    state.metal.length > 0 ||
+    state.type.length > 0 ||
+    state.issuer.length > 0 ||
+    state.hsa ||
+    state.maxPremium !== "" ||
+    state.maxDeductible !== "";
   return (
     <Form method="get" action="/plans" className="filters" aria-label="Sort and filter plans">
       <StateFields state={state} omit={["view", "filters"]} />
@@ -52,7 +66,13 @@ export function FiltersForm({ state, options, sort }: { state: ShoppingState; op
           <legend>Metal level</legend>
           {options.metals.map((m) => (
             <div className="choice" key={m}>
-              <input type="checkbox" id={`metal-${m}`} name="metal" value={m} defaultChecked={state.metal.includes(m)} />
+              <input
+                type="checkbox"
+                id={`metal-${m}`}
+                name="metal"
+                value={m}
+                defaultChecked={state.metal.includes(m)}
+              />
               <label htmlFor={`metal-${m}`}>{METAL_HINTS[m] ?? m}</label>
             </div>
           ))}
@@ -73,7 +93,13 @@ export function FiltersForm({ state, options, sort }: { state: ShoppingState; op
             <legend>Insurance company</legend>
             {options.issuers.map((i) => (
               <div className="choice" key={i.id}>
-                <input type="checkbox" id={`issuer-${i.id}`} name="issuer" value={i.id} defaultChecked={state.issuer.includes(i.id)} />
+                <input
+                  type="checkbox"
+                  id={`issuer-${i.id}`}
+                  name="issuer"
+                  value={i.id}
+                  defaultChecked={state.issuer.includes(i.id)}
+                />
                 <label htmlFor={`issuer-${i.id}`}>{i.name}</label>
               </div>
             ))}
@@ -82,9 +108,21 @@ export function FiltersForm({ state, options, sort }: { state: ShoppingState; op
         <fieldset>
           <legend>Costs and accounts</legend>
           <label htmlFor="max_premium">Highest monthly premium after credit, in dollars</label>
-          <input id="max_premium" name="max_premium" inputMode="decimal" className="short" defaultValue={state.maxPremium} />
+          <input
+            id="max_premium"
+            name="max_premium"
+            inputMode="decimal"
+            className="short"
+            defaultValue={state.maxPremium}
+          />
           <label htmlFor="max_deductible">Highest deductible per person, in dollars</label>
-          <input id="max_deductible" name="max_deductible" inputMode="decimal" className="short" defaultValue={state.maxDeductible} />
+          <input
+            id="max_deductible"
+            name="max_deductible"
+            inputMode="decimal"
+            className="short"
+            defaultValue={state.maxDeductible}
+          />
           <div className="choice">
             <input type="checkbox" id="hsa" name="hsa" value="1" defaultChecked={state.hsa} />
             <label htmlFor="hsa">Only plans that work with a health savings account (HSA)</label>

@@ -4,7 +4,12 @@
  * and small: it runs in the browser too.
  */
 
-const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const usd = new Intl.NumberFormat("en-US", {
+  style: "currency",
+  currency: "USD",
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
 
 /** $1,234.56 — every amount on the pages goes through here. */
 export function money(amount: number): string {
@@ -90,7 +95,10 @@ export function costShareWords(text: string | null | undefined): string {
       const part = raw.trim();
       if (/^\$[\d,]+(\.\d+)?$/.test(part)) return `${part} copay`;
       const bare = /^(\d+(?:\.\d+)?)%$/.exec(part);
-      if (bare) return Number(bare[1]) >= 100 ? "You pay the full cost (100% coinsurance)" : `${percentWords(bare[1])} coinsurance`;
+      if (bare)
+        return Number(bare[1]) >= 100
+          ? "You pay the full cost (100% coinsurance)"
+          : `${percentWords(bare[1])} coinsurance`;
       const coins = /^(\d+(?:\.\d+)?)%\s+coinsurance(.*)$/i.exec(part);
       if (coins) return `${percentWords(coins[1])} coinsurance${coins[2].toLowerCase()}`;
       const copay = /^(\$[\d,]+(?:\.\d+)?)\s+copay(.*)$/i.exec(part);

@@ -3,7 +3,13 @@ import type { ShoppingState } from "../../lib/shopping-url";
 import { MAX_PEOPLE } from "../../lib/shopping-url";
 import { StateFields } from "./state-fields";
 
-const FIELD_LABELS: Record<string, string> = { income: "Household income", size: "Tax household size", year: "Plan year", place: "Place", form: "Address" };
+const FIELD_LABELS: Record<string, string> = {
+  income: "Household income",
+  size: "Tax household size",
+  year: "Plan year",
+  place: "Place",
+  form: "Address",
+};
 
 function fieldLabel(key: string): string {
   const person = /^age-(\d+)$/.exec(key);
@@ -17,12 +23,27 @@ function fieldTarget(key: string): string {
 }
 
 /** Step 3: who needs coverage and the household's income. A plain GET form; add/remove are submit buttons too. */
-export function HouseholdForm({ state, errors, changeZipHref, changeCountyHref }: { state: ShoppingState; errors: Record<string, string>; changeZipHref: string; changeCountyHref: string | null }) {
-  const people = state.people.length > 0 ? state.people : [{ age: "", tobacco: false, pregnant: false, relationship: "self" as const }];
+export function HouseholdForm({
+  state,
+  errors,
+  changeZipHref,
+  changeCountyHref,
+}: {
+  state: ShoppingState;
+  errors: Record<string, string>;
+  changeZipHref: string;
+  changeCountyHref: string | null;
+}) {
+  const people =
+    state.people.length > 0
+      ? state.people
+      : [{ age: "", tobacco: false, pregnant: false, relationship: "self" as const }];
   // The summary lists problems in the order the fields come on the page.
-  const rank = (key: string) => (/^age-(\d+)$/.test(key) ? Number(key.slice(4)) : key === "income" ? 100 : key === "size" ? 101 : 102);
+  const rank = (key: string) =>
+    /^age-(\d+)$/.test(key) ? Number(key.slice(4)) : key === "income" ? 100 : key === "size" ? 101 : 102;
   const errorKeys = Object.keys(errors).sort((a, b) => rank(a) - rank(b));
-  const describe = (id: string, hint?: string) => [hint, errors[id] ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
+  const describe = (id: string, hint?: string) =>
+    [hint, errors[id] ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
   return (
     <Form method="get" action="/plans" className="step-form household-form" noValidate>
       {/* The first submit button is the one Enter presses: make it "See plans", not "Remove person". */}
@@ -46,7 +67,9 @@ export function HouseholdForm({ state, errors, changeZipHref, changeCountyHref }
       ) : null}
       <fieldset>
         <legend>Who needs coverage?</legend>
-        <p className="hint">List everyone in your household who wants a plan. Prices depend on each person&apos;s age and tobacco use.</p>
+        <p className="hint">
+          List everyone in your household who wants a plan. Prices depend on each person&apos;s age and tobacco use.
+        </p>
         {people.map((person, i) => (
           <fieldset className="person" id={`person-${i}`} key={i}>
             <legend>{i === 0 ? "Person 1 (you)" : `Person ${i + 1}`}</legend>
@@ -71,7 +94,12 @@ export function HouseholdForm({ state, errors, changeZipHref, changeCountyHref }
             <p className="hint" id={`tobacco-${i}-hint`}>
               Tobacco 4 or more times a week in the last 6 months (not counting religious or ceremonial use).
             </p>
-            <select id={`tobacco-${i}`} name="tobacco" defaultValue={person.tobacco ? "yes" : "no"} aria-describedby={`tobacco-${i}-hint`}>
+            <select
+              id={`tobacco-${i}`}
+              name="tobacco"
+              defaultValue={person.tobacco ? "yes" : "no"}
+              aria-describedby={`tobacco-${i}-hint`}
+            >
               <option value="no">No</option>
               <option value="yes">Yes</option>
             </select>
@@ -107,8 +135,8 @@ export function HouseholdForm({ state, errors, changeZipHref, changeCountyHref }
       </fieldset>
       <label htmlFor="income">Expected household income for the year</label>
       <p className="hint" id="income-hint">
-        In dollars, before taxes: everyone in your tax household, including people who do not need coverage. For
-        example 36000.
+        In dollars, before taxes: everyone in your tax household, including people who do not need coverage. For example
+        36000.
       </p>
       <div className="money-input">
         <span aria-hidden="true">$</span>
@@ -131,8 +159,8 @@ export function HouseholdForm({ state, errors, changeZipHref, changeCountyHref }
         Tax household size <span className="optional">(optional)</span>
       </label>
       <p className="hint" id="size-hint">
-        Everyone you will claim on your tax return, including people who do not need coverage. Leave blank if it is
-        just the people above.
+        Everyone you will claim on your tax return, including people who do not need coverage. Leave blank if it is just
+        the people above.
       </p>
       <input
         id="size"
@@ -159,7 +187,8 @@ export function HouseholdForm({ state, errors, changeZipHref, changeCountyHref }
       <p className="step-links">
         {changeCountyHref ? (
           <>
-            <Link to={changeCountyHref}>Change county</Link>{" · "}
+            <Link to={changeCountyHref}>Change county</Link>
+            {" · "}
           </>
         ) : null}
         <Link to={changeZipHref}>Use a different ZIP code</Link>

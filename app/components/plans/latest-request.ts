@@ -10,7 +10,11 @@ export class LatestRequest<T> {
   private controller: AbortController | null = null;
 
   /** Start a request; `onAnswer` / `onError` run only if it is still the newest when it settles. */
-  run(send: (signal: AbortSignal) => Promise<T>, onAnswer: (answer: T) => void, onError: (error: unknown) => void = () => {}): void {
+  run(
+    send: (signal: AbortSignal) => Promise<T>,
+    onAnswer: (answer: T) => void,
+    onError: (error: unknown) => void = () => {},
+  ): void {
     const id = ++this.sequence;
     this.controller?.abort();
     const controller = new AbortController();

@@ -1,6 +1,13 @@
 import { Form, Link, useNavigate } from "@remix-run/react";
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
-import { MAX_SELECTIONS, plansHref, withDoctor, withDrug, type Selection, type ShoppingState } from "../../lib/shopping-url";
+import {
+  MAX_SELECTIONS,
+  plansHref,
+  withDoctor,
+  withDrug,
+  type Selection,
+  type ShoppingState,
+} from "../../lib/shopping-url";
 import { LatestRequest } from "./latest-request";
 import { StateFields } from "./state-fields";
 
@@ -41,12 +48,29 @@ export function drugOption(d: DrugSuggestionView): PickerOption {
 
 export function doctorOption(p: ProviderSuggestionView): PickerOption {
   const kind = p.type === "Individual" ? "" : p.type;
-  return { code: p.npi, name: p.name.replace(/\s+/g, " ").trim(), detail: [p.specialties.slice(0, 2).join(", "), kind].filter(Boolean).join(" · ") };
+  return {
+    code: p.npi,
+    name: p.name.replace(/\s+/g, " ").trim(),
+    detail: [p.specialties.slice(0, 2).join(", "), kind].filter(Boolean).join(" · "),
+  };
 }
 
 type Kind = "drug" | "doctor";
 
-const TEXT: Record<Kind, { heading: string; intro: string; label: string; hint: string; param: string; remove: string; button: string; plural: string; unavailable: string }> = {
+const TEXT: Record<
+  Kind,
+  {
+    heading: string;
+    intro: string;
+    label: string;
+    hint: string;
+    param: string;
+    remove: string;
+    button: string;
+    plural: string;
+    unavailable: string;
+  }
+> = {
   drug: {
     heading: "Your prescription drugs",
     intro: "Add the drugs you take to see whether each plan covers them.",
@@ -56,7 +80,8 @@ const TEXT: Record<Kind, { heading: string; intro: string; label: string; hint: 
     remove: "remove_drug",
     button: "Search drugs",
     plural: "drugs",
-    unavailable: "Drug search is unavailable right now. Plans and prices are not affected; please try again in a few minutes.",
+    unavailable:
+      "Drug search is unavailable right now. Plans and prices are not affected; please try again in a few minutes.",
   },
   doctor: {
     heading: "Your doctors and facilities",
@@ -67,12 +92,18 @@ const TEXT: Record<Kind, { heading: string; intro: string; label: string; hint: 
     remove: "remove_npi",
     button: "Search doctors",
     plural: "doctors or facilities",
-    unavailable: "Doctor search is unavailable right now. Plans and prices are not affected; please try again in a few minutes.",
+    unavailable:
+      "Doctor search is unavailable right now. Plans and prices are not affected; please try again in a few minutes.",
   },
 };
 
 async function postJson(path: string, body: unknown, signal: AbortSignal): Promise<Record<string, unknown>> {
-  const res = await fetch(path, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify(body), signal });
+  const res = await fetch(path, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify(body),
+    signal,
+  });
   if (!res.ok) throw new Error(`suggestions answered ${res.status}`);
   return (await res.json()) as Record<string, unknown>;
 }
@@ -81,10 +112,18 @@ function suggestionFetcher(kind: Kind, zip: string, year: number | undefined) {
   return async (query: string, signal: AbortSignal): Promise<SuggestionAnswer> => {
     if (kind === "drug") {
       const body = await postJson("/api/drugs/autocomplete", { query, ...(year ? { year } : {}) }, signal);
-      return { unavailable: body.upstream === "unavailable", partial: false, options: ((body.drugs as DrugSuggestionView[]) ?? []).map(drugOption) };
+      return {
+        unavailable: body.upstream === "unavailable",
+        partial: false,
+        options: ((body.drugs as DrugSuggestionView[]) ?? []).map(drugOption),
+      };
     }
     const body = await postJson("/api/providers/autocomplete", { query, zip }, signal);
-    return { unavailable: body.upstream === "unavailable", partial: body.upstream === "partial", options: ((body.providers as ProviderSuggestionView[]) ?? []).map(doctorOption) };
+    return {
+      unavailable: body.upstream === "unavailable",
+      partial: body.upstream === "partial",
+      options: ((body.providers as ProviderSuggestionView[]) ?? []).map(doctorOption),
+    };
   };
 }
 
@@ -113,7 +152,8 @@ export function Picker({
 }) {
   const text = TEXT[kind];
   const id = kind === "drug" ? "drugs" : "doctors";
-  const add = (option: Selection) => plansHref(kind === "drug" ? withDrug(state, option) : withDoctor(state, option)) + `#${id}`;
+  const add = (option: Selection) =>
+    plansHref(kind === "drug" ? withDrug(state, option) : withDoctor(state, option)) + `#${id}`;
   const full = selections.length >= MAX_SELECTIONS;
   return (
     <section id={id} aria-labelledby={`${id}-heading`} className="picker">
@@ -125,7 +165,13 @@ export function Picker({
           <ul className="chip-list">
             {selections.map((s) => (
               <li key={s.code}>
-                <button type="submit" name={text.remove} value={s.code} className="chip" aria-label={`Remove ${s.name}`}>
+                <button
+                  type="submit"
+                  name={text.remove}
+                  value={s.code}
+                  className="chip"
+                  aria-label={`Remove ${s.name}`}
+                >
                   {s.name} <span aria-hidden="true">×</span>
                 </button>
               </li>
@@ -142,7 +188,13 @@ export function Picker({
       {full ? (
         <p className="hint">You have added {MAX_SELECTIONS}, the most we check at once. Remove one to add another.</p>
       ) : (
-        <Form method="get" action={`/plans#${id}`} role="search" aria-label={`Search ${text.plural}`} className="picker-form">
+        <Form
+          method="get"
+          action={`/plans#${id}`}
+          role="search"
+          aria-label={`Search ${text.plural}`}
+          className="picker-form"
+        >
           <StateFields state={state} />
           <label htmlFor={text.param}>{text.label}</label>
           <p className="hint" id={`${text.param}-hint`}>
@@ -173,11 +225,14 @@ export function Picker({
             <p className="notice warn">{text.unavailable}</p>
           ) : search.options.length === 0 ? (
             <p>
-              No {text.plural} match &ldquo;{search.query}&rdquo;. Check the spelling{kind === "drug" ? " or try the generic name" : ""}.
+              No {text.plural} match &ldquo;{search.query}&rdquo;. Check the spelling
+              {kind === "drug" ? " or try the generic name" : ""}.
             </p>
           ) : (
             <>
-              {search.partial ? <p className="hint">Some results may be missing: part of the search did not answer.</p> : null}
+              {search.partial ? (
+                <p className="hint">Some results may be missing: part of the search did not answer.</p>
+              ) : null}
               <ul className="search-list">
                 {search.options.map((o) => (
                   <li key={o.code}>

@@ -6,7 +6,9 @@ import { Stars } from "./stars";
 import type { PricedPlan } from "../../server/shopping/shopping.server";
 
 /** The fields of a priced plan (POST /api/plans) a card shows. */
-export type PlanCardPlan = Omit<PricedPlan, "variant_id" | "ehb_premium" | "csr_variant"> & { csr_variant: string | null };
+export type PlanCardPlan = Omit<PricedPlan, "variant_id" | "ehb_premium" | "csr_variant"> & {
+  csr_variant: string | null;
+};
 
 export const KEY_BENEFIT_WORDS: Array<[string, string]> = [
   ["primary_care", "Primary care visit"],
@@ -49,7 +51,10 @@ export function PlanCard({
           <Link to={planHref(plan.id, state)}>{plan.name}</Link>
         </h3>
         <p className="plan-meta">
-          {plan.issuer.name} · <span className={`metal metal-${plan.metal_level.toLowerCase().replace(/\s+/g, "-")}`}>{plan.metal_level}</span>
+          {plan.issuer.name} ·{" "}
+          <span className={`metal metal-${plan.metal_level.toLowerCase().replace(/\s+/g, "-")}`}>
+            {plan.metal_level}
+          </span>
           {plan.type ? ` · ${plan.type}` : ""}
           {plan.hsa_eligible ? " · HSA-eligible" : ""}
         </p>
@@ -64,7 +69,9 @@ export function PlanCard({
             {plan.credit_applied > 0
               ? `After your ${money(plan.credit_applied)} tax credit. Full price ${money(plan.premium)}.`
               : `Full price${plan.metal_level === "Catastrophic" ? " (the tax credit cannot be used on catastrophic plans)" : ""}.`}
-            {plan.tobacco_surcharge > 0 ? ` Includes a ${money(plan.tobacco_surcharge)} tobacco surcharge, which the credit does not pay.` : ""}
+            {plan.tobacco_surcharge > 0
+              ? ` Includes a ${money(plan.tobacco_surcharge)} tobacco surcharge, which the credit does not pay.`
+              : ""}
           </p>
         </div>
         <dl className="plan-facts">
@@ -79,7 +86,8 @@ export function PlanCard({
           <div>
             <dt>Estimated yearly cost</dt>
             <dd>
-              {money(plan.estimated_yearly_cost)} <span className="hint-inline">at {USAGE_SHORT[usage] ?? usage} use</span>
+              {money(plan.estimated_yearly_cost)}{" "}
+              <span className="hint-inline">at {USAGE_SHORT[usage] ?? usage} use</span>
               {plan.estimated_yearly_cost_complete ? null : (
                 <span className="hint-inline"> (some costs were not stated, so this may be low)</span>
               )}
@@ -110,7 +118,14 @@ export function PlanCard({
         <CoverageLines check={doctorCoverage} kind="doctor" planId={plan.id} />
         <div className="card-actions">
           <div className="choice compare-choice">
-            <input type="checkbox" id={`compare-${plan.id}`} name="compare" value={plan.id} form="compare-form" defaultChecked={compareChecked} />
+            <input
+              type="checkbox"
+              id={`compare-${plan.id}`}
+              name="compare"
+              value={plan.id}
+              form="compare-form"
+              defaultChecked={compareChecked}
+            />
             <label htmlFor={`compare-${plan.id}`}>
               Compare<span className="visually-hidden"> {plan.name}</span>
             </label>

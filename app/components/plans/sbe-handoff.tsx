@@ -7,7 +7,17 @@ export interface SbeRedirectView {
 }
 
 /** A state that runs its own marketplace: we do not sell or price its plans, so we send people there. */
-export function SbeHandoff({ zip, countyName, redirect, chooseCountyHref }: { zip: string; countyName: string | null; redirect: SbeRedirectView; chooseCountyHref: string | null }) {
+export function SbeHandoff({
+  zip,
+  countyName,
+  redirect,
+  chooseCountyHref,
+}: {
+  zip: string;
+  countyName: string | null;
+  redirect: SbeRedirectView;
+  chooseCountyHref: string | null;
+}) {
   return (
     <>
       <p>
@@ -22,7 +32,10 @@ export function SbeHandoff({ zip, countyName, redirect, chooseCountyHref }: { zi
       </p>
       <h2>What to expect there</h2>
       <ul>
-        <li>The same kinds of help: a premium tax credit that lowers your monthly bill, and extra savings on silver plans if your income qualifies.</li>
+        <li>
+          The same kinds of help: a premium tax credit that lowers your monthly bill, and extra savings on silver plans
+          if your income qualifies.
+        </li>
         <li>Medicaid and CHIP: the state marketplace can tell you if you qualify and help you apply.</li>
         <li>Have your household's income for the year and everyone's date of birth ready.</li>
       </ul>

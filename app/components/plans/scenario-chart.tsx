@@ -35,9 +35,11 @@ export function ScenarioChart({ scenarios }: { scenarios: ScenarioViewProps[] })
                   <span className="bar-plan" style={{ width: `${(100 - youShare).toFixed(1)}%` }} />
                 </div>
                 <p className="bar-legend">
-                  <span className="key key-you" aria-hidden="true" /> You pay <strong data-testid="you-pay">{money(s.youPay)}</strong>
+                  <span className="key key-you" aria-hidden="true" /> You pay{" "}
+                  <strong data-testid="you-pay">{money(s.youPay)}</strong>
                   <span className="sep"> · </span>
-                  <span className="key key-plan" aria-hidden="true" /> The plan pays <strong>{money(s.planPays)}</strong>
+                  <span className="key key-plan" aria-hidden="true" /> The plan pays{" "}
+                  <strong>{money(s.planPays)}</strong>
                 </p>
                 <details>
                   <summary>

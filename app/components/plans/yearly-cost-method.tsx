@@ -24,7 +24,9 @@ export function YearlyCostMethod({ rows }: { rows: YearlyCostMethodRowView[] }) 
         <summary>The assumed year of care for each level</summary>
         <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="method-caption">
           <table className="method-table">
-            <caption id="method-caption">Visits and prescriptions per person per year, and the cost we assume for each</caption>
+            <caption id="method-caption">
+              Visits and prescriptions per person per year, and the cost we assume for each
+            </caption>
             <thead>
               <tr>
                 <th scope="col">Care</th>

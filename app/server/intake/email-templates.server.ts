@@ -33,7 +33,13 @@ function escapeHtml(text: string): string {
 }
 
 /** Assemble text + HTML bodies from paragraphs, adding the unsubscribe footer. */
-function compose(template: EmailTemplate, to: string, subject: string, paragraphs: string[], replyTo?: string): RenderedEmail {
+function compose(
+  template: EmailTemplate,
+  to: string,
+  subject: string,
+  paragraphs: string[],
+  replyTo?: string,
+): RenderedEmail {
   const links = unsubscribeLinks(to);
   const footerText = links
     ? `You are receiving this because this address was entered on ${publicBaseUrl()}. To stop all email from us, open: ${links.page}`

@@ -78,7 +78,9 @@ export async function sendEmail(message: EmailMessage): Promise<SendEmailResult>
     const from = rewriteFromDomain(message.from ?? config.EMAIL_FROM, config.EMAIL_FROM_DOMAIN);
     const to = Array.isArray(message.to) ? message.to : [message.to];
     if (to.length === 0) return { ok: false, error: "no recipient", provider, retryable: false };
-    return provider === "ses" ? await sendWithSes({ ...message, from, to }) : await sendWithResend({ ...message, from, to });
+    return provider === "ses"
+      ? await sendWithSes({ ...message, from, to })
+      : await sendWithResend({ ...message, from, to });
   } catch (error) {
     // Never throws: an unexpected failure is reported like a provider error.
     return { ok: false, error: describe(error), provider, retryable: true };
@@ -167,7 +169,12 @@ export async function syncAudience(change: { email: string; unsubscribed: boolea
       const status = (result.error as { statusCode?: number | null }).statusCode ?? null;
       // Adding a contact that already exists is success for our purpose.
       if (!change.unsubscribed && status === 409) return { ok: true, provider };
-      return { ok: false, error: `${result.error.name}: ${result.error.message}`, provider, retryable: resendRetryable(status) };
+      return {
+        ok: false,
+        error: `${result.error.name}: ${result.error.message}`,
+        provider,
+        retryable: resendRetryable(status),
+      };
     }
     return { ok: true, provider };
   } catch (error) {
@@ -184,7 +191,11 @@ function sesClient(): Promise<{ client: SESv2Client; sdk: SesModule }> {
   return processSingleton(`ses:${SES_REGION}:${SES_ENDPOINT ?? ""}`, async () => {
     const sdk = await import("@aws-sdk/client-sesv2");
     // The outbox retries with backoff; one SDK attempt per send keeps that the only retry loop.
-    const client = new sdk.SESv2Client({ region: SES_REGION, ...(SES_ENDPOINT ? { endpoint: SES_ENDPOINT } : {}), maxAttempts: 1 });
+    const client = new sdk.SESv2Client({
+      region: SES_REGION,
+      ...(SES_ENDPOINT ? { endpoint: SES_ENDPOINT } : {}),
+      maxAttempts: 1,
+    });
     onShutdown("ses client", () => client.destroy());
     return { client, sdk };
   });
@@ -215,7 +226,9 @@ async function sendWithSes(message: EmailMessage & { from: string; to: string[] 
               Text: { Data: message.text, Charset: "UTF-8" },
               ...(message.html ? { Html: { Data: message.html, Charset: "UTF-8" } } : {}),
             },
-            ...(message.headers ? { Headers: Object.entries(message.headers).map(([Name, Value]) => ({ Name, Value })) } : {}),
+            ...(message.headers
+              ? { Headers: Object.entries(message.headers).map(([Name, Value]) => ({ Name, Value })) }
+              : {}),
           },
         },
       }),
@@ -225,8 +238,20 @@ async function sendWithSes(message: EmailMessage & { from: string; to: string[] 
   } catch (error) {
     const name = (error as { name?: string }).name ?? "Error";
     const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-    const permanent = SES_PERMANENT.has(name) || (status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429 && !/Throttl|TooMany|LimitExceeded/.test(name));
-    return { ok: false, error: `${name}${status ? ` (${status})` : ""}: ${describe(error)}`, provider: "ses", retryable: !permanent };
+    const permanent =
+      SES_PERMANENT.has(name) ||
+      (status !== undefined &&
+        status >= 400 &&
+        status < 500 &&
+        status !== 408 &&
+        status !== 429 &&
+        !/Throttl|TooMany|LimitExceeded/.test(name));
+    return {
+      ok: false,
+      error: `${name}${status ? ` (${status})` : ""}: ${describe(error)}`,
+      provider: "ses",
+      retryable: !permanent,
+    };
   }
 }
 

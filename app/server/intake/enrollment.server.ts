@@ -33,7 +33,9 @@ export const EnrollmentApplicationInput = z
     plan_id: z
       .string({ error: "Give the plan id." })
       .trim()
-      .regex(/^\d{5}[A-Z]{2}\d{7}(-\d{2})?$/, { error: "A plan id looks like 12345NY0010001 (14 characters, optionally with a -01 variant)." }),
+      .regex(/^\d{5}[A-Z]{2}\d{7}(-\d{2})?$/, {
+        error: "A plan id looks like 12345NY0010001 (14 characters, optionally with a -01 variant).",
+      }),
     year: Year,
     place: Place,
     household: Household,
@@ -68,7 +70,13 @@ export type EnrollmentApplicationInput = z.infer<typeof EnrollmentApplicationInp
 
 /** What the plan store must answer; production passes planStore(). */
 export interface PlanOfferLookup {
-  isPlanOfferedIn(query: { planId: string; year: number; state: string; countyFips: string; zip: string }): boolean | Promise<boolean>;
+  isPlanOfferedIn(query: {
+    planId: string;
+    year: number;
+    state: string;
+    countyFips: string;
+    zip: string;
+  }): boolean | Promise<boolean>;
 }
 
 export interface CreatedApplication {
@@ -99,7 +107,11 @@ export async function createEnrollmentApplication(
     });
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    throw new ApiError(503, "plan_store_unavailable", "Plans cannot be checked right now, so the application was not saved. Please try again shortly.");
+    throw new ApiError(
+      503,
+      "plan_store_unavailable",
+      "Plans cannot be checked right now, so the application was not saved. Please try again shortly.",
+    );
   }
   if (!offered) {
     const message = `Plan ${input.plan_id} is not offered in county ${input.place.county_fips} (${input.place.state}) for ${input.year}.`;
@@ -168,9 +180,15 @@ export function bearerToken(request: Request): string | null {
  */
 export function readEnrollmentApplication(id: string, token: string | null): ApplicationView {
   if (!token) {
-    throw new ApiError(401, "access_token_required", "Send the application's access token as 'Authorization: Bearer <access_token>'.", undefined, {
-      "www-authenticate": 'Bearer realm="enrollment-applications"',
-    });
+    throw new ApiError(
+      401,
+      "access_token_required",
+      "Send the application's access token as 'Authorization: Bearer <access_token>'.",
+      undefined,
+      {
+        "www-authenticate": 'Bearer realm="enrollment-applications"',
+      },
+    );
   }
   if (!/^[0-9a-f]{24}$/.test(id)) throw new ApiError(404, "not_found", "No application has that id.");
   const store = writeStore();

@@ -24,7 +24,13 @@ import { onShutdown, processSingleton } from "../platform/lifecycle.server";
 export type OutboxKind = "email" | "audience_add" | "audience_unsubscribe";
 
 export type OutboxEntry =
-  | { kind: "email"; template: EmailTemplate; message: EmailMessage & { to: string }; subjectType?: string; subjectId?: string }
+  | {
+      kind: "email";
+      template: EmailTemplate;
+      message: EmailMessage & { to: string };
+      subjectType?: string;
+      subjectId?: string;
+    }
   | { kind: "audience_add" | "audience_unsubscribe"; email: string; subjectType?: string; subjectId?: string };
 
 type Tx = Parameters<Parameters<WriteStoreDb["transaction"]>[0]>[0];
@@ -41,7 +47,10 @@ export function enqueueOutbox(db: Writer, entries: OutboxEntry[], now: number = 
     const id = newOutboxId();
     ids.push(id);
     const recipient = entry.kind === "email" ? entry.message.to : entry.email;
-    const payload = entry.kind === "email" ? { ...entry.message, idempotencyKey: id } : { email: entry.email, unsubscribed: entry.kind === "audience_unsubscribe" };
+    const payload =
+      entry.kind === "email"
+        ? { ...entry.message, idempotencyKey: id }
+        : { email: entry.email, unsubscribed: entry.kind === "audience_unsubscribe" };
     db.insert(emailOutbox)
       .values({
         id,
@@ -145,7 +154,8 @@ export class OutboxDispatcher {
       .then(() => this.drain())
       .then(
         () => undefined,
-        (error) => logger().error({ err: error instanceof Error ? error.message : String(error) }, "outbox round failed"),
+        (error) =>
+          logger().error({ err: error instanceof Error ? error.message : String(error) }, "outbox round failed"),
       )
       .finally(() => {
         this.running = null;
@@ -215,7 +225,14 @@ export class OutboxDispatcher {
       log.info({ outboxId: row.id, template: row.template }, "outbox: recipient unsubscribed; not sent");
       return { ...base, status: "suppressed", lastError: "recipient unsubscribed" };
     }
-    let result: { ok: boolean; error?: string; provider: string; retryable?: boolean; messageId?: string; skipped?: boolean };
+    let result: {
+      ok: boolean;
+      error?: string;
+      provider: string;
+      retryable?: boolean;
+      messageId?: string;
+      skipped?: boolean;
+    };
     try {
       const payload = JSON.parse(row.payload) as Record<string, unknown>;
       if (row.kind === "email") {
@@ -225,23 +242,55 @@ export class OutboxDispatcher {
       }
     } catch (error) {
       // send/syncAudience never throw; a corrupt payload is the only way here.
-      result = { ok: false, provider: "unknown", retryable: false, error: error instanceof Error ? error.message : String(error) };
+      result = {
+        ok: false,
+        provider: "unknown",
+        retryable: false,
+        error: error instanceof Error ? error.message : String(error),
+      };
     }
     if (result.ok) {
-      return { ...base, status: result.skipped ? "skipped" : "sent", provider: result.provider, messageId: result.messageId ?? null, sentAt: this.options.now() };
+      return {
+        ...base,
+        status: result.skipped ? "skipped" : "sent",
+        provider: result.provider,
+        messageId: result.messageId ?? null,
+        sentAt: this.options.now(),
+      };
     }
     const error = (result.error ?? "unknown error").slice(0, 1000);
     if (result.retryable === false) {
-      log.warn({ outboxId: row.id, template: row.template, provider: result.provider, error: scrubAddresses(error) }, "outbox: provider refused the message; not retrying");
+      log.warn(
+        { outboxId: row.id, template: row.template, provider: result.provider, error: scrubAddresses(error) },
+        "outbox: provider refused the message; not retrying",
+      );
       return { ...base, status: "rejected", provider: result.provider, lastError: error };
     }
     if (row.attempts >= this.options.maxAttempts) {
-      log.error({ outboxId: row.id, template: row.template, attempts: row.attempts, error: scrubAddresses(error) }, "outbox: giving up after the last attempt");
+      log.error(
+        { outboxId: row.id, template: row.template, attempts: row.attempts, error: scrubAddresses(error) },
+        "outbox: giving up after the last attempt",
+      );
       return { ...base, status: "dead", provider: result.provider, lastError: error };
     }
     const delay = retryDelayMs(row.attempts, this.options.retryBaseMs, this.options.retryMaxMs, this.options.random);
-    log.warn({ outboxId: row.id, template: row.template, attempts: row.attempts, retryInMs: delay, error: scrubAddresses(error) }, "outbox: send failed; will retry");
-    return { ...base, status: "retry", provider: result.provider, lastError: error, nextAttemptAt: this.options.now() + delay };
+    log.warn(
+      {
+        outboxId: row.id,
+        template: row.template,
+        attempts: row.attempts,
+        retryInMs: delay,
+        error: scrubAddresses(error),
+      },
+      "outbox: send failed; will retry",
+    );
+    return {
+      ...base,
+      status: "retry",
+      provider: result.provider,
+      lastError: error,
+      nextAttemptAt: this.options.now() + delay,
+    };
   }
 
   /** Write the results of a batch in one transaction. */
@@ -310,6 +359,9 @@ export function outboxDispatcher(getStore: () => WriteStoreHandle): OutboxDispat
 
 /** Counts by status, for the health detail and tests. */
 export function outboxCounts(store: WriteStoreHandle): Record<string, number> {
-  const rows = store.sqlite.prepare("SELECT status, COUNT(*) AS n FROM email_outbox GROUP BY status").all() as { status: string; n: number }[];
+  const rows = store.sqlite.prepare("SELECT status, COUNT(*) AS n FROM email_outbox GROUP BY status").all() as {
+    status: string;
+    n: number;
+  }[];
   return Object.fromEntries(rows.map((r) => [r.status, r.n]));
 }

@@ -42,7 +42,14 @@ export const ONLY_PDF_JPG_PNG = "Only PDF, JPG or PNG files are accepted.";
  *   client_notice        letter or notice template sent to clients
  *   other                anything else
  */
-export const UPLOAD_DOC_TYPES = ["intake_form", "consent_form", "income_worksheet", "enrollment_checklist", "client_notice", "other"] as const;
+export const UPLOAD_DOC_TYPES = [
+  "intake_form",
+  "consent_form",
+  "income_worksheet",
+  "enrollment_checklist",
+  "client_notice",
+  "other",
+] as const;
 export type UploadDocType = (typeof UPLOAD_DOC_TYPES)[number];
 
 export const UPLOAD_DOC_TYPE_LABELS: Record<UploadDocType, string> = {
@@ -112,7 +119,13 @@ export function checkUploadContent(bytes: Uint8Array): AcceptedFileType | null {
   }
   if (!/^%PDF-[12]\.\d/.test(b.subarray(0, 8).toString("latin1"))) return null;
   if (ACTIVE_CONTENT.test(b.subarray(0, 1024).toString("latin1"))) return null;
-  if (!b.subarray(Math.max(0, b.length - 1024)).toString("latin1").includes("%%EOF")) return null;
+  if (
+    !b
+      .subarray(Math.max(0, b.length - 1024))
+      .toString("latin1")
+      .includes("%%EOF")
+  )
+    return null;
   return PDF;
 }
 
@@ -165,7 +178,11 @@ function tooLarge(): ApiError {
 export async function readUploadForm(request: Request): Promise<UploadForm> {
   const type = request.headers.get("content-type") ?? "";
   if (!/^multipart\/form-data\s*;\s*boundary=/i.test(type)) {
-    throw new ApiError(415, "unsupported_media_type", "Send the upload as multipart/form-data with fields docType, blankConfirmed and one file.");
+    throw new ApiError(
+      415,
+      "unsupported_media_type",
+      "Send the upload as multipart/form-data with fields docType, blankConfirmed and one file.",
+    );
   }
   const declared = Number(request.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD_BYTES) throw tooLarge();
@@ -175,17 +192,21 @@ export async function readUploadForm(request: Request): Promise<UploadForm> {
   let parts = 0;
   const handler: UploadHandler = async (part) => {
     parts++;
-    if (parts > MAX_PARTS) throw new ApiError(400, "bad_request", "The form has too many parts: send docType, blankConfirmed and one file.");
+    if (parts > MAX_PARTS)
+      throw new ApiError(400, "bad_request", "The form has too many parts: send docType, blankConfirmed and one file.");
     const chunks: Uint8Array[] = [];
     let size = 0;
     const isFile = typeof part.filename === "string";
-    if (isFile && file) throw new ApiError(400, "validation_failed", "Send exactly one file.", { file: "Send exactly one file." });
+    if (isFile && file)
+      throw new ApiError(400, "validation_failed", "Send exactly one file.", { file: "Send exactly one file." });
     const limit = isFile ? MAX_UPLOAD_BYTES : MAX_FIELD_BYTES;
     for await (const chunk of part.data) {
       size += chunk.byteLength;
       if (size > limit) {
         if (isFile) throw tooLarge();
-        throw new ApiError(400, "validation_failed", `The field ${part.name} is too long.`, { [part.name]: "Too long." });
+        throw new ApiError(400, "validation_failed", `The field ${part.name} is too long.`, {
+          [part.name]: "Too long.",
+        });
       }
       chunks.push(chunk);
     }
@@ -222,7 +243,9 @@ export const UploadFields = z.object({
       ctx.addIssue({ code: "custom", message: "blankConfirmed must be true or false." });
       return z.NEVER;
     })
-    .pipe(z.literal(true, { error: "Confirm that the document is blank: it must not contain any client's information." })),
+    .pipe(
+      z.literal(true, { error: "Confirm that the document is blank: it must not contain any client's information." }),
+    ),
 });
 
 // ------------------------------------------------------------------ storing
@@ -264,7 +287,11 @@ export function uploadStorageKind(): "s3" | "local" {
  * file under UPLOAD_LOCAL_DIR at the same relative path, written to a
  * temporary name, fsync'd and renamed so a crash never leaves half a file.
  */
-export async function putUploadObject(key: string, body: Buffer, meta: { contentType: string; sha256: string; docType: string }): Promise<StoredObject> {
+export async function putUploadObject(
+  key: string,
+  body: Buffer,
+  meta: { contentType: string; sha256: string; docType: string },
+): Promise<StoredObject> {
   const config = env();
   if (config.UPLOAD_BUCKET) {
     const { client, sdk } = await s3Client();
@@ -317,13 +344,19 @@ export interface AcceptedUpload {
  * after both the object and its row are saved. Throws ApiError (400, 413,
  * 415, 500 write_store_unavailable, 503 upload_storage_unavailable).
  */
-export async function acceptAgentUpload(request: Request, options: { ip: string; now?: () => number }): Promise<AcceptedUpload> {
+export async function acceptAgentUpload(
+  request: Request,
+  options: { ip: string; now?: () => number },
+): Promise<AcceptedUpload> {
   // Fail before reading or storing anything if the upload cannot be recorded.
   writeStore();
   const form = await readUploadForm(request);
   const fields = parseWith(UploadFields, form.fields, "upload form");
   const file = form.file;
-  if (!file) throw new ApiError(400, "validation_failed", "Attach one file: a PDF, JPG or PNG.", { file: "Attach one file: a PDF, JPG or PNG." });
+  if (!file)
+    throw new ApiError(400, "validation_failed", "Attach one file: a PDF, JPG or PNG.", {
+      file: "Attach one file: a PDF, JPG or PNG.",
+    });
   const type = checkUploadContent(file.bytes);
   if (!type) throw new ApiError(400, "unsupported_file_type", ONLY_PDF_JPG_PNG, { file: ONLY_PDF_JPG_PNG });
 
@@ -336,8 +369,15 @@ export async function acceptAgentUpload(request: Request, options: { ip: string;
   try {
     stored = await putUploadObject(key, file.bytes, { contentType: type.mime, sha256, docType: fields.docType });
   } catch (error) {
-    logger().error({ err: error instanceof Error ? error.message : String(error), storage: uploadStorageKind() }, "upload could not be stored");
-    throw new ApiError(503, "upload_storage_unavailable", "The file could not be stored right now; nothing was saved. Please try again in a few minutes.");
+    logger().error(
+      { err: error instanceof Error ? error.message : String(error), storage: uploadStorageKind() },
+      "upload could not be stored",
+    );
+    throw new ApiError(
+      503,
+      "upload_storage_unavailable",
+      "The file could not be stored right now; nothing was saved. Please try again in a few minutes.",
+    );
   }
   recordAgentUpload({
     id: uploadId,

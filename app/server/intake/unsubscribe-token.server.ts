@@ -20,7 +20,9 @@ export function unsubscribeSecret(): string | undefined {
 }
 
 export function unsubscribeToken(address: string, secret: string): string {
-  return createHmac("sha256", secret).update(TOKEN_CONTEXT + emailKey(address)).digest("base64url");
+  return createHmac("sha256", secret)
+    .update(TOKEN_CONTEXT + emailKey(address))
+    .digest("base64url");
 }
 
 /** Constant-time check of a token against an address. */

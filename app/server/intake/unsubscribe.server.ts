@@ -19,28 +19,46 @@ export type UnsubscribeMethod = "one_click" | "page" | "api";
 
 export class UnsubscribeUnavailableError extends ApiError {
   constructor() {
-    super(503, "unsubscribe_unavailable", "Unsubscribe links cannot be checked right now. Please try again later, or reply to the email and ask us to stop.");
+    super(
+      503,
+      "unsubscribe_unavailable",
+      "Unsubscribe links cannot be checked right now. Please try again later, or reply to the email and ask us to stop.",
+    );
   }
 }
 
 export class InvalidUnsubscribeLinkError extends ApiError {
   constructor() {
-    super(400, "invalid_unsubscribe_link", "This unsubscribe link is incomplete or not valid. Use the link from the most recent email we sent you.");
+    super(
+      400,
+      "invalid_unsubscribe_link",
+      "This unsubscribe link is incomplete or not valid. Use the link from the most recent email we sent you.",
+    );
   }
 }
 
 /** Check an address and token from a link; throws 503 without a secret, 400 for a bad or missing token. */
-export function checkUnsubscribeLink(email: string | null | undefined, token: string | null | undefined): { email: string } {
+export function checkUnsubscribeLink(
+  email: string | null | undefined,
+  token: string | null | undefined,
+): { email: string } {
   const secret = unsubscribeSecret();
   if (!secret) throw new UnsubscribeUnavailableError();
   const address = (email ?? "").trim();
-  if (!address || !token || address.length > 254 || !verifyUnsubscribeToken(address, token, secret)) throw new InvalidUnsubscribeLinkError();
+  if (!address || !token || address.length > 254 || !verifyUnsubscribeToken(address, token, secret))
+    throw new InvalidUnsubscribeLinkError();
   return { email: emailKey(address) };
 }
 
 export function isUnsubscribed(email: string): boolean {
   const store = writeStore();
-  return store.db.select({ k: unsubscribes.emailKey }).from(unsubscribes).where(eq(unsubscribes.emailKey, emailKey(email))).get() !== undefined;
+  return (
+    store.db
+      .select({ k: unsubscribes.emailKey })
+      .from(unsubscribes)
+      .where(eq(unsubscribes.emailKey, emailKey(email)))
+      .get() !== undefined
+  );
 }
 
 /**
@@ -49,19 +67,39 @@ export function isUnsubscribed(email: string): boolean {
  * is marked unsubscribed (through the outbox, so it is retried too).
  * Returns whether this call changed anything.
  */
-export function unsubscribe(email: string | null | undefined, token: string | null | undefined, method: UnsubscribeMethod, now: number = Date.now()): { email: string; alreadyUnsubscribed: boolean } {
+export function unsubscribe(
+  email: string | null | undefined,
+  token: string | null | undefined,
+  method: UnsubscribeMethod,
+  now: number = Date.now(),
+): { email: string; alreadyUnsubscribed: boolean } {
   const checked = checkUnsubscribeLink(email, token);
   const store = writeStore();
   const key = checked.email;
   const changed = store.db.transaction(
     (tx) => {
-      const inserted = tx.insert(unsubscribes).values({ emailKey: key, method, unsubscribedAt: now }).onConflictDoNothing().run();
+      const inserted = tx
+        .insert(unsubscribes)
+        .values({ emailKey: key, method, unsubscribedAt: now })
+        .onConflictDoNothing()
+        .run();
       if (inserted.changes === 0) return false;
       tx.update(emailOutbox)
         .set({ status: "suppressed", lastError: "recipient unsubscribed", updatedAt: now })
-        .where(and(eq(emailOutbox.recipientKey, key), inArray(emailOutbox.status, ["pending", "retry"]), inArray(emailOutbox.kind, ["email", "audience_add"])))
+        .where(
+          and(
+            eq(emailOutbox.recipientKey, key),
+            inArray(emailOutbox.status, ["pending", "retry"]),
+            inArray(emailOutbox.kind, ["email", "audience_add"]),
+          ),
+        )
         .run();
-      if (env().EMAIL_PROVIDER === "resend") enqueueOutbox(tx, [{ kind: "audience_unsubscribe", email: key, subjectType: "unsubscribe", subjectId: key }], now);
+      if (env().EMAIL_PROVIDER === "resend")
+        enqueueOutbox(
+          tx,
+          [{ kind: "audience_unsubscribe", email: key, subjectType: "unsubscribe", subjectId: key }],
+          now,
+        );
       return true;
     },
     { behavior: "immediate" },

@@ -62,7 +62,9 @@ export function writeStore(): WriteStoreHandle {
     store = openWriteStoreFile(location.file);
   } catch (error) {
     logger().error({ err: error instanceof Error ? error.message : String(error) }, "write store could not be opened");
-    throw new WriteStoreUnavailableError("The write store named by DATABASE_URL could not be opened; nothing was saved. Please try again later.");
+    throw new WriteStoreUnavailableError(
+      "The write store named by DATABASE_URL could not be opened; nothing was saved. Please try again later.",
+    );
   }
   stores.set(location.file, store);
   onShutdown(`write store ${location.file}`, () => {
@@ -114,7 +116,8 @@ export function startIntakeBackgroundWork(): { ok: boolean; problem?: string } {
 /** Tests only: close every open store and stop the dispatcher. */
 export async function resetWriteStoreForTests(): Promise<void> {
   const dispatcherKey = Symbol.for("marketplace.singleton.outbox-dispatcher");
-  const dispatcher = (globalThis as Record<symbol, unknown>)[dispatcherKey] as { stop(graceMs?: number): Promise<void> } | undefined;
+  const dispatcher = (globalThis as Record<symbol, unknown>)[dispatcherKey] as
+    { stop(graceMs?: number): Promise<void> } | undefined;
   if (dispatcher) await dispatcher.stop(10_000);
   forgetSingleton("outbox-dispatcher");
   for (const store of registry().stores.values()) store.close();
@@ -151,7 +154,10 @@ export const zipField = z
   .regex(/^\d{5}$/, { error: "Enter a 5-digit ZIP code." });
 
 function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string })?.code === "SQLITE_CONSTRAINT_UNIQUE" || (error as { code?: string })?.code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+  return (
+    (error as { code?: string })?.code === "SQLITE_CONSTRAINT_UNIQUE" ||
+    (error as { code?: string })?.code === "SQLITE_CONSTRAINT_PRIMARYKEY"
+  );
 }
 
 // ------------------------------------------------------------------ waitlist
@@ -188,7 +194,10 @@ export interface WaitlistResult {
  * start delivery. The same address (any case) and interest again returns the
  * existing id and sends nothing new.
  */
-export function submitWaitlist(input: WaitlistInput, options: { source: "api" | "form"; now?: number }): WaitlistResult {
+export function submitWaitlist(
+  input: WaitlistInput,
+  options: { source: "api" | "form"; now?: number },
+): WaitlistResult {
   const store = writeStore();
   const now = options.now ?? Date.now();
   const key = emailKey(input.email);
@@ -210,7 +219,15 @@ export function submitWaitlist(input: WaitlistInput, options: { source: "api" | 
           .get();
         if (existing) return { waitlistSubmissionId: existing.id, created: false };
         const id = newSubmissionId();
-        const row = { id, email: input.email, emailKey: key, zip: input.zip, interest: input.interest, source: options.source, createdAt: now };
+        const row = {
+          id,
+          email: input.email,
+          emailKey: key,
+          zip: input.zip,
+          interest: input.interest,
+          source: options.source,
+          createdAt: now,
+        };
         tx.insert(waitlistSubmissions).values(row).run();
         const entries: OutboxEntry[] = [
           isAgentInterest(input.interest)
@@ -237,7 +254,10 @@ export function submitWaitlist(input: WaitlistInput, options: { source: "api" | 
   }
   if (result.created) {
     kickOutbox();
-    captureServerEvent(result.waitlistSubmissionId, "waitlist_joined", { interest: input.interest, source: options.source });
+    captureServerEvent(result.waitlistSubmissionId, "waitlist_joined", {
+      interest: input.interest,
+      source: options.source,
+    });
   }
   return result;
 }
@@ -258,9 +278,62 @@ export const AGENT_DISCOVERY_CONSENT = {
 
 /** USPS codes of the 50 states, DC and the territories where producers are licensed. */
 export const LICENSING_JURISDICTIONS = [
-  "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "DC", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY", "LA", "ME",
-  "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND", "OH", "OK", "OR", "PA", "RI",
-  "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY", "PR", "GU", "VI", "AS", "MP",
+  "AL",
+  "AK",
+  "AZ",
+  "AR",
+  "CA",
+  "CO",
+  "CT",
+  "DE",
+  "DC",
+  "FL",
+  "GA",
+  "HI",
+  "ID",
+  "IL",
+  "IN",
+  "IA",
+  "KS",
+  "KY",
+  "LA",
+  "ME",
+  "MD",
+  "MA",
+  "MI",
+  "MN",
+  "MS",
+  "MO",
+  "MT",
+  "NE",
+  "NV",
+  "NH",
+  "NJ",
+  "NM",
+  "NY",
+  "NC",
+  "ND",
+  "OH",
+  "OK",
+  "OR",
+  "PA",
+  "RI",
+  "SC",
+  "SD",
+  "TN",
+  "TX",
+  "UT",
+  "VT",
+  "VA",
+  "WA",
+  "WV",
+  "WI",
+  "WY",
+  "PR",
+  "GU",
+  "VI",
+  "AS",
+  "MP",
 ] as const;
 
 /** Suggested answers for "which tools do you use today" (free text is accepted too). */
@@ -280,7 +353,11 @@ function normalizePhone(value: string): string {
 }
 
 export const AgentDiscoveryInput = z.object({
-  name: z.string({ error: "Enter your name." }).trim().min(1, { error: "Enter your name." }).max(120, { error: "Use at most 120 characters." }),
+  name: z
+    .string({ error: "Enter your name." })
+    .trim()
+    .min(1, { error: "Enter your name." })
+    .max(120, { error: "Use at most 120 characters." }),
   email: emailField,
   phone: z
     .string({ error: "Enter a 10-digit US phone number." })
@@ -291,9 +368,16 @@ export const AgentDiscoveryInput = z.object({
     .trim()
     .regex(/^\d{1,10}$/, { error: "Enter your National Producer Number: up to 10 digits." }),
   licensed_states: z
-    .array(z.string().trim().toUpperCase().pipe(z.enum(LICENSING_JURISDICTIONS, { error: "Use two-letter state codes, like NY." })), {
-      error: "List the states where you are licensed.",
-    })
+    .array(
+      z
+        .string()
+        .trim()
+        .toUpperCase()
+        .pipe(z.enum(LICENSING_JURISDICTIONS, { error: "Use two-letter state codes, like NY." })),
+      {
+        error: "List the states where you are licensed.",
+      },
+    )
     .min(1, { error: "Choose at least one state where you are licensed." })
     .max(LICENSING_JURISDICTIONS.length)
     .transform((states) => [...new Set(states)].sort()),
@@ -314,7 +398,9 @@ export const AgentDiscoveryInput = z.object({
     .max(4000, { error: "Use at most 4,000 characters." })
     .nullish()
     .transform((v) => (v ? v : null)),
-  consent: z.literal(true, { error: "Tick the box to agree to the consent statement; we cannot keep your answers without it." }),
+  consent: z.literal(true, {
+    error: "Tick the box to agree to the consent statement; we cannot keep your answers without it.",
+  }),
   consent_version: z.literal(AGENT_DISCOVERY_CONSENT.version, {
     error: `The consent wording has changed; reload the form and read the current statement (version ${AGENT_DISCOVERY_CONSENT.version}).`,
   }),

@@ -11,9 +11,30 @@ import { BENEFIT_TABLE_PART, BenefitTable, type BenefitRowView } from "../../com
 import { benefitRowsFromText, benefitRowsText } from "../../components/plans/benefit-rows-text";
 import { csrWords } from "../../components/plans/format";
 import { ApiError } from "../platform/api.server";
-import { planStore, type BenefitDetail, type CostLimit, type CsrLevel, type PlanDetail, type QualityRating, type SbcScenario, type SbcScenarios } from "../plan-store/plan-store.server";
+import {
+  planStore,
+  type BenefitDetail,
+  type CostLimit,
+  type CsrLevel,
+  type PlanDetail,
+  type QualityRating,
+  type SbcScenario,
+  type SbcScenarios,
+} from "../plan-store/plan-store.server";
 import { ServerTiming } from "../platform/server-timing.server";
-import { describeTierCostShare, EVERY_PLAN, lookUpCounties, pricePlans, resolvePlanYear, type CountiesAnswer, type CountyAnswer, type EligibilityAnswer, type PlansAnswer, type PricedPlan, type SbeRedirect } from "../shopping/shopping.server";
+import {
+  describeTierCostShare,
+  EVERY_PLAN,
+  lookUpCounties,
+  pricePlans,
+  resolvePlanYear,
+  type CountiesAnswer,
+  type CountyAnswer,
+  type EligibilityAnswer,
+  type PlansAnswer,
+  type PricedPlan,
+  type SbeRedirect,
+} from "../shopping/shopping.server";
 import { checkHousehold, householdSubmitted, zipError, type FieldErrors } from "../shopping/shopping-url.server";
 import {
   MAX_PEOPLE,
@@ -77,7 +98,14 @@ export interface CountyOption {
 export type ShoppingPage =
   | { step: "zip"; zip: string; error: string | null }
   | { step: "county"; state: ShoppingState; zip: string; counties: CountyOption[]; error: string | null }
-  | { step: "sbe"; state: ShoppingState; zip: string; countyName: string | null; redirect: SbeRedirect; otherCounties: boolean }
+  | {
+      step: "sbe";
+      state: ShoppingState;
+      zip: string;
+      countyName: string | null;
+      redirect: SbeRedirect;
+      otherCounties: boolean;
+    }
   | { step: "household"; state: ShoppingState; place: PlaceSummary; errors: FieldErrors }
   | ({ step: "results"; state: ShoppingState; place: PlaceSummary } & ResultsModel)
   | { step: "unavailable"; state: ShoppingState; message: string };
@@ -122,8 +150,15 @@ const SERVICE_WORDS: Record<ServiceKind, string> = {
 /** The assumed year of care behind "estimated yearly cost" (docs/yearly-cost.md), for the page to show. */
 export function yearlyCostMethod(): YearlyCostMethodRow[] {
   return (Object.keys(SERVICE_WORDS) as ServiceKind[]).map((service) => {
-    const count = (level: keyof typeof USAGE_PROFILES) => USAGE_PROFILES[level].find((l) => l.service === service)?.count ?? 0;
-    return { service: SERVICE_WORDS[service], allowedCost: SERVICE_ALLOWED_COST[service], low: count("low"), medium: count("medium"), high: count("high") };
+    const count = (level: keyof typeof USAGE_PROFILES) =>
+      USAGE_PROFILES[level].find((l) => l.service === service)?.count ?? 0;
+    return {
+      service: SERVICE_WORDS[service],
+      allowedCost: SERVICE_ALLOWED_COST[service],
+      low: count("low"),
+      medium: count("medium"),
+      high: count("high"),
+    };
   });
 }
 
@@ -136,7 +171,13 @@ export function shoppingRedirect(url: URL): string | null {
   const search = url.searchParams;
   const state = readShoppingState(search);
   if (search.has("add_person")) {
-    const people = state.people.length < MAX_PEOPLE ? [...state.people, { age: "", tobacco: false, pregnant: false, relationship: defaultRelationship(state.people.length, "") }] : state.people;
+    const people =
+      state.people.length < MAX_PEOPLE
+        ? [
+            ...state.people,
+            { age: "", tobacco: false, pregnant: false, relationship: defaultRelationship(state.people.length, "") },
+          ]
+        : state.people;
     return plansHref({ ...state, people }, [["step", "household"]]) + "#person-" + (people.length - 1);
   }
   if (search.has("remove_person")) {
@@ -165,7 +206,8 @@ function yearOf(state: ShoppingState): number | undefined {
 
 /** Plain-words message for a failure of the shopping core that a person can act on. */
 function messageOf(error: ApiError): string {
-  if (error.code === "year_not_available") return `We do not have plans for plan year ${error.fields?.year ? error.fields.year.split(";")[0].replace(/^No plan data for /, "") : "that year"}. Remove the year from the address or start again.`;
+  if (error.code === "year_not_available")
+    return `We do not have plans for plan year ${error.fields?.year ? error.fields.year.split(";")[0].replace(/^No plan data for /, "") : "that year"}. Remove the year from the address or start again.`;
   return error.message;
 }
 
@@ -180,17 +222,29 @@ export async function shoppingPage(url: URL): Promise<ShoppingPage> {
   try {
     counties = await lookUpCounties({ zip: state.zip, year: yearOf(state) });
   } catch (error) {
-    if (error instanceof ApiError && error.status < 500) return { step: "zip", zip: state.zip, error: messageOf(error) };
+    if (error instanceof ApiError && error.status < 500)
+      return { step: "zip", zip: state.zip, error: messageOf(error) };
     if (error instanceof ApiError) return { step: "unavailable", state, message: error.message };
     throw error;
   }
   if (counties.counties.length === 0) {
-    return { step: "zip", zip: state.zip, error: `We could not find ZIP code ${state.zip}. Check the number and try again.` };
+    return {
+      step: "zip",
+      zip: state.zip,
+      error: `We could not find ZIP code ${state.zip}. Check the number and try again.`,
+    };
   }
   const options = counties.counties.map(countyOption);
   const multiple = counties.counties.length > 1;
   if (counties.sbeRedirect && !state.county) {
-    return { step: "sbe", state, zip: state.zip, countyName: multiple ? null : counties.counties[0].name, redirect: counties.sbeRedirect, otherCounties: false };
+    return {
+      step: "sbe",
+      state,
+      zip: state.zip,
+      countyName: multiple ? null : counties.counties[0].name,
+      redirect: counties.sbeRedirect,
+      otherCounties: false,
+    };
   }
 
   let county: CountyAnswer | undefined;
@@ -212,11 +266,24 @@ export async function shoppingPage(url: URL): Promise<ShoppingPage> {
     return { step: "county", state, zip: state.zip, counties: options, error: null };
   }
   if (county.sbeRedirect) {
-    return { step: "sbe", state, zip: state.zip, countyName: county.name, redirect: county.sbeRedirect, otherCounties: multiple };
+    return {
+      step: "sbe",
+      state,
+      zip: state.zip,
+      countyName: county.name,
+      redirect: county.sbeRedirect,
+      otherCounties: multiple,
+    };
   }
 
   const canonical: ShoppingState = { ...state, county: county.fips, state: county.state };
-  const place: PlaceSummary = { zip: state.zip, countyFips: county.fips, countyName: county.name, state: county.state, otherCounties: multiple };
+  const place: PlaceSummary = {
+    zip: state.zip,
+    countyFips: county.fips,
+    countyName: county.name,
+    state: county.state,
+    otherCounties: multiple,
+  };
   if (search.get("step") === "household" || !householdSubmitted(search)) {
     return { step: "household", state: canonical, place, errors: {} };
   }
@@ -237,7 +304,11 @@ export async function shoppingPage(url: URL): Promise<ShoppingPage> {
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     if (error.code === "state_based_marketplace") {
-      const redirect = county.sbeRedirect ?? { state: county.state, marketplace_name: `${county.state}'s marketplace`, marketplace_url: "https://www.healthcare.gov/marketplace-in-your-state/" };
+      const redirect = county.sbeRedirect ?? {
+        state: county.state,
+        marketplace_name: `${county.state}'s marketplace`,
+        marketplace_url: "https://www.healthcare.gov/marketplace-in-your-state/",
+      };
       return { step: "sbe", state, zip: state.zip, countyName: county.name, redirect, otherCounties: multiple };
     }
     if (error.status === 400) return { step: "household", state: canonical, place, errors: { form: error.message } };
@@ -273,31 +344,47 @@ function filterOptionsFor(state: ShoppingState, year: number): FilterOptions {
   const offered = planStore().plansOffered({ year, state: state.state, countyFips: state.county, zip: state.zip });
   const metals = METAL_ORDER.filter((m) => offered.some((p) => p.metalLevel === m));
   const types = TYPE_ORDER.filter((t) => offered.some((p) => p.type === t));
-  const issuers = [...new Map(offered.map((p) => [p.issuer.id, p.issuer])).values()].sort((a, b) => a.name.localeCompare(b.name));
+  const issuers = [...new Map(offered.map((p) => [p.issuer.id, p.issuer])).values()].sort((a, b) =>
+    a.name.localeCompare(b.name),
+  );
   return { metals, types, issuers };
 }
 
 async function searchDrugs(query: string, year: number | undefined): Promise<SearchOutcome<DrugSuggestionsAnswer>> {
-  if (query.length < MIN_QUERY_LENGTH) return { query, error: `Type at least ${MIN_QUERY_LENGTH} letters of the drug's name.`, answer: null };
+  if (query.length < MIN_QUERY_LENGTH)
+    return { query, error: `Type at least ${MIN_QUERY_LENGTH} letters of the drug's name.`, answer: null };
   return { query, error: null, answer: await suggestDrugs({ query: query.slice(0, 100), year }) };
 }
 
 async function searchDoctors(query: string, zip: string): Promise<SearchOutcome<ProviderSuggestionsAnswer>> {
-  if (query.length < MIN_QUERY_LENGTH) return { query, error: `Type at least ${MIN_QUERY_LENGTH} letters of the name.`, answer: null };
+  if (query.length < MIN_QUERY_LENGTH)
+    return { query, error: `Type at least ${MIN_QUERY_LENGTH} letters of the name.`, answer: null };
   return { query, error: null, answer: await suggestProviders({ query: query.slice(0, 100), zip }) };
 }
 
 async function drugCoverageFor(drugs: Selection[], planIds: string[], year: number): Promise<DrugCoverageCheck | null> {
   if (drugs.length === 0) return null;
   if (planIds.length === 0) return { upstream: "ok", selections: drugs, results: [] };
-  const answer = await checkDrugCoverage({ rxcuis: drugs.map((d) => d.code), plan_ids: planIds.slice(0, MAX_PLAN_IDS_PER_REQUEST), year });
+  const answer = await checkDrugCoverage({
+    rxcuis: drugs.map((d) => d.code),
+    plan_ids: planIds.slice(0, MAX_PLAN_IDS_PER_REQUEST),
+    year,
+  });
   return { upstream: answer.upstream, selections: drugs, results: answer.coverage };
 }
 
-async function doctorCoverageFor(doctors: Selection[], planIds: string[], year: number): Promise<DoctorCoverageCheck | null> {
+async function doctorCoverageFor(
+  doctors: Selection[],
+  planIds: string[],
+  year: number,
+): Promise<DoctorCoverageCheck | null> {
   if (doctors.length === 0) return null;
   if (planIds.length === 0) return { upstream: "ok", selections: doctors, results: [] };
-  const answer = await checkProviderCoverage({ npis: doctors.map((d) => d.code), plan_ids: planIds.slice(0, MAX_PLAN_IDS_PER_REQUEST), year });
+  const answer = await checkProviderCoverage({
+    npis: doctors.map((d) => d.code),
+    plan_ids: planIds.slice(0, MAX_PLAN_IDS_PER_REQUEST),
+    year,
+  });
   return { upstream: answer.upstream, selections: doctors, results: answer.coverage };
 }
 
@@ -311,9 +398,24 @@ async function doctorCoverageFor(doctors: Selection[], planIds: string[], year: 
  * data says what the member pays; the plan pays the rest.
  */
 export const SBC_EXAMPLES = [
-  { key: "havingABaby", title: "Having a baby", story: "Peg: 9 months of in-network prenatal care and a hospital delivery", totalCost: 12700 },
-  { key: "managingDiabetes", title: "Managing type 2 diabetes", story: "Joe: a year of routine in-network care of a well-controlled condition", totalCost: 5600 },
-  { key: "simpleFracture", title: "A simple fracture", story: "Mia: an in-network emergency room visit and follow-up care", totalCost: 2800 },
+  {
+    key: "havingABaby",
+    title: "Having a baby",
+    story: "Peg: 9 months of in-network prenatal care and a hospital delivery",
+    totalCost: 12700,
+  },
+  {
+    key: "managingDiabetes",
+    title: "Managing type 2 diabetes",
+    story: "Joe: a year of routine in-network care of a well-controlled condition",
+    totalCost: 5600,
+  },
+  {
+    key: "simpleFracture",
+    title: "A simple fracture",
+    story: "Mia: an in-network emergency room visit and follow-up care",
+    totalCost: 2800,
+  },
 ] as const;
 
 export interface ScenarioView {
@@ -338,12 +440,18 @@ export function scenarioViews(scenarios: SbcScenarios): ScenarioView[] {
       totalCost: example.totalCost,
       youPay,
       planPays: youPay === null ? null : Math.max(0, example.totalCost - youPay),
-      parts: { deductible: s?.deductible ?? null, copayment: s?.copayment ?? null, coinsurance: s?.coinsurance ?? null, limit: s?.limit ?? null },
+      parts: {
+        deductible: s?.deductible ?? null,
+        copayment: s?.copayment ?? null,
+        coinsurance: s?.coinsurance ?? null,
+        limit: s?.limit ?? null,
+      },
     };
   });
 }
 
-const hasScenarios = (s: SbcScenarios | undefined): s is SbcScenarios => Boolean(s && (s.havingABaby || s.managingDiabetes || s.simpleFracture));
+const hasScenarios = (s: SbcScenarios | undefined): s is SbcScenarios =>
+  Boolean(s && (s.havingABaby || s.managingDiabetes || s.simpleFracture));
 
 // ---------------------------------------------------------------- plan detail
 
@@ -354,9 +462,12 @@ export type BenefitRow = BenefitRowView;
 export function benefitRows(details: readonly BenefitDetail[]): BenefitRow[] {
   return details.map((b) => {
     const notCovered = b.covered === false;
-    const say = (share: BenefitDetail["inNetwork"] | undefined) => (notCovered ? "Not covered" : (describeTierCostShare(share) ?? "Not stated"));
+    const say = (share: BenefitDetail["inNetwork"] | undefined) =>
+      notCovered ? "Not covered" : (describeTierCostShare(share) ?? "Not stated");
     const notes = [
-      b.limit && b.limit.quantity !== null ? `Limit: ${b.limit.quantity}${b.limit.unit ? ` ${b.limit.unit}` : ""}` : null,
+      b.limit && b.limit.quantity !== null
+        ? `Limit: ${b.limit.quantity}${b.limit.unit ? ` ${b.limit.unit}` : ""}`
+        : null,
       b.exclusions ? `Exclusions: ${b.exclusions}` : null,
       b.explanation,
     ].filter((n): n is string => Boolean(n && n.trim()));
@@ -364,7 +475,8 @@ export function benefitRows(details: readonly BenefitDetail[]): BenefitRow[] {
       name: b.name,
       covered: b.covered,
       inNetwork: say(b.inNetwork),
-      inNetworkTier2: b.inNetworkTier2 && !notCovered ? (describeTierCostShare(b.inNetworkTier2) ?? "Not stated") : null,
+      inNetworkTier2:
+        b.inNetworkTier2 && !notCovered ? (describeTierCostShare(b.inNetworkTier2) ?? "Not stated") : null,
       outOfNetwork: say(b.outOfNetwork),
       notes: notes.length ? notes.join(". ").slice(0, 400) : null,
     };
@@ -390,7 +502,10 @@ export interface BenefitTableView {
 
 const benefitTables = new WeakMap<readonly BenefitDetail[], Map<string, { view: BenefitTableView; html: string }>>();
 
-export function benefitTableMarkup(details: readonly BenefitDetail[], caption: string): { view: BenefitTableView; html: string } {
+export function benefitTableMarkup(
+  details: readonly BenefitDetail[],
+  caption: string,
+): { view: BenefitTableView; html: string } {
   let byCaption = benefitTables.get(details);
   if (!byCaption) {
     byCaption = new Map();
@@ -400,7 +515,10 @@ export function benefitTableMarkup(details: readonly BenefitDetail[], caption: s
   if (!table) {
     const rowsText = benefitRowsText(benefitRows(details));
     // The markup is made from the rows as the browser will read them back from the text.
-    table = { view: Object.freeze({ caption, rowsText }), html: renderToString(createElement(BenefitTable, { caption, rows: benefitRowsFromText(rowsText) })) };
+    table = {
+      view: Object.freeze({ caption, rowsText }),
+      html: renderToString(createElement(BenefitTable, { caption, rows: benefitRowsFromText(rowsText) })),
+    };
     byCaption.set(caption, table);
   }
   return table;
@@ -425,7 +543,15 @@ export interface PlanDetailModel {
     variantName: string | null;
   };
   /** The household's price, when the URL holds a household this plan is sold to. */
-  price: Pick<PricedPlan, "premium" | "premium_w_credit" | "credit_applied" | "tobacco_surcharge" | "estimated_yearly_cost" | "estimated_yearly_cost_complete"> | null;
+  price: Pick<
+    PricedPlan,
+    | "premium"
+    | "premium_w_credit"
+    | "credit_applied"
+    | "tobacco_surcharge"
+    | "estimated_yearly_cost"
+    | "estimated_yearly_cost_complete"
+  > | null;
   usage: string;
   eligibility: EligibilityAnswer | null;
   eligibilityUnavailable: string | null;
@@ -477,7 +603,13 @@ function placeOf(state: ShoppingState): PlaceSummary | null {
   const counties = planStore().countiesForZip(state.zip);
   const match = counties.find((c) => c.countyFips === state.county);
   if (!match) return null;
-  return { zip: state.zip, countyFips: match.countyFips, countyName: match.countyName, state: match.state, otherCounties: counties.length > 1 };
+  return {
+    zip: state.zip,
+    countyFips: match.countyFips,
+    countyName: match.countyName,
+    state: match.state,
+    otherCounties: counties.length > 1,
+  };
 }
 
 /** The plan year the URL asks for, or the one being shopped today; null when there is no such year. */
@@ -510,10 +642,14 @@ export async function planDetailPage(
   let answer: PlansAnswer | null = null;
   let priceNote: string | null = null;
   if (!place) priceNote = "Enter your ZIP code and household to see what this plan would cost you.";
-  else if (!check?.ok) priceNote = "Your household details are incomplete, so we show the plan's standard costs. Enter your household to see your price.";
+  else if (!check?.ok)
+    priceNote =
+      "Your household details are incomplete, so we show the plan's standard costs. Enter your household to see your price.";
   else {
     try {
-      answer = await pricePlans({ ...check.request, ...EVERY_PLAN, filters: undefined }, timing, { onlyPlanIds: [planId] });
+      answer = await pricePlans({ ...check.request, ...EVERY_PLAN, filters: undefined }, timing, {
+        onlyPlanIds: [planId],
+      });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       priceNote = error.status === 404 ? null : `We could not price this plan for your household: ${error.message}`;
@@ -522,12 +658,17 @@ export async function planDetailPage(
   }
   const year = answer?.year ?? planYearFor(state);
   if (year === null) throw planNotFound(planId);
-  const ratingArea = answer?.place.rating_area ?? (place ? planStore().ratingAreaFor({ year, state: place.state, countyFips: place.countyFips, zip: place.zip }) : undefined);
+  const ratingArea =
+    answer?.place.rating_area ??
+    (place
+      ? planStore().ratingAreaFor({ year, state: place.state, countyFips: place.countyFips, zip: place.zip })
+      : undefined);
   const detail = timing.measure("store", () => planStore().planById(planId, year, ratingArea ? { ratingArea } : {}));
   if (!detail) throw planNotFound(planId);
 
   const priced = answer?.plans.find((p) => p.id === detail.id) ?? null;
-  if (answer && !priced) priceNote = `This plan is not sold in ${place?.countyName ?? "your county"}, so we cannot price it for you there. The costs below are the plan's standard costs.`;
+  if (answer && !priced)
+    priceNote = `This plan is not sold in ${place?.countyName ?? "your county"}, so we cannot price it for you there. The costs below are the plan's standard costs.`;
   const csr = priced?.csr_variant ?? null;
   const variant = csr ? detail.puf.csrVariants[csr] : undefined;
   const benefits = variant && variant.benefitDetails.length > 0 ? variant.benefitDetails : detail.puf.benefitDetails;
@@ -536,7 +677,10 @@ export async function planDetailPage(
   const [drugCoverage, doctorCoverage] = await timing.measureAsync("coverage", () =>
     Promise.all([drugCoverageFor(state.drugs, [detail.id], year), doctorCoverageFor(state.doctors, [detail.id], year)]),
   );
-  const benefitTable = benefitTableMarkup(benefits, `What you pay for each service${variant && csrWords(csr) ? " at your savings level" : ""}`);
+  const benefitTable = benefitTableMarkup(
+    benefits,
+    `What you pay for each service${variant && csrWords(csr) ? " at your savings level" : ""}`,
+  );
   if (prerendered) prerendered[BENEFIT_TABLE_PART] = benefitTable.html;
   return {
     state,
@@ -586,7 +730,17 @@ export interface ComparedPlan {
 }
 
 export type ComparePage =
-  | { ok: true; state: ShoppingState; place: PlaceSummary; plans: ComparedPlan[]; usage: string; eligibility: EligibilityAnswer | null; eligibilityUnavailable: string | null; drugCoverage: DrugCoverageCheck | null; doctorCoverage: DoctorCoverageCheck | null }
+  | {
+      ok: true;
+      state: ShoppingState;
+      place: PlaceSummary;
+      plans: ComparedPlan[];
+      usage: string;
+      eligibility: EligibilityAnswer | null;
+      eligibilityUnavailable: string | null;
+      drugCoverage: DrugCoverageCheck | null;
+      doctorCoverage: DoctorCoverageCheck | null;
+    }
   | { ok: false; status: number; state: ShoppingState; message: string; compareIds: string[] };
 
 export async function comparePage(url: URL): Promise<ComparePage> {
@@ -594,13 +748,25 @@ export async function comparePage(url: URL): Promise<ComparePage> {
   const ids = compareIdsOf(url.searchParams);
   const place = placeOf(found);
   const state: ShoppingState = place ? { ...found, state: place.state } : found;
-  const fail = (status: number, message: string): ComparePage => ({ ok: false, status, state, message, compareIds: ids });
+  const fail = (status: number, message: string): ComparePage => ({
+    ok: false,
+    status,
+    state,
+    message,
+    compareIds: ids,
+  });
   if (ids.length < 2 || ids.length > 3) {
-    return fail(400, ids.length < 2 ? `Choose 2 or 3 plans to compare. You chose ${ids.length === 0 ? "none" : "1"}.` : `Choose at most 3 plans to compare. You chose ${ids.length}.`);
+    return fail(
+      400,
+      ids.length < 2
+        ? `Choose 2 or 3 plans to compare. You chose ${ids.length === 0 ? "none" : "1"}.`
+        : `Choose at most 3 plans to compare. You chose ${ids.length}.`,
+    );
   }
   if (!place) return fail(400, "Enter your ZIP code and household first, then choose plans to compare.");
   const check = checkHousehold(state);
-  if (!check.ok) return fail(400, "Your household details are incomplete. Enter them again, then choose plans to compare.");
+  if (!check.ok)
+    return fail(400, "Your household details are incomplete. Enter them again, then choose plans to compare.");
   let answer: PlansAnswer;
   try {
     answer = await pricePlans({ ...check.request, ...EVERY_PLAN, filters: undefined }, undefined, { onlyPlanIds: ids });
@@ -610,13 +776,17 @@ export async function comparePage(url: URL): Promise<ComparePage> {
   }
   const missing = ids.filter((id) => !answer.plans.some((p) => p.id === id));
   if (missing.length > 0) {
-    return fail(404, `We could not find ${missing.length === 1 ? "plan" : "plans"} ${missing.join(", ")} among the plans sold in ${place.countyName}. Choose again from your results.`);
+    return fail(
+      404,
+      `We could not find ${missing.length === 1 ? "plan" : "plans"} ${missing.join(", ")} among the plans sold in ${place.countyName}. Choose again from your results.`,
+    );
   }
   const plans: ComparedPlan[] = ids.map((id) => {
     const plan = answer.plans.find((p) => p.id === id)!;
     const detail = planStore().planById(id, answer.year);
     const variant = plan.csr_variant && detail ? detail.puf.csrVariants[plan.csr_variant] : undefined;
-    const scenarios = variant && hasScenarios(variant.sbcScenarios) ? variant.sbcScenarios : (detail?.puf.sbcScenarios ?? {});
+    const scenarios =
+      variant && hasScenarios(variant.sbcScenarios) ? variant.sbcScenarios : (detail?.puf.sbcScenarios ?? {});
     return { plan, scenarios: scenarioViews(scenarios) };
   });
   const [drugCoverage, doctorCoverage] = await Promise.all([

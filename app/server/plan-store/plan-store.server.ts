@@ -40,7 +40,13 @@ import {
   PLAN_STORE_SCHEMA_VERSION,
   type ExchangeKind,
 } from "../../../db/plan-store";
-import { describeCostShare, parseRatingArea, ratingAreaLabel, STANDARD_COMPONENT_ID, VARIANT_ID } from "../../../db/plan-store-values";
+import {
+  describeCostShare,
+  parseRatingArea,
+  ratingAreaLabel,
+  STANDARD_COMPONENT_ID,
+  VARIANT_ID,
+} from "../../../db/plan-store-values";
 import { env } from "../platform/env.server";
 import { forgetSingleton, onShutdown, processSingleton } from "../platform/lifecycle.server";
 
@@ -167,7 +173,12 @@ export type KeyBenefits = {
 };
 
 /** A CSR variant in a plan list: its id, deductible, MOOP and common cost-shares. */
-export type CsrVariantSummary = { variantId: string; deductible: Deductible; moop: CostLimit; keyBenefits: KeyBenefits };
+export type CsrVariantSummary = {
+  variantId: string;
+  deductible: Deductible;
+  moop: CostLimit;
+  keyBenefits: KeyBenefits;
+};
 
 export type PlanSummary = {
   id: string;
@@ -322,10 +333,14 @@ type VariantLimits = Pick<
   | "moopFamilyRaw"
   | "moopFamily"
 >;
-type KeyBenefitRow = Pick<BenefitRow, "variantId" | "benefitName" | "copayInnTier1" | "copayInnTier1Amount" | "coinsInnTier1" | "coinsInnTier1Rate">;
+type KeyBenefitRow = Pick<
+  BenefitRow,
+  "variantId" | "benefitName" | "copayInnTier1" | "copayInnTier1Amount" | "coinsInnTier1" | "coinsInnTier1Rate"
+>;
 
 const json = (list: readonly string[]) => JSON.stringify([...new Set(list)]);
-const inList = (column: unknown, name: string) => sql`${column} IN (SELECT value FROM json_each(${sql.placeholder(name)}))`;
+const inList = (column: unknown, name: string) =>
+  sql`${column} IN (SELECT value FROM json_each(${sql.placeholder(name)}))`;
 
 function normalizeZip(zip: string | undefined): string | undefined {
   if (zip === undefined) return undefined;
@@ -344,14 +359,29 @@ function csrKey(level: number | null): CsrLevel | null {
   return level === 94 ? "94" : level === 87 ? "87" : level === 73 ? "73" : null;
 }
 
-function limitOf(individual: number | null, individualRaw: string | null, family: number | null, familyRaw: string | null): CostLimit {
+function limitOf(
+  individual: number | null,
+  individualRaw: string | null,
+  family: number | null,
+  familyRaw: string | null,
+): CostLimit {
   return { individual, family, individualDisplay: individualRaw, familyDisplay: familyRaw };
 }
 
 function deductibleOf(v: VariantLimits): Deductible {
-  const d: Deductible = limitOf(v.deductibleIndividual, v.deductibleIndividualRaw, v.deductibleFamily, v.deductibleFamilyRaw);
+  const d: Deductible = limitOf(
+    v.deductibleIndividual,
+    v.deductibleIndividualRaw,
+    v.deductibleFamily,
+    v.deductibleFamilyRaw,
+  );
   if (v.drugDeductibleIndividualRaw !== null || v.drugDeductibleFamilyRaw !== null) {
-    d.drug = limitOf(v.drugDeductibleIndividual, v.drugDeductibleIndividualRaw, v.drugDeductibleFamily, v.drugDeductibleFamilyRaw);
+    d.drug = limitOf(
+      v.drugDeductibleIndividual,
+      v.drugDeductibleIndividualRaw,
+      v.drugDeductibleFamily,
+      v.drugDeductibleFamilyRaw,
+    );
   }
   return d;
 }
@@ -362,7 +392,13 @@ function moopOf(v: VariantLimits): CostLimit {
 
 function costShareValue(raw: string | null, value: number | null): CostShareValue {
   const d = describeCostShare(raw);
-  return { display: raw, value, noCharge: d.noCharge, afterDeductible: d.afterDeductible, notApplicable: d.notApplicable };
+  return {
+    display: raw,
+    value,
+    noCharge: d.noCharge,
+    afterDeductible: d.afterDeductible,
+    notApplicable: d.notApplicable,
+  };
 }
 
 function benefitDetail(b: BenefitRow): BenefitDetail {
@@ -370,8 +406,14 @@ function benefitDetail(b: BenefitRow): BenefitDetail {
     name: b.benefitName,
     covered: b.isCovered,
     isEhb: b.isEhb,
-    inNetwork: { copay: costShareValue(b.copayInnTier1, b.copayInnTier1Amount), coinsurance: costShareValue(b.coinsInnTier1, b.coinsInnTier1Rate) },
-    outOfNetwork: { copay: costShareValue(b.copayOutOfNet, b.copayOutOfNetAmount), coinsurance: costShareValue(b.coinsOutOfNet, b.coinsOutOfNetRate) },
+    inNetwork: {
+      copay: costShareValue(b.copayInnTier1, b.copayInnTier1Amount),
+      coinsurance: costShareValue(b.coinsInnTier1, b.coinsInnTier1Rate),
+    },
+    outOfNetwork: {
+      copay: costShareValue(b.copayOutOfNet, b.copayOutOfNetAmount),
+      coinsurance: costShareValue(b.coinsOutOfNet, b.coinsOutOfNetRate),
+    },
     limit: b.quantLimitOnSvc || b.limitQty !== null ? { quantity: b.limitQty, unit: b.limitUnit } : null,
     exclusions: b.exclusions,
     explanation: b.explanation,
@@ -379,7 +421,10 @@ function benefitDetail(b: BenefitRow): BenefitDetail {
     excludedFromOutOfNetworkMoop: b.isExclFromOonMoop,
   };
   if (b.copayInnTier2 !== null || b.coinsInnTier2 !== null) {
-    detail.inNetworkTier2 = { copay: costShareValue(b.copayInnTier2, b.copayInnTier2Amount), coinsurance: costShareValue(b.coinsInnTier2, b.coinsInnTier2Rate) };
+    detail.inNetworkTier2 = {
+      copay: costShareValue(b.copayInnTier2, b.copayInnTier2Amount),
+      coinsurance: costShareValue(b.coinsInnTier2, b.coinsInnTier2Rate),
+    };
   }
   return detail;
 }
@@ -401,12 +446,20 @@ function keyBenefitsOf(rows: KeyBenefitRow[]): KeyBenefits {
   const out: KeyBenefits = {};
   for (const [key, name] of KEY_BENEFITS) {
     const b = rows.find((r) => r.benefitName.trim().toLowerCase() === name);
-    if (b) out[key] = { copay: costShareValue(b.copayInnTier1, b.copayInnTier1Amount), coinsurance: costShareValue(b.coinsInnTier1, b.coinsInnTier1Rate) };
+    if (b)
+      out[key] = {
+        copay: costShareValue(b.copayInnTier1, b.copayInnTier1Amount),
+        coinsurance: costShareValue(b.coinsInnTier1, b.coinsInnTier1Rate),
+      };
   }
   return out;
 }
 
-const SCENARIO_KEYS = { having_a_baby: "havingABaby", managing_diabetes: "managingDiabetes", simple_fracture: "simpleFracture" } as const;
+const SCENARIO_KEYS = {
+  having_a_baby: "havingABaby",
+  managing_diabetes: "managingDiabetes",
+  simple_fracture: "simpleFracture",
+} as const;
 
 function sbcOf(rows: Array<typeof sbcScenarios.$inferSelect>): SbcScenarios {
   const out: SbcScenarios = {};
@@ -473,9 +526,27 @@ const FORMULARY_COLUMNS = {
   stepTherapy: formulary.stepTherapy,
   quantityLimit: formulary.quantityLimit,
 };
-const NETWORK_COLUMNS = { npi: providerNetwork.npi, planId: providerNetwork.planId, networkTier: providerNetwork.networkTier };
+const NETWORK_COLUMNS = {
+  npi: providerNetwork.npi,
+  planId: providerNetwork.planId,
+  networkTier: providerNetwork.networkTier,
+};
 /** A rate row as read by `.values()`, in RATE_COLUMNS order. */
-type RateValues = [string, number, string, string, number, number | null, number | null, number | null, number | null, number | null, number | null, number | null, number | null];
+type RateValues = [
+  string,
+  number,
+  string,
+  string,
+  number,
+  number | null,
+  number | null,
+  number | null,
+  number | null,
+  number | null,
+  number | null,
+  number | null,
+  number | null,
+];
 
 function prepareQueries(db: BetterSQLite3Database<typeof schema>) {
   const P = {
@@ -507,7 +578,10 @@ function prepareQueries(db: BetterSQLite3Database<typeof schema>) {
     eq(serviceAreas.state, P.state),
     or(
       eq(serviceAreas.coverEntireState, true),
-      and(eq(serviceAreas.countyFips, P.county), or(eq(serviceAreas.partialCounty, false), sql`${P.zip} IS NULL`, zipListed)),
+      and(
+        eq(serviceAreas.countyFips, P.county),
+        or(eq(serviceAreas.partialCounty, false), sql`${P.zip} IS NULL`, zipListed),
+      ),
     ),
   );
 
@@ -517,7 +591,13 @@ function prepareQueries(db: BetterSQLite3Database<typeof schema>) {
     years: db.selectDistinct({ year: plans.planYear }).from(plans).orderBy(asc(plans.planYear)).prepare(),
     stateRows: db.select().from(states).where(eq(states.code, P.state)).orderBy(asc(states.planYear)).prepare(),
     countiesForZip: db
-      .select({ zip: zipCounties.zip, countyFips: zipCounties.countyFips, countyName: counties.name, state: zipCounties.state, share: zipCounties.share })
+      .select({
+        zip: zipCounties.zip,
+        countyFips: zipCounties.countyFips,
+        countyName: counties.name,
+        state: zipCounties.state,
+        share: zipCounties.share,
+      })
       .from(zipCounties)
       .leftJoin(counties, eq(counties.fips, zipCounties.countyFips))
       .where(eq(zipCounties.zip, P.zip))
@@ -526,12 +606,24 @@ function prepareQueries(db: BetterSQLite3Database<typeof schema>) {
     ratingAreaByCounty: db
       .select({ ratingArea: ratingAreaCounties.ratingArea })
       .from(ratingAreaCounties)
-      .where(and(eq(ratingAreaCounties.planYear, P.year), eq(ratingAreaCounties.countyFips, P.county), eq(ratingAreaCounties.state, P.state)))
+      .where(
+        and(
+          eq(ratingAreaCounties.planYear, P.year),
+          eq(ratingAreaCounties.countyFips, P.county),
+          eq(ratingAreaCounties.state, P.state),
+        ),
+      )
       .prepare(),
     ratingAreaByZip3: db
       .select({ ratingArea: ratingAreaZip3.ratingArea })
       .from(ratingAreaZip3)
-      .where(and(eq(ratingAreaZip3.planYear, P.year), eq(ratingAreaZip3.state, P.state), eq(ratingAreaZip3.zip3, sql.placeholder("zip3"))))
+      .where(
+        and(
+          eq(ratingAreaZip3.planYear, P.year),
+          eq(ratingAreaZip3.state, P.state),
+          eq(ratingAreaZip3.zip3, sql.placeholder("zip3")),
+        ),
+      )
       .prepare(),
     plansOffered: db
       .selectDistinct({ planId: plans.planId })
@@ -544,7 +636,14 @@ function prepareQueries(db: BetterSQLite3Database<typeof schema>) {
       .select({ planId: plans.planId })
       .from(plans)
       .innerJoin(serviceAreas, servesPlace)
-      .where(and(eq(plans.planYear, P.year), eq(plans.planId, sql.placeholder("planId")), eq(plans.state, P.state), eq(plans.onExchange, true)))
+      .where(
+        and(
+          eq(plans.planYear, P.year),
+          eq(plans.planId, sql.placeholder("planId")),
+          eq(plans.state, P.state),
+          eq(plans.onExchange, true),
+        ),
+      )
       .limit(1)
       .prepare(),
     // List queries select only what a plan list shows: wide rows cost more to
@@ -622,7 +721,13 @@ function prepareQueries(db: BetterSQLite3Database<typeof schema>) {
         coinsInnTier1Rate: benefits.coinsInnTier1Rate,
       })
       .from(benefits)
-      .where(and(eq(benefits.planYear, P.year), inList(benefits.variantId, "ids"), sql`lower(${benefits.benefitName}) IN (SELECT value FROM json_each(${sql.placeholder("names")}))`))
+      .where(
+        and(
+          eq(benefits.planYear, P.year),
+          inList(benefits.variantId, "ids"),
+          sql`lower(${benefits.benefitName}) IN (SELECT value FROM json_each(${sql.placeholder("names")}))`,
+        ),
+      )
       .prepare(),
     documents: db
       .select()
@@ -656,7 +761,9 @@ function prepareQueries(db: BetterSQLite3Database<typeof schema>) {
     ratesInArea: db
       .select(RATE_COLUMNS)
       .from(rates)
-      .where(and(eq(rates.planYear, P.year), inList(rates.planId, "ids"), eq(rates.ratingArea, sql.placeholder("area"))))
+      .where(
+        and(eq(rates.planYear, P.year), inList(rates.planId, "ids"), eq(rates.ratingArea, sql.placeholder("area"))),
+      )
       .orderBy(asc(rates.planId), asc(rates.effectiveDate))
       .prepare(),
     // With and without a plan filter: separate statements so that the
@@ -670,7 +777,9 @@ function prepareQueries(db: BetterSQLite3Database<typeof schema>) {
     formularyRowsOfPlans: db
       .selectDistinct(FORMULARY_COLUMNS)
       .from(formulary)
-      .where(and(eq(formulary.planYear, P.year), inList(formulary.rxcui, "rxcuis"), inList(formulary.planId, "planIds")))
+      .where(
+        and(eq(formulary.planYear, P.year), inList(formulary.rxcui, "rxcuis"), inList(formulary.planId, "planIds")),
+      )
       .orderBy(asc(formulary.rxcui), asc(formulary.planId), asc(formulary.drugTier))
       .prepare(),
     networkRows: db
@@ -682,7 +791,13 @@ function prepareQueries(db: BetterSQLite3Database<typeof schema>) {
     networkRowsOfPlans: db
       .selectDistinct(NETWORK_COLUMNS)
       .from(providerNetwork)
-      .where(and(eq(providerNetwork.planYear, P.year), inList(providerNetwork.npi, "npis"), inList(providerNetwork.planId, "planIds")))
+      .where(
+        and(
+          eq(providerNetwork.planYear, P.year),
+          inList(providerNetwork.npi, "npis"),
+          inList(providerNetwork.planId, "planIds"),
+        ),
+      )
       .orderBy(asc(providerNetwork.npi), asc(providerNetwork.planId), asc(providerNetwork.networkTier))
       .prepare(),
   };
@@ -758,7 +873,9 @@ class StoreCache {
   /** `${year}|${state}|${county}|${zip}` → the plans offered there, by plan id. */
   readonly offered = new BoundedMap<string, readonly PlanSummary[]>(OFFERED_CACHE_ENTRIES);
   /** `${year}|${state}|${county}|${zip}` → the plans offered there with their rate tables (see placeOffer). */
-  readonly placeOffers = new BoundedMap<string, PlaceOffer>(PLACE_OFFER_PLAN_SLOTS, (offer) => Math.max(1, offer.plans.length));
+  readonly placeOffers = new BoundedMap<string, PlaceOffer>(PLACE_OFFER_PLAN_SLOTS, (offer) =>
+    Math.max(1, offer.plans.length),
+  );
   /** `${year}|${ratingArea}|${planId}` → the plan's rate table there (null: no rates there). */
   readonly rateTables = new BoundedMap<string, RateTable | null>(RATE_TABLE_CACHE_ENTRIES);
   /** `${year}|${state}` → the state's marketplace (null: not in the store). */
@@ -797,7 +914,9 @@ class StoreHandle {
     } catch (error) {
       this.sqlite.close();
       if (error instanceof PlanStoreUnavailableError) throw error;
-      throw new PlanStoreUnavailableError(`plan store ${file} cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+      throw new PlanStoreUnavailableError(
+        `plan store ${file} cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 
@@ -827,7 +946,10 @@ function rateTablesFrom(rows: RateValues[]): Map<string, Map<number, RateTable>>
       };
     } else if (!(ageBand in table.ageRates)) {
       // Without tobacco rating everyone pays the one rate (puf-formats.md §4).
-      table.ageRates[ageBand] = { individual, tobacco: tobacco === "no_preference" ? (tobaccoRate ?? individual) : tobaccoRate };
+      table.ageRates[ageBand] = {
+        individual,
+        tobacco: tobacco === "no_preference" ? (tobaccoRate ?? individual) : tobaccoRate,
+      };
     }
   }
   return out;
@@ -868,7 +990,9 @@ export class PlanStore {
       // Between unlink and rename nothing is missing (rename is atomic), so
       // a missing file means no store at all; keep serving an open one.
       if (this.current) return this.current;
-      throw new PlanStoreUnavailableError(`plan store not found at ${this.path}: run npm run seed (or npm run seed:sample)`);
+      throw new PlanStoreUnavailableError(
+        `plan store not found at ${this.path}: run npm run seed (or npm run seed:sample)`,
+      );
     }
     if (!this.current || stat.ino !== this.current.ino || stat.dev !== this.current.dev) {
       let next: StoreHandle;
@@ -959,9 +1083,16 @@ export class PlanStore {
       let info = h.cache.states.get(key);
       if (info === undefined) {
         const rows = q.stateRows.all({ state: code.trim().toUpperCase() });
-        const row = rows.find((r) => r.planYear === year) ?? [...rows].reverse().find((r) => r.planYear < year) ?? rows[0];
+        const row =
+          rows.find((r) => r.planYear === year) ?? [...rows].reverse().find((r) => r.planYear < year) ?? rows[0];
         if (row) {
-          info = { code: row.code, name: row.name, exchangeKind: row.exchangeKind, ownedData: row.ownedData, planYear: row.planYear };
+          info = {
+            code: row.code,
+            name: row.name,
+            exchangeKind: row.exchangeKind,
+            ownedData: row.ownedData,
+            planYear: row.planYear,
+          };
           if (row.marketplaceName) info.marketplaceName = row.marketplaceName;
           if (row.marketplaceUrl) info.marketplaceUrl = row.marketplaceUrl;
         } else info = null;
@@ -978,7 +1109,13 @@ export class PlanStore {
     return this.use((q, h) => {
       let rows = h.cache.countiesForZip.get(z);
       if (!rows) {
-        rows = q.countiesForZip.all({ zip: z }).map((r) => ({ zip: r.zip, countyFips: r.countyFips, countyName: r.countyName ?? r.countyFips, state: r.state, share: r.share }));
+        rows = q.countiesForZip.all({ zip: z }).map((r) => ({
+          zip: r.zip,
+          countyFips: r.countyFips,
+          countyName: r.countyName ?? r.countyFips,
+          state: r.state,
+          share: r.share,
+        }));
         h.cache.countiesForZip.set(z, rows);
       }
       return rows.map((r) => ({ ...r }));
@@ -994,7 +1131,10 @@ export class PlanStore {
     return this.use((q) => this.ratingAreaIn(q, place));
   }
 
-  private ratingAreaIn(q: Queries, place: { year: number; state: string; countyFips?: string; zip?: string }): string | undefined {
+  private ratingAreaIn(
+    q: Queries,
+    place: { year: number; state: string; countyFips?: string; zip?: string },
+  ): string | undefined {
     const state = place.state.trim().toUpperCase();
     if (place.countyFips) {
       const byCounty = q.ratingAreaByCounty.get({ year: place.year, county: place.countyFips, state });
@@ -1040,7 +1180,9 @@ export class PlanStore {
       if (known) return known;
       const plans = this.offeredIn(q, h, place);
       const ratingArea = this.ratingAreaIn(q, place) ?? null;
-      const tables = ratingArea ? this.rateTablesIn(q, h, { year: place.year, planIds: plans.map((p) => p.id), ratingArea }) : new Map<string, RateTable>();
+      const tables = ratingArea
+        ? this.rateTablesIn(q, h, { year: place.year, planIds: plans.map((p) => p.id), ratingArea })
+        : new Map<string, RateTable>();
       const offer: PlaceOffer = Object.freeze({
         ratingArea,
         plans,
@@ -1058,7 +1200,12 @@ export class PlanStore {
   }
 
   private placeArgs(place: Place) {
-    return { year: place.year, state: place.state.trim().toUpperCase(), county: place.countyFips, zip: normalizeZip(place.zip) ?? null };
+    return {
+      year: place.year,
+      state: place.state.trim().toUpperCase(),
+      county: place.countyFips,
+      zip: normalizeZip(place.zip) ?? null,
+    };
   }
 
   /** Summaries of `ids` in that order (plans not in the store left out), built once per store version. */
@@ -1068,7 +1215,8 @@ export class PlanStore {
       const built = new Map(this.buildSummaries(q, year, missing).map((s) => [s.id, s]));
       for (const id of missing) h.cache.summaries.set(`${year}|${id}`, frozen(built.get(id) ?? null));
       // More ids than the cache holds: answer from what was just built.
-      if (missing.length > SUMMARY_CACHE_ENTRIES) return ids.flatMap((id) => built.get(id) ?? h.cache.summaries.get(`${year}|${id}`) ?? []);
+      if (missing.length > SUMMARY_CACHE_ENTRIES)
+        return ids.flatMap((id) => built.get(id) ?? h.cache.summaries.get(`${year}|${id}`) ?? []);
     }
     return ids.flatMap((id) => h.cache.summaries.get(`${year}|${id}`) ?? []);
   }
@@ -1088,8 +1236,12 @@ export class PlanStore {
     // Key cost-shares of the base variant and of every CSR variant (a CSR
     // household is priced on its own variant's cost sharing).
     const keyVariantIds = [...bases.values()].map((b) => b.variantId);
-    for (const vs of variantsByPlan.values()) for (const v of vs) if (csrKey(v.csrLevel)) keyVariantIds.push(v.variantId);
-    const baseBenefits = groupBy(q.keyBenefitsOfVariants.all({ year, ids: json(keyVariantIds), names: KEY_BENEFIT_NAMES }), (b) => b.variantId);
+    for (const vs of variantsByPlan.values())
+      for (const v of vs) if (csrKey(v.csrLevel)) keyVariantIds.push(v.variantId);
+    const baseBenefits = groupBy(
+      q.keyBenefitsOfVariants.all({ year, ids: json(keyVariantIds), names: KEY_BENEFIT_NAMES }),
+      (b) => b.variantId,
+    );
     return planRows.flatMap((plan) => {
       const variants = variantsByPlan.get(plan.planId) ?? [];
       const base = bases.get(plan.planId);
@@ -1102,7 +1254,12 @@ export class PlanStore {
         const key = csrKey(v.csrLevel);
         if (!key) continue;
         csrVariantIds[key] = v.variantId;
-        csrVariants[key] = { variantId: v.variantId, deductible: deductibleOf(v), moop: moopOf(v), keyBenefits: keyBenefitsOf(baseBenefits.get(v.variantId) ?? []) };
+        csrVariants[key] = {
+          variantId: v.variantId,
+          deductible: deductibleOf(v),
+          moop: moopOf(v),
+          keyBenefits: keyBenefitsOf(baseBenefits.get(v.variantId) ?? []),
+        };
       }
       const summary: PlanSummary = {
         id: plan.planId,
@@ -1144,10 +1301,19 @@ export class PlanStore {
         h.cache.details.set(key, detail);
       }
       if (!detail) return undefined;
-      const wanted = options.ratingArea === undefined ? null : typeof options.ratingArea === "number" ? options.ratingArea : parseRatingArea(options.ratingArea);
+      const wanted =
+        options.ratingArea === undefined
+          ? null
+          : typeof options.ratingArea === "number"
+            ? options.ratingArea
+            : parseRatingArea(options.ratingArea);
       const premiums = Object.values(detail.premiumsByRatingArea);
       const premium =
-        wanted !== null ? (detail.premiumsByRatingArea[ratingAreaLabel(wanted)] ?? null) : premiums.length > 0 ? Math.min(...premiums) : null;
+        wanted !== null
+          ? (detail.premiumsByRatingArea[ratingAreaLabel(wanted)] ?? null)
+          : premiums.length > 0
+            ? Math.min(...premiums)
+            : null;
       return { ...detail, premium };
     });
   }
@@ -1168,7 +1334,13 @@ export class PlanStore {
       const limitDetails = (variantId: string, kind: "deductible" | "moop"): CostLimitDetail[] =>
         (limitRows.get(variantId) ?? [])
           .filter((l) => l.kind === kind && l.familyCost !== null)
-          .map((l) => ({ coverage: l.coverage, networkTier: l.networkTier, familyCost: l.familyCost!, amount: l.amount, display: l.raw }));
+          .map((l) => ({
+            coverage: l.coverage,
+            networkTier: l.networkTier,
+            familyCost: l.familyCost!,
+            amount: l.amount,
+            display: l.raw,
+          }));
       const variantDetail = (v: VariantRow): VariantDetail => ({
         variantId: v.variantId,
         csrLevel: csrKey(v.csrLevel),
@@ -1263,7 +1435,11 @@ export class PlanStore {
     return this.use((q, h) => this.rateTablesIn(q, h, args));
   }
 
-  private rateTablesIn(q: Queries, h: StoreHandle, args: { year: number; planIds: readonly string[]; ratingArea: string | number }): Map<string, RateTable> {
+  private rateTablesIn(
+    q: Queries,
+    h: StoreHandle,
+    args: { year: number; planIds: readonly string[]; ratingArea: string | number },
+  ): Map<string, RateTable> {
     const area = typeof args.ratingArea === "number" ? args.ratingArea : parseRatingArea(args.ratingArea);
     const ids = args.planIds.map(planIdOf).filter((p): p is string => p !== undefined);
     const result = new Map<string, RateTable>();
@@ -1272,7 +1448,9 @@ export class PlanStore {
     const missing = [...new Set(ids)].filter((id) => h.cache.rateTables.get(key(id)) === undefined);
     const fresh = new Map<string, RateTable>();
     if (missing.length > 0) {
-      const tables = rateTablesFrom(q.ratesInArea.values({ year: args.year, ids: json(missing), area }) as RateValues[]);
+      const tables = rateTablesFrom(
+        q.ratesInArea.values({ year: args.year, ids: json(missing), area }) as RateValues[],
+      );
       for (const id of missing) {
         const t = tables.get(id)?.get(area);
         if (t) fresh.set(id, frozen(t));

@@ -44,7 +44,10 @@ class PostHogAnalytics implements AnalyticsClient {
     this.loading = load().then(
       (client) => (this.client = client),
       (error: unknown) => {
-        logger().warn({ err: error instanceof Error ? error.message : String(error) }, "analytics client failed to load");
+        logger().warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          "analytics client failed to load",
+        );
         return null;
       },
     );
@@ -59,9 +62,16 @@ class PostHogAnalytics implements AnalyticsClient {
   }
   private send(client: PostHog, event: { distinctId: string; event: string; properties?: AnalyticsProperties }): void {
     try {
-      client.capture({ distinctId: event.distinctId, event: event.event, properties: scrubAnalyticsProperties(event.properties ?? {}) });
+      client.capture({
+        distinctId: event.distinctId,
+        event: event.event,
+        properties: scrubAnalyticsProperties(event.properties ?? {}),
+      });
     } catch (error) {
-      logger().warn({ event: event.event, err: error instanceof Error ? error.message : String(error) }, "analytics capture failed");
+      logger().warn(
+        { event: event.event, err: error instanceof Error ? error.message : String(error) },
+        "analytics capture failed",
+      );
     }
   }
   async flush(): Promise<void> {
@@ -85,7 +95,10 @@ export function serverAnalyticsEnabled(config: Pick<Env, "POSTHOG_API_KEY" | "DE
   return Boolean(config.POSTHOG_API_KEY) && config.DEPLOY_ENV.trim().toLowerCase() !== "staging";
 }
 
-export function createAnalyticsClient(config: Pick<Env, "POSTHOG_API_KEY" | "POSTHOG_HOST" | "DEPLOY_ENV">, options: { flushAt?: number; flushInterval?: number } = {}): AnalyticsClient {
+export function createAnalyticsClient(
+  config: Pick<Env, "POSTHOG_API_KEY" | "POSTHOG_HOST" | "DEPLOY_ENV">,
+  options: { flushAt?: number; flushInterval?: number } = {},
+): AnalyticsClient {
   if (!serverAnalyticsEnabled(config)) return new NoopAnalytics();
   return new PostHogAnalytics(async () => {
     const { PostHog } = await import("posthog-node");
@@ -124,7 +137,8 @@ export function captureServerEvent(distinctId: string, event: string, properties
   }
 }
 
-const FORBIDDEN_KEY = /(e-?mail|income|salary|wage|(^|_|\b)ages?($|_|\b)|birth|dob|name|phone|npn|producer|address|ssn)/i;
+const FORBIDDEN_KEY =
+  /(e-?mail|income|salary|wage|(^|_|\b)ages?($|_|\b)|birth|dob|name|phone|npn|producer|address|ssn)/i;
 const EMAIL_VALUE = /[^\s@]+@[^\s@]+\.[^\s@]+/;
 
 /**

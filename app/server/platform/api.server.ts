@@ -114,7 +114,11 @@ export async function parseJsonBody<T>(request: Request, schema: ZodType<T>): Pr
   return parseWith(schema, value);
 }
 
-type Handler = (args: { request: Request; params: Record<string, string | undefined>; context: unknown }) => Promise<Response> | Response;
+type Handler = (args: {
+  request: Request;
+  params: Record<string, string | undefined>;
+  context: unknown;
+}) => Promise<Response> | Response;
 
 /**
  * Build a resource route's `loader` and `action` from per-method handlers, so

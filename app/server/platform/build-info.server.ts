@@ -8,7 +8,9 @@ export function buildRevision(): string {
     const fromEnv = env().COMMIT_SHA;
     if (fromEnv) return fromEnv;
     try {
-      const info = JSON.parse(readFileSync(`${process.env.BUILD_DIR ?? "build"}/info.json`, "utf8")) as { commit?: unknown };
+      const info = JSON.parse(readFileSync(`${process.env.BUILD_DIR ?? "build"}/info.json`, "utf8")) as {
+        commit?: unknown;
+      };
       if (typeof info.commit === "string" && info.commit.trim() && info.commit !== "undefined") return info.commit;
     } catch {
       // no recorded build info (unit tests run from source)

@@ -87,7 +87,11 @@ const EnvSchema = z.object({
   // Edge protection
   TRUST_PROXY: booleanFlag,
   RATE_LIMIT_MAX: z.coerce.number().int().positive().default(2000),
-  RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(5 * 60 * 1000),
+  RATE_LIMIT_WINDOW_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(5 * 60 * 1000),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { warnings: string[] };
@@ -113,16 +117,24 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   const warnings: string[] = [];
   if (source.MARKETPLACE_API_KEY !== undefined) {
     if (!env.MARKETPLACE_API_KEY) {
-      warnings.push("MARKETPLACE_API_KEY is set but empty: upstream calls would fail; using the sample fake upstream instead.");
+      warnings.push(
+        "MARKETPLACE_API_KEY is set but empty: upstream calls would fail; using the sample fake upstream instead.",
+      );
     } else if (!UPSTREAM_KEY_SHAPE.test(env.MARKETPLACE_API_KEY)) {
-      warnings.push("MARKETPLACE_API_KEY looks malformed (expected 16-128 letters, digits, '-' or '_'): upstream calls may be rejected.");
+      warnings.push(
+        "MARKETPLACE_API_KEY looks malformed (expected 16-128 letters, digits, '-' or '_'): upstream calls may be rejected.",
+      );
     }
   }
   if (!env.UNSUBSCRIBE_TOKEN_SECRET) {
-    warnings.push("UNSUBSCRIBE_TOKEN_SECRET is not set: /api/unsubscribe answers 503 and emails carry no unsubscribe link.");
+    warnings.push(
+      "UNSUBSCRIBE_TOKEN_SECRET is not set: /api/unsubscribe answers 503 and emails carry no unsubscribe link.",
+    );
   }
   if (source.DATABASE_URL !== undefined && source.DATABASE_URL.trim() === "") {
-    warnings.push("DATABASE_URL is set but empty: write routes (waitlist, agent discovery, enrollment) will answer 500.");
+    warnings.push(
+      "DATABASE_URL is set but empty: write routes (waitlist, agent discovery, enrollment) will answer 500.",
+    );
   }
   return { ...env, warnings };
 }

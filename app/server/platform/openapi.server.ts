@@ -1,8 +1,20 @@
 import { z } from "zod";
-import { CountiesQuery, CountiesResponse, EligibilityResponse, PlansRequest, PlansResponse, ShoppingRequest } from "../../schemas/shopping";
+import {
+  CountiesQuery,
+  CountiesResponse,
+  EligibilityResponse,
+  PlansRequest,
+  PlansResponse,
+  ShoppingRequest,
+} from "../../schemas/shopping";
 import { EnrollmentApplicationInput } from "../intake/enrollment.server";
 import { MAX_UPLOAD_BYTES, ONLY_PDF_JPG_PNG, UploadFields } from "../intake/storage.server";
-import { DrugAutocompleteBody, DrugCoveredBody, ProviderAutocompleteBody, ProviderCoveredBody } from "../upstream/requests.server";
+import {
+  DrugAutocompleteBody,
+  DrugCoveredBody,
+  ProviderAutocompleteBody,
+  ProviderCoveredBody,
+} from "../upstream/requests.server";
 import { AgentDiscoveryInput, WaitlistInput } from "../intake/write-store.server";
 
 /**
@@ -21,7 +33,9 @@ import { AgentDiscoveryInput, WaitlistInput } from "../intake/write-store.server
 /** The one JSON error shape of every /api route (app/server/platform/api.server.ts). */
 export const ApiErrorResponse = z.strictObject({
   error: z.strictObject({
-    code: z.string().describe("Stable machine-readable code, e.g. validation_failed, year_not_available, eligibility_unavailable"),
+    code: z
+      .string()
+      .describe("Stable machine-readable code, e.g. validation_failed, year_not_available, eligibility_unavailable"),
     message: z.string().describe("A sentence a person can read"),
     fields: z
       .record(z.string(), z.string())
@@ -31,7 +45,9 @@ export const ApiErrorResponse = z.strictObject({
 });
 
 // Answers of routes owned elsewhere, mirroring their TypeScript types (documentation only).
-const UpstreamState = z.enum(["ok", "partial", "unavailable"]).describe("ok; partial: some upstream calls failed; unavailable: none answered");
+const UpstreamState = z
+  .enum(["ok", "partial", "unavailable"])
+  .describe("ok; partial: some upstream calls failed; unavailable: none answered");
 const CoverageValue = z.enum(["Covered", "NotCovered", "PartialCovered", "GenericCovered", "DataNotProvided"]);
 const CoverageSource = z.enum(["upstream", "own_data", "none"]);
 
@@ -45,7 +61,9 @@ const HealthResponse = z.object({
 });
 
 const DrugAutocompleteResponse = z.object({
-  drugs: z.array(z.object({ rxcui: z.string(), name: z.string(), strength: z.string(), route: z.string(), full_name: z.string() })),
+  drugs: z.array(
+    z.object({ rxcui: z.string(), name: z.string(), strength: z.string(), route: z.string(), full_name: z.string() }),
+  ),
   upstream: z.enum(["ok", "unavailable"]),
   sample: z.boolean(),
 });
@@ -76,7 +94,9 @@ const DrugCoveredResponse = z.object({
       coverage: CoverageValue,
       drug_tier: z.string().nullable(),
       generic_rxcui: z.string().optional(),
-      restrictions: z.object({ prior_authorization: z.boolean(), step_therapy: z.boolean(), quantity_limit: z.boolean() }).optional(),
+      restrictions: z
+        .object({ prior_authorization: z.boolean(), step_therapy: z.boolean(), quantity_limit: z.boolean() })
+        .optional(),
       source: CoverageSource,
     }),
   ),
@@ -168,7 +188,9 @@ const RESPONSES: Record<string, z.ZodType> = {
 function componentSchemas(schemas: Record<string, z.ZodType>, io: "input" | "output"): Record<string, Json> {
   const out: Record<string, Json> = {};
   for (const [name, schema] of Object.entries(schemas)) {
-    out[name] = withoutSafeIntegerBounds(z.toJSONSchema(schema, { target: "openapi-3.0", io, unrepresentable: "any" })) as Json;
+    out[name] = withoutSafeIntegerBounds(
+      z.toJSONSchema(schema, { target: "openapi-3.0", io, unrepresentable: "any" }),
+    ) as Json;
   }
   return out;
 }
@@ -179,7 +201,11 @@ function withoutSafeIntegerBounds(node: unknown): unknown {
   if (!node || typeof node !== "object") return node;
   const out: Json = {};
   for (const [key, value] of Object.entries(node)) {
-    if ((key === "minimum" && value === Number.MIN_SAFE_INTEGER) || (key === "maximum" && value === Number.MAX_SAFE_INTEGER)) continue;
+    if (
+      (key === "minimum" && value === Number.MIN_SAFE_INTEGER) ||
+      (key === "maximum" && value === Number.MAX_SAFE_INTEGER)
+    )
+      continue;
     out[key] = withoutSafeIntegerBounds(value);
   }
   return out;
@@ -243,7 +269,12 @@ export function openApiDocument(): Json {
       get: {
         tags: ["Service"],
         summary: "This document",
-        responses: { "200": { description: "OpenAPI 3.0 document", content: { "application/json": { schema: { type: "object" } } } } },
+        responses: {
+          "200": {
+            description: "OpenAPI 3.0 document",
+            content: { "application/json": { schema: { type: "object" } } },
+          },
+        },
       },
     },
     "/api/counties": {
@@ -265,14 +296,17 @@ export function openApiDocument(): Json {
     "/api/eligibility": {
       post: {
         tags: ["Shopping"],
-        summary: "Subsidy estimate: aptc, csr, is_medicaid_chip, in_coverage_gap (NY computed here, other states from upstream)",
+        summary:
+          "Subsidy estimate: aptc, csr, is_medicaid_chip, in_coverage_gap (NY computed here, other states from upstream)",
         requestBody: jsonBody("ShoppingRequest", SHOPPING_EXAMPLE),
         responses: {
           "200": json("EligibilityResponse", "The estimate"),
           ...BODY_ERRORS,
           "404": error("No plan data for the year (year_not_available)"),
           "409": error("The state runs its own marketplace (state_based_marketplace)"),
-          "422": error("Upstream refused this household or place (eligibility_rejected), or no silver plan in own data for a NY place (benchmark_unavailable)"),
+          "422": error(
+            "Upstream refused this household or place (eligibility_rejected), or no silver plan in own data for a NY place (benchmark_unavailable)",
+          ),
           "503": error("Upstream estimate unavailable (eligibility_unavailable)"),
         },
       },
@@ -281,9 +315,18 @@ export function openApiDocument(): Json {
       post: {
         tags: ["Shopping"],
         summary: "Every plan offered at the place, priced for the household, filtered and sorted",
-        requestBody: jsonBody("PlansRequest", { ...SHOPPING_EXAMPLE, filters: { metal_levels: ["Silver"] }, sort: "premium", order: "asc", usage: "medium" }),
+        requestBody: jsonBody("PlansRequest", {
+          ...SHOPPING_EXAMPLE,
+          filters: { metal_levels: ["Silver"] },
+          sort: "premium",
+          order: "asc",
+          usage: "medium",
+        }),
         responses: {
-          "200": json("PlansResponse", "Priced plans, one page (`limit`, default 50, from `offset`) of the sorted, filtered list; `plan_count` counts all pages; `eligibility` is null (and prices are full) when the estimate is unavailable"),
+          "200": json(
+            "PlansResponse",
+            "Priced plans, one page (`limit`, default 50, from `offset`) of the sorted, filtered list; `plan_count` counts all pages; `eligibility` is null (and prices are full) when the estimate is unavailable",
+          ),
           ...BODY_ERRORS,
           "404": error("No plan data for the year (year_not_available)"),
           "409": error("The state runs its own marketplace (state_based_marketplace)"),
@@ -361,7 +404,13 @@ export function openApiDocument(): Json {
                   {
                     type: "object",
                     required: ["file"],
-                    properties: { file: { type: "string", format: "binary", description: `PDF, JPG or PNG by content, at most ${MAX_UPLOAD_BYTES} bytes` } },
+                    properties: {
+                      file: {
+                        type: "string",
+                        format: "binary",
+                        description: `PDF, JPG or PNG by content, at most ${MAX_UPLOAD_BYTES} bytes`,
+                      },
+                    },
                   },
                 ],
               },
@@ -380,13 +429,28 @@ export function openApiDocument(): Json {
     },
     "/api/unsubscribe": {
       parameters: [
-        { name: "email", in: "query", required: false, schema: { type: "string" }, description: "The address (may also come in the body)" },
-        { name: "token", in: "query", required: false, schema: { type: "string" }, description: "base64url HMAC-SHA256 of the lower-cased address" },
+        {
+          name: "email",
+          in: "query",
+          required: false,
+          schema: { type: "string" },
+          description: "The address (may also come in the body)",
+        },
+        {
+          name: "token",
+          in: "query",
+          required: false,
+          schema: { type: "string" },
+          description: "base64url HMAC-SHA256 of the lower-cased address",
+        },
       ],
       get: {
         tags: ["Intake"],
         summary: "Open an unsubscribe link: redirect to the confirmation page (nothing changes)",
-        responses: { "303": { description: "To /unsubscribe?email=&token=" }, "400": error("Missing or wrong token (invalid_unsubscribe_link)") },
+        responses: {
+          "303": { description: "To /unsubscribe?email=&token=" },
+          "400": error("Missing or wrong token (invalid_unsubscribe_link)"),
+        },
       },
       post: {
         tags: ["Intake"],
@@ -395,9 +459,18 @@ export function openApiDocument(): Json {
           required: false,
           content: {
             "application/x-www-form-urlencoded": {
-              schema: { type: "object", properties: { "List-Unsubscribe": { type: "string", enum: ["One-Click"] }, email: { type: "string" }, token: { type: "string" } } },
+              schema: {
+                type: "object",
+                properties: {
+                  "List-Unsubscribe": { type: "string", enum: ["One-Click"] },
+                  email: { type: "string" },
+                  token: { type: "string" },
+                },
+              },
             },
-            "application/json": { schema: { type: "object", properties: { email: { type: "string" }, token: { type: "string" } } } },
+            "application/json": {
+              schema: { type: "object", properties: { email: { type: "string" }, token: { type: "string" } } },
+            },
           },
         },
         responses: {
@@ -443,14 +516,20 @@ export function openApiDocument(): Json {
       version: "1.0.0",
       description:
         "ZIP to county, subsidy estimate and priced plans; drug and doctor coverage; waitlist and agent intake. " +
-        "Every error is {\"error\": {\"code\", \"message\", \"fields\"?}}. Prose: docs/api.md.",
+        'Every error is {"error": {"code", "message", "fields"?}}. Prose: docs/api.md.',
     },
     servers: [{ url: "/" }],
     tags: [{ name: "Shopping" }, { name: "Drugs and doctors" }, { name: "Intake" }, { name: "Service" }],
     paths,
     components: {
       schemas: { ...requests, ...responses },
-      securitySchemes: { applicationToken: { type: "http", scheme: "bearer", description: "The access_token returned when the application was created" } },
+      securitySchemes: {
+        applicationToken: {
+          type: "http",
+          scheme: "bearer",
+          description: "The access_token returned when the application was created",
+        },
+      },
     },
   };
   return cached;

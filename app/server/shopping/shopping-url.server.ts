@@ -16,8 +16,7 @@ type Usage = z.infer<typeof UsageLevel>;
 export type FieldErrors = Record<string, string>;
 
 export type HouseholdCheck =
-  | { ok: true; request: PlansRequest; ignored: string[]; state: ShoppingState }
-  | { ok: false; errors: FieldErrors };
+  { ok: true; request: PlansRequest; ignored: string[]; state: ShoppingState } | { ok: false; errors: FieldErrors };
 
 /** "36,000", "$36000.50", " 36000 " → 36000.5; anything else → null. */
 export function parseDollars(text: string): number | null {
@@ -116,7 +115,8 @@ export function checkHousehold(state: ShoppingState): HouseholdCheck {
   let size: number | undefined;
   if (state.size !== "") {
     const people = Math.max(1, state.people.length);
-    if (!/^\d{1,2}$/.test(state.size) || Number(state.size) < people || Number(state.size) > 20) errors.size = sizeMessage(people);
+    if (!/^\d{1,2}$/.test(state.size) || Number(state.size) < people || Number(state.size) > 20)
+      errors.size = sizeMessage(people);
     else size = Number(state.size);
   }
   let year: number | undefined;
@@ -153,12 +153,17 @@ export function checkHousehold(state: ShoppingState): HouseholdCheck {
     let key: string;
     let message: string;
     if (head === "income") [key, message] = ["income", INCOME_MESSAGE];
-    else if (head === "household" && second === "people" && third !== undefined && fourth === "age") [key, message] = [`age-${third}`, AGE_MESSAGE];
-    else if (head === "household" && second === "size") [key, message] = ["size", sizeMessage(Math.max(1, state.people.length))];
-    else if (head === "household" && second === "people") [key, message] = ["age-0", "Add at least one person (at most 20)."];
-    else if (head === "place") [key, message] = ["place", "Your ZIP code and county did not come through. Start again with your ZIP code."];
+    else if (head === "household" && second === "people" && third !== undefined && fourth === "age")
+      [key, message] = [`age-${third}`, AGE_MESSAGE];
+    else if (head === "household" && second === "size")
+      [key, message] = ["size", sizeMessage(Math.max(1, state.people.length))];
+    else if (head === "household" && second === "people")
+      [key, message] = ["age-0", "Add at least one person (at most 20)."];
+    else if (head === "place")
+      [key, message] = ["place", "Your ZIP code and county did not come through. Start again with your ZIP code."];
     else if (head === "year") [key, message] = ["year", "That plan year is not one we can show."];
-    else [key, message] = ["form", `Something in the address could not be read (${issue.path.join(".") || "request"}).`];
+    else
+      [key, message] = ["form", `Something in the address could not be read (${issue.path.join(".") || "request"}).`];
     if (!(key in errors)) errors[key] = message;
   }
   return { ok: false, errors };

@@ -5,10 +5,24 @@ import { householdRater, type Member, type RateTable } from "../../domain/rating
 import { benchmarkPremium } from "../../domain/rating";
 import { netPremium, roundCents } from "../../domain/pricing";
 import { ApiError } from "../platform/api.server";
-import { expectedOutOfPocket, parseBenefitCostShare, type PlanCostShare, type ServiceCostShare, type ServiceKind } from "../../domain/yearly-cost";
+import {
+  expectedOutOfPocket,
+  parseBenefitCostShare,
+  type PlanCostShare,
+  type ServiceCostShare,
+  type ServiceKind,
+} from "../../domain/yearly-cost";
 import type { PlansRequest, ShoppingRequest } from "../../schemas/shopping";
 import { firstInOrder } from "../../domain/first-in-order";
-import { planStore, type CsrVariantSummary, type KeyBenefits, type PlaceOffer, type PlanStore, type StateInfo, type TierCostShare } from "../plan-store/plan-store.server";
+import {
+  planStore,
+  type CsrVariantSummary,
+  type KeyBenefits,
+  type PlaceOffer,
+  type PlanStore,
+  type StateInfo,
+  type TierCostShare,
+} from "../plan-store/plan-store.server";
 
 import { ServerTiming } from "../platform/server-timing.server";
 import {
@@ -34,7 +48,12 @@ export type CsrLevel = "94" | "87" | "73";
 
 // One formatter for every request: building an Intl.DateTimeFormat costs about 0.1 ms,
 // a tenth of a whole /api/counties answer (docs/benchmarks.md).
-const marketplaceCalendar = new Intl.DateTimeFormat("en-CA", { timeZone: DEFAULT_PLAN_YEAR_TIME_ZONE, year: "numeric", month: "2-digit", day: "2-digit" });
+const marketplaceCalendar = new Intl.DateTimeFormat("en-CA", {
+  timeZone: DEFAULT_PLAN_YEAR_TIME_ZONE,
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+});
 
 /** The calendar date ("YYYY-MM-DD") on the marketplace's clock, which decides the plan year shopped. */
 function marketplaceDate(now: Date): string {
@@ -51,7 +70,11 @@ function marketplaceDate(now: Date): string {
 let lastMarketplaceDate = { minute: Number.NaN, date: "" };
 
 /** The plan year to answer for: the one asked for, or the year being shopped today. */
-export function resolvePlanYear(requested: number | undefined, store: PlanStore = planStore(), now = new Date()): number {
+export function resolvePlanYear(
+  requested: number | undefined,
+  store: PlanStore = planStore(),
+  now = new Date(),
+): number {
   const years = store.yearsWithData();
   if (requested !== undefined) {
     if (!years.includes(requested)) {
@@ -66,9 +89,14 @@ export function resolvePlanYear(requested: number | undefined, store: PlanStore 
   // The year shopped today may have no data (e.g. before 1 November with only next year's files
   // loaded): say so rather than answer empty lists (docs/decisions/090-default-year-without-data.md).
   if (!years.includes(shopped)) {
-    throw new ApiError(404, "year_not_available", `No plan data for plan year ${shopped}, the year being shopped today.`, {
-      year: `No plan data for ${shopped}; available: ${years.join(", ")}`,
-    });
+    throw new ApiError(
+      404,
+      "year_not_available",
+      `No plan data for plan year ${shopped}, the year being shopped today.`,
+      {
+        year: `No plan data for ${shopped}; available: ${years.join(", ")}`,
+      },
+    );
   }
   return shopped;
 }
@@ -87,7 +115,9 @@ export function checkCoverageDate(request: Pick<ShoppingRequest, "coverage_date"
     dateYear = null;
   }
   if (dateYear === null) {
-    throw new ApiError(400, "validation_failed", `Invalid request body: check coverage_date.`, { coverage_date: `${date} is not a calendar date` });
+    throw new ApiError(400, "validation_failed", `Invalid request body: check coverage_date.`, {
+      coverage_date: `${date} is not a calendar date`,
+    });
   }
   if (dateYear !== year) {
     throw new ApiError(400, "validation_failed", `The coverage date ${date} is not in plan year ${year}.`, {
@@ -189,9 +219,14 @@ export function marketFor(state: string, year: number, store: PlanStore = planSt
   const info = store.state(state, year);
   if (!info) {
     // Not a state or DC the marketplace serves (a territory, or a typo): say so, not "upstream unavailable".
-    throw new ApiError(400, "validation_failed", `${state} is not a state with a health insurance marketplace we know of.`, {
-      "place.state": "Use the two-letter code of a US state or DC",
-    });
+    throw new ApiError(
+      400,
+      "validation_failed",
+      `${state} is not a state with a health insurance marketplace we know of.`,
+      {
+        "place.state": "Use the two-letter code of a US state or DC",
+      },
+    );
   }
   const redirect = sbeRedirectFor(info);
   if (redirect) {
@@ -235,7 +270,10 @@ export interface PlanRates {
  * The rate table in the shape the rating domain reads. Community-rated plans
  * carry only a "Family Option" row: its single-adult rate stands for age 21.
  */
-export function ratingTable(table: { ageRates: Record<string, { individual: number; tobacco: number | null }>; familyTiers?: { individual: number } }): RateTable {
+export function ratingTable(table: {
+  ageRates: Record<string, { individual: number; tobacco: number | null }>;
+  familyTiers?: { individual: number };
+}): RateTable {
   if (!table.familyTiers) return table; // already the rating shape: no copy per plan
   if (Object.keys(table.ageRates).length === 0) {
     return { ageRates: { "21": { individual: table.familyTiers.individual, tobacco: null } } };
@@ -253,8 +291,17 @@ export interface HouseholdPrice {
 }
 
 /** A plan's monthly premium for the household, rounded to cents. */
-export function priceForHousehold(rateTable: RateTable, members: Member[], state: string, year: number): HouseholdPrice {
-  return householdPricer(members, state, year)(rateTable, { premium: 0, premiumWithoutTobacco: 0, tobaccoSurcharge: 0 });
+export function priceForHousehold(
+  rateTable: RateTable,
+  members: Member[],
+  state: string,
+  year: number,
+): HouseholdPrice {
+  return householdPricer(
+    members,
+    state,
+    year,
+  )(rateTable, { premium: 0, premiumWithoutTobacco: 0, tobaccoSurcharge: 0 });
 }
 
 /**
@@ -262,10 +309,16 @@ export function priceForHousehold(rateTable: RateTable, members: Member[], state
  * the rating (who is rated, age bands, tobacco) is worked out once, and the
  * price is written into `out` (a list reuses one object for hundreds of plans).
  */
-export function householdPricer(members: Member[], state: string, year: number): (rateTable: RateTable, out: HouseholdPrice) => HouseholdPrice {
+export function householdPricer(
+  members: Member[],
+  state: string,
+  year: number,
+): (rateTable: RateTable, out: HouseholdPrice) => HouseholdPrice {
   const withTobacco = householdRater(members, state, year);
   // Without a tobacco user the surcharge-free premium is the same number: price once.
-  const withoutTobacco = members.some((m) => m.usesTobacco) ? householdRater(members, state, year, { excludeTobaccoSurcharge: true }) : null;
+  const withoutTobacco = members.some((m) => m.usesTobacco)
+    ? householdRater(members, state, year, { excludeTobaccoSurcharge: true })
+    : null;
   return (rateTable, out) => {
     const premium = roundCents(withTobacco(rateTable));
     const noTobacco = withoutTobacco ? roundCents(withoutTobacco(rateTable)) : premium;
@@ -295,7 +348,11 @@ export interface Benchmark {
  * Each silver premium is rounded to cents first, exactly as /api/plans shows
  * it, so the credit can be checked against the plan list to the cent.
  */
-export function householdBenchmark(request: ShoppingRequest, year: number, store: PlanStore = planStore()): Benchmark | null {
+export function householdBenchmark(
+  request: ShoppingRequest,
+  year: number,
+  store: PlanStore = planStore(),
+): Benchmark | null {
   const { state, county_fips, zip } = request.place;
   const offer = store.placeOffer({ year, state, countyFips: county_fips, zip });
   const ratingArea = offer.ratingArea;
@@ -372,7 +429,8 @@ function ownEligibility(request: ShoppingRequest, year: number, store: PlanStore
     ...(estimate.essential_plan !== undefined ? { essential_plan: estimate.essential_plan } : {}),
     fpl_percent: estimate.fplPercent,
     benchmark_premium: benchmark.monthly,
-    expected_contribution: estimate.expectedContributionMonthly === null ? null : roundCents(estimate.expectedContributionMonthly),
+    expected_contribution:
+      estimate.expectedContributionMonthly === null ? null : roundCents(estimate.expectedContributionMonthly),
     source: "own",
     reasons: estimate.reasons,
   };
@@ -385,7 +443,10 @@ function ownEligibility(request: ShoppingRequest, year: number, store: PlanStore
  * `aptc_eligible`): counted in the size, left out of the benchmark. Their age
  * is not asked; the subscriber's stands in (docs/decisions/092-upstream-household-size.md).
  */
-export function upstreamHousehold(request: ShoppingRequest, options: { countNonApplicants?: boolean } = {}): UpstreamHousehold {
+export function upstreamHousehold(
+  request: ShoppingRequest,
+  options: { countNonApplicants?: boolean } = {},
+): UpstreamHousehold {
   const people: UpstreamHousehold["people"] = request.household.people.map((p) => ({
     age: p.age,
     uses_tobacco: p.uses_tobacco,
@@ -396,7 +457,12 @@ export function upstreamHousehold(request: ShoppingRequest, options: { countNonA
   if (options.countNonApplicants) {
     const notApplying = householdSizeOf(request) - request.household.people.length;
     for (let i = 0; i < notApplying; i++) {
-      people.push({ age: request.household.people[0].age, relationship: "Other Relative", aptc_eligible: false, has_mec: true });
+      people.push({
+        age: request.household.people[0].age,
+        relationship: "Other Relative",
+        aptc_eligible: false,
+        has_mec: true,
+      });
     }
   }
   return {
@@ -438,7 +504,8 @@ function upstreamEligibility(request: ShoppingRequest, year: number): Promise<El
     (answer) => {
       eligibilitySettled.set(key, { answer: copyOf(answer), until: Date.now() + ELIGIBILITY_ANSWER_MS });
       // Oldest first out: a Map iterates in insertion order.
-      if (eligibilitySettled.size > ELIGIBILITY_ANSWER_ENTRIES) eligibilitySettled.delete(eligibilitySettled.keys().next().value as string);
+      if (eligibilitySettled.size > ELIGIBILITY_ANSWER_ENTRIES)
+        eligibilitySettled.delete(eligibilitySettled.keys().next().value as string);
     },
     () => undefined, // a failure is the caller's to handle, and is not kept
   );
@@ -513,7 +580,11 @@ export async function determineEligibility(request: ShoppingRequest): Promise<El
 // ---------------------------------------------------------------- premiums after credit
 
 /** A plan's monthly premium after the credit: never below zero, never paying tobacco surcharges. */
-export function premiumAfterCredit(price: HouseholdPrice, aptc: number, ehbShare: number): { premiumWithCredit: number; creditApplied: number } {
+export function premiumAfterCredit(
+  price: HouseholdPrice,
+  aptc: number,
+  ehbShare: number,
+): { premiumWithCredit: number; creditApplied: number } {
   const premiumWithCredit = premiumWithCreditOf(price, aptc, ehbShare);
   return { premiumWithCredit, creditApplied: creditShown(price, premiumWithCredit) };
 }
@@ -647,7 +718,6 @@ export function planCostShareOf(
   };
 }
 
-
 const SORT_KEYS: Record<PlanSort, (p: PricedPlan) => number | null> = {
   premium: (p) => p.premium_w_credit,
   deductible: (p) => p.deductible.individual,
@@ -661,7 +731,13 @@ const SORT_KEYS: Record<PlanSort, (p: PricedPlan) => number | null> = {
  * last whatever the order, ties by premium after credit, then plan id. Keys
  * are read once per plan, not twice per comparison.
  */
-function sortedIndexes(list: PricedList, indexes: number[], sort: PlanSort, order: "asc" | "desc", count: number): number[] {
+function sortedIndexes(
+  list: PricedList,
+  indexes: number[],
+  sort: PlanSort,
+  order: "asc" | "desc",
+  count: number,
+): number[] {
   const sign = order === "desc" ? -1 : 1;
   const keys = new Float64Array(list.length);
   let unknowns = false;
@@ -700,13 +776,19 @@ export const EVERY_PLAN = Object.freeze({ limit: Number.MAX_SAFE_INTEGER, offset
  * (docs/decisions/119-plan-list-pages.md): the sort is over every plan, the
  * slice after it. An offset past the end is an empty page.
  */
-export function pageOf<T>(sorted: readonly T[], request: Pick<PlansRequest, "limit" | "offset">): { limit: number; offset: number; plans: T[] } {
+export function pageOf<T>(
+  sorted: readonly T[],
+  request: Pick<PlansRequest, "limit" | "offset">,
+): { limit: number; offset: number; plans: T[] } {
   const { limit, offset } = request;
   return { limit, offset, plans: sorted.slice(offset, offset + limit) };
 }
 
 /** What the filters read of a plan. */
-type FilterFields = Pick<PricedPlan, "metal_level" | "type" | "issuer" | "hsa_eligible" | "premium_w_credit" | "deductible">;
+type FilterFields = Pick<
+  PricedPlan,
+  "metal_level" | "type" | "issuer" | "hsa_eligible" | "premium_w_credit" | "deductible"
+>;
 
 function passesFilters(plan: FilterFields, filters: PlansRequest["filters"]): boolean {
   if (!filters) return true;
@@ -714,11 +796,13 @@ function passesFilters(plan: FilterFields, filters: PlansRequest["filters"]): bo
   if (filters.types?.length && !filters.types.includes((plan.type ?? "") as never)) return false;
   if (filters.issuers?.length) {
     const wanted = filters.issuers.map((i) => i.trim().toLowerCase());
-    if (!wanted.includes(plan.issuer.id.toLowerCase()) && !wanted.includes(plan.issuer.name.toLowerCase())) return false;
+    if (!wanted.includes(plan.issuer.id.toLowerCase()) && !wanted.includes(plan.issuer.name.toLowerCase()))
+      return false;
   }
   if (filters.hsa_eligible !== undefined && plan.hsa_eligible !== filters.hsa_eligible) return false;
   if (filters.max_premium !== undefined && plan.premium_w_credit > filters.max_premium) return false;
-  if (filters.max_deductible !== undefined && (plan.deductible.individual ?? Infinity) > filters.max_deductible) return false;
+  if (filters.max_deductible !== undefined && (plan.deductible.individual ?? Infinity) > filters.max_deductible)
+    return false;
   return true;
 }
 
@@ -814,7 +898,14 @@ function offeredIndexes(offer: PlaceOffer, ids: readonly string[]): number[] {
 
 function priceOffer(
   offer: PlaceOffer,
-  household: { members: Member[]; state: string; year: number; usage: UsageLevel; eligibility: EligibilityAnswer | null; onlyPlanIds?: readonly string[] },
+  household: {
+    members: Member[];
+    state: string;
+    year: number;
+    usage: UsageLevel;
+    eligibility: EligibilityAnswer | null;
+    onlyPlanIds?: readonly string[];
+  },
 ): PricedList {
   const { members, state, year, usage, eligibility, onlyPlanIds } = household;
   const price = householdPricer(members, state, year);
@@ -864,7 +955,9 @@ function priceOffer(
     if (Number.isNaN(yearlyCost[k])) {
       // estimateYearlyCost's total: premiums after credit for the year plus the expected out-of-pocket
       // costs, which depend on the plan's cost sharing alone (derived once, see outOfPocketOf).
-      yearlyCost[k] = roundCents(premiumWithCredit[k] * 12 + outOfPocketOf(fieldsOfPlan(k), outOfPocketKey, usage, coveredMembers, year));
+      yearlyCost[k] = roundCents(
+        premiumWithCredit[k] * 12 + outOfPocketOf(fieldsOfPlan(k), outOfPocketKey, usage, coveredMembers, year),
+      );
     }
     return yearlyCost[k];
   };
@@ -938,7 +1031,14 @@ function priceOffer(
 /** The list answer both branches give: filtered, sorted, then one page of it. */
 function plansAnswer(
   request: PlansRequest,
-  priced: { year: number; source: "own" | "upstream"; ratingArea: string | null; eligibility: EligibilityAnswer | null; unavailable: string | null; plans: PricedList },
+  priced: {
+    year: number;
+    source: "own" | "upstream";
+    ratingArea: string | null;
+    eligibility: EligibilityAnswer | null;
+    unavailable: string | null;
+    plans: PricedList;
+  },
 ): PlansAnswer {
   const list = priced.plans;
   const chosen: number[] = [];
@@ -983,7 +1083,14 @@ function planHeadJson(plan: OfferedPlan): string | null {
   if (!Object.isFrozen(plan)) return null;
   const known = headJsonMemo.get(plan);
   if (known !== undefined) return known;
-  const whole = JSON.stringify({ id: plan.id, name: plan.name, issuer: plan.issuer, metal_level: plan.metalLevel, type: plan.type, hsa_eligible: plan.hsaEligible });
+  const whole = JSON.stringify({
+    id: plan.id,
+    name: plan.name,
+    issuer: plan.issuer,
+    metal_level: plan.metalLevel,
+    type: plan.type,
+    hsa_eligible: plan.hsaEligible,
+  });
   const text = `${whole.slice(0, -1)},"premium":`;
   headJsonMemo.set(plan, text);
   return text;
@@ -1043,14 +1150,20 @@ interface ListFields {
 // too, as every answer shares them.
 const listFieldsMemo = new WeakMap<object, ListFields>();
 
-function listFieldsOf(source: { deductible: CostLimitAnswer; moop: CostLimitAnswer; keyBenefits: KeyBenefits }): ListFields {
+function listFieldsOf(source: {
+  deductible: CostLimitAnswer;
+  moop: CostLimitAnswer;
+  keyBenefits: KeyBenefits;
+}): ListFields {
   const known = listFieldsMemo.get(source);
   if (known) return known;
   const { costShare, complete } = planCostShareOf(source.deductible, source.moop, source.keyBenefits);
   const fields: ListFields = {
     deductible: { individual: source.deductible.individual, family: source.deductible.family },
     moop: { individual: source.moop.individual, family: source.moop.family },
-    keyBenefits: Object.fromEntries(KEY_BENEFIT_LABELS.map(([key, label]) => [label, describeTierCostShare(source.keyBenefits[key])])),
+    keyBenefits: Object.fromEntries(
+      KEY_BENEFIT_LABELS.map(([key, label]) => [label, describeTierCostShare(source.keyBenefits[key])]),
+    ),
     costShare,
     complete,
     outOfPocket: new Map(),
@@ -1065,7 +1178,13 @@ function listFieldsOf(source: { deductible: CostLimitAnswer; moop: CostLimitAnsw
 }
 
 /** Expected yearly out-of-pocket costs of a plan's cost sharing (the household-independent part of the yearly estimate). */
-function outOfPocketOf(fields: ListFields, key: string, usage: UsageLevel, coveredMembers: number, planYear: number): number {
+function outOfPocketOf(
+  fields: ListFields,
+  key: string,
+  usage: UsageLevel,
+  coveredMembers: number,
+  planYear: number,
+): number {
   const known = fields.outOfPocket.get(key);
   if (known !== undefined) return known;
   const amount = expectedOutOfPocket(fields.costShare, usage, coveredMembers, planYear).outOfPocket;
@@ -1089,7 +1208,9 @@ function ratedMemberCount(members: Member[]): number {
 /** Upstream's star rating: `global_rating` when `available`, else none. */
 function upstreamQualityRating(value: unknown): number | null {
   const q = value as { available?: unknown; global_rating?: unknown } | null | undefined;
-  return q && q.available === true && typeof q.global_rating === "number" && q.global_rating > 0 ? q.global_rating : null;
+  return q && q.available === true && typeof q.global_rating === "number" && q.global_rating > 0
+    ? q.global_rating
+    : null;
 }
 
 /**
@@ -1115,7 +1236,11 @@ async function upstreamPlans(request: PlansRequest, year: number, timing: Server
     );
   } catch (error) {
     if (isUpstreamFailure(error)) {
-      throw new ApiError(503, "plans_unavailable", "Plans for this state come from the federal Marketplace service, which did not answer. Please try again shortly.");
+      throw new ApiError(
+        503,
+        "plans_unavailable",
+        "Plans for this state come from the federal Marketplace service, which did not answer. Please try again shortly.",
+      );
     }
     throw error;
   }
@@ -1124,7 +1249,9 @@ async function upstreamPlans(request: PlansRequest, year: number, timing: Server
     const withCredit = roundCents(Math.max(0, p.premium_w_credit ?? premium));
     const extra = p as Record<string, unknown>;
     const firstAmount = (list: unknown) =>
-      Array.isArray(list) && list.length > 0 && typeof (list[0] as { amount?: unknown }).amount === "number" ? (list[0] as { amount: number }).amount : null;
+      Array.isArray(list) && list.length > 0 && typeof (list[0] as { amount?: unknown }).amount === "number"
+        ? (list[0] as { amount: number }).amount
+        : null;
     const yearly = roundCents(withCredit * 12 + 0);
     return {
       id: p.id,
@@ -1148,5 +1275,12 @@ async function upstreamPlans(request: PlansRequest, year: number, timing: Server
       estimated_yearly_cost_complete: false,
     };
   });
-  return plansAnswer(request, { year, source: "upstream", ratingArea: null, eligibility, unavailable, plans: listOfAnswers(plans) });
+  return plansAnswer(request, {
+    year,
+    source: "upstream",
+    ratingArea: null,
+    eligibility,
+    unavailable,
+    plans: listOfAnswers(plans),
+  });
 }

@@ -42,7 +42,16 @@ import { batchPlanIds, MAX_PLAN_IDS_PER_UPSTREAM_CALL } from "../../domain/cover
  *   outcome. Never the query text, ZIP, household or key.
  */
 
-export type { ProviderType, UpstreamCounty, UpstreamDrugCoverageRow, UpstreamDrugSuggestion, UpstreamEligibilityEstimate, UpstreamPlan, UpstreamProviderCoverageRow, UpstreamProviderSuggestion };
+export type {
+  ProviderType,
+  UpstreamCounty,
+  UpstreamDrugCoverageRow,
+  UpstreamDrugSuggestion,
+  UpstreamEligibilityEstimate,
+  UpstreamPlan,
+  UpstreamProviderCoverageRow,
+  UpstreamProviderSuggestion,
+};
 export { PROVIDER_TYPES } from "./schemas.server";
 export { MAX_PLAN_IDS_PER_UPSTREAM_CALL };
 
@@ -65,14 +74,7 @@ export type UpstreamOperation =
   | "plans.search";
 
 export type OutageReason =
-  | "not_configured"
-  | "connection"
-  | "timeout"
-  | "server_error"
-  | "rate_limited"
-  | "unauthorized"
-  | "malformed"
-  | "busy";
+  "not_configured" | "connection" | "timeout" | "server_error" | "rate_limited" | "unauthorized" | "malformed" | "busy";
 
 /** The upstream could not answer: the caller degrades as the specification says. */
 export class UpstreamUnavailableError extends Error {
@@ -250,7 +252,14 @@ function record(spec: CallSpec, status: number | null, started: number, outcome:
     s.failures++;
     s.lastOutage = { at: new Date().toISOString(), operation: spec.operation, reason: outcome };
   }
-  const line = { event: "upstream_call", operation: spec.operation, status, durationMs, outcome, ...(spec.batchSize ? { batchSize: spec.batchSize } : {}) };
+  const line = {
+    event: "upstream_call",
+    operation: spec.operation,
+    status,
+    durationMs,
+    outcome,
+    ...(spec.batchSize ? { batchSize: spec.batchSize } : {}),
+  };
   if (outcome === "ok") logger().info(line, "upstream call");
   else logger().warn(line, "upstream call failed");
   for (const observer of s.observers) {
@@ -289,7 +298,10 @@ async function callUpstream<T>(spec: CallSpec, schema: ZodType<T>): Promise<T> {
     try {
       response = await fetch(url, {
         method: spec.method,
-        headers: { accept: "application/json", ...(spec.body !== undefined ? { "content-type": "application/json" } : {}) },
+        headers: {
+          accept: "application/json",
+          ...(spec.body !== undefined ? { "content-type": "application/json" } : {}),
+        },
         body: spec.body !== undefined ? JSON.stringify(spec.body) : undefined,
         signal: controller.signal,
       });
@@ -297,16 +309,29 @@ async function callUpstream<T>(spec: CallSpec, schema: ZodType<T>): Promise<T> {
       // The body is read under the same deadline: a stalled body is a timeout too.
       text = await response.text();
     } catch {
-      return fail(new UpstreamUnavailableError(spec.operation, controller.signal.aborted ? "timeout" : "connection", status ?? undefined), status);
+      return fail(
+        new UpstreamUnavailableError(
+          spec.operation,
+          controller.signal.aborted ? "timeout" : "connection",
+          status ?? undefined,
+        ),
+        status,
+      );
     }
     if (status === 429) return fail(new UpstreamUnavailableError(spec.operation, "rate_limited", status), status);
     if (status >= 500) return fail(new UpstreamUnavailableError(spec.operation, "server_error", status), status);
-    if (status === 401 || status === 403) return fail(new UpstreamUnavailableError(spec.operation, "unauthorized", status), status);
+    if (status === 401 || status === 403)
+      return fail(new UpstreamUnavailableError(spec.operation, "unauthorized", status), status);
     if (status >= 400) {
       const parsed = ErrorBodySchema.safeParse(safeJson(text));
       const body = parsed.success ? parsed.data : {};
       return fail(
-        new UpstreamRejectedError(spec.operation, status, body.code ?? null, body.message ?? body.error ?? body.msg ?? body.err ?? `HTTP ${status}`),
+        new UpstreamRejectedError(
+          spec.operation,
+          status,
+          body.code ?? null,
+          body.message ?? body.error ?? body.msg ?? body.err ?? `HTTP ${status}`,
+        ),
         status,
       );
     }
@@ -371,11 +396,20 @@ export function drugsAutocomplete(query: string, options: { year?: number } = {}
 }
 
 /** GET /providers/autocomplete for one provider type (the API takes a 5-digit ZIP and no year). */
-export function providersAutocomplete(query: string, zipcode: string, type: ProviderType): Promise<UpstreamProviderSuggestion[]> {
+export function providersAutocomplete(
+  query: string,
+  zipcode: string,
+  type: ProviderType,
+): Promise<UpstreamProviderSuggestion[]> {
   const q = normaliseQueryText(query);
   return cachedLookup(`providers|${type}|${zipcode}|${q.toLowerCase()}`, AUTOCOMPLETE_CACHE_TTL_MS, () =>
     callUpstream(
-      { operation: "providers.autocomplete", method: "GET", path: "/providers/autocomplete", query: { q, zipcode, type } },
+      {
+        operation: "providers.autocomplete",
+        method: "GET",
+        path: "/providers/autocomplete",
+        query: { q, zipcode, type },
+      },
       ProviderAutocompleteResponse,
     ),
   );
@@ -407,7 +441,14 @@ async function batchedCoverage<Row extends { plan_id: string }>(
   const settled = await Promise.allSettled(
     batches.map((batch) =>
       callUpstream(
-        { operation, method: "GET", path, query: { [codeParam]: codes.join(","), planids: batch.join(","), year }, deadline, batchSize: batch.length },
+        {
+          operation,
+          method: "GET",
+          path,
+          query: { [codeParam]: codes.join(","), planids: batch.join(","), year },
+          deadline,
+          batchSize: batch.length,
+        },
         schema,
       ).then((answer) => {
         const inBatch = new Set(batch);
@@ -430,18 +471,45 @@ async function batchedCoverage<Row extends { plan_id: string }>(
 }
 
 /** GET /drugs/covered in batches of at most 10 plan ids, run in parallel under the cap. */
-export function drugsCovered(rxcuis: string[], planIds: string[], options: { year?: number } = {}): Promise<BatchedCoverage<UpstreamDrugCoverageRow>> {
-  return batchedCoverage("drugs.covered", "/drugs/covered", "drugs", [...new Set(rxcuis)], planIds, options.year, DrugCoverageResponse, (row) => row.rxcui);
+export function drugsCovered(
+  rxcuis: string[],
+  planIds: string[],
+  options: { year?: number } = {},
+): Promise<BatchedCoverage<UpstreamDrugCoverageRow>> {
+  return batchedCoverage(
+    "drugs.covered",
+    "/drugs/covered",
+    "drugs",
+    [...new Set(rxcuis)],
+    planIds,
+    options.year,
+    DrugCoverageResponse,
+    (row) => row.rxcui,
+  );
 }
 
 /** GET /providers/covered in batches of at most 10 plan ids, run in parallel under the cap. */
-export function providersCovered(npis: string[], planIds: string[], options: { year?: number } = {}): Promise<BatchedCoverage<UpstreamProviderCoverageRow>> {
-  return batchedCoverage("providers.covered", "/providers/covered", "providerids", [...new Set(npis)], planIds, options.year, ProviderCoverageResponse, (row) => row.npi);
+export function providersCovered(
+  npis: string[],
+  planIds: string[],
+  options: { year?: number } = {},
+): Promise<BatchedCoverage<UpstreamProviderCoverageRow>> {
+  return batchedCoverage(
+    "providers.covered",
+    "/providers/covered",
+    "providerids",
+    [...new Set(npis)],
+    planIds,
+    options.year,
+    ProviderCoverageResponse,
+    (row) => row.npi,
+  );
 }
 
 /** GET /counties/by/zip/{zip}: every county the ZIP touches (empty when unknown). Cached. */
 export function countiesByZip(zip: string, year?: number): Promise<UpstreamCounty[]> {
-  if (!/^\d{5}$/.test(zip)) return Promise.reject(new UpstreamRejectedError("counties.by_zip", 400, null, "zipcode must be 5 digits"));
+  if (!/^\d{5}$/.test(zip))
+    return Promise.reject(new UpstreamRejectedError("counties.by_zip", 400, null, "zipcode must be 5 digits"));
   return cachedLookup(`counties|${year ?? ""}|${zip}`, COUNTY_CACHE_TTL_MS, () =>
     callUpstream(
       { operation: "counties.by_zip", method: "GET", path: `/counties/by/zip/${zip}`, query: { year } },
@@ -506,7 +574,13 @@ export async function eligibilityEstimates(body: UpstreamEligibilityRequest): Pr
   const request = { market: "Individual" as const, ...body };
   const answer = await callUpstream(
     // The year goes in both places: the spec allows both and does not say which wins.
-    { operation: "eligibility.estimates", method: "POST", path: "/households/eligibility/estimates", query: { year: body.year }, body: request },
+    {
+      operation: "eligibility.estimates",
+      method: "POST",
+      path: "/households/eligibility/estimates",
+      query: { year: body.year },
+      body: request,
+    },
     EligibilityResponse,
   );
   return answer.estimates;
@@ -535,14 +609,22 @@ export async function searchPlans(body: UpstreamPlanSearchRequest): Promise<Plan
   const deadline = Date.now() + clientConfig().timeoutMs;
   const page = (offset: number) =>
     callUpstream(
-      { operation: "plans.search", method: "POST", path: "/plans/search", query: { year: body.year }, body: { market: "Individual", ...body, offset }, deadline },
+      {
+        operation: "plans.search",
+        method: "POST",
+        path: "/plans/search",
+        query: { year: body.year },
+        body: { market: "Individual", ...body, offset },
+        deadline,
+      },
       PlanSearchResponse,
     );
   const first = await page(0);
   const pageSize = first.plans.length;
   const offsets: number[] = [];
   if (pageSize > 0) {
-    for (let offset = pageSize; offset < first.total && offsets.length < MAX_PLAN_SEARCH_PAGES - 1; offset += pageSize) offsets.push(offset);
+    for (let offset = pageSize; offset < first.total && offsets.length < MAX_PLAN_SEARCH_PAGES - 1; offset += pageSize)
+      offsets.push(offset);
   }
   const rest = await Promise.all(offsets.map(page));
   const seen = new Set<string>();

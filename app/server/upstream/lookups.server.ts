@@ -6,7 +6,12 @@ import {
   mergeDrugCoverage,
   mergeProviderCoverage,
 } from "../../domain/coverage";
-import { distinctDrugSuggestions, mergeProviderSuggestions, PROVIDER_TYPE_ORDER, type ProviderTypeName } from "../../domain/coverage-suggestions";
+import {
+  distinctDrugSuggestions,
+  mergeProviderSuggestions,
+  PROVIDER_TYPE_ORDER,
+  type ProviderTypeName,
+} from "../../domain/coverage-suggestions";
 import { defaultPlanYear } from "../../domain/plan-year";
 import { usesSampleUpstream } from "../platform/env.server";
 import { logger } from "../platform/logger.server";
@@ -105,7 +110,10 @@ async function ownRows<T>(what: string, read: (source: OwnCoverageData) => T[] |
   try {
     return await read(ownData());
   } catch (error) {
-    logger().warn({ event: "own_coverage_rows_failed", what, error: error instanceof Error ? error.message : String(error) }, "own coverage rows unavailable");
+    logger().warn(
+      { event: "own_coverage_rows_failed", what, error: error instanceof Error ? error.message : String(error) },
+      "own coverage rows unavailable",
+    );
     return [];
   }
 }
@@ -160,7 +168,9 @@ function toProviderSuggestion(p: UpstreamProviderSuggestion & { type: ProviderTy
 /** Three concurrent upstream calls (Individual, Facility, Group); one failing leaves the others' answers. */
 export async function suggestProviders(input: { query: string; zip: string }): Promise<ProviderSuggestionsAnswer> {
   const sample = usesSampleUpstream();
-  const settled = await Promise.allSettled(PROVIDER_TYPE_ORDER.map((type) => providersAutocomplete(input.query, input.zip, type)));
+  const settled = await Promise.allSettled(
+    PROVIDER_TYPE_ORDER.map((type) => providersAutocomplete(input.query, input.zip, type)),
+  );
   const answers: Partial<Record<ProviderTypeName, UpstreamProviderSuggestion[]>> = {};
   const failedTypes: ProviderTypeName[] = [];
   settled.forEach((result, i) => {
@@ -170,14 +180,19 @@ export async function suggestProviders(input: { query: string; zip: string }): P
     else throw result.reason;
   });
   const providers = mergeProviderSuggestions(answers).map(toProviderSuggestion);
-  if (failedTypes.length === PROVIDER_TYPE_ORDER.length) return { providers: [], upstream: "unavailable", failedTypes, sample };
+  if (failedTypes.length === PROVIDER_TYPE_ORDER.length)
+    return { providers: [], upstream: "unavailable", failedTypes, sample };
   if (failedTypes.length > 0) return { providers, upstream: "partial", failedTypes, sample };
   return { providers, upstream: "ok", sample };
 }
 
 // ------------------------------------------------------------- coverage
 
-export async function checkDrugCoverage(input: { rxcuis: string[]; plan_ids: string[]; year?: number }): Promise<DrugCoverageAnswer> {
+export async function checkDrugCoverage(input: {
+  rxcuis: string[];
+  plan_ids: string[];
+  year?: number;
+}): Promise<DrugCoverageAnswer> {
   const sample = usesSampleUpstream();
   const year = await shoppingYear(input.year);
   let upstream;
@@ -195,7 +210,11 @@ export async function checkDrugCoverage(input: { rxcuis: string[]; plan_ids: str
   return { coverage, upstream: upstream.failedPlanIds.length ? "partial" : "ok", year, sample };
 }
 
-export async function checkProviderCoverage(input: { npis: string[]; plan_ids: string[]; year?: number }): Promise<ProviderCoverageAnswer> {
+export async function checkProviderCoverage(input: {
+  npis: string[];
+  plan_ids: string[];
+  year?: number;
+}): Promise<ProviderCoverageAnswer> {
   const sample = usesSampleUpstream();
   const year = await shoppingYear(input.year);
   let upstream;
@@ -205,7 +224,9 @@ export async function checkProviderCoverage(input: { npis: string[]; plan_ids: s
     if (!isUpstreamFailure(error)) throw error;
     return { coverage: [], upstream: "unavailable", year, sample };
   }
-  const own = await ownRows("network", (source) => source.networkRows({ year, npis: input.npis, planIds: input.plan_ids }));
+  const own = await ownRows("network", (source) =>
+    source.networkRows({ year, npis: input.npis, planIds: input.plan_ids }),
+  );
   const coverage = mergeProviderCoverage({ npis: input.npis, planIds: input.plan_ids, upstream: upstream.rows, own });
   return { coverage, upstream: upstream.failedPlanIds.length ? "partial" : "ok", year, sample };
 }

@@ -35,7 +35,10 @@ export const DrugAutocompleteBody = z.object({ query, year });
 
 export const ProviderAutocompleteBody = z.object({
   query,
-  zip: z.string({ error: "Send the 5-digit ZIP code." }).trim().regex(/^\d{5}$/, "Send the 5-digit ZIP code."),
+  zip: z
+    .string({ error: "Send the 5-digit ZIP code." })
+    .trim()
+    .regex(/^\d{5}$/, "Send the 5-digit ZIP code."),
   year,
 });
 

@@ -78,7 +78,16 @@ describe("production server", () => {
   });
 
   it("serves every page of the site with 200", async () => {
-    for (const path of ["/", "/plans", "/agents", "/agent-onboarding", "/agent-discovery", "/updates", "/privacy", "/terms"]) {
+    for (const path of [
+      "/",
+      "/plans",
+      "/agents",
+      "/agent-onboarding",
+      "/agent-discovery",
+      "/updates",
+      "/privacy",
+      "/terms",
+    ]) {
       const res = await fetch(`${server.url}${path}`);
       expect(res.status, path).toBe(200);
       expect(res.headers.get("content-type"), path).toMatch(/text\/html/);
@@ -96,7 +105,9 @@ describe("production server", () => {
 
 describe("start-up configuration", () => {
   it("refuses to start with an unknown EMAIL_PROVIDER, listing the allowed values", async () => {
-    await expect(startServer({ env: { EMAIL_PROVIDER: "mailgun" } })).rejects.toThrow(/EMAIL_PROVIDER must be one of: resend, ses/);
+    await expect(startServer({ env: { EMAIL_PROVIDER: "mailgun" } })).rejects.toThrow(
+      /EMAIL_PROVIDER must be one of: resend, ses/,
+    );
   });
 
   it("warns at start-up, naming the setting, when the upstream key is empty", async () => {
@@ -129,7 +140,13 @@ describe("graceful shutdown", () => {
     const body = JSON.stringify({ query: "lipitor" });
     const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = http.request(
-        { host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: "POST",
+          headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) },
+        },
         (res) => {
           let text = "";
           res.on("data", (c) => (text += c));

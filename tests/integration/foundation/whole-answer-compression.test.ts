@@ -10,7 +10,9 @@ import { chooseCoding, compressWholeAnswers, MAX_HELD_BYTES, MIN_BYTES } from ".
  * (docs/decisions/121): real HTTP on loopback to an Express app whose routes
  * write the way Remix does (several chunks, then end).
  */
-const big = JSON.stringify({ plans: Array.from({ length: 400 }, (_, i) => ({ id: `plan-${i}`, premium: 400 + i / 100 })) });
+const big = JSON.stringify({
+  plans: Array.from({ length: 400 }, (_, i) => ({ id: `plan-${i}`, premium: 400 + i / 100 })),
+});
 
 let server: http.Server;
 let base: string;
@@ -28,7 +30,9 @@ beforeAll(async () => {
   });
   app.get("/small", (_req, res) => res.type("application/json").end('{"status":"ok"}'));
   app.get("/png", (_req, res) => res.type("image/png").end(Buffer.alloc(4096, 7)));
-  app.get("/no-transform", (_req, res) => res.set("cache-control", "no-transform").type("text/html").end("x".repeat(4096)));
+  app.get("/no-transform", (_req, res) =>
+    res.set("cache-control", "no-transform").type("text/html").end("x".repeat(4096)),
+  );
   app.get("/huge", (_req, res) => {
     res.type("text/plain");
     const piece = "y".repeat(1024 * 1024);
@@ -46,18 +50,28 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-function get(path: string, acceptEncoding?: string, method = "GET"): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer; firstChunkMs: number }> {
+function get(
+  path: string,
+  acceptEncoding?: string,
+  method = "GET",
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer; firstChunkMs: number }> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const req = http.request(`${base}${path}`, { method, headers: acceptEncoding ? { "accept-encoding": acceptEncoding } : {} }, (res) => {
-      const chunks: Buffer[] = [];
-      let firstChunkMs = -1;
-      res.on("data", (c: Buffer) => {
-        if (firstChunkMs < 0) firstChunkMs = Date.now() - started;
-        chunks.push(c);
-      });
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), firstChunkMs }));
-    });
+    const req = http.request(
+      `${base}${path}`,
+      { method, headers: acceptEncoding ? { "accept-encoding": acceptEncoding } : {} },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let firstChunkMs = -1;
+        res.on("data", (c: Buffer) => {
+          if (firstChunkMs < 0) firstChunkMs = Date.now() - started;
+          chunks.push(c);
+        });
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), firstChunkMs }),
+        );
+      },
+    );
     req.on("error", reject);
     req.end();
   });
@@ -85,16 +99,19 @@ describe("whole answers", () => {
     ["br", brotliDecompressSync],
     ["gzip", gunzipSync],
     ["deflate", inflateSync],
-  ] as const)("an answer written in chunks arrives as one %s body with its length, the same bytes once decoded", async (coding, decode) => {
-    const res = await get("/chunks", coding);
-    expect(res.status).toBe(200);
-    expect(res.headers["content-encoding"]).toBe(coding);
-    expect(res.headers["transfer-encoding"]).toBeUndefined();
-    expect(Number(res.headers["content-length"])).toBe(res.body.length);
-    expect(res.headers.vary).toMatch(/accept-encoding/i);
-    expect(res.body.length).toBeLessThan(big.length / 3);
-    expect(decode(res.body).toString()).toBe(big);
-  });
+  ] as const)(
+    "an answer written in chunks arrives as one %s body with its length, the same bytes once decoded",
+    async (coding, decode) => {
+      const res = await get("/chunks", coding);
+      expect(res.status).toBe(200);
+      expect(res.headers["content-encoding"]).toBe(coding);
+      expect(res.headers["transfer-encoding"]).toBeUndefined();
+      expect(Number(res.headers["content-length"])).toBe(res.body.length);
+      expect(res.headers.vary).toMatch(/accept-encoding/i);
+      expect(res.body.length).toBeLessThan(big.length / 3);
+      expect(decode(res.body).toString()).toBe(big);
+    },
+  );
 
   it("a client that accepts no coding gets the bytes as written, with their length", async () => {
     const res = await get("/chunks");

@@ -27,8 +27,11 @@ export function runs(n: number): number {
 
 function describe(request: FuzzRequest): string {
   const body = request.body ? Buffer.from(request.body) : null;
-  const shown = body ? JSON.stringify(body.subarray(0, 300).toString("utf8")) + (body.length > 300 ? ` …(${body.length} bytes)` : "") : "none";
-  const path = request.path.length > 200 ? `${request.path.slice(0, 200)}…(${request.path.length} chars)` : request.path;
+  const shown = body
+    ? JSON.stringify(body.subarray(0, 300).toString("utf8")) + (body.length > 300 ? ` …(${body.length} bytes)` : "")
+    : "none";
+  const path =
+    request.path.length > 200 ? `${request.path.slice(0, 200)}…(${request.path.length} chars)` : request.path;
   return `${request.kind}${request.chunked ? " (chunked)" : ""} ${request.method} ${path} content-type=${JSON.stringify(request.contentType)} headers=${JSON.stringify(request.headers ?? {}).slice(0, 200)} body=${shown}`;
 }
 
@@ -44,9 +47,14 @@ export async function assertProperty<T>(property: fc.IAsyncProperty<[T]>, numRun
   try {
     await fc.assert(property, { seed: FUZZ_SEED, numRuns });
   } catch (error) {
-    const shorten = (text: string) => text.split("\n").map((line) => (line.length > 2_000 ? `${line.slice(0, 2_000)}…(${line.length} chars)` : line)).join("\n");
+    const shorten = (text: string) =>
+      text
+        .split("\n")
+        .map((line) => (line.length > 2_000 ? `${line.slice(0, 2_000)}…(${line.length} chars)` : line))
+        .join("\n");
     const cause = (error as { cause?: unknown }).cause;
-    const message = shorten((error as Error).message) + (cause instanceof Error ? `\nCaused by: ${shorten(cause.message)}` : "");
+    const message =
+      shorten((error as Error).message) + (cause instanceof Error ? `\nCaused by: ${shorten(cause.message)}` : "");
     throw new Error(message);
   }
 }
@@ -63,14 +71,16 @@ export function checkAnswer(request: FuzzRequest, answer: Answer, options: { all
   if (!Number.isInteger(status) || status < 200 || status > 599) fail(request, answer, `not an HTTP status: ${status}`);
   if (status >= 500) fail(request, answer, `server error ${status}`);
   if (status >= 300 && status < 400) {
-    if (!options.allowRedirect || status !== 303 || !answer.headers.location) fail(request, answer, `unexpected redirect ${status}`);
+    if (!options.allowRedirect || status !== 303 || !answer.headers.location)
+      fail(request, answer, `unexpected redirect ${status}`);
   }
   if (request.kind === "valid" && status >= 300 && !(options.allowRedirect && status === 303)) {
     fail(request, answer, `a valid request was refused with ${status}`);
   }
   if (request.method === "HEAD" || NO_BODY.has(status)) return;
   const type = answer.headers["content-type"] ?? "";
-  if (!/^application\/json\b/i.test(type)) fail(request, answer, `answer is not JSON (content-type ${JSON.stringify(type)})`);
+  if (!/^application\/json\b/i.test(type))
+    fail(request, answer, `answer is not JSON (content-type ${JSON.stringify(type)})`);
   let body: unknown;
   try {
     body = JSON.parse(answer.text);
@@ -82,17 +92,21 @@ export function checkAnswer(request: FuzzRequest, answer: Answer, options: { all
 }
 
 function checkErrorShape(request: FuzzRequest, answer: Answer, body: unknown): void {
-  const error = (body as { error?: unknown } | null)?.error as { code?: unknown; message?: unknown; fields?: unknown } | undefined;
+  const error = (body as { error?: unknown } | null)?.error as
+    { code?: unknown; message?: unknown; fields?: unknown } | undefined;
   if (!error || typeof error !== "object") fail(request, answer, "error answer has no error object");
-  if (typeof error.code !== "string" || error.code.length === 0) fail(request, answer, "error.code is not a non-empty string");
-  if (typeof error.message !== "string" || error.message.length === 0) fail(request, answer, "error.message is not a non-empty string");
+  if (typeof error.code !== "string" || error.code.length === 0)
+    fail(request, answer, "error.code is not a non-empty string");
+  if (typeof error.message !== "string" || error.message.length === 0)
+    fail(request, answer, "error.message is not a non-empty string");
   const extra = Object.keys(body as object).filter((k) => k !== "error");
   if (extra.length) fail(request, answer, `error answer has keys besides "error": ${extra.join(", ")}`);
   const allowed = new Set(["code", "message", "fields"]);
   const unknown = Object.keys(error).filter((k) => !allowed.has(k));
   if (unknown.length) fail(request, answer, `error object has unknown keys: ${unknown.join(", ")}`);
   if (error.fields !== undefined) {
-    if (!error.fields || typeof error.fields !== "object" || Array.isArray(error.fields)) fail(request, answer, "error.fields is not an object");
+    if (!error.fields || typeof error.fields !== "object" || Array.isArray(error.fields))
+      fail(request, answer, "error.fields is not an object");
     for (const [k, v] of Object.entries(error.fields as Record<string, unknown>)) {
       if (typeof v !== "string") fail(request, answer, `error.fields[${JSON.stringify(k)}] is not a string`);
     }
@@ -144,16 +158,22 @@ export async function callInProcess(route: RouteModule, request: FuzzRequest): P
   const headers = new Headers(request.headers ?? {});
   if (request.contentType !== null) headers.set("content-type", request.contentType);
   const hasBody = request.body !== null && request.method !== "GET" && request.method !== "HEAD";
-  const req = new Request(`http://localhost${request.path}`, { method: request.method, headers, body: hasBody ? Buffer.from(request.body!) : undefined });
+  const req = new Request(`http://localhost${request.path}`, {
+    method: request.method,
+    headers,
+    body: hasBody ? Buffer.from(request.body!) : undefined,
+  });
   const handler = request.method === "GET" || request.method === "HEAD" ? route.loader : route.action;
   let result: unknown;
   try {
     result = await handler({ request: req, params: request.params ?? {}, context: { clientIp: "203.0.113.9" } });
   } catch (thrown) {
     if (thrown instanceof Response) result = thrown;
-    else return { status: 599, headers: {}, text: `thrown: ${thrown instanceof Error ? thrown.stack : String(thrown)}` };
+    else
+      return { status: 599, headers: {}, text: `thrown: ${thrown instanceof Error ? thrown.stack : String(thrown)}` };
   }
-  if (!(result instanceof Response)) return { status: 599, headers: {}, text: `route returned a non-Response: ${String(result)}` };
+  if (!(result instanceof Response))
+    return { status: 599, headers: {}, text: `route returned a non-Response: ${String(result)}` };
   return { status: result.status, headers: Object.fromEntries(result.headers), text: await result.text() };
 }
 
@@ -196,14 +216,22 @@ function sendHttpOnce(baseUrl: string, request: FuzzRequest, timeoutMs: number):
   return new Promise((resolve, reject) => {
     let answered = false;
     const req = http.request(
-      { host: url.hostname, port: url.port, method: request.method, path: request.path, headers, agent: keepAliveAgent },
+      {
+        host: url.hostname,
+        port: url.port,
+        method: request.method,
+        path: request.path,
+        headers,
+        agent: keepAliveAgent,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
         res.on("end", () => {
           answered = true;
           const flat: Record<string, string> = {};
-          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(", ") : v;
+          for (const [k, v] of Object.entries(res.headers))
+            if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(", ") : v;
           resolve({ status: res.statusCode ?? 0, headers: flat, text: Buffer.concat(chunks).toString("utf8") });
         });
         res.on("error", (e) => {
@@ -215,7 +243,8 @@ function sendHttpOnce(baseUrl: string, request: FuzzRequest, timeoutMs: number):
     req.on("error", (e: Error & { code?: string }) => {
       if (answered) return;
       const failure = new Error(`request failed: ${e.message}\n  request: ${describe(request)}`);
-      if (req.reusedSocket && (e.code === "ECONNRESET" || e.code === "EPIPE")) Object.assign(failure, { staleSocket: true });
+      if (req.reusedSocket && (e.code === "ECONNRESET" || e.code === "EPIPE"))
+        Object.assign(failure, { staleSocket: true });
       reject(failure);
     });
     if (body && request.chunked) {

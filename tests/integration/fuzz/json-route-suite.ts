@@ -45,7 +45,9 @@ export function fuzzJsonRoutesInProcess(title: string, routes: JsonRouteUnderTes
           }),
           runs(numRuns),
         );
-        console.log(`${path}: ${tally.total()} requests in ${Date.now() - started} ms, statuses ${JSON.stringify(tally.byStatus())}`);
+        console.log(
+          `${path}: ${tally.total()} requests in ${Date.now() - started} ms, statuses ${JSON.stringify(tally.byStatus())}`,
+        );
         // The mix really exercised both sides: valid bodies answered, bad ones refused.
         expect(tally.count("valid", (s) => s < 300)).toBeGreaterThan(0);
         expect(tally.count("mutated", (s) => s >= 400)).toBeGreaterThan(0);
@@ -58,7 +60,13 @@ export function fuzzJsonRoutesInProcess(title: string, routes: JsonRouteUnderTes
         const firstField = Object.keys(sample as Record<string, Json>)[0]!;
         for (const text of deepestBodies(firstField)) {
           expect(text.length).toBeLessThanOrEqual(100 * 1024);
-          const request: FuzzRequest = { kind: "raw", method: "POST", path, contentType: "application/json", body: utf8(text) };
+          const request: FuzzRequest = {
+            kind: "raw",
+            method: "POST",
+            path,
+            contentType: "application/json",
+            body: utf8(text),
+          };
           const started = Date.now();
           const answer = await callInProcess(route, request);
           checkAnswer(request, answer);

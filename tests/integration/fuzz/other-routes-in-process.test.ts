@@ -52,7 +52,12 @@ afterAll(async () => {
   await sandbox?.cleanup();
 });
 
-async function fuzz(route: RouteModule, requests: fc.Arbitrary<FuzzRequest>, numRuns: number, options: { allowRedirect?: boolean } = {}): Promise<Tally> {
+async function fuzz(
+  route: RouteModule,
+  requests: fc.Arbitrary<FuzzRequest>,
+  numRuns: number,
+  options: { allowRedirect?: boolean } = {},
+): Promise<Tally> {
   const tally = new Tally();
   await assertProperty(
     fc.asyncProperty(requests, async (request) => {
@@ -66,7 +71,9 @@ async function fuzz(route: RouteModule, requests: fc.Arbitrary<FuzzRequest>, num
 }
 
 function report(name: string, tally: Tally, started: number): void {
-  console.log(`${name}: ${tally.total()} requests in ${Date.now() - started} ms, statuses ${JSON.stringify(tally.byStatus())}`);
+  console.log(
+    `${name}: ${tally.total()} requests in ${Date.now() - started} ms, statuses ${JSON.stringify(tally.byStatus())}`,
+  );
   expect(sandbox.errors.filter((line) => line.includes("unhandled API error"))).toEqual([]);
 }
 
@@ -105,13 +112,25 @@ describe("query, header and multipart routes in process: no 5xx, one error shape
     // Regression: any other content type (application/xml, image/png, ...) was read as a form,
     // which the firewall never inspects (docs/decisions/104).
     for (const contentType of ["application/xml", "image/png", "application/octet-stream", "foo/bar"]) {
-      const request: FuzzRequest = { kind: "mutated", method: "POST", path: "/api/unsubscribe", contentType, body: utf8("email=a%40b.test&token=abc") };
+      const request: FuzzRequest = {
+        kind: "mutated",
+        method: "POST",
+        path: "/api/unsubscribe",
+        contentType,
+        body: utf8("email=a%40b.test&token=abc"),
+      };
       const answer = await callInProcess(unsubscribeRoute, request);
       checkAnswer(request, answer);
       expect(answer.status).toBe(415);
     }
     const email = "reader@example.test";
-    const form: FuzzRequest = { kind: "valid", method: "POST", path: "/api/unsubscribe", contentType: "text/plain", body: utf8(`email=${encodeURIComponent(email)}&token=${unsubscribeTokenFor(email)}`) };
+    const form: FuzzRequest = {
+      kind: "valid",
+      method: "POST",
+      path: "/api/unsubscribe",
+      contentType: "text/plain",
+      body: utf8(`email=${encodeURIComponent(email)}&token=${unsubscribeTokenFor(email)}`),
+    };
     const answer = await callInProcess(unsubscribeRoute, form);
     checkAnswer(form, answer);
     expect(answer.status).toBe(200);

@@ -8,5 +8,11 @@ import { fuzzJsonRoutesInProcess } from "./json-route-suite";
 fuzzJsonRoutesInProcess("write routes", [
   { path: "/api/waitlist", route: waitlist, valid: validWaitlist, numRuns: 2_000 },
   { path: "/api/agents/discovery", route: agentsDiscovery, valid: validDiscovery, numRuns: 2_000 },
-  { path: "/api/enroll/applications", route: enrollApplications, valid: validEnrollment, plausible: plausibleEnrollment, numRuns: 2_000 },
+  {
+    path: "/api/enroll/applications",
+    route: enrollApplications,
+    valid: validEnrollment,
+    plausible: plausibleEnrollment,
+    numRuns: 2_000,
+  },
 ]);

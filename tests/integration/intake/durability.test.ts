@@ -69,11 +69,21 @@ describe("durability", () => {
     const db = new Database(dbFile, { readonly: true });
     try {
       expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
-      const byId = new Map((db.prepare("SELECT id, email, interest FROM waitlist_submissions").all() as { id: string; email: string; interest: string }[]).map((r) => [r.id, r]));
+      const byId = new Map(
+        (
+          db.prepare("SELECT id, email, interest FROM waitlist_submissions").all() as {
+            id: string;
+            email: string;
+            interest: string;
+          }[]
+        ).map((r) => [r.id, r]),
+      );
       const missing = acked.filter((a) => byId.get(a.id)?.email !== a.email || byId.get(a.id)?.interest !== a.interest);
       expect(missing).toEqual([]);
       // Their emails were committed with them, so none can be lost either.
-      const outbox = db.prepare("SELECT subject_id, COUNT(*) AS n FROM email_outbox WHERE kind = 'email' GROUP BY subject_id").all() as { subject_id: string; n: number }[];
+      const outbox = db
+        .prepare("SELECT subject_id, COUNT(*) AS n FROM email_outbox WHERE kind = 'email' GROUP BY subject_id")
+        .all() as { subject_id: string; n: number }[];
       const emailsPer = new Map(outbox.map((o) => [o.subject_id, o.n]));
       expect(acked.filter((a) => emailsPer.get(a.id) !== 2)).toEqual([]);
     } finally {
@@ -86,7 +96,14 @@ describe("durability", () => {
       const again: { ack: Ack; status: number; id?: string }[] = [];
       for (let start = 0; start < acked.length; start += 25) {
         const batch = acked.slice(start, start + 25);
-        again.push(...(await Promise.all(batch.map(async (ack) => ({ ack, ...(await postWaitlist(second.url, ack.email.toUpperCase(), ack.interest)) })))));
+        again.push(
+          ...(await Promise.all(
+            batch.map(async (ack) => ({
+              ack,
+              ...(await postWaitlist(second.url, ack.email.toUpperCase(), ack.interest)),
+            })),
+          )),
+        );
       }
       expect(again.filter((r) => r.status !== 200 || r.id !== r.ack.id)).toEqual([]);
     } finally {

@@ -83,7 +83,9 @@ describe("pages (no JavaScript needed)", () => {
     expect(res.headers.get("location")).toBe("/updates?joined=1");
     const thanks = await (await fetch(`${server.url}/updates?joined=1`)).text();
     expect(thanks).toContain("You are on the list");
-    expect(rows("SELECT source FROM waitlist_submissions WHERE email_key = 'nojs@example.com'")).toEqual([{ source: "form" }]);
+    expect(rows("SELECT source FROM waitlist_submissions WHERE email_key = 'nojs@example.com'")).toEqual([
+      { source: "form" },
+    ]);
   });
 
   it("shows field errors inline on /updates when the form is wrong", async () => {
@@ -108,15 +110,20 @@ describe("pages (no JavaScript needed)", () => {
     });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/agent-discovery?submitted=1");
-    expect(rows("SELECT source, consent_ip FROM agent_discovery_submissions WHERE email_key = 'noscript.agent@example.com'")).toEqual([
-      { source: "form", consent_ip: expect.any(String) },
-    ]);
+    expect(
+      rows("SELECT source, consent_ip FROM agent_discovery_submissions WHERE email_key = 'noscript.agent@example.com'"),
+    ).toEqual([{ source: "form", consent_ip: expect.any(String) }]);
 
     const form = new FormData();
     form.append("docType", "intake_form");
     form.append("blankConfirmed", "true");
     form.append("file", new File([new Uint8Array(pdf())], "blank intake.pdf", { type: "application/pdf" }));
-    const upload = await fetch(`${server.url}/agent-discovery`, { method: "POST", body: form, redirect: "manual", headers: { accept: "text/html" } });
+    const upload = await fetch(`${server.url}/agent-discovery`, {
+      method: "POST",
+      body: form,
+      redirect: "manual",
+      headers: { accept: "text/html" },
+    });
     expect(upload.status).toBe(302);
     expect(upload.headers.get("location")).toBe("/agent-discovery?uploaded=1#upload");
   });
@@ -136,8 +143,16 @@ describe("JSON API over HTTP", () => {
     // Earlier tests' emails may still arrive after the reset (sending is fire-and-forget):
     // keep only the two about this submission.
     const aboutThisSignUp = () =>
-      resend.emails.filter((e) => e.to[0] === "http.user@example.com" || (e.to[0] === "ops@marketplace.test" && `${e.text ?? ""}${e.html ?? ""}`.includes("http.user@example.com")));
-    const emails = await waitUntil(() => (aboutThisSignUp().length >= 2 ? aboutThisSignUp() : null), 5_000, "the sign-up's two emails");
+      resend.emails.filter(
+        (e) =>
+          e.to[0] === "http.user@example.com" ||
+          (e.to[0] === "ops@marketplace.test" && `${e.text ?? ""}${e.html ?? ""}`.includes("http.user@example.com")),
+      );
+    const emails = await waitUntil(
+      () => (aboutThisSignUp().length >= 2 ? aboutThisSignUp() : null),
+      5_000,
+      "the sign-up's two emails",
+    );
     expect(emails.map((e) => e.to[0]).sort()).toEqual(["http.user@example.com", "ops@marketplace.test"]);
     expect(emails.every((e) => e.headers["List-Unsubscribe-Post"] === "List-Unsubscribe=One-Click")).toBe(true);
   });
@@ -156,7 +171,9 @@ describe("JSON API over HTTP", () => {
     text.append("file", new File(["hello, not a pdf"], "notes.pdf", { type: "application/pdf" }));
     const refused = await fetch(`${server.url}/api/agents/discovery/upload`, { method: "POST", body: text });
     expect(refused.status).toBe(400);
-    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe("Only PDF, JPG or PNG files are accepted.");
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(
+      "Only PDF, JPG or PNG files are accepted.",
+    );
   });
 
   it("1,000 concurrent waitlist posts make 1,000 rows with 1,000 distinct ids", async () => {
@@ -166,15 +183,24 @@ describe("JSON API over HTTP", () => {
         fetch(`${server.url}/api/waitlist`, {
           method: "POST",
           headers: { "content-type": "application/json" },
-          body: JSON.stringify({ email: `load-${i}@example.com`, zip: "10001", interest: i % 2 ? "consumer" : "agent_independent" }),
-        }).then(async (res) => ({ status: res.status, body: (await res.json()) as { waitlist_submission_id?: string } })),
+          body: JSON.stringify({
+            email: `load-${i}@example.com`,
+            zip: "10001",
+            interest: i % 2 ? "consumer" : "agent_independent",
+          }),
+        }).then(async (res) => ({
+          status: res.status,
+          body: (await res.json()) as { waitlist_submission_id?: string },
+        })),
       ),
     );
     expect(responses.filter((r) => r.status !== 200)).toEqual([]);
     const ids = responses.map((r) => r.body.waitlist_submission_id!);
     expect(new Set(ids).size).toBe(1000);
     expect(rows<{ n: number }>("SELECT COUNT(*) AS n FROM waitlist_submissions")[0]!.n).toBe(before + 1000);
-    const stored = new Set(rows<{ id: string }>("SELECT id FROM waitlist_submissions WHERE email_key LIKE 'load-%'").map((r) => r.id));
+    const stored = new Set(
+      rows<{ id: string }>("SELECT id FROM waitlist_submissions WHERE email_key LIKE 'load-%'").map((r) => r.id),
+    );
     expect(ids.every((id) => stored.has(id))).toBe(true);
   }, 120_000);
 });
@@ -182,7 +208,11 @@ describe("JSON API over HTTP", () => {
 describe("enrollment applications over HTTP", () => {
   it("POST answers 201 with a token that opens GET /api/enroll/applications/<id>", async () => {
     const store = new Database(TEST_PLAN_STORE, { readonly: true });
-    const plan = store.prepare("SELECT plan_id AS id, plan_year AS year FROM plans WHERE state = 'NY' ORDER BY plan_year DESC, plan_id LIMIT 1").get() as { id: string; year: number };
+    const plan = store
+      .prepare(
+        "SELECT plan_id AS id, plan_year AS year FROM plans WHERE state = 'NY' ORDER BY plan_year DESC, plan_id LIMIT 1",
+      )
+      .get() as { id: string; year: number };
     store.close();
     const res = await fetch(`${server.url}/api/enroll/applications`, {
       method: "POST",
@@ -200,7 +230,9 @@ describe("enrollment applications over HTTP", () => {
     expect(res.status).toBe(201);
     const created = (await res.json()) as { application_id: string; access_token: string; status: string };
     expect(created.status).toBe("received");
-    const read = await fetch(`${server.url}/api/enroll/applications/${created.application_id}`, { headers: { authorization: `Bearer ${created.access_token}` } });
+    const read = await fetch(`${server.url}/api/enroll/applications/${created.application_id}`, {
+      headers: { authorization: `Bearer ${created.access_token}` },
+    });
     expect(read.status).toBe(200);
     expect(((await read.json()) as { plan_id: string }).plan_id).toBe(plan.id);
     expect((await fetch(`${server.url}/api/enroll/applications/${created.application_id}`)).status).toBe(401);
@@ -217,7 +249,9 @@ describe("a write store that cannot be used", () => {
         body: JSON.stringify({ email: "lost@example.com", zip: "10001", interest: "consumer" }),
       });
       expect(res.status).toBe(500);
-      expect(await res.json()).toEqual({ error: { code: "write_store_unavailable", message: expect.stringContaining("DATABASE_URL") } });
+      expect(await res.json()).toEqual({
+        error: { code: "write_store_unavailable", message: expect.stringContaining("DATABASE_URL") },
+      });
       const page = await fetch(`${broken.url}/updates`, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded" },

@@ -1,6 +1,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { PlansRequest } from "../../../app/schemas/shopping";
-import { determineEligibility, forgetEligibilityAnswers, pricePlans } from "../../../app/server/shopping/shopping.server";
+import {
+  determineEligibility,
+  forgetEligibilityAnswers,
+  pricePlans,
+} from "../../../app/server/shopping/shopping.server";
 import type { FakeUpstream } from "../../../mocks/cms-api/index";
 import { child, PLACES, self, shoppingBody, spouse, startShoppingFake, upstreamCalls } from "../shopping/helpers";
 
@@ -24,7 +28,8 @@ afterEach(() => {
 });
 
 const ESTIMATES = "/households/eligibility/estimates";
-const family = () => PlansRequest.parse(shoppingBody(PLACES.dallas, [self(40), spouse(38), child(10), child(7)], 90_000));
+const family = () =>
+  PlansRequest.parse(shoppingBody(PLACES.dallas, [self(40), spouse(38), child(10), child(7)], 90_000));
 
 describe("eligibility questions in flight", () => {
   it("two concurrent identical questions make one upstream call and get equal, separate answers", async () => {

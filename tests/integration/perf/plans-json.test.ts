@@ -3,7 +3,16 @@ import * as plansRoute from "../../../app/routes/api.plans";
 import { PlansRequest } from "../../../app/schemas/shopping";
 import { plansAnswerJson, pricePlans } from "../../../app/server/shopping/shopping.server";
 import type { FakeUpstream } from "../../../mocks/cms-api/index";
-import { child, PLACES, postJson, self, shoppingBody, spouse, startShoppingFake, type PersonIn } from "../shopping/helpers";
+import {
+  child,
+  PLACES,
+  postJson,
+  self,
+  shoppingBody,
+  spouse,
+  startShoppingFake,
+  type PersonIn,
+} from "../shopping/helpers";
 
 /**
  * /api/plans writes its list from per-summary JSON parts (docs/decisions/118).
@@ -17,16 +26,57 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
-const households: Array<{ name: string; place: (typeof PLACES)[keyof typeof PLACES]; people: PersonIn[]; income: number; extra?: Record<string, unknown> }> = [
+const households: Array<{
+  name: string;
+  place: (typeof PLACES)[keyof typeof PLACES];
+  people: PersonIn[];
+  income: number;
+  extra?: Record<string, unknown>;
+}> = [
   { name: "TX single 40, high income (no credit)", place: PLACES.dallas, people: [self(40)], income: 200_000 },
-  { name: "TX family of four, credit", place: PLACES.dallas, people: [self(40), spouse(38), child(10), child(7)], income: 90_000 },
+  {
+    name: "TX family of four, credit",
+    place: PLACES.dallas,
+    people: [self(40), spouse(38), child(10), child(7)],
+    income: 90_000,
+  },
   { name: "TX single 27 near poverty (CSR 94 silver)", place: PLACES.dallas, people: [self(27)], income: 18_000 },
-  { name: "TX smoker 50 with spouse, sorted by yearly cost", place: PLACES.dallas, people: [self(50, true), spouse(48)], income: 45_000, extra: { sort: "yearly_cost", order: "desc", usage: "high" } },
-  { name: "TX filtered to silver", place: PLACES.travisInList, people: [self(35)], income: 30_000, extra: { filters: { metal_levels: ["Silver"] } } },
+  {
+    name: "TX smoker 50 with spouse, sorted by yearly cost",
+    place: PLACES.dallas,
+    people: [self(50, true), spouse(48)],
+    income: 45_000,
+    extra: { sort: "yearly_cost", order: "desc", usage: "high" },
+  },
+  {
+    name: "TX filtered to silver",
+    place: PLACES.travisInList,
+    people: [self(35)],
+    income: 30_000,
+    extra: { filters: { metal_levels: ["Silver"] } },
+  },
   { name: "NY couple (own eligibility)", place: PLACES.kings, people: [self(60), spouse(61)], income: 40_000 },
-  { name: "NY single 22, sorted by deductible", place: PLACES.newYork, people: [self(22)], income: 25_000, extra: { sort: "deductible" } },
-  { name: "TX couple, second page of 10 by premium (docs/decisions/119)", place: PLACES.dallas, people: [self(45), spouse(44)], income: 70_000, extra: { limit: 10, offset: 10 } },
-  { name: "TX single 30, page past the end (empty plans)", place: PLACES.dallas, people: [self(30)], income: 40_000, extra: { limit: 5, offset: 1000 } },
+  {
+    name: "NY single 22, sorted by deductible",
+    place: PLACES.newYork,
+    people: [self(22)],
+    income: 25_000,
+    extra: { sort: "deductible" },
+  },
+  {
+    name: "TX couple, second page of 10 by premium (docs/decisions/119)",
+    place: PLACES.dallas,
+    people: [self(45), spouse(44)],
+    income: 70_000,
+    extra: { limit: 10, offset: 10 },
+  },
+  {
+    name: "TX single 30, page past the end (empty plans)",
+    place: PLACES.dallas,
+    people: [self(30)],
+    income: 40_000,
+    extra: { limit: 5, offset: 1000 },
+  },
 ];
 
 describe("the /api/plans body from JSON parts", () => {

@@ -11,7 +11,15 @@ import { afterAll, describe, expect, it } from "vitest";
 import { buildPlanStore, type BuildProgress } from "../../../seed/build-store";
 import { main as seedCli, parseArgs } from "../../../seed/cli";
 import { SourceFormatError } from "../../../seed/readers/types";
-import { FIXTURE_SOURCE, copyFixtureSource, edit, storeDigest, tableCounts, tempDir, removeTempDirs } from "./fixture-store";
+import {
+  FIXTURE_SOURCE,
+  copyFixtureSource,
+  edit,
+  storeDigest,
+  tableCounts,
+  tempDir,
+  removeTempDirs,
+} from "./fixture-store";
 
 afterAll(() => removeTempDirs());
 
@@ -21,7 +29,11 @@ describe("buildPlanStore on the fixture source directory", () => {
   it("loads every file, counts rows read / loaded / skipped / rejected with reasons, and records each file", async () => {
     const out = path.join(tempDir(), "plan-store.sqlite");
     const progress: BuildProgress[] = [];
-    const report = await buildPlanStore({ sourceDir: FIXTURE_SOURCE, outPath: out, onProgress: (p) => progress.push(p) });
+    const report = await buildPlanStore({
+      sourceDir: FIXTURE_SOURCE,
+      outPath: out,
+      onProgress: (p) => progress.push(p),
+    });
 
     expect(report.years).toEqual([2027]); // detected from BusinessYear
     expect(report.sample).toBe(false);
@@ -54,25 +66,44 @@ describe("buildPlanStore on the fixture source directory", () => {
     expect(rates.rowsRejected).toBe(5);
     expect(rates.rowsRead).toBe(rates.rowsLoaded + rates.rowsSkipped + rates.rowsRejected);
     const benefits = report.files.find((f) => f.file === "benefits-and-cost-sharing-puf.csv")!;
-    expect(benefits.skipReasons).toEqual({ "SHOP (small group) plan": 50, "dental-only plan": 50, "plan variant not in Plan Attributes": 1 });
+    expect(benefits.skipReasons).toEqual({
+      "SHOP (small group) plan": 50,
+      "dental-only plan": 50,
+      "plan variant not in Plan Attributes": 1,
+    });
 
     const db = new Database(out, { readonly: true });
     try {
       const versions = db.prepare("SELECT * FROM data_versions ORDER BY id").all() as Array<Record<string, unknown>>;
       expect(versions).toHaveLength(15);
       const rateRow = versions.find((v) => v.source_file === "rate-puf.csv")!;
-      expect(rateRow).toMatchObject({ format: "rate-puf", plan_year: 2027, rows_loaded: rates.rowsLoaded, rows_rejected: 5, is_sample: 0 });
+      expect(rateRow).toMatchObject({
+        format: "rate-puf",
+        plan_year: 2027,
+        rows_loaded: rates.rowsLoaded,
+        rows_rejected: 5,
+        is_sample: 0,
+      });
       expect(rateRow.checksum).toBe(sha256(path.join(FIXTURE_SOURCE, "rate-puf.csv")));
       expect(JSON.parse(rateRow.reject_reasons as string)["malformed Age"].count).toBe(1);
       expect(Number.isNaN(Date.parse(rateRow.loaded_at as string))).toBe(false);
       // Readers must not need a journal: the finished store is in rollback-journal mode, not WAL.
       expect(db.pragma("journal_mode", { simple: true })).toBe("delete");
-      const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name").all();
+      const indexes = db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        .all();
       expect(indexes.length).toBe(14);
     } finally {
       db.close();
     }
-    expect(report.tables).toMatchObject({ plans: 6, plan_variants: 10, rates: rates.rowsLoaded, formulary: 3, provider_network: 5, service_areas: 7 });
+    expect(report.tables).toMatchObject({
+      plans: 6,
+      plan_variants: 10,
+      rates: rates.rowsLoaded,
+      formulary: 3,
+      provider_network: 5,
+      service_areas: 7,
+    });
     expect(progress.some((p) => p.phase === "read")).toBe(true);
     expect(progress.some((p) => p.phase === "index")).toBe(true);
     expect(progress.at(-1)!.phase).toBe("finish");
@@ -115,7 +146,12 @@ describe("buildPlanStore on the fixture source directory", () => {
     // 2026: the same plans a year earlier (BusinessYear moved back one year), without
     // rating-area files of its own: the root's county file serves it.
     mkdirSync(path.join(src, "2026"));
-    for (const name of ["plan-attributes-puf.csv", "rate-puf.csv", "service-area-puf.csv", "benefits-and-cost-sharing-puf.csv"]) {
+    for (const name of [
+      "plan-attributes-puf.csv",
+      "rate-puf.csv",
+      "service-area-puf.csv",
+      "benefits-and-cost-sharing-puf.csv",
+    ]) {
       cpSync(path.join(src, "2027", name), path.join(src, "2026", name));
       edit(path.join(src, "2026", name), (t) => t.replace(/^2026,/gm, "2025,").replace(/^2027,/gm, "2026,"));
     }
@@ -130,7 +166,9 @@ describe("buildPlanStore on the fixture source directory", () => {
         { plan_year: 2027, n: 6 },
       ]);
       // 2026 has no rating-area file of its own: the root one serves it.
-      expect(db.prepare("SELECT count(*) AS n FROM rating_area_counties WHERE plan_year = 2026").get()).toEqual({ n: 9 });
+      expect(db.prepare("SELECT count(*) AS n FROM rating_area_counties WHERE plan_year = 2026").get()).toEqual({
+        n: 9,
+      });
       expect(db.prepare("SELECT count(*) AS n FROM rating_area_zip3 WHERE plan_year = 2026").get()).toEqual({ n: 0 });
     } finally {
       db.close();
@@ -152,7 +190,9 @@ describe("atomic swap and failed loads", () => {
     // A Rate PUF without its PlanId column is not a Rate PUF: the load stops.
     edit(path.join(broken, "rate-puf.csv"), (t) => t.replace(",PlanId,", ",PlanIdentifier,"));
     await expect(buildPlanStore({ sourceDir: broken, outPath: out })).rejects.toBeInstanceOf(SourceFormatError);
-    await expect(buildPlanStore({ sourceDir: path.join(dir, "no-such-dir"), outPath: out })).rejects.toThrow(/source directory not found/);
+    await expect(buildPlanStore({ sourceDir: path.join(dir, "no-such-dir"), outPath: out })).rejects.toThrow(
+      /source directory not found/,
+    );
     const empty = tempDir("seed-empty-");
     await expect(buildPlanStore({ sourceDir: empty, outPath: out })).rejects.toThrow(/no source files/);
 
@@ -183,7 +223,9 @@ describe("atomic swap and failed loads", () => {
     const out = path.join(dir, "plan-store.sqlite");
     const writeStore = path.join(dir, "app.db");
     const w = new Database(writeStore);
-    w.exec("CREATE TABLE waitlist (id TEXT PRIMARY KEY, email TEXT); INSERT INTO waitlist VALUES ('w1', 'someone@example.com')");
+    w.exec(
+      "CREATE TABLE waitlist (id TEXT PRIMARY KEY, email TEXT); INSERT INTO waitlist VALUES ('w1', 'someone@example.com')",
+    );
     w.close();
     writeFileSync(path.join(dir, "app.db-journal-note"), "unrelated file");
     const before = { sha: sha256(writeStore), mtime: statSync(writeStore).mtimeMs, ino: statSync(writeStore).ino };

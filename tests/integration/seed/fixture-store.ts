@@ -42,7 +42,9 @@ export function storeDigest(file: string): string {
   const db = new Database(file, { readonly: true });
   try {
     const hash = createHash("sha256");
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>;
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{
+      name: string;
+    }>;
     for (const { name } of tables) {
       hash.update(`#${name}\n`);
       for (const row of db.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).all() as Array<Record<string, unknown>>) {
@@ -61,8 +63,12 @@ export function storeDigest(file: string): string {
 export function tableCounts(file: string): Record<string, number> {
   const db = new Database(file, { readonly: true });
   try {
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>;
-    return Object.fromEntries(tables.map(({ name }) => [name, (db.prepare(`SELECT count(*) AS n FROM "${name}"`).get() as { n: number }).n]));
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{
+      name: string;
+    }>;
+    return Object.fromEntries(
+      tables.map(({ name }) => [name, (db.prepare(`SELECT count(*) AS n FROM "${name}"`).get() as { n: number }).n]),
+    );
   } finally {
     db.close();
   }

@@ -45,14 +45,22 @@ describe("store facts", () => {
     expect(store.isSample()).toBe(false);
     const versions = store.dataVersions();
     expect(versions).toHaveLength(15);
-    expect(versions.find((v) => v.sourceFile === "rate-puf.csv")!.skipReasons["placeholder rate (9999 or more)"]).toBe(3);
+    expect(versions.find((v) => v.sourceFile === "rate-puf.csv")!.skipReasons["placeholder rate (9999 or more)"]).toBe(
+      3,
+    );
     expect(versions.find((v) => v.sourceFile === "states.csv")!.rejectReasons).toEqual({
       "unknown exchange_kind (expected healthcaregov, sbe_federal_platform, sbe)": { count: 1, lines: [18] },
     });
   });
 
   it("answers a state's marketplace per plan year, falling back to the nearest year on file", () => {
-    expect(store.state("tx", 2027)).toEqual({ code: "TX", name: "Texas", exchangeKind: "healthcaregov", ownedData: true, planYear: 2027 });
+    expect(store.state("tx", 2027)).toEqual({
+      code: "TX",
+      name: "Texas",
+      exchangeKind: "healthcaregov",
+      ownedData: true,
+      planYear: 2027,
+    });
     expect(store.state("NY", 2027)).toEqual({
       code: "NY",
       name: "New York",
@@ -92,7 +100,10 @@ describe("ZIP → county", () => {
   });
 
   it("keeps cross-state ZIPs and accepts ZIP+4", () => {
-    expect(store.countiesForZip("42223-1234").map((c) => `${c.state}:${c.countyName}:${c.share}`)).toEqual(["TN:Montgomery County:0.682", "KY:Christian County:0.318"]);
+    expect(store.countiesForZip("42223-1234").map((c) => `${c.state}:${c.countyName}:${c.share}`)).toEqual([
+      "TN:Montgomery County:0.682",
+      "KY:Christian County:0.318",
+    ]);
     expect(store.countiesForZip("00000")).toEqual([]);
     expect(store.countiesForZip("not a zip")).toEqual([]);
   });
@@ -146,18 +157,30 @@ describe("plans offered at a place", () => {
   });
 
   it("honours partial-county ZIP lists", () => {
-    expect(store.plansOffered({ year: 2027, state: "TX", countyFips: "48121", zip: "75007" }).map((p) => p.id)).toEqual([SILVER, BRONZE]);
+    expect(store.plansOffered({ year: 2027, state: "TX", countyFips: "48121", zip: "75007" }).map((p) => p.id)).toEqual(
+      [SILVER, BRONZE],
+    );
     expect(store.plansOffered({ year: 2027, state: "TX", countyFips: "48121", zip: "76201" })).toEqual([]);
-    expect(store.isPlanOfferedIn({ planId: SILVER, year: 2027, state: "TX", countyFips: "48121", zip: "75010" })).toBe(true);
-    expect(store.isPlanOfferedIn({ planId: SILVER, year: 2027, state: "TX", countyFips: "48121", zip: "76201" })).toBe(false);
+    expect(store.isPlanOfferedIn({ planId: SILVER, year: 2027, state: "TX", countyFips: "48121", zip: "75010" })).toBe(
+      true,
+    );
+    expect(store.isPlanOfferedIn({ planId: SILVER, year: 2027, state: "TX", countyFips: "48121", zip: "76201" })).toBe(
+      false,
+    );
   });
 
   it("covers whole states, and answers nothing for another year, state or county", () => {
-    expect(store.plansOffered({ year: 2027, state: "NE", countyFips: "31031", zip: "69201" }).map((p) => p.id)).toEqual([NE_GOLD]);
-    expect(store.plansOffered({ year: 2027, state: "AK", countyFips: "02020", zip: "99501" }).map((p) => p.id)).toEqual([AK_BRONZE]);
+    expect(store.plansOffered({ year: 2027, state: "NE", countyFips: "31031", zip: "69201" }).map((p) => p.id)).toEqual(
+      [NE_GOLD],
+    );
+    expect(store.plansOffered({ year: 2027, state: "AK", countyFips: "02020", zip: "99501" }).map((p) => p.id)).toEqual(
+      [AK_BRONZE],
+    );
     expect(store.plansOffered({ year: 2026, state: "TX", countyFips: "48113", zip: "75201" })).toEqual([]);
     expect(store.plansOffered({ year: 2027, state: "TX", countyFips: "48157", zip: "77494" })).toEqual([]);
-    expect(store.isPlanOfferedIn({ planId: OFF_EXCHANGE_GOLD, year: 2027, state: "TX", countyFips: "48113" })).toBe(false);
+    expect(store.isPlanOfferedIn({ planId: OFF_EXCHANGE_GOLD, year: 2027, state: "TX", countyFips: "48113" })).toBe(
+      false,
+    );
     expect(store.isPlanOfferedIn({ planId: `${SILVER}-06`, year: 2027, state: "TX", countyFips: "48113" })).toBe(true);
     expect(store.isPlanOfferedIn({ planId: SILVER, year: 2027, state: "NE", countyFips: "31031" })).toBe(false);
   });
@@ -183,19 +206,40 @@ describe("plan detail", () => {
     const plan = store.planById(SILVER, 2027)!;
     expect(Object.keys(plan.puf.csrVariants).sort()).toEqual(["73", "87", "94"]);
     const v94 = plan.puf.csrVariants["94"]!;
-    expect(v94).toMatchObject({ variantId: `${SILVER}-06`, csrLevel: "94", csrVariationType: "94% AV Level Silver Plan", actuarialValue: 0.943 });
-    expect(v94.deductible).toEqual({ individual: 0, family: 0, individualDisplay: "$0", familyDisplay: "$0 per group" });
+    expect(v94).toMatchObject({
+      variantId: `${SILVER}-06`,
+      csrLevel: "94",
+      csrVariationType: "94% AV Level Silver Plan",
+      actuarialValue: 0.943,
+    });
+    expect(v94.deductible).toEqual({
+      individual: 0,
+      family: 0,
+      individualDisplay: "$0",
+      familyDisplay: "$0 per group",
+    });
     expect(v94.moop.individual).toBe(1000);
     expect(plan.puf.csrVariants["87"]!.deductible.individual).toBe(800);
     expect(plan.puf.csrVariants["73"]!.moop.individual).toBe(7350);
     // Fixture cost-shares: primary care $40 base, × 0.2 for the 94% variant = $8; generic drugs free at 94%.
     const pc = (v: { benefitDetails: Array<{ name: string; inNetwork: { copay: { value: number | null } } }> }) =>
-      v.benefitDetails.find((b) => b.name === "Primary Care Visit to Treat an Injury or Illness")!.inNetwork.copay.value;
+      v.benefitDetails.find((b) => b.name === "Primary Care Visit to Treat an Injury or Illness")!.inNetwork.copay
+        .value;
     expect(pc(plan.puf)).toBe(40);
     expect(pc(v94)).toBe(8);
-    expect(v94.benefitDetails.find((b) => b.name === "Generic Drugs")!.inNetwork.copay).toMatchObject({ display: "No Charge", value: 0, noCharge: true });
+    expect(v94.benefitDetails.find((b) => b.name === "Generic Drugs")!.inNetwork.copay).toMatchObject({
+      display: "No Charge",
+      value: 0,
+      noCharge: true,
+    });
     expect(v94.sbcScenarios.havingABaby!.deductible).toBe(0);
-    expect(v94.deductibles).toContainEqual({ coverage: "total", networkTier: "in_network_tier1", familyCost: "individual", amount: 0, display: "$0" });
+    expect(v94.deductibles).toContainEqual({
+      coverage: "total",
+      networkTier: "in_network_tier1",
+      familyCost: "individual",
+      amount: 0,
+      display: "$0",
+    });
   });
 
   it("has more than 40 benefits, SBC scenarios, quality rating, URLs, copays and coinsurance", () => {
@@ -210,21 +254,42 @@ describe("plan detail", () => {
       explanation: 'Copay waived if admitted,\nsee "SBC" for details',
       excludedFromOutOfNetworkMoop: true,
     });
-    expect(plan.puf.benefitDetails.find((b) => b.name === "Chiropractic Care")!.limit).toEqual({ quantity: 20, unit: "Visit(s) per Year" });
+    expect(plan.puf.benefitDetails.find((b) => b.name === "Chiropractic Care")!.limit).toEqual({
+      quantity: 20,
+      unit: "Visit(s) per Year",
+    });
     expect(plan.puf.benefitDetails.find((b) => b.name === "Bariatric Surgery")!.covered).toBe(false);
     // Baby: deductible 4,500 + copay 20 + coinsurance 1,300 + limit 0 = 5,820.
-    expect(plan.puf.sbcScenarios.havingABaby).toEqual({ deductible: 4500, copayment: 20, coinsurance: 1300, limit: 0, total: 5820 });
+    expect(plan.puf.sbcScenarios.havingABaby).toEqual({
+      deductible: 4500,
+      copayment: 20,
+      coinsurance: 1300,
+      limit: 0,
+      total: 5820,
+    });
     // Diabetes: 2,250 + 500 + 100 + 20 = 2,870. Fracture: 1,500 + 300 + 50 + 0 = 1,850.
     expect(plan.puf.sbcScenarios.managingDiabetes!.total).toBe(2870);
     expect(plan.puf.sbcScenarios.simpleFracture!.total).toBe(1850);
-    expect(plan.puf.qualityRating).toEqual({ overall: 4, medicalCare: 3, memberExperience: 5, planAdministration: 4, notRatedReason: null });
+    expect(plan.puf.qualityRating).toEqual({
+      overall: 4,
+      medicalCare: 3,
+      memberExperience: 5,
+      planAdministration: 4,
+      notRatedReason: null,
+    });
     expect(plan.puf.urls.providerDirectory).toBe("https://12345.example.com/find-a-doctor");
     expect(plan.copays["Specialist Visit"]).toBe(80);
     expect(plan.coinsurance["Emergency Room Services"]).toBe(0.3);
     expect("Bariatric Surgery" in plan.copays).toBe(false);
     expect(plan.deductible).toMatchObject({ individual: 4500, family: 9000 });
     expect(plan.moops.map((m) => m.familyCost)).toEqual(["individual", "family_per_person", "family_per_group"]);
-    expect(plan.puf.variantIds).toEqual([`${SILVER}-00`, `${SILVER}-01`, `${SILVER}-04`, `${SILVER}-05`, `${SILVER}-06`]);
+    expect(plan.puf.variantIds).toEqual([
+      `${SILVER}-00`,
+      `${SILVER}-01`,
+      `${SILVER}-04`,
+      `${SILVER}-05`,
+      `${SILVER}-06`,
+    ]);
   });
 
   it("shows separate medical and drug deductibles, and unrated plans", () => {
@@ -238,7 +303,13 @@ describe("plan detail", () => {
     });
     expect(ne.puf.qualityRating).toMatchObject({ overall: 3, planAdministration: null });
     const bronze = store.planById(BRONZE, 2027)!;
-    expect(bronze.puf.qualityRating).toEqual({ overall: null, medicalCare: null, memberExperience: null, planAdministration: null, notRatedReason: "NR - New-Ineligible for Scoring" });
+    expect(bronze.puf.qualityRating).toEqual({
+      overall: null,
+      medicalCare: null,
+      memberExperience: null,
+      planAdministration: null,
+      notRatedReason: "NR - New-Ineligible for Scoring",
+    });
     expect(bronze.puf.csrVariants).toEqual({});
     // Plans.json fills no gap here: Plan Attributes links win.
     expect(bronze.puf.urls.summaryOfBenefits).toBe(`https://12345.example.com/sbc/${BRONZE}-01.pdf`);
@@ -272,13 +343,20 @@ describe("plan detail", () => {
 
 describe("rate tables, formulary rows and provider-network rows", () => {
   it("returns the rate table of each plan rated in the area", () => {
-    const tables = store.rateTables({ year: 2027, planIds: [SILVER, BRONZE, NY_SILVER, "12345TX0020001"], ratingArea: "Rating Area 7" });
+    const tables = store.rateTables({
+      year: 2027,
+      planIds: [SILVER, BRONZE, NY_SILVER, "12345TX0020001"],
+      ratingArea: "Rating Area 7",
+    });
     expect([...tables.keys()].sort()).toEqual([SILVER, BRONZE]);
     // Bronze has no tobacco rating: tobacco users pay the same. Age 40: 300.00 × 1.278 = 383.40.
     expect(tables.get(BRONZE)!.ageRates["40"]).toEqual({ individual: 383.4, tobacco: 383.4 });
     expect(tables.get(SILVER)!.familyTiers).toBeUndefined();
     const ny = store.rateTables({ year: 2027, planIds: [NY_SILVER], ratingArea: 4 });
-    expect(ny.get(NY_SILVER)).toEqual({ ageRates: {}, familyTiers: expect.objectContaining({ individual: 700, couple: 1400 }) });
+    expect(ny.get(NY_SILVER)).toEqual({
+      ageRates: {},
+      familyTiers: expect.objectContaining({ individual: 700, couple: 1400 }),
+    });
     expect(store.rateTables({ year: 2027, planIds: [SILVER], ratingArea: "nonsense" }).size).toBe(0);
     // Placeholder rates (9999 …) were never loaded: BRONZE has no rates in area 10.
     expect(store.rateTables({ year: 2027, planIds: [BRONZE], ratingArea: 10 }).size).toBe(0);
@@ -286,12 +364,28 @@ describe("rate tables, formulary rows and provider-network rows", () => {
 
   it("returns formulary rows by RxCUI, optionally for some plans", () => {
     expect(store.formularyRows({ year: 2027, rxcuis: ["1373463"] })).toEqual([
-      { rxcui: "1373463", planId: SILVER, drugTier: "PREFERRED-BRAND", priorAuth: true, stepTherapy: true, quantityLimit: false },
+      {
+        rxcui: "1373463",
+        planId: SILVER,
+        drugTier: "PREFERRED-BRAND",
+        priorAuth: true,
+        stepTherapy: true,
+        quantityLimit: false,
+      },
     ]);
     expect(store.formularyRows({ year: 2027, rxcuis: ["860975"], planIds: [BRONZE] })).toEqual([
-      { rxcui: "860975", planId: BRONZE, drugTier: "PREFERRED-GENERIC", priorAuth: false, stepTherapy: false, quantityLimit: true },
+      {
+        rxcui: "860975",
+        planId: BRONZE,
+        drugTier: "PREFERRED-GENERIC",
+        priorAuth: false,
+        stepTherapy: false,
+        quantityLimit: true,
+      },
     ]);
-    expect(store.formularyRows({ year: 2027, rxcuis: ["860975", "1373463"], planIds: [SILVER, BRONZE] })).toHaveLength(3);
+    expect(store.formularyRows({ year: 2027, rxcuis: ["860975", "1373463"], planIds: [SILVER, BRONZE] })).toHaveLength(
+      3,
+    );
     expect(store.formularyRows({ year: 2027, rxcuis: ["860975"], planIds: [] })).toEqual([]);
     expect(store.formularyRows({ year: 2026, rxcuis: ["860975"] })).toEqual([]);
   });
@@ -301,10 +395,9 @@ describe("rate tables, formulary rows and provider-network rows", () => {
       { npi: "1234567893", planId: SILVER, networkTier: "NON-PREFERRED" },
       { npi: "1234567893", planId: SILVER, networkTier: "PREFERRED" },
     ]);
-    expect(store.networkRows({ year: 2027, npis: ["1234567801", "1234567891"] }).map((r) => `${r.npi}/${r.planId}`)).toEqual([
-      `1234567801/${BRONZE}`,
-      `1234567891/${SILVER}`,
-    ]);
+    expect(
+      store.networkRows({ year: 2027, npis: ["1234567801", "1234567891"] }).map((r) => `${r.npi}/${r.planId}`),
+    ).toEqual([`1234567801/${BRONZE}`, `1234567891/${SILVER}`]);
   });
 });
 

@@ -25,7 +25,11 @@ beforeAll(() => {
 
 function runSeed(source: string, out: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "seed/cli.ts", "--source", source, "--out", out, "--quiet"], { cwd: REPO, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "seed/cli.ts", "--source", source, "--out", out, "--quiet"],
+      { cwd: REPO, stdio: ["ignore", "ignore", "pipe"] },
+    );
     let stderr = "";
     child.stderr.on("data", (d) => (stderr += d));
     child.on("error", reject);
@@ -43,14 +47,17 @@ async function queryLoop(store: PlanStore, done: Promise<unknown>): Promise<Loop
   while (!finished) {
     try {
       const offered = store.plansOffered(PLACE);
-      if (offered.map((p) => p.id).join() !== `${SILVER},12345TX0010002`) throw new Error(`plans offered: ${offered.map((p) => p.id).join()}`);
+      if (offered.map((p) => p.id).join() !== `${SILVER},12345TX0010002`)
+        throw new Error(`plans offered: ${offered.map((p) => p.id).join()}`);
       const plan = store.planById(SILVER, 2027)!;
       const area7 = plan.premiumsByRatingArea["Rating Area 7"];
       // Within one answer, the premium and the age table agree (one store version).
-      if (plan.ageRatesByArea["Rating Area 7"]["21"].individual !== area7) throw new Error("mixed store versions in one answer");
+      if (plan.ageRatesByArea["Rating Area 7"]["21"].individual !== area7)
+        throw new Error("mixed store versions in one answer");
       result.premiumsSeen.add(area7);
       const table = store.rateTables({ year: 2027, planIds: [SILVER], ratingArea: "Rating Area 7" }).get(SILVER)!;
-      if (![400, 410].includes(table.ageRates["21"].individual)) throw new Error(`rate ${table.ageRates["21"].individual}`);
+      if (![400, 410].includes(table.ageRates["21"].individual))
+        throw new Error(`rate ${table.ageRates["21"].individual}`);
       if (store.countiesForZip("75007").length !== 3) throw new Error("counties");
       if (store.formularyRows({ year: 2027, rxcuis: ["860975"] }).length !== 2) throw new Error("formulary");
       result.queries += 5;
@@ -94,7 +101,8 @@ describe("reseeding while the store is read", () => {
     const store = openPlanStore(out, { checkIntervalMs: 0 });
     stores.push(store);
     const reseeds = (async () => {
-      for (const source of [sourceB, FIXTURE_SOURCE, sourceB]) await buildPlanStore({ sourceDir: source, outPath: out });
+      for (const source of [sourceB, FIXTURE_SOURCE, sourceB])
+        await buildPlanStore({ sourceDir: source, outPath: out });
     })();
     const [r] = await Promise.all([queryLoop(store, reseeds), reseeds]);
     expect(r.errors).toEqual([]);

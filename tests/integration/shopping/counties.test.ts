@@ -12,7 +12,10 @@ import { configureShopping, getJson, UPSTREAM_KEY, upstreamCalls } from "./helpe
 // (75002 Collin County TX, 85004 Maricopa County AZ).
 let fake: FakeUpstream;
 beforeAll(async () => {
-  fake = await startFakeUpstream({ apiKey: UPSTREAM_KEY, dataDir: path.join(REPO_ROOT, "tests", "fixtures", "upstream") });
+  fake = await startFakeUpstream({
+    apiKey: UPSTREAM_KEY,
+    dataDir: path.join(REPO_ROOT, "tests", "fixtures", "upstream"),
+  });
   configureShopping({ upstreamUrl: fake.url });
 });
 afterAll(() => fake.close());
@@ -34,7 +37,9 @@ describe("own data", () => {
       ["48085", 0.0259],
     ]);
     expect(body).toMatchObject({ zip: "75007", year: 2027, source: "own", sbeRedirect: null });
-    expect(body.counties.every((c: { owned_data: boolean; state: string }) => c.owned_data && c.state === "TX")).toBe(true);
+    expect(body.counties.every((c: { owned_data: boolean; state: string }) => c.owned_data && c.state === "TX")).toBe(
+      true,
+    );
     expect(upstreamCalls(fake, "/counties")).toHaveLength(0);
     expect(() => CountiesResponse.parse(body)).not.toThrow();
   });
@@ -43,10 +48,17 @@ describe("own data", () => {
     const both = await lookUp("zip=42223&year=2027");
     expect(both.status).toBe(200);
     // 42223 Fort Campbell: Montgomery County TN 0.682, Christian County KY 0.318.
-    expect(both.body.counties.map((c: { fips: string; state: string }) => `${c.state}:${c.fips}`)).toEqual(["TN:47125", "KY:21047"]);
+    expect(both.body.counties.map((c: { fips: string; state: string }) => `${c.state}:${c.fips}`)).toEqual([
+      "TN:47125",
+      "KY:21047",
+    ]);
     // KY runs kynect: its county carries the redirect, TN's does not, so the ZIP as a whole is not redirected.
     expect(both.body.counties[0].sbeRedirect).toBeNull();
-    expect(both.body.counties[1].sbeRedirect).toEqual({ state: "KY", marketplace_name: "kynect", marketplace_url: "https://kynect.ky.gov" });
+    expect(both.body.counties[1].sbeRedirect).toEqual({
+      state: "KY",
+      marketplace_name: "kynect",
+      marketplace_url: "https://kynect.ky.gov",
+    });
     expect(both.body.sbeRedirect).toBeNull();
 
     const tn = await lookUp("zip=42223&state=TN&year=2027");
@@ -62,17 +74,20 @@ describe("own data", () => {
     ["19103", "PA", "Pennie", "https://pennie.com"],
     ["07030", "NJ", "Get Covered New Jersey", "https://www.nj.gov/getcoverednj"],
     ["30341", "GA", "Georgia Access", "https://georgiaaccess.gov"],
-  ])("ZIP %s in state-based-exchange state %s carries sbeRedirect with the marketplace's name and URL", async (zip, state, name, url) => {
-    const { status, body } = await lookUp(`zip=${zip}&year=2027`);
-    expect(status).toBe(200);
-    expect(body.sbeRedirect).toEqual({ state, marketplace_name: name, marketplace_url: url });
-    expect(body.counties.length).toBeGreaterThan(0);
-    for (const county of body.counties) {
-      expect(county.owned_data).toBe(false);
-      expect(county.sbeRedirect).toEqual(body.sbeRedirect);
-    }
-    expect(upstreamCalls(fake, "/counties")).toHaveLength(0);
-  });
+  ])(
+    "ZIP %s in state-based-exchange state %s carries sbeRedirect with the marketplace's name and URL",
+    async (zip, state, name, url) => {
+      const { status, body } = await lookUp(`zip=${zip}&year=2027`);
+      expect(status).toBe(200);
+      expect(body.sbeRedirect).toEqual({ state, marketplace_name: name, marketplace_url: url });
+      expect(body.counties.length).toBeGreaterThan(0);
+      for (const county of body.counties) {
+        expect(county.owned_data).toBe(false);
+        expect(county.sbeRedirect).toEqual(body.sbeRedirect);
+      }
+      expect(upstreamCalls(fake, "/counties")).toHaveLength(0);
+    },
+  );
 
   it("never redirects NY: it runs its own marketplace but the service prices it from own data", async () => {
     const { body } = await lookUp("zip=11201&year=2027");
@@ -98,7 +113,9 @@ describe("ZIPs absent from own data", () => {
       zip: "85004",
       year: 2027,
       source: "upstream",
-      counties: [{ fips: "04013", name: "Maricopa County", state: "AZ", share: null, owned_data: true, sbeRedirect: null }],
+      counties: [
+        { fips: "04013", name: "Maricopa County", state: "AZ", share: null, owned_data: true, sbeRedirect: null },
+      ],
       sbeRedirect: null,
     });
     expect(() => CountiesResponse.parse(body)).not.toThrow();
@@ -152,7 +169,11 @@ describe("bad input", () => {
   });
 
   it("POST → 405 with Allow", async () => {
-    const response = await counties.action({ request: new Request("http://localhost/api/counties?zip=75201", { method: "POST" }), params: {}, context: {} });
+    const response = await counties.action({
+      request: new Request("http://localhost/api/counties?zip=75201", { method: "POST" }),
+      params: {},
+      context: {},
+    });
     expect(response.status).toBe(405);
     expect(response.headers.get("allow")).toBe("GET, HEAD");
   });

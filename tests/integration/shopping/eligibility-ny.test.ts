@@ -48,7 +48,9 @@ const TIER = { single: 1.0, couple: 2.0, adultAndChildren: 1.7, family: 2.85 };
  * /api/plans shows it), × its EHB share (rounded to cents), then the second-lowest.
  */
 function kingsBenchmark(tierFactor: number): number {
-  const ehbPremiums = KINGS_SILVER.map((id) => cents(cents(sampleFamilyOptionRate(id, KINGS_AREA) * tierFactor) * sampleEhbShare(id)));
+  const ehbPremiums = KINGS_SILVER.map((id) =>
+    cents(cents(sampleFamilyOptionRate(id, KINGS_AREA) * tierFactor) * sampleEhbShare(id)),
+  );
   return [...ehbPremiums].sort((a, b) => a - b)[1];
 }
 
@@ -94,7 +96,14 @@ describe("a worked example, every step written out", () => {
     // → 2581.37; aptc = 2581.37 − 500.3075 = 2081.0625 → 2081.06. 230% is in (200, 250]: CSR 73.
     expect(kingsBenchmark(TIER.family)).toBe(2581.37);
     const { body } = await ask(shoppingBody(PLACES.kings, [self(42), spouse(40), child(12), child(9)], 75_900));
-    expect(body).toMatchObject({ aptc: 2081.06, csr: "73", essential_plan: false, is_medicaid_chip: false, fpl_percent: 230, benchmark_premium: 2581.37 });
+    expect(body).toMatchObject({
+      aptc: 2081.06,
+      csr: "73",
+      essential_plan: false,
+      is_medicaid_chip: false,
+      fpl_percent: 230,
+      benchmark_premium: 2581.37,
+    });
   });
 });
 
@@ -128,7 +137,14 @@ function expected(household: Household, income: number) {
   const benchmark = kingsBenchmark(household.tier);
   const aptc = credit ? cents(Math.max(0, benchmark - (pct! * income) / 12)) : 0;
   const csr = !credit ? null : atOrBelow(150) ? "94" : atOrBelow(200) ? "87" : atOrBelow(250) ? "73" : null;
-  return { aptc, csr, is_medicaid_chip: medicaid, in_coverage_gap: false, essential_plan: essentialPlan, fpl_percent: fpl };
+  return {
+    aptc,
+    csr,
+    is_medicaid_chip: medicaid,
+    in_coverage_gap: false,
+    essential_plan: essentialPlan,
+    fpl_percent: fpl,
+  };
 }
 
 const CASES = HOUSEHOLDS.flatMap((household) =>
@@ -141,11 +157,14 @@ const CASES = HOUSEHOLDS.flatMap((household) =>
 );
 
 describe("Kings County at 100, 138, 150, 200, 250 and 400% FPL and one dollar either side", () => {
-  it.each(CASES.map((c) => ({ ...c, name: c.household.name })))("$name at $line% FPL, $delta dollar ($income)", async (c) => {
-    const { status, body } = await ask(shoppingBody(PLACES.kings, c.household.people, c.income));
-    expect(status).toBe(200);
-    expect(body).toMatchObject(expected(c.household, c.income));
-  });
+  it.each(CASES.map((c) => ({ ...c, name: c.household.name })))(
+    "$name at $line% FPL, $delta dollar ($income)",
+    async (c) => {
+      const { status, body } = await ask(shoppingBody(PLACES.kings, c.household.people, c.income));
+      expect(status).toBe(200);
+      expect(body).toMatchObject(expected(c.household, c.income));
+    },
+  );
 
   it("the table above really crosses every line (a regression in one rule changes some answer)", () => {
     const single = HOUSEHOLDS[0];
@@ -161,7 +180,10 @@ describe("Kings County at 100, 138, 150, 200, 250 and 400% FPL and one dollar ei
 describe("household facts the calculation reads", () => {
   it("household size larger than the people applying lowers the FPL percent (one applies, three in the tax household)", async () => {
     // $50,000 for a household of three: 50,000 / (15,960 + 2 × 5,680 = 27,320) = 183% → Essential Plan, no credit.
-    const three = await ask({ ...shoppingBody(PLACES.kings, [self(40)], 50_000), household: { size: 3, people: [self(40)] } });
+    const three = await ask({
+      ...shoppingBody(PLACES.kings, [self(40)], 50_000),
+      household: { size: 3, people: [self(40)] },
+    });
     expect(three.body).toMatchObject({ fpl_percent: 183, essential_plan: true, aptc: 0, csr: null });
     // The same income for one: 313% → credit at 10.22%: 905.74 − 0.1022 × 50,000 / 12 = 905.74 − 425.8333 = 479.9067 → 479.91.
     const one = await ask(shoppingBody(PLACES.kings, [self(40)], 50_000));
@@ -172,7 +194,13 @@ describe("household facts the calculation reads", () => {
     // 180% of 15,960 = 28,728. Applicable %: 4.30 + 30/50 × (6.78 − 4.30) = 5.788 → 5.79%.
     // Contribution = 0.0579 × 28,728 / 12 = 138.6126; aptc = 905.74 − 138.6126 = 767.1274 → 767.13 (community rating: age does not change the benchmark).
     const { body } = await ask(shoppingBody(PLACES.kings, [self(65)], 28_728));
-    expect(body).toMatchObject({ essential_plan: false, is_medicaid_chip: false, fpl_percent: 180, csr: "87", aptc: 767.13 });
+    expect(body).toMatchObject({
+      essential_plan: false,
+      is_medicaid_chip: false,
+      fpl_percent: 180,
+      csr: "87",
+      aptc: 767.13,
+    });
     const younger = await ask(shoppingBody(PLACES.kings, [self(64)], 28_728));
     expect(younger.body).toMatchObject({ essential_plan: true, aptc: 0, csr: null });
   });
@@ -219,7 +247,14 @@ describe("the Essential Plan limit in force on the coverage date (250% until 202
     // 2026 table (Rev. Proc. 2025-25), 200–250%: 6.60 + 34/50 × (8.44 − 6.60) = 7.8512 → 7.85%.
     // Contribution 0.0785 × 36,708 / 12 = 240.1315; benchmark 905.74 (same rates); aptc 665.6085 → 665.61.
     const { body: answer } = await ask(body("2026-09-01"));
-    expect(answer).toMatchObject({ year: 2026, essential_plan: false, fpl_percent: 234, benchmark_premium: 905.74, aptc: 665.61, csr: "73" });
+    expect(answer).toMatchObject({
+      year: 2026,
+      essential_plan: false,
+      fpl_percent: 234,
+      benchmark_premium: 905.74,
+      aptc: 665.61,
+      csr: "73",
+    });
   });
 });
 
@@ -254,13 +289,17 @@ describe("errors", () => {
   });
 
   it("a county that does not contain the ZIP is a 400 naming place.county_fips", async () => {
-    const { status, body } = await ask(shoppingBody({ state: "NY", county_fips: "36047", zip: "10001" }, [self(40)], 47_880));
+    const { status, body } = await ask(
+      shoppingBody({ state: "NY", county_fips: "36047", zip: "10001" }, [self(40)], 47_880),
+    );
     expect(status).toBe(400);
     expect(body.error.fields["place.county_fips"]).toContain("36061");
   });
 
   it("a state-based-exchange state is a 409 pointing to its marketplace", async () => {
-    const { status, body } = await ask(shoppingBody({ state: "CA", county_fips: "06037", zip: "90210" }, [self(40)], 47_880));
+    const { status, body } = await ask(
+      shoppingBody({ state: "CA", county_fips: "06037", zip: "90210" }, [self(40)], 47_880),
+    );
     expect(status).toBe(409);
     expect(body.error.code).toBe("state_based_marketplace");
     expect(body.error.message).toContain("Covered California");
@@ -275,11 +314,19 @@ describe("errors", () => {
   });
 
   it("wrong method and wrong content type", async () => {
-    const get = await eligibility.loader({ request: new Request("http://localhost/api/eligibility"), params: {}, context: {} });
+    const get = await eligibility.loader({
+      request: new Request("http://localhost/api/eligibility"),
+      params: {},
+      context: {},
+    });
     expect(get.status).toBe(405);
     expect(get.headers.get("allow")).toBe("POST");
     const text = await eligibility.action({
-      request: new Request("http://localhost/api/eligibility", { method: "POST", headers: { "content-type": "text/plain" }, body: "{}" }),
+      request: new Request("http://localhost/api/eligibility", {
+        method: "POST",
+        headers: { "content-type": "text/plain" },
+        body: "{}",
+      }),
       params: {},
       context: {},
     });

@@ -67,20 +67,30 @@ export function copyPlanYear(db: Database.Database, from: number, to: number): v
     if (!columns.includes("plan_year")) continue;
     const list = columns.map((c) => `"${c}"`).join(", ");
     const values = columns.map((c) => (c === "plan_year" ? "?" : `"${c}"`)).join(", ");
-    db.prepare(`INSERT OR IGNORE INTO "${name}" (${list}) SELECT ${values} FROM "${name}" WHERE plan_year = ?`).run(to, from);
+    db.prepare(`INSERT OR IGNORE INTO "${name}" (${list}) SELECT ${values} FROM "${name}" WHERE plan_year = ?`).run(
+      to,
+      from,
+    );
   }
 }
 
 // ---------------------------------------------------------------- route calls
 
 type RouteArgs = { request: Request; params: Record<string, string | undefined>; context: unknown };
-export type RouteModule = { loader: (args: RouteArgs) => Promise<Response> | Response; action: (args: RouteArgs) => Promise<Response> | Response };
+export type RouteModule = {
+  loader: (args: RouteArgs) => Promise<Response> | Response;
+  action: (args: RouteArgs) => Promise<Response> | Response;
+};
 
 // Answers are read loosely: each test asserts the fields it cares about.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Body = any;
 
-export async function postJson(route: RouteModule, urlPath: string, body: unknown): Promise<{ status: number; body: Body; headers: Headers }> {
+export async function postJson(
+  route: RouteModule,
+  urlPath: string,
+  body: unknown,
+): Promise<{ status: number; body: Body; headers: Headers }> {
   const request = new Request(`http://localhost${urlPath}`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -90,12 +100,20 @@ export async function postJson(route: RouteModule, urlPath: string, body: unknow
   return { status: response.status, body: await response.json(), headers: response.headers };
 }
 
-export async function getJson(route: RouteModule, urlPathAndQuery: string): Promise<{ status: number; body: Body; headers: Headers }> {
-  const response = await route.loader({ request: new Request(`http://localhost${urlPathAndQuery}`), params: {}, context: {} });
+export async function getJson(
+  route: RouteModule,
+  urlPathAndQuery: string,
+): Promise<{ status: number; body: Body; headers: Headers }> {
+  const response = await route.loader({
+    request: new Request(`http://localhost${urlPathAndQuery}`),
+    params: {},
+    context: {},
+  });
   return { status: response.status, body: await response.json(), headers: response.headers };
 }
 
-export const upstreamCalls = (fake: FakeUpstream, fragment: string): FakeUpstreamCall[] => fake.calls.filter((c) => c.path.includes(fragment));
+export const upstreamCalls = (fake: FakeUpstream, fragment: string): FakeUpstreamCall[] =>
+  fake.calls.filter((c) => c.path.includes(fragment));
 
 // ---------------------------------------------------------------- households
 
@@ -105,7 +123,12 @@ export const self = (age: number, uses_tobacco = false): PersonIn => ({ age, rel
 export const spouse = (age: number, uses_tobacco = false): PersonIn => ({ age, relationship: "spouse", uses_tobacco });
 export const child = (age: number): PersonIn => ({ age, relationship: "child" });
 
-export function shoppingBody(place: { state: string; county_fips: string; zip: string }, people: PersonIn[], income: number, extra: Record<string, unknown> = {}) {
+export function shoppingBody(
+  place: { state: string; county_fips: string; zip: string },
+  people: PersonIn[],
+  income: number,
+  extra: Record<string, unknown> = {},
+) {
   return { income, household: { people }, place, year: YEAR, ...extra };
 }
 
@@ -139,9 +162,14 @@ export function sampleCsv(name: string): Array<Record<string, string>> {
 
 function rateRow(planId: string, ratingArea: number, age: string): Record<string, string> {
   const rows = sampleCsv("rate-puf.csv").filter(
-    (r) => r.businessyear === String(YEAR) && r.planid === planId && r.ratingareaid === `Rating Area ${ratingArea}` && r.age === age,
+    (r) =>
+      r.businessyear === String(YEAR) &&
+      r.planid === planId &&
+      r.ratingareaid === `Rating Area ${ratingArea}` &&
+      r.age === age,
   );
-  if (rows.length !== 1) throw new Error(`rate-puf.csv: ${rows.length} rows for ${planId} area ${ratingArea} age ${age}`);
+  if (rows.length !== 1)
+    throw new Error(`rate-puf.csv: ${rows.length} rows for ${planId} area ${ratingArea} age ${age}`);
   return rows[0];
 }
 
@@ -159,14 +187,18 @@ export function sampleFamilyOptionRate(planId: string, ratingArea: number): numb
 
 /** Plan Attributes EHBPercentTotalPremium of a plan's on-exchange (-01) variant. */
 export function sampleEhbShare(planId: string): number {
-  const row = sampleCsv("plan-attributes-puf.csv").find((r) => r.businessyear === String(YEAR) && r.planid === `${planId}-01`);
+  const row = sampleCsv("plan-attributes-puf.csv").find(
+    (r) => r.businessyear === String(YEAR) && r.planid === `${planId}-01`,
+  );
   if (!row) throw new Error(`plan-attributes-puf.csv: no ${planId}-01`);
   return Number(row.ehbpercenttotalpremium);
 }
 
 /** Plan Attributes row of a plan variant (deductibles and MOOPs of CSR variants); keys are lower-cased headers. */
 export function sampleVariant(variantId: string): Record<string, string> {
-  const row = sampleCsv("plan-attributes-puf.csv").find((r) => r.businessyear === String(YEAR) && r.planid === variantId);
+  const row = sampleCsv("plan-attributes-puf.csv").find(
+    (r) => r.businessyear === String(YEAR) && r.planid === variantId,
+  );
   if (!row) throw new Error(`plan-attributes-puf.csv: no ${variantId}`);
   return row;
 }

@@ -10,14 +10,20 @@ import { applicablePercent2027, cents, type Body } from "./helpers";
  */
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer({ env: { MARKETPLACE_API_KEY: undefined, MARKETPLACE_API_BASE_URL: undefined, RATE_LIMIT_MAX: "100000" } });
+  server = await startServer({
+    env: { MARKETPLACE_API_KEY: undefined, MARKETPLACE_API_BASE_URL: undefined, RATE_LIMIT_MAX: "100000" },
+  });
 });
 afterAll(async () => {
   await server?.stop();
 });
 
 const post = (path: string, body: unknown) =>
-  fetch(`${server.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  fetch(`${server.url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
 describe("over HTTP", () => {
   it("GET /api/openapi.json is a valid OpenAPI 3 document, cacheable for five minutes", async () => {
@@ -27,7 +33,9 @@ describe("over HTTP", () => {
     expect(response.headers.get("cache-control")).toBe("public, max-age=300");
     const doc = await response.json();
     await expect(SwaggerParser.validate(doc)).resolves.toMatchObject({ openapi: expect.stringMatching(/^3\./) });
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/api/counties", "/api/eligibility", "/api/plans", "/api/openapi.json"]));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(["/api/counties", "/api/eligibility", "/api/plans", "/api/openapi.json"]),
+    );
   });
 
   it("GET /api/counties narrows a ZIP across a state line", async () => {
@@ -57,7 +65,10 @@ describe("over HTTP", () => {
     const income = 55_000;
     expect(applicablePercent2027(254)).toBe(0.0878);
     const plans = await (await post("/api/plans", { income, household, place, year: 2027 })).json();
-    const silver = plans.plans.filter((p: Body) => p.metal_level === "Silver").map((p: Body) => p.ehb_premium).sort((a: number, b: number) => a - b);
+    const silver = plans.plans
+      .filter((p: Body) => p.metal_level === "Silver")
+      .map((p: Body) => p.ehb_premium)
+      .sort((a: number, b: number) => a - b);
     const eligibility = await (await post("/api/eligibility", { income, household, place, year: 2027 })).json();
     expect(eligibility.fpl_percent).toBe(254);
     expect(eligibility.aptc).toBe(cents(Math.max(0, silver[1] - (0.0878 * income) / 12)));
@@ -65,10 +76,20 @@ describe("over HTTP", () => {
   });
 
   it("bad input is a 400 in the one error shape, never a 500", async () => {
-    const malformed = await fetch(`${server.url}/api/plans`, { method: "POST", headers: { "content-type": "application/json" }, body: "{" });
+    const malformed = await fetch(`${server.url}/api/plans`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{",
+    });
     expect(malformed.status).toBe(400);
     expect((await malformed.json()).error.code).toBe("malformed_json");
-    const invalid = await post("/api/eligibility", { income: 1, household: { people: [{ age: 40 }] }, place: { state: "NY", county_fips: "36047", zip: "11201" }, coverage_date: "2026-01-01", year: 2027 });
+    const invalid = await post("/api/eligibility", {
+      income: 1,
+      household: { people: [{ age: 40 }] },
+      place: { state: "NY", county_fips: "36047", zip: "11201" },
+      coverage_date: "2026-01-01",
+      year: 2027,
+    });
     expect(invalid.status).toBe(400);
     expect((await invalid.json()).error.fields).toHaveProperty("coverage_date");
   });

@@ -34,7 +34,12 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 
 type Plan = Body;
-const plansFor = async (place: (typeof PLACES)[keyof typeof PLACES], people: PersonIn[], income: number, extra: Record<string, unknown> = {}) => {
+const plansFor = async (
+  place: (typeof PLACES)[keyof typeof PLACES],
+  people: PersonIn[],
+  income: number,
+  extra: Record<string, unknown> = {},
+) => {
   const answer = await postJson(plansRoute, "/api/plans", shoppingBody(place, people, income, extra));
   expect(answer.status).toBe(200);
   return answer.body;
@@ -58,7 +63,8 @@ const band = (age: number) => (age <= 14 ? "0-14" : age >= 64 ? "64 and over" : 
 const DALLAS_AREA = 8; // rating-areas-by-county.csv: Dallas County 48113 → Rating Area 8
 
 /** One member's monthly premium by hand: the plan's age-21 rate × the curve factor, in cents. */
-const memberByHand = (planId: string, age: number) => cents(sampleRate(planId, DALLAS_AREA, "21") * FEDERAL_CURVE[band(age)]);
+const memberByHand = (planId: string, age: number) =>
+  cents(sampleRate(planId, DALLAS_AREA, "21") * FEDERAL_CURVE[band(age)]);
 
 /** What the credit leaves to pay (eligibility-rules.md §5): premium − min(aptc, (premium − surcharge) × EHB share). */
 const afterCredit = (premium: number, surcharge: number, ehbShare: number, aptc: number) =>
@@ -67,7 +73,12 @@ const afterCredit = (premium: number, surcharge: number, ehbShare: number, aptc:
 describe("TX (age-rated, federal curve), Dallas County", () => {
   it("single, 40: every plan is the age-21 rate × 1.278, and the row the Rate PUF gives for 40", async () => {
     const answer = await plansFor(PLACES.dallas, [self(40)], 60_000);
-    expect(answer).toMatchObject({ year: 2027, source: "own", household_size: 1, place: { rating_area: "Rating Area 8" } });
+    expect(answer).toMatchObject({
+      year: 2027,
+      source: "own",
+      household_size: 1,
+      place: { rating_area: "Rating Area 8" },
+    });
     // service-area-puf.csv: issuers 10101, 10202, 10303, 10404 and 10505 serve Dallas County (the
     // SHOP and dental rows are not individual medical plans): 32 plans.
     expect(answer.plans).toHaveLength(32);
@@ -153,7 +164,10 @@ describe("TX (age-rated, federal curve), Dallas County", () => {
     expect(bluebonnet.premium_w_credit).toBe(127.7);
     expect(bluebonnet.premium_w_credit).toBeGreaterThanOrEqual(bluebonnet.tobacco_surcharge);
     // 10202TX0020001 does not rate tobacco (tobacco rate = rate): no surcharge.
-    expect(answer.plans.find((p: Plan) => p.id === "10202TX0020001")).toMatchObject({ premium: 531.35, tobacco_surcharge: 0 });
+    expect(answer.plans.find((p: Plan) => p.id === "10202TX0020001")).toMatchObject({
+      premium: 531.35,
+      tobacco_surcharge: 0,
+    });
 
     for (const plan of answer.plans as Plan[]) {
       const premium = sampleRate(plan.id, DALLAS_AREA, "40", true);
@@ -161,7 +175,9 @@ describe("TX (age-rated, federal curve), Dallas County", () => {
       expect(plan.premium, plan.id).toBe(premium);
       expect(plan.tobacco_surcharge, plan.id).toBe(cents(premium - noTobacco));
       const credit = plan.metal_level === "Catastrophic" ? 0 : aptc;
-      expect(plan.premium_w_credit, plan.id).toBe(afterCredit(premium, premium - noTobacco, sampleEhbShare(plan.id), credit));
+      expect(plan.premium_w_credit, plan.id).toBe(
+        afterCredit(premium, premium - noTobacco, sampleEhbShare(plan.id), credit),
+      );
       expect(plan.premium_w_credit).toBeGreaterThanOrEqual(plan.tobacco_surcharge);
       expect(cents(plan.premium_w_credit + plan.credit_applied)).toBe(plan.premium);
     }
@@ -188,22 +204,25 @@ describe("TX (age-rated, federal curve), Dallas County", () => {
     { income: 28_000, csr: "87", suffix: "05", why: "175% FPL: (150, 200]" },
     { income: 20_000, csr: "94", suffix: "06", why: "125% FPL: [100, 150]" },
     { income: 60_000, csr: null, suffix: "01", why: "375% FPL: no CSR" },
-  ])("CSR $csr ($why): silver plans show that variant's deductible and MOOP, other metals their own", async ({ income, csr, suffix }) => {
-    const answer = await plansFor(PLACES.dallas, [self(40)], income);
-    expect(answer.eligibility.csr).toBe(csr);
-    for (const plan of answer.plans as Plan[]) {
-      const silver = plan.metal_level === "Silver";
-      const variantId = `${plan.id}-${silver ? suffix : "01"}`;
-      expect(plan.variant_id, plan.id).toBe(variantId);
-      expect(plan.csr_variant).toBe(silver ? csr : null);
-      const row = sampleVariant(variantId);
-      // Integrated medical and drug plans fill the TEHB columns; the others MEHB.
-      const deductible = dollars(row.tehbdedinntier1individual || row.mehbdedinntier1individual);
-      const moop = dollars(row.tehbinntier1individualmoop || row.mehbinntier1individualmoop);
-      expect(plan.deductible.individual, variantId).toBe(deductible);
-      expect(plan.moop.individual, variantId).toBe(moop);
-    }
-  });
+  ])(
+    "CSR $csr ($why): silver plans show that variant's deductible and MOOP, other metals their own",
+    async ({ income, csr, suffix }) => {
+      const answer = await plansFor(PLACES.dallas, [self(40)], income);
+      expect(answer.eligibility.csr).toBe(csr);
+      for (const plan of answer.plans as Plan[]) {
+        const silver = plan.metal_level === "Silver";
+        const variantId = `${plan.id}-${silver ? suffix : "01"}`;
+        expect(plan.variant_id, plan.id).toBe(variantId);
+        expect(plan.csr_variant).toBe(silver ? csr : null);
+        const row = sampleVariant(variantId);
+        // Integrated medical and drug plans fill the TEHB columns; the others MEHB.
+        const deductible = dollars(row.tehbdedinntier1individual || row.mehbdedinntier1individual);
+        const moop = dollars(row.tehbinntier1individualmoop || row.mehbinntier1individualmoop);
+        expect(plan.deductible.individual, variantId).toBe(deductible);
+        expect(plan.moop.individual, variantId).toBe(moop);
+      }
+    },
+  );
 
   it("carries metal level, type, issuer, HSA, quality rating and document URLs from the data", async () => {
     const answer = await plansFor(PLACES.dallas, [self(40)], 60_000);
@@ -245,7 +264,11 @@ describe("NY (community rated, family tiers)", () => {
     { name: "couple", people: [self(45), spouse(43)], factor: 2.0 },
     { name: "one adult with children", people: [self(38), child(10), child(7)], factor: 1.7 },
     { name: "two adults with children", people: [self(42), spouse(40), child(12), child(9)], factor: 2.85 },
-    { name: "two adults with four children (tiers do not count children)", people: [self(42), spouse(40), child(12), child(9), child(6), child(3)], factor: 2.85 },
+    {
+      name: "two adults with four children (tiers do not count children)",
+      people: [self(42), spouse(40), child(12), child(9), child(6), child(3)],
+      factor: 2.85,
+    },
   ])("$name: single-adult rate × $factor, whatever the ages, no tobacco rating", async ({ people, factor }) => {
     const smokers = people.map((p) => ({ ...p, uses_tobacco: p.relationship !== "child" }));
     const answer = await plansFor(PLACES.kings, smokers, 500_000);
@@ -274,11 +297,20 @@ describe("filters and sorts", () => {
     { filters: { metal_levels: ["Bronze"] }, keep: (p: Plan) => p.metal_level === "Bronze" },
     { filters: { types: ["PPO", "POS"] }, keep: (p: Plan) => ["PPO", "POS"].includes(p.type) },
     { filters: { issuers: ["Pecan Valley Health"] }, keep: (p: Plan) => p.issuer.id === "10202" },
-    { filters: { issuers: ["10303", "longhorn mutual health"] }, keep: (p: Plan) => ["10303", "10404"].includes(p.issuer.id) },
+    {
+      filters: { issuers: ["10303", "longhorn mutual health"] },
+      keep: (p: Plan) => ["10303", "10404"].includes(p.issuer.id),
+    },
     { filters: { hsa_eligible: true }, keep: (p: Plan) => p.hsa_eligible },
     { filters: { max_premium: 200 }, keep: (p: Plan) => p.premium_w_credit <= 200 },
-    { filters: { max_deductible: 2000 }, keep: (p: Plan) => p.deductible.individual !== null && p.deductible.individual <= 2000 },
-    { filters: { metal_levels: ["Silver"], max_deductible: 3500 }, keep: (p: Plan) => p.metal_level === "Silver" && p.deductible.individual <= 3500 },
+    {
+      filters: { max_deductible: 2000 },
+      keep: (p: Plan) => p.deductible.individual !== null && p.deductible.individual <= 2000,
+    },
+    {
+      filters: { metal_levels: ["Silver"], max_deductible: 3500 },
+      keep: (p: Plan) => p.metal_level === "Silver" && p.deductible.individual <= 3500,
+    },
   ])("filter $filters", async ({ filters, keep }) => {
     const answer = await filtered(filters);
     const expectedIds = ids(all.filter(keep));
@@ -320,7 +352,9 @@ describe("filters and sorts", () => {
       const premiums = answer.plans.map((p: Plan) => p.premium_w_credit);
       expect(new Set(premiums).size).toBeLessThan(premiums.length); // ties exist
       const sign = order === "asc" ? 1 : -1;
-      const reference = [...answer.plans].sort((a: Plan, b: Plan) => sign * (a.premium_w_credit - b.premium_w_credit) || a.id.localeCompare(b.id));
+      const reference = [...answer.plans].sort(
+        (a: Plan, b: Plan) => sign * (a.premium_w_credit - b.premium_w_credit) || a.id.localeCompare(b.id),
+      );
       expect(answer.plans.map((p: Plan) => p.id)).toEqual(reference.map((p: Plan) => p.id));
     }
   });
@@ -347,7 +381,10 @@ describe("filters and sorts", () => {
     [{ order: "up" }, "order"],
     [{ usage: "extreme" }, "usage"],
   ])("%j → 400 naming %s", async (patch, field) => {
-    const { status, body } = await postJson(plansRoute, "/api/plans", { ...shoppingBody(PLACES.dallas, [self(40)], 36_000), ...patch });
+    const { status, body } = await postJson(plansRoute, "/api/plans", {
+      ...shoppingBody(PLACES.dallas, [self(40)], 36_000),
+      ...patch,
+    });
     expect(status).toBe(400);
     expect(Object.keys(body.error.fields)).toContain(field);
   });
@@ -355,13 +392,21 @@ describe("filters and sorts", () => {
 
 describe("errors", () => {
   it("a year without data → 404 naming the year", async () => {
-    const { status, body } = await postJson(plansRoute, "/api/plans", shoppingBody(PLACES.dallas, [self(40)], 36_000, { year: 2031 }));
+    const { status, body } = await postJson(
+      plansRoute,
+      "/api/plans",
+      shoppingBody(PLACES.dallas, [self(40)], 36_000, { year: 2031 }),
+    );
     expect(status).toBe(404);
     expect(body.error.message).toContain("2031");
   });
 
   it("a state-based marketplace → 409 with its name", async () => {
-    const { status, body } = await postJson(plansRoute, "/api/plans", shoppingBody({ state: "PA", county_fips: "42101", zip: "19103" }, [self(40)], 36_000));
+    const { status, body } = await postJson(
+      plansRoute,
+      "/api/plans",
+      shoppingBody({ state: "PA", county_fips: "42101", zip: "19103" }, [self(40)], 36_000),
+    );
     expect(status).toBe(409);
     expect(body.error.message).toContain("Pennie");
   });

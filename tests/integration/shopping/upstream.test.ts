@@ -43,7 +43,13 @@ describe("TX eligibility from upstream", () => {
   it("the specification's scenario: Dallas, single, 35, $36,000 → csr 73 and a non-zero aptc", async () => {
     const { status, body } = await eligibility(shoppingBody(PLACES.dallas, [self(35)], 36_000));
     expect(status).toBe(200);
-    expect(body).toMatchObject({ year: 2027, csr: "73", is_medicaid_chip: false, in_coverage_gap: false, source: "upstream" });
+    expect(body).toMatchObject({
+      year: 2027,
+      csr: "73",
+      is_medicaid_chip: false,
+      in_coverage_gap: false,
+      source: "upstream",
+    });
     expect(body.aptc).toBeGreaterThan(0);
     // Upstream's hardship exemption is not surfaced; NY's essential_plan is not sent for TX.
     expect(body).not.toHaveProperty("hardship_exemption");
@@ -53,7 +59,17 @@ describe("TX eligibility from upstream", () => {
     // The fake computes as CMS does; by hand: FPL = 36,000 / 15,960 = 225% → 6.78 + 25/50 × 1.88 = 7.72%,
     // contribution 0.0772 × 36,000 / 12 = 231.60; benchmark = second-lowest (age-35 rate × EHB share)
     // of Dallas silver plans; the service rounds upstream's unrounded credit to cents.
-    const dallasSilver = ["10101TX0010004", "10101TX0010005", "10202TX0020003", "10202TX0030004", "10303TX0030003", "10303TX0030004", "10404TX0010002", "10404TX0040003", "10505TX0010003"];
+    const dallasSilver = [
+      "10101TX0010004",
+      "10101TX0010005",
+      "10202TX0020003",
+      "10202TX0030004",
+      "10303TX0030003",
+      "10303TX0030004",
+      "10404TX0010002",
+      "10404TX0040003",
+      "10505TX0010003",
+    ];
     const ehb = dallasSilver.map((id) => sampleRate(id, 8, "35") * sampleEhbShare(id)).sort((a, b) => a - b);
     expect(body.aptc).toBe(cents(ehb[1] - 231.6));
 
@@ -63,12 +79,20 @@ describe("TX eligibility from upstream", () => {
       year: 2027,
       market: "Individual",
       place: { countyfips: "48113", state: "TX", zipcode: "75201" },
-      household: { income: 36_000, people: [{ age: 35, aptc_eligible: true, relationship: "Self", uses_tobacco: false }] },
+      household: {
+        income: 36_000,
+        people: [{ age: 35, aptc_eligible: true, relationship: "Self", uses_tobacco: false }],
+      },
     });
   });
 
   it.each([
-    { income: 15_959, gap: true, csr: null, why: "$1 under 100% in a non-expansion state: the coverage gap, no credit" },
+    {
+      income: 15_959,
+      gap: true,
+      csr: null,
+      why: "$1 under 100% in a non-expansion state: the coverage gap, no credit",
+    },
     { income: 15_960, gap: false, csr: "94", why: "at 100%: credit and CSR 94" },
     { income: 15_961, gap: false, csr: "94", why: "$1 over 100%" },
     { income: 23_940, gap: false, csr: "94", why: "at 150%: still 94" },
@@ -89,7 +113,10 @@ describe("TX eligibility from upstream", () => {
 
   it("a tax household larger than the people applying is sent to upstream with the others as covered elsewhere", async () => {
     // $36,000 for three: 36,000 / (15,960 + 2 × 5,680 = 27,320) = 131% → CSR 94 (for one it would be 73).
-    const { body } = await eligibility({ ...shoppingBody(PLACES.dallas, [self(35)], 36_000), household: { size: 3, people: [self(35)] } });
+    const { body } = await eligibility({
+      ...shoppingBody(PLACES.dallas, [self(35)], 36_000),
+      household: { size: 3, people: [self(35)] },
+    });
     expect(body.csr).toBe("94");
     const [call] = upstreamCalls(fake, "/households/eligibility/estimates");
     const people = (call.body as Body).household.people;
@@ -217,12 +244,23 @@ describe("the upstream plan-search branch (a state that is neither owned nor sta
       expect(plan).not.toHaveProperty("urls"); // documents are on the plan page (docs/decisions/136)
     }
     const bronzeHsa = body.plans.find((p: Body) => p.id === "10101TX0010002");
-    expect(bronzeHsa).toMatchObject({ hsa_eligible: true, issuer: { id: "10101", name: "Bluebonnet Health Plans" }, metal_level: "Bronze", type: "HMO" });
+    expect(bronzeHsa).toMatchObject({
+      hsa_eligible: true,
+      issuer: { id: "10101", name: "Bluebonnet Health Plans" },
+      metal_level: "Bronze",
+      type: "HMO",
+    });
     expect(() => PlansResponse.parse(body)).not.toThrow();
   });
 
   it("applies the same filters and sorts", async () => {
-    const { body } = await plans(shoppingBody(PLACES.dallas, [self(40)], 36_000, { filters: { metal_levels: ["Gold"] }, sort: "premium", order: "desc" }));
+    const { body } = await plans(
+      shoppingBody(PLACES.dallas, [self(40)], 36_000, {
+        filters: { metal_levels: ["Gold"] },
+        sort: "premium",
+        order: "desc",
+      }),
+    );
     expect(body.plans.length).toBeGreaterThan(0);
     expect(body.plans.every((p: Body) => p.metal_level === "Gold")).toBe(true);
     const premiums = body.plans.map((p: Body) => p.premium_w_credit);

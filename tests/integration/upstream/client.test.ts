@@ -61,7 +61,11 @@ describe("the key", () => {
 
   it("defaults to the real API's base URL when none is set", () => {
     configureService({ MARKETPLACE_API_BASE_URL: undefined, MARKETPLACE_API_KEY: TEST_KEY, UPSTREAM_IS_SAMPLE: "1" });
-    expect(upstreamStatus()).toMatchObject({ baseUrl: "https://marketplace.api.healthcare.gov/api/v1", configured: true, sample: true });
+    expect(upstreamStatus()).toMatchObject({
+      baseUrl: "https://marketplace.api.healthcare.gov/api/v1",
+      configured: true,
+      sample: true,
+    });
   });
 });
 
@@ -116,7 +120,11 @@ describe("coverage batching", () => {
   });
 
   it("keeps at most UPSTREAM_MAX_CONCURRENCY calls in flight", async () => {
-    configureService({ MARKETPLACE_API_BASE_URL: fake.url, MARKETPLACE_API_KEY: TEST_KEY, UPSTREAM_MAX_CONCURRENCY: "2" });
+    configureService({
+      MARKETPLACE_API_BASE_URL: fake.url,
+      MARKETPLACE_API_KEY: TEST_KEY,
+      UPSTREAM_MAX_CONCURRENCY: "2",
+    });
     fake.reset();
     const result = await drugsCovered(["617318"], syntheticPlans(60), { year: 2027 });
     expect(result.calls).toBe(6);
@@ -158,10 +166,18 @@ describe("outage classification", () => {
   });
 
   it("aborts a slow answer at the timeout and counts time queued behind the cap toward it", async () => {
-    configureService({ MARKETPLACE_API_BASE_URL: fake.url, MARKETPLACE_API_KEY: TEST_KEY, UPSTREAM_MAX_CONCURRENCY: "1", UPSTREAM_TIMEOUT_MS: "300" });
+    configureService({
+      MARKETPLACE_API_BASE_URL: fake.url,
+      MARKETPLACE_API_KEY: TEST_KEY,
+      UPSTREAM_MAX_CONCURRENCY: "1",
+      UPSTREAM_TIMEOUT_MS: "300",
+    });
     await fake.setMode("slow");
     const started = performance.now();
-    const [first, second] = await Promise.all([countiesByZip("75001").catch((e) => e), countiesByZip("75201").catch((e) => e)]);
+    const [first, second] = await Promise.all([
+      countiesByZip("75001").catch((e) => e),
+      countiesByZip("75201").catch((e) => e),
+    ]);
     expect(first).toMatchObject({ name: "UpstreamUnavailableError", reason: "timeout" });
     expect(second).toMatchObject({ name: "UpstreamUnavailableError", reason: "busy" });
     expect(performance.now() - started).toBeLessThan(1_000);
@@ -170,9 +186,16 @@ describe("outage classification", () => {
 
   it("treats a rejected key as an outage and a refused request as a rejection", async () => {
     configureService({ MARKETPLACE_API_BASE_URL: fake.url, MARKETPLACE_API_KEY: "a-different-key-0123456789" });
-    expect(await countiesByZip("75001").catch((e) => e)).toMatchObject({ name: "UpstreamUnavailableError", reason: "unauthorized", status: 401 });
+    expect(await countiesByZip("75001").catch((e) => e)).toMatchObject({
+      name: "UpstreamUnavailableError",
+      reason: "unauthorized",
+      status: 401,
+    });
     configureService({ MARKETPLACE_API_BASE_URL: fake.url, MARKETPLACE_API_KEY: TEST_KEY });
-    const error = await eligibilityEstimates({ ...TX_HOUSEHOLD, place: { countyfips: "36061", state: "NY", zipcode: "10001" } }).catch((e) => e);
+    const error = await eligibilityEstimates({
+      ...TX_HOUSEHOLD,
+      place: { countyfips: "36061", state: "NY", zipcode: "10001" },
+    }).catch((e) => e);
     expect(error).toBeInstanceOf(UpstreamRejectedError);
     expect(error).toMatchObject({ status: 400, upstreamMessage: "state is not a valid marketplace state" });
   });
@@ -228,11 +251,17 @@ describe("logging", () => {
     await countiesByZip("75201").catch(() => undefined);
     stop();
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatchObject({ event: "upstream_call", operation: "drugs.autocomplete", status: 200, outcome: "ok" });
+    expect(lines[0]).toMatchObject({
+      event: "upstream_call",
+      operation: "drugs.autocomplete",
+      status: 200,
+      outcome: "ok",
+    });
     expect(lines[2]).toMatchObject({ operation: "counties.by_zip", status: 503, outcome: "server_error" });
     for (const line of lines) expect(typeof (line as { durationMs: unknown }).durationMs).toBe("number");
     const text = JSON.stringify(lines);
-    for (const secret of ["sertraline", "36000", "75201", "75001", TEST_KEY, "apikey"]) expect(text).not.toContain(secret);
+    for (const secret of ["sertraline", "36000", "75201", "75001", TEST_KEY, "apikey"])
+      expect(text).not.toContain(secret);
     expect(records.map((r) => r.operation)).toEqual(["drugs.autocomplete", "eligibility.estimates", "counties.by_zip"]);
   });
 });

@@ -27,7 +27,10 @@ async function post(path: string, body: unknown) {
 
 describe("fake upstream: keys and limits", () => {
   it("rejects a missing key and a wrong key with 401", async () => {
-    expect(await get("/drugs/autocomplete?q=lipitor", null)).toEqual({ status: 401, body: { message: "Invalid authentication credentials" } });
+    expect(await get("/drugs/autocomplete?q=lipitor", null)).toEqual({
+      status: 401,
+      body: { message: "Invalid authentication credentials" },
+    });
     expect((await get("/drugs/autocomplete?q=lipitor", "not-the-key")).status).toBe(401);
   });
 
@@ -68,7 +71,9 @@ describe("fake upstream: the real shapes", () => {
 
   it("answers provider autocomplete per type: Individual, Facility and Group", async () => {
     const types = await Promise.all(
-      ["Individual", "Facility", "Group"].map(async (type) => (await get(`/providers/autocomplete?q=aver&zipcode=75001&type=${type}`)).body),
+      ["Individual", "Facility", "Group"].map(
+        async (type) => (await get(`/providers/autocomplete?q=aver&zipcode=75001&type=${type}`)).body,
+      ),
     );
     expect(types[0].map((p: { npi: string }) => p.npi)).toEqual(["1000000004", "1000000012", "1000000020"]);
     expect(types[0].every((p: { provider_type: string }) => p.provider_type === "Individual")).toBe(true);
@@ -76,7 +81,9 @@ describe("fake upstream: the real shapes", () => {
       ["1000000046", "Facility"],
       ["1000000038", "Facility"],
     ]);
-    expect(types[2].map((p: { npi: string; provider_type: string }) => [p.npi, p.provider_type])).toEqual([["1000000046", "Group"]]);
+    expect(types[2].map((p: { npi: string; provider_type: string }) => [p.npi, p.provider_type])).toEqual([
+      ["1000000046", "Group"],
+    ]);
   });
 
   it("answers drug coverage as {coverage}, with DataNotProvided and left-out plans, never tiers or PartialCovered", async () => {
@@ -87,7 +94,11 @@ describe("fake upstream: the real shapes", () => {
     for (const planId of plans) {
       const quirk = fakeCoverageQuirk(planId);
       if (quirk === "omitted") expect(answered.has(planId)).toBe(false);
-      if (quirk === "data_not_provided") expect(rows.filter((r) => r.plan_id === planId).map((r) => r.coverage)).toEqual(["DataNotProvided", "DataNotProvided"]);
+      if (quirk === "data_not_provided")
+        expect(rows.filter((r) => r.plan_id === planId).map((r) => r.coverage)).toEqual([
+          "DataNotProvided",
+          "DataNotProvided",
+        ]);
     }
     expect(plans.some((id) => fakeCoverageQuirk(id) === "omitted")).toBe(true);
     expect(plans.some((id) => fakeCoverageQuirk(id) === "data_not_provided")).toBe(true);
@@ -106,11 +117,31 @@ describe("fake upstream: the real shapes", () => {
   });
 
   it("answers provider coverage with accepting and addresses, NotCovered off network", async () => {
-    const { body } = await get("/providers/covered?providerids=1000000012&planids=11111TX0010001,11111TX0010006&year=2027");
+    const { body } = await get(
+      "/providers/covered?providerids=1000000012&planids=11111TX0010001,11111TX0010006&year=2027",
+    );
     expect(body.coverage).toHaveLength(2);
-    expect(body.coverage[0]).toMatchObject({ npi: "1000000012", plan_id: "11111TX0010001", coverage: "Covered", accepting: "accepting in some locations" });
-    expect(body.coverage[0].addresses[0]).toEqual({ street_1: "200 Heart Way", street_2: "", city: "Dallas", state: "TX", zipcode: "75201", countyfips: "48113" });
-    expect(body.coverage[1]).toEqual({ npi: "1000000012", plan_id: "11111TX0010006", coverage: "NotCovered", accepting: "unknown", addresses: [] });
+    expect(body.coverage[0]).toMatchObject({
+      npi: "1000000012",
+      plan_id: "11111TX0010001",
+      coverage: "Covered",
+      accepting: "accepting in some locations",
+    });
+    expect(body.coverage[0].addresses[0]).toEqual({
+      street_1: "200 Heart Way",
+      street_2: "",
+      city: "Dallas",
+      state: "TX",
+      zipcode: "75201",
+      countyfips: "48113",
+    });
+    expect(body.coverage[1]).toEqual({
+      npi: "1000000012",
+      plan_id: "11111TX0010006",
+      coverage: "NotCovered",
+      accepting: "unknown",
+      addresses: [],
+    });
   });
 
   it("answers counties by ZIP, every county of a multi-county ZIP, largest share first", async () => {
@@ -155,7 +186,9 @@ describe("fake upstream: the real shapes", () => {
     expect(new Set(ids)).toEqual(new Set(DALLAS_PLANS));
     expect(first.body.rate_area).toEqual({ state: "TX", area: 8 });
     // Sorted by premium after credit: 22222TX0020001 at 35 costs 482.69 − 251.09 = 231.60.
-    const benchmark = [...first.body.plans, ...second.body.plans].find((plan: { id: string }) => plan.id === "22222TX0020001");
+    const benchmark = [...first.body.plans, ...second.body.plans].find(
+      (plan: { id: string }) => plan.id === "22222TX0020001",
+    );
     expect(benchmark.premium).toBe(482.69);
     expect(benchmark.premium_w_credit).toBe(231.6);
   });

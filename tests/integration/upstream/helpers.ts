@@ -80,13 +80,22 @@ export function jsonPost(path: string, body: unknown): Request {
   });
 }
 
-export type RouteModule = { action: (args: { request: Request; params: Record<string, string | undefined>; context: unknown }) => Promise<Response> | Response };
+export type RouteModule = {
+  action: (args: {
+    request: Request;
+    params: Record<string, string | undefined>;
+    context: unknown;
+  }) => Promise<Response> | Response;
+};
 
 // Route answers are read loosely in tests: each test asserts the fields it cares about.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type JsonBody = any;
 
-export async function callRoute(route: RouteModule, request: Request): Promise<{ status: number; body: JsonBody; ms: number }> {
+export async function callRoute(
+  route: RouteModule,
+  request: Request,
+): Promise<{ status: number; body: JsonBody; ms: number }> {
   const started = performance.now();
   const response = await route.action({ request, params: {}, context: {} });
   const body = await response.json();

@@ -5,7 +5,16 @@ import * as providersAutocomplete from "../../../app/routes/api.providers.autoco
 import * as providersCovered from "../../../app/routes/api.providers.covered";
 import { setOwnDataSourceForTests } from "../../../app/server/upstream/lookups.server";
 import type { FakeUpstream, FakeUpstreamMode } from "../../../mocks/cms-api/index";
-import { callRoute, configureService, DALLAS_PLANS, jsonPost, ownRowsFrom, type RouteModule, startConfiguredFake, TEST_KEY } from "./helpers";
+import {
+  callRoute,
+  configureService,
+  DALLAS_PLANS,
+  jsonPost,
+  ownRowsFrom,
+  type RouteModule,
+  startConfiguredFake,
+  TEST_KEY,
+} from "./helpers";
 
 // Every upstream-using route × every kind of outage: a 200 with the degraded
 // answer the specification names (autocomplete → no results, coverage → empty
@@ -21,7 +30,13 @@ interface RouteCase {
   degraded: Record<string, unknown>;
 }
 const ROUTES: RouteCase[] = [
-  { name: "drugs/autocomplete", route: drugsAutocomplete, path: "/api/drugs/autocomplete", body: { query: "lipitor" }, degraded: { drugs: [], upstream: "unavailable" } },
+  {
+    name: "drugs/autocomplete",
+    route: drugsAutocomplete,
+    path: "/api/drugs/autocomplete",
+    body: { query: "lipitor" },
+    degraded: { drugs: [], upstream: "unavailable" },
+  },
   {
     name: "providers/autocomplete",
     route: providersAutocomplete,
@@ -50,7 +65,16 @@ beforeAll(async () => {
   fake = await startConfiguredFake();
   // Own rows exist: the outage answer must still be empty coverage, as specified.
   ownRowsFrom({
-    formulary: [{ rxcui: "617318", planId: "11111TX0010001", drugTier: "BRAND", priorAuth: false, stepTherapy: false, quantityLimit: false }],
+    formulary: [
+      {
+        rxcui: "617318",
+        planId: "11111TX0010001",
+        drugTier: "BRAND",
+        priorAuth: false,
+        stepTherapy: false,
+        quantityLimit: false,
+      },
+    ],
     network: [{ npi: "1000000004", planId: "11111TX0010001", networkTier: "PREFERRED" }],
   });
 });

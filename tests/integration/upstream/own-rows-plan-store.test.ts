@@ -21,7 +21,10 @@ let fake: FakeUpstream;
 beforeAll(async () => {
   scratch = mkdtempSync(path.join(os.tmpdir(), "upstream-plan-store-"));
   const storeFile = path.join(scratch, "plan-store.sqlite");
-  execFileSync(process.execPath, ["--import", "tsx", "seed/cli.ts", "--source", FIXTURE_DIR, "--out", storeFile], { cwd: REPO_ROOT, stdio: "ignore" });
+  execFileSync(process.execPath, ["--import", "tsx", "seed/cli.ts", "--source", FIXTURE_DIR, "--out", storeFile], {
+    cwd: REPO_ROOT,
+    stdio: "ignore",
+  });
   setOwnDataSourceForTests(undefined);
   fake = await startConfiguredFake({ PLAN_STORE_PATH: storeFile });
   resetPlanStoreForTests();
@@ -42,22 +45,47 @@ describe("gap-fill from the plan store", () => {
     expect(status).toBe(200);
     // The store holds only 2027, so the shopped year is whatever defaultPlanYear makes of today and [2027].
     expect(body.year).toBe(defaultPlanYear(new Date(), [2027]));
-    const byKey = Object.fromEntries(body.coverage.map((r: { rxcui: string; plan_id: string }) => [`${r.rxcui}@${r.plan_id}`, r]));
+    const byKey = Object.fromEntries(
+      body.coverage.map((r: { rxcui: string; plan_id: string }) => [`${r.rxcui}@${r.plan_id}`, r]),
+    );
     // mr/11111/drugs.json: Lipitor 20 on 11111TX0010001 is PREFERRED-BRAND with prior authorization.
-    expect(byKey["617318@11111TX0010001"]).toMatchObject({ coverage: "PartialCovered", drug_tier: "PREFERRED-BRAND", restrictions: { prior_authorization: true } });
+    expect(byKey["617318@11111TX0010001"]).toMatchObject({
+      coverage: "PartialCovered",
+      drug_tier: "PREFERRED-BRAND",
+      restrictions: { prior_authorization: true },
+    });
     // Lipitor 80 there is generic-only: the generic 259255 is GENERIC.
-    expect(byKey["262095@11111TX0010001"]).toMatchObject({ coverage: "GenericCovered", generic_rxcui: "259255", drug_tier: "GENERIC" });
+    expect(byKey["262095@11111TX0010001"]).toMatchObject({
+      coverage: "GenericCovered",
+      generic_rxcui: "259255",
+      drug_tier: "GENERIC",
+    });
     // mr/22222/drugs.json lists both brands as covered, without restrictions.
-    expect(byKey["617318@22222TX0020001"]).toMatchObject({ coverage: "Covered", drug_tier: "PREFERRED-BRAND", source: "upstream" });
+    expect(byKey["617318@22222TX0020001"]).toMatchObject({
+      coverage: "Covered",
+      drug_tier: "PREFERRED-BRAND",
+      source: "upstream",
+    });
     expect(byKey["262095@22222TX0020001"]).toMatchObject({ coverage: "Covered", drug_tier: "NON-PREFERRED-BRAND" });
   });
 
   it("fills network tiers from the store's provider-network rows", async () => {
     const { body } = await callRoute(
       providersCovered,
-      jsonPost("/api/providers/covered", { npis: ["1000000004", "1000000012"], plan_ids: ["11111TX0010001", "22222TX0020001"], year: 2027 }),
+      jsonPost("/api/providers/covered", {
+        npis: ["1000000004", "1000000012"],
+        plan_ids: ["11111TX0010001", "22222TX0020001"],
+        year: 2027,
+      }),
     );
-    expect(body.coverage.map((r: { npi: string; plan_id: string; coverage: string; network_tier: string }) => [r.npi, r.plan_id, r.coverage, r.network_tier])).toEqual([
+    expect(
+      body.coverage.map((r: { npi: string; plan_id: string; coverage: string; network_tier: string }) => [
+        r.npi,
+        r.plan_id,
+        r.coverage,
+        r.network_tier,
+      ]),
+    ).toEqual([
       ["1000000004", "11111TX0010001", "Covered", "PREFERRED"],
       ["1000000004", "22222TX0020001", "Covered", "TIER-1"],
       // Listed as PREFERRED and NON-PREFERRED, accepting in some locations.

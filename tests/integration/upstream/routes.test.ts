@@ -5,7 +5,15 @@ import * as providersAutocomplete from "../../../app/routes/api.providers.autoco
 import * as providersCovered from "../../../app/routes/api.providers.covered";
 import { setOwnDataSourceForTests } from "../../../app/server/upstream/lookups.server";
 import { fakeCoverageQuirk, type FakeUpstream } from "../../../mocks/cms-api/index";
-import { callRoute, configureService, DALLAS_PLANS, jsonPost, ownRowsFrom, startConfiguredFake, TEST_KEY } from "./helpers";
+import {
+  callRoute,
+  configureService,
+  DALLAS_PLANS,
+  jsonPost,
+  ownRowsFrom,
+  startConfiguredFake,
+  TEST_KEY,
+} from "./helpers";
 
 // The four drug and doctor routes, called as Remix resource routes, against
 // the fake upstream over real HTTP; own rows injected through the seam.
@@ -22,7 +30,12 @@ beforeEach(async () => {
 });
 afterEach(() => setOwnDataSourceForTests(undefined));
 
-const row = (rxcui: string, planId: string, drugTier: string, flags: { priorAuth?: boolean; stepTherapy?: boolean; quantityLimit?: boolean } = {}) => ({
+const row = (
+  rxcui: string,
+  planId: string,
+  drugTier: string,
+  flags: { priorAuth?: boolean; stepTherapy?: boolean; quantityLimit?: boolean } = {},
+) => ({
   rxcui,
   planId,
   drugTier,
@@ -35,14 +48,44 @@ describe("request validation", () => {
   it.each([
     { route: drugsAutocomplete, path: "/api/drugs/autocomplete", body: { query: "li" }, field: "query" },
     { route: drugsAutocomplete, path: "/api/drugs/autocomplete", body: {}, field: "query" },
-    { route: drugsAutocomplete, path: "/api/drugs/autocomplete", body: { query: "lipitor", year: "2027" }, field: "year" },
+    {
+      route: drugsAutocomplete,
+      path: "/api/drugs/autocomplete",
+      body: { query: "lipitor", year: "2027" },
+      field: "year",
+    },
     { route: providersAutocomplete, path: "/api/providers/autocomplete", body: { query: "avery" }, field: "zip" },
-    { route: providersAutocomplete, path: "/api/providers/autocomplete", body: { query: "  av ", zip: "75001" }, field: "query" },
-    { route: drugsCovered, path: "/api/drugs/covered", body: { rxcuis: ["lipitor"], plan_ids: ["11111TX0010001"] }, field: "rxcuis.0" },
+    {
+      route: providersAutocomplete,
+      path: "/api/providers/autocomplete",
+      body: { query: "  av ", zip: "75001" },
+      field: "query",
+    },
+    {
+      route: drugsCovered,
+      path: "/api/drugs/covered",
+      body: { rxcuis: ["lipitor"], plan_ids: ["11111TX0010001"] },
+      field: "rxcuis.0",
+    },
     { route: drugsCovered, path: "/api/drugs/covered", body: { rxcuis: ["617318"], plan_ids: [] }, field: "plan_ids" },
-    { route: drugsCovered, path: "/api/drugs/covered", body: { rxcuis: ["617318"], plan_ids: Array(501).fill("11111TX0010001") }, field: "plan_ids" },
-    { route: providersCovered, path: "/api/providers/covered", body: { npis: ["123"], plan_ids: ["11111TX0010001"] }, field: "npis.0" },
-    { route: providersCovered, path: "/api/providers/covered", body: { npis: ["1000000004"], plan_ids: ["not-a-plan"] }, field: "plan_ids.0" },
+    {
+      route: drugsCovered,
+      path: "/api/drugs/covered",
+      body: { rxcuis: ["617318"], plan_ids: Array(501).fill("11111TX0010001") },
+      field: "plan_ids",
+    },
+    {
+      route: providersCovered,
+      path: "/api/providers/covered",
+      body: { npis: ["123"], plan_ids: ["11111TX0010001"] },
+      field: "npis.0",
+    },
+    {
+      route: providersCovered,
+      path: "/api/providers/covered",
+      body: { npis: ["1000000004"], plan_ids: ["not-a-plan"] },
+      field: "plan_ids.0",
+    },
   ])("$path → 400 naming $field", async ({ route, path, body, field }) => {
     const { status, body: answer } = await callRoute(route, jsonPost(path, body));
     expect(status).toBe(400);
@@ -52,12 +95,20 @@ describe("request validation", () => {
   });
 
   it("answers 405 with Allow for GET and 415 for a body that is not JSON", async () => {
-    const get = await drugsAutocomplete.loader({ request: new Request("http://localhost/api/drugs/autocomplete"), params: {}, context: {} });
+    const get = await drugsAutocomplete.loader({
+      request: new Request("http://localhost/api/drugs/autocomplete"),
+      params: {},
+      context: {},
+    });
     expect(get.status).toBe(405);
     expect(get.headers.get("allow")).toBe("POST");
     const form = await callRoute(
       drugsCovered,
-      new Request("http://localhost/api/drugs/covered", { method: "POST", headers: { "content-type": "text/plain" }, body: "x" }),
+      new Request("http://localhost/api/drugs/covered", {
+        method: "POST",
+        headers: { "content-type": "text/plain" },
+        body: "x",
+      }),
     );
     expect(form.status).toBe(415);
   });
@@ -65,12 +116,27 @@ describe("request validation", () => {
 
 describe("POST /api/drugs/autocomplete", () => {
   it("answers drug names with RxCUIs, and the same letters again from the cache", async () => {
-    const { status, body } = await callRoute(drugsAutocomplete, jsonPost("/api/drugs/autocomplete", { query: "lipit" }));
+    const { status, body } = await callRoute(
+      drugsAutocomplete,
+      jsonPost("/api/drugs/autocomplete", { query: "lipit" }),
+    );
     expect(status).toBe(200);
     expect(body).toEqual({
       drugs: [
-        { rxcui: "617318", name: "Lipitor", strength: "20 mg", route: "Oral Pill", full_name: "atorvastatin 20 MG Oral Tablet [Lipitor]" },
-        { rxcui: "262095", name: "Lipitor", strength: "80 mg", route: "Oral Pill", full_name: "atorvastatin 80 MG Oral Tablet [Lipitor]" },
+        {
+          rxcui: "617318",
+          name: "Lipitor",
+          strength: "20 mg",
+          route: "Oral Pill",
+          full_name: "atorvastatin 20 MG Oral Tablet [Lipitor]",
+        },
+        {
+          rxcui: "262095",
+          name: "Lipitor",
+          strength: "80 mg",
+          route: "Oral Pill",
+          full_name: "atorvastatin 80 MG Oral Tablet [Lipitor]",
+        },
       ],
       upstream: "ok",
       sample: false,
@@ -89,7 +155,10 @@ describe("POST /api/drugs/autocomplete", () => {
 
 describe("POST /api/providers/autocomplete", () => {
   it("makes three concurrent calls and merges Individual, Facility, Group without repeating an NPI", async () => {
-    const { status, body } = await callRoute(providersAutocomplete, jsonPost("/api/providers/autocomplete", { query: "aver", zip: "75001" }));
+    const { status, body } = await callRoute(
+      providersAutocomplete,
+      jsonPost("/api/providers/autocomplete", { query: "aver", zip: "75001" }),
+    );
     expect(status).toBe(200);
     expect(body.upstream).toBe("ok");
     expect(body.failedTypes).toBeUndefined();
@@ -117,7 +186,10 @@ describe("POST /api/providers/autocomplete", () => {
 
   it("still answers from the other two types when one fails", async () => {
     await fake.setMode("503", { only: (call) => call.query.type === "Facility" });
-    const { status, body } = await callRoute(providersAutocomplete, jsonPost("/api/providers/autocomplete", { query: "aver", zip: "75001" }));
+    const { status, body } = await callRoute(
+      providersAutocomplete,
+      jsonPost("/api/providers/autocomplete", { query: "aver", zip: "75001" }),
+    );
     expect(status).toBe(200);
     expect(body.upstream).toBe("partial");
     expect(body.failedTypes).toEqual(["Facility"]);
@@ -143,11 +215,16 @@ describe("POST /api/drugs/covered", () => {
         row("617318", "22222TX0020002", "PREFERRED-BRAND"),
       ],
     });
-    const { status, body } = await callRoute(drugsCovered, jsonPost("/api/drugs/covered", { rxcuis: ["617318", "197361"], plan_ids: plans, year: 2027 }));
+    const { status, body } = await callRoute(
+      drugsCovered,
+      jsonPost("/api/drugs/covered", { rxcuis: ["617318", "197361"], plan_ids: plans, year: 2027 }),
+    );
     expect(status).toBe(200);
     expect(body.upstream).toBe("ok");
     expect(body.year).toBe(2027);
-    const byKey = Object.fromEntries(body.coverage.map((r: { rxcui: string; plan_id: string }) => [`${r.rxcui}@${r.plan_id}`, r]));
+    const byKey = Object.fromEntries(
+      body.coverage.map((r: { rxcui: string; plan_id: string }) => [`${r.rxcui}@${r.plan_id}`, r]),
+    );
     expect(body.coverage).toHaveLength(10);
     // Upstream Covered + own row with prior authorization.
     expect(byKey["617318@11111TX0010001"]).toEqual({
@@ -159,13 +236,30 @@ describe("POST /api/drugs/covered", () => {
       source: "upstream",
     });
     // Plan left out of upstream's answer: own row answers.
-    expect(byKey["617318@11111TX0010002"]).toMatchObject({ coverage: "Covered", drug_tier: "NON-PREFERRED-BRAND", source: "own_data" });
+    expect(byKey["617318@11111TX0010002"]).toMatchObject({
+      coverage: "Covered",
+      drug_tier: "NON-PREFERRED-BRAND",
+      source: "own_data",
+    });
     // Brand not listed, generic is: GenericCovered with the generic's tier.
-    expect(byKey["617318@11111TX0010003"]).toMatchObject({ coverage: "GenericCovered", generic_rxcui: "617310", drug_tier: "GENERIC", source: "upstream" });
+    expect(byKey["617318@11111TX0010003"]).toMatchObject({
+      coverage: "GenericCovered",
+      generic_rxcui: "617310",
+      drug_tier: "GENERIC",
+      source: "upstream",
+    });
     // DataNotProvided and no own row: unknown.
-    expect(byKey["617318@11111TX0010004"]).toMatchObject({ coverage: "DataNotProvided", drug_tier: null, source: "none" });
+    expect(byKey["617318@11111TX0010004"]).toMatchObject({
+      coverage: "DataNotProvided",
+      drug_tier: null,
+      source: "none",
+    });
     // Upstream Covered without a tier: tier gap-filled.
-    expect(byKey["617318@22222TX0020002"]).toMatchObject({ coverage: "Covered", drug_tier: "PREFERRED-BRAND", source: "upstream" });
+    expect(byKey["617318@22222TX0020002"]).toMatchObject({
+      coverage: "Covered",
+      drug_tier: "PREFERRED-BRAND",
+      source: "upstream",
+    });
     // Amlodipine is on no 11111 formulary: NotCovered only where upstream answered.
     expect(byKey["197361@11111TX0010001"]).toMatchObject({ coverage: "NotCovered", source: "upstream" });
     expect(byKey["197361@11111TX0010002"].coverage).toBe("DataNotProvided");
@@ -178,20 +272,34 @@ describe("POST /api/drugs/covered", () => {
   it("batches 25 plans into 3 upstream calls and answers every pair", async () => {
     const synthetic = Array.from({ length: 12 }, (_, i) => `99999TX${String(i).padStart(7, "0")}`);
     const plans = [...DALLAS_PLANS, ...synthetic];
-    const { body } = await callRoute(drugsCovered, jsonPost("/api/drugs/covered", { rxcuis: ["617318"], plan_ids: plans, year: 2027 }));
+    const { body } = await callRoute(
+      drugsCovered,
+      jsonPost("/api/drugs/covered", { rxcuis: ["617318"], plan_ids: plans, year: 2027 }),
+    );
     expect(fake.calls.filter((c) => c.path.endsWith("/drugs/covered"))).toHaveLength(3);
     expect(body.coverage.map((r: { plan_id: string }) => r.plan_id)).toEqual(plans);
     // Plans upstream has never heard of are unknown, not "not covered".
-    expect(body.coverage.filter((r: { plan_id: string }) => synthetic.includes(r.plan_id)).every((r: { coverage: string }) => r.coverage === "DataNotProvided")).toBe(true);
+    expect(
+      body.coverage
+        .filter((r: { plan_id: string }) => synthetic.includes(r.plan_id))
+        .every((r: { coverage: string }) => r.coverage === "DataNotProvided"),
+    ).toBe(true);
   });
 
   it("marks a partly failed fan-out as partial and the failed plans as unknown", async () => {
     await fake.setMode("500", { only: (call) => call.query.planids?.split(",").includes("22222TX0020002") });
-    const { status, body } = await callRoute(drugsCovered, jsonPost("/api/drugs/covered", { rxcuis: ["617318"], plan_ids: DALLAS_PLANS, year: 2027 }));
+    const { status, body } = await callRoute(
+      drugsCovered,
+      jsonPost("/api/drugs/covered", { rxcuis: ["617318"], plan_ids: DALLAS_PLANS, year: 2027 }),
+    );
     expect(status).toBe(200);
     expect(body.upstream).toBe("partial");
     expect(body.coverage).toHaveLength(13);
-    expect(body.coverage.slice(10).map((r: { coverage: string }) => r.coverage)).toEqual(["DataNotProvided", "DataNotProvided", "DataNotProvided"]);
+    expect(body.coverage.slice(10).map((r: { coverage: string }) => r.coverage)).toEqual([
+      "DataNotProvided",
+      "DataNotProvided",
+      "DataNotProvided",
+    ]);
     expect(body.coverage[0]).toMatchObject({ plan_id: "11111TX0010001", coverage: "Covered", source: "upstream" });
   });
 });
@@ -207,19 +315,69 @@ describe("POST /api/providers/covered", () => {
     });
     const { status, body } = await callRoute(
       providersCovered,
-      jsonPost("/api/providers/covered", { npis: ["1000000004", "1000000012"], plan_ids: ["11111TX0010001", "11111TX0010004", "11111TX0010008"], year: 2027 }),
+      jsonPost("/api/providers/covered", {
+        npis: ["1000000004", "1000000012"],
+        plan_ids: ["11111TX0010001", "11111TX0010004", "11111TX0010008"],
+        year: 2027,
+      }),
     );
     expect(status).toBe(200);
     expect(body.upstream).toBe("ok");
     expect(body.coverage).toEqual([
-      { npi: "1000000004", plan_id: "11111TX0010001", coverage: "Covered", network_tier: "PREFERRED", accepting: "accepting", source: "upstream" },
-      { npi: "1000000004", plan_id: "11111TX0010004", coverage: "DataNotProvided", network_tier: null, accepting: "unknown", source: "none" },
-      { npi: "1000000004", plan_id: "11111TX0010008", coverage: "NotCovered", network_tier: null, accepting: "unknown", source: "upstream" },
-      { npi: "1000000012", plan_id: "11111TX0010001", coverage: "PartialCovered", network_tier: "PREFERRED", accepting: "accepting in some locations", source: "upstream" },
-      { npi: "1000000012", plan_id: "11111TX0010004", coverage: "DataNotProvided", network_tier: null, accepting: "unknown", source: "none" },
-      { npi: "1000000012", plan_id: "11111TX0010008", coverage: "NotCovered", network_tier: null, accepting: "unknown", source: "upstream" },
+      {
+        npi: "1000000004",
+        plan_id: "11111TX0010001",
+        coverage: "Covered",
+        network_tier: "PREFERRED",
+        accepting: "accepting",
+        source: "upstream",
+      },
+      {
+        npi: "1000000004",
+        plan_id: "11111TX0010004",
+        coverage: "DataNotProvided",
+        network_tier: null,
+        accepting: "unknown",
+        source: "none",
+      },
+      {
+        npi: "1000000004",
+        plan_id: "11111TX0010008",
+        coverage: "NotCovered",
+        network_tier: null,
+        accepting: "unknown",
+        source: "upstream",
+      },
+      {
+        npi: "1000000012",
+        plan_id: "11111TX0010001",
+        coverage: "PartialCovered",
+        network_tier: "PREFERRED",
+        accepting: "accepting in some locations",
+        source: "upstream",
+      },
+      {
+        npi: "1000000012",
+        plan_id: "11111TX0010004",
+        coverage: "DataNotProvided",
+        network_tier: null,
+        accepting: "unknown",
+        source: "none",
+      },
+      {
+        npi: "1000000012",
+        plan_id: "11111TX0010008",
+        coverage: "NotCovered",
+        network_tier: null,
+        accepting: "unknown",
+        source: "upstream",
+      },
     ]);
-    expect(fake.calls[0].query).toMatchObject({ providerids: "1000000004,1000000012", planids: "11111TX0010001,11111TX0010004,11111TX0010008", year: "2027" });
+    expect(fake.calls[0].query).toMatchObject({
+      providerids: "1000000004,1000000012",
+      planids: "11111TX0010001,11111TX0010004,11111TX0010008",
+      year: "2027",
+    });
   });
 
   it("still answers upstream's coverage when the plan store cannot (tiers left empty)", async () => {
@@ -231,8 +389,20 @@ describe("POST /api/providers/covered", () => {
         throw new Error("plan store missing");
       },
     });
-    const { status, body } = await callRoute(providersCovered, jsonPost("/api/providers/covered", { npis: ["1000000004"], plan_ids: ["11111TX0010001"], year: 2027 }));
+    const { status, body } = await callRoute(
+      providersCovered,
+      jsonPost("/api/providers/covered", { npis: ["1000000004"], plan_ids: ["11111TX0010001"], year: 2027 }),
+    );
     expect(status).toBe(200);
-    expect(body.coverage).toEqual([{ npi: "1000000004", plan_id: "11111TX0010001", coverage: "Covered", network_tier: null, accepting: "accepting", source: "upstream" }]);
+    expect(body.coverage).toEqual([
+      {
+        npi: "1000000004",
+        plan_id: "11111TX0010001",
+        coverage: "Covered",
+        network_tier: null,
+        accepting: "accepting",
+        source: "upstream",
+      },
+    ]);
   });
 });

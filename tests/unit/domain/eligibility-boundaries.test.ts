@@ -137,37 +137,52 @@ describe("Medicaid line at 138% of the CURRENT guideline, AZ (expansion state)",
   // 2026 coverage (date 2026-01-01): Medicaid uses the 2026 guideline 15,960 → 1.38 × 15,960 = 22,024.80,
   // while the credit uses the 2025 guideline 15,650. 2027 coverage (2027-01-01): the 2027 guideline is
   // not published yet, so the 2026 one (15,960) is current → the same $22,024.80 line.
-  it.each([2026, 2027] as const)("%i: at and one dollar below the line is Medicaid, one dollar above is not", (year) => {
-    const at = (income: number) =>
-      estimateEligibility({ coverageYear: year, state: "AZ", income, householdSize: 1, benchmarkMonthly: BENCHMARK });
-    for (const income of [22_023.8, 22_024.8]) {
-      const r = at(income);
-      expect(r.is_medicaid_chip).toBe(true);
-      expect(r.aptc).toBe(0);
-      expect(r.csr).toBeNull();
-      expect(r.applicablePercentage).toBeNull();
-      expect(r.in_coverage_gap).toBe(false);
-    }
-    const above = at(22_025.8);
-    expect(above.is_medicaid_chip).toBe(false);
-    // 2027: 138% of 15,960 → 3.54% (as in TX above): 600 − 0.0354 × 22,025.80 / 12 = 535.02389.
-    // 2026: floor(2,202,580 / 15,650) = 140% → 3.14 + 7/17 × 1.05 = 3.5724% → 3.57%;
-    //       600 − 0.0357 × 22,025.80 / 12 = 600 − 65.526755 = 534.473245.
-    const expected = year === 2027 ? 535.02389 : 534.473245;
-    expect(above.aptc).toBeCloseTo(expected, 6);
-    expect(above.csr).toBe("94");
-  });
+  it.each([2026, 2027] as const)(
+    "%i: at and one dollar below the line is Medicaid, one dollar above is not",
+    (year) => {
+      const at = (income: number) =>
+        estimateEligibility({ coverageYear: year, state: "AZ", income, householdSize: 1, benchmarkMonthly: BENCHMARK });
+      for (const income of [22_023.8, 22_024.8]) {
+        const r = at(income);
+        expect(r.is_medicaid_chip).toBe(true);
+        expect(r.aptc).toBe(0);
+        expect(r.csr).toBeNull();
+        expect(r.applicablePercentage).toBeNull();
+        expect(r.in_coverage_gap).toBe(false);
+      }
+      const above = at(22_025.8);
+      expect(above.is_medicaid_chip).toBe(false);
+      // 2027: 138% of 15,960 → 3.54% (as in TX above): 600 − 0.0354 × 22,025.80 / 12 = 535.02389.
+      // 2026: floor(2,202,580 / 15,650) = 140% → 3.14 + 7/17 × 1.05 = 3.5724% → 3.57%;
+      //       600 − 0.0357 × 22,025.80 / 12 = 600 − 65.526755 = 534.473245.
+      const expected = year === 2027 ? 535.02389 : 534.473245;
+      expect(above.aptc).toBeCloseTo(expected, 6);
+      expect(above.csr).toBe("94");
+    },
+  );
 
   it("2026: 138% of the 2025 guideline ($21,597) is still Medicaid on the 2026 guideline", () => {
     // 21,597 ≤ 22,024.80 (138% of 15,960), so Medicaid; the credit's own 138% figure does not decide it.
-    const r = estimateEligibility({ coverageYear: 2026, state: "AZ", income: 21_597, householdSize: 1, benchmarkMonthly: 600 });
+    const r = estimateEligibility({
+      coverageYear: 2026,
+      state: "AZ",
+      income: 21_597,
+      householdSize: 1,
+      benchmarkMonthly: 600,
+    });
     expect(r.fplPercent).toBe(138);
     expect(r.is_medicaid_chip).toBe(true);
     expect(r.aptc).toBe(0);
   });
 
   it("below 100% in an expansion state is Medicaid, not the coverage gap", () => {
-    const r = estimateEligibility({ coverageYear: 2027, state: "AZ", income: 9_000, householdSize: 1, benchmarkMonthly: 600 });
+    const r = estimateEligibility({
+      coverageYear: 2027,
+      state: "AZ",
+      income: 9_000,
+      householdSize: 1,
+      benchmarkMonthly: 600,
+    });
     expect(r.is_medicaid_chip).toBe(true);
     expect(r.in_coverage_gap).toBe(false);
     expect(r.aptc).toBe(0);

@@ -116,7 +116,13 @@ describe("derived examples (eligibility-rules.md §9)", () => {
 
   it("2026 single at $28,500: 182%, 5.73%, $1,633.05 a year", () => {
     // 28,500 / 15,650 = 1.8211 → 182%; 0.0573 × 28,500 = 1,633.05.
-    const r = estimateEligibility({ coverageYear: 2026, state: "OH", income: 28_500, householdSize: 1, benchmarkMonthly: 500 });
+    const r = estimateEligibility({
+      coverageYear: 2026,
+      state: "OH",
+      income: 28_500,
+      householdSize: 1,
+      benchmarkMonthly: 500,
+    });
     expect(r.fplPercent).toBe(182);
     expect(r.applicablePercentage).toBe(0.0573);
     expect(r.expectedContributionMonthly! * 12).toBeCloseTo(1_633.05, 9);
@@ -126,7 +132,13 @@ describe("derived examples (eligibility-rules.md §9)", () => {
   });
 
   it("2026 single at $62,700: above 4 × 15,650 = 62,600, so no credit", () => {
-    const r = estimateEligibility({ coverageYear: 2026, state: "OH", income: 62_700, householdSize: 1, benchmarkMonthly: 900 });
+    const r = estimateEligibility({
+      coverageYear: 2026,
+      state: "OH",
+      income: 62_700,
+      householdSize: 1,
+      benchmarkMonthly: 900,
+    });
     expect(r.ptcEligible).toBe(false);
     expect(r.aptc).toBe(0);
     expect(r.applicablePercentage).toBeNull();
@@ -135,7 +147,13 @@ describe("derived examples (eligibility-rules.md §9)", () => {
 
   it("2027 household of four at $80,000: 242%, 8.36%, $6,688 a year", () => {
     // 80,000 / 33,000 = 2.4242 → 242%; 8.36% × 80,000 = 6,688; monthly 557.333….
-    const r = estimateEligibility({ coverageYear: 2027, state: "MO", income: 80_000, householdSize: 4, benchmarkMonthly: 1_800 });
+    const r = estimateEligibility({
+      coverageYear: 2027,
+      state: "MO",
+      income: 80_000,
+      householdSize: 4,
+      benchmarkMonthly: 1_800,
+    });
     expect(r.fplPercent).toBe(242);
     expect(r.applicablePercentage).toBe(0.0836);
     expect(r.expectedContributionMonthly! * 12).toBeCloseTo(6_688, 9);
@@ -163,7 +181,13 @@ describe("coverage gap and Medicaid by state", () => {
 
   it("WI between 100% and 138% gets the credit, not Medicaid", () => {
     // 2027, 20,000 / 15,960 = 1.2531 → 125%, 2.15%; 500 − 0.0215 × 20,000 / 12 = 500 − 35.8333 = 464.1667.
-    const r = estimateEligibility({ coverageYear: 2027, state: "WI", income: 20_000, householdSize: 1, benchmarkMonthly: 500 });
+    const r = estimateEligibility({
+      coverageYear: 2027,
+      state: "WI",
+      income: 20_000,
+      householdSize: 1,
+      benchmarkMonthly: 500,
+    });
     expect(r.is_medicaid_chip).toBe(false);
     expect(r.aptc).toBeCloseTo(464.166667, 6);
     expect(r.csr).toBe("94");
@@ -177,7 +201,13 @@ describe("coverage gap and Medicaid by state", () => {
   it("uses the Hawaii column for the credit", () => {
     // HI 2027 coverage, one person: guideline 18,360. 50,000 / 18,360 = 2.7233 → 272%:
     // 8.66 + 22/50 × (10.22 − 8.66) = 9.3464% → 9.35%; 700 − 0.0935 × 50,000 / 12 = 700 − 389.5833 = 310.4167.
-    const r = estimateEligibility({ coverageYear: 2027, state: "HI", income: 50_000, householdSize: 1, benchmarkMonthly: 700 });
+    const r = estimateEligibility({
+      coverageYear: 2027,
+      state: "HI",
+      income: 50_000,
+      householdSize: 1,
+      benchmarkMonthly: 700,
+    });
     expect(r.fplPercent).toBe(272);
     expect(r.applicablePercentage).toBe(0.0935);
     expect(r.aptc).toBeCloseTo(310.416667, 6);

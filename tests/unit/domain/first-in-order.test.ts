@@ -20,7 +20,8 @@ type Plan = { id: string; premium: number; deductible: number | null };
 
 // The plan sort's shape: a key that may be unknown (last), ties by premium, then by id.
 const byDeductible = (a: Plan, b: Plan) => {
-  if (a.deductible === null || b.deductible === null) return (a.deductible === null ? 1 : 0) - (b.deductible === null ? 1 : 0) || a.id.localeCompare(b.id);
+  if (a.deductible === null || b.deductible === null)
+    return (a.deductible === null ? 1 : 0) - (b.deductible === null ? 1 : 0) || a.id.localeCompare(b.id);
   return a.deductible - b.deductible || a.premium - b.premium || a.id.localeCompare(b.id);
 };
 

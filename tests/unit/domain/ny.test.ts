@@ -120,7 +120,14 @@ describe("NY eligibility, 2027 (credit on the 2026 guideline; EP limit 200%)", (
     // contribution 0.0795 × 50,000 / 12 = 331.25; aptc = 1,400 − 331.25 = 1,068.75. CSR 73 (≤ 54,100).
     const benchmark = householdBenchmarkPremium(SILVER, [self(40), spouse(38)], "NY", 2027)!;
     expect(benchmark).toBe(1400);
-    const r = estimateEligibility({ coverageYear: 2027, state: "NY", income: 50_000, householdSize: 2, applicantAge: 40, benchmarkMonthly: benchmark });
+    const r = estimateEligibility({
+      coverageYear: 2027,
+      state: "NY",
+      income: 50_000,
+      householdSize: 2,
+      applicantAge: 40,
+      benchmarkMonthly: benchmark,
+    });
     expect(r.essential_plan).toBe(false);
     expect(r.aptc).toBeCloseTo(1068.75, 9);
     expect(r.csr).toBe("73");
@@ -131,7 +138,14 @@ describe("NY eligibility, 2027 (credit on the 2026 guideline; EP limit 200%)", (
     // 60,000 / 27,320 = 2.1962 → 219%: 6.78 + 19/50 × 1.88 = 7.4944% → 7.49%;
     // contribution 0.0749 × 60,000 / 12 = 374.50; aptc = 700 × 1.70 − 374.50 = 1,190 − 374.50 = 815.50.
     const benchmark = householdBenchmarkPremium(SILVER, [self(35), child(8), child(5)], "NY", 2027)!;
-    const r = estimateEligibility({ coverageYear: 2027, state: "NY", income: 60_000, householdSize: 3, applicantAge: 35, benchmarkMonthly: benchmark });
+    const r = estimateEligibility({
+      coverageYear: 2027,
+      state: "NY",
+      income: 60_000,
+      householdSize: 3,
+      applicantAge: 35,
+      benchmarkMonthly: benchmark,
+    });
     expect(r.aptc).toBeCloseTo(815.5, 9);
     expect(r.csr).toBe("73");
   });
@@ -141,7 +155,14 @@ describe("NY eligibility, 2027 (credit on the 2026 guideline; EP limit 200%)", (
     // contribution 0.1022 × 100,000 / 12 = 851.6667; aptc = 1,995 − 851.6667 = 1,143.3333.
     const family = [self(45), spouse(43), child(15), child(12)];
     const benchmark = householdBenchmarkPremium(SILVER, family, "NY", 2027)!;
-    const r = estimateEligibility({ coverageYear: 2027, state: "NY", income: 100_000, householdSize: 4, applicantAge: 45, benchmarkMonthly: benchmark });
+    const r = estimateEligibility({
+      coverageYear: 2027,
+      state: "NY",
+      income: 100_000,
+      householdSize: 4,
+      applicantAge: 45,
+      benchmarkMonthly: benchmark,
+    });
     expect(roundCents(r.aptc)).toBe(1143.33);
     expect(r.aptc).toBeCloseTo(1143.333333, 6);
     expect(r.csr).toBeNull();
@@ -150,7 +171,14 @@ describe("NY eligibility, 2027 (credit on the 2026 guideline; EP limit 200%)", (
 
   it("Medicaid at or below 138%, never the coverage gap", () => {
     for (const income of [10_000, 22_024.8]) {
-      const r = estimateEligibility({ coverageYear: 2027, state: "NY", income, householdSize: 1, applicantAge: 30, benchmarkMonthly: 700 });
+      const r = estimateEligibility({
+        coverageYear: 2027,
+        state: "NY",
+        income,
+        householdSize: 1,
+        applicantAge: 30,
+        benchmarkMonthly: 700,
+      });
       expect(r.is_medicaid_chip).toBe(true);
       expect(r.essential_plan).toBe(false);
       expect(r.in_coverage_gap).toBe(false);
@@ -161,7 +189,14 @@ describe("NY eligibility, 2027 (credit on the 2026 guideline; EP limit 200%)", (
   it("Essential Plan from just above 138% to 200%: aptc 0, no CSR, no contribution", () => {
     // 22,025.80 (> 138% of 15,960) and 31,920 (= 200%) are EP; 31,921 is not.
     for (const income of [22_025.8, 31_920]) {
-      const r = estimateEligibility({ coverageYear: 2027, state: "NY", income, householdSize: 1, applicantAge: 40, benchmarkMonthly: 700 });
+      const r = estimateEligibility({
+        coverageYear: 2027,
+        state: "NY",
+        income,
+        householdSize: 1,
+        applicantAge: 40,
+        benchmarkMonthly: 700,
+      });
       expect(r.essential_plan).toBe(true);
       expect(r.aptc).toBe(0);
       expect(r.csr).toBeNull();
@@ -171,7 +206,14 @@ describe("NY eligibility, 2027 (credit on the 2026 guideline; EP limit 200%)", (
       expect(r.expectedContributionMonthly).toBeNull();
       expect(r.applicablePercentage).toBeNull();
     }
-    const above = estimateEligibility({ coverageYear: 2027, state: "NY", income: 31_921, householdSize: 1, applicantAge: 40, benchmarkMonthly: 700 });
+    const above = estimateEligibility({
+      coverageYear: 2027,
+      state: "NY",
+      income: 31_921,
+      householdSize: 1,
+      applicantAge: 40,
+      benchmarkMonthly: 700,
+    });
     expect(above.essential_plan).toBe(false);
     // 31,921 / 15,960 = 2.0000627 → 200% → 6.78%; 700 − 0.0678 × 31,921 / 12 = 700 − 180.35365 = 519.64635; CSR 73.
     expect(above.aptc).toBeCloseTo(519.64635, 9);
@@ -180,7 +222,14 @@ describe("NY eligibility, 2027 (credit on the 2026 guideline; EP limit 200%)", (
 
   it("Essential Plan only for ages 19–64", () => {
     const at = (applicantAge: number) =>
-      estimateEligibility({ coverageYear: 2027, state: "NY", income: 30_000, householdSize: 1, applicantAge, benchmarkMonthly: 700 });
+      estimateEligibility({
+        coverageYear: 2027,
+        state: "NY",
+        income: 30_000,
+        householdSize: 1,
+        applicantAge,
+        benchmarkMonthly: 700,
+      });
     expect(at(19).essential_plan).toBe(true);
     expect(at(64).essential_plan).toBe(true);
     // 18 and 65 go to QHP: 30,000 / 15,960 = 1.8797 → 187%: 4.30 + 37/50 × 2.48 = 6.1352% → 6.14%;
@@ -198,7 +247,15 @@ describe("NY Essential Plan either side of 2026-07-01 (2026 coverage)", () => {
   // Current guideline on 2026 dates: 15,960 → 250% = 39,900, 200% = 31,920.
   // The credit uses the 2025 guideline (15,650): 200% = 31,300, 250% = 39,125.
   const ny2026 = (coverageDate: string, income: number) =>
-    estimateEligibility({ coverageYear: 2026, coverageDate, state: "NY", income, householdSize: 1, applicantAge: 40, benchmarkMonthly: 700 });
+    estimateEligibility({
+      coverageYear: 2026,
+      coverageDate,
+      state: "NY",
+      income,
+      householdSize: 1,
+      applicantAge: 40,
+      benchmarkMonthly: 700,
+    });
 
   it("2026-06-30: 250% limit — $39,900 is EP, $39,901 is not", () => {
     expect(ny2026("2026-06-30", 31_921).essential_plan).toBe(true);

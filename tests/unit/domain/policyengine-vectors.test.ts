@@ -120,7 +120,13 @@ describe("integration vectors (PolicyEngine integration.yaml, Los Angeles)", () 
   it("2023 single: the file carries neither the 2022 guideline nor the 2023 table; the formula still agrees", () => {
     const c = single2023;
     expect(() =>
-      estimateEligibility({ coverageYear: c.year, state: c.state, income: c.magi, householdSize: 1, benchmarkMonthly: 350 }),
+      estimateEligibility({
+        coverageYear: c.year,
+        state: c.state,
+        income: c.magi,
+        householdSize: 1,
+        benchmarkMonthly: 350,
+      }),
     ).toThrow(MissingParameterError);
     // With PolicyEngine's own 2.8%: 4,250.01 − 0.028 × 30,000 = 4,250.01 − 840 = 3,410.01.
     const annual = premiumTaxCreditMonthly(c.expected.slcspAnnual! / 12, c.magi, c.expected.applicablePct!) * 12;
@@ -151,9 +157,9 @@ describe("CSR vectors (PolicyEngine marketplace_csr_category.yaml)", () => {
       expect(csrLevel(income, guideline, false)).toBeNull();
       // And the whole 2025 estimate cannot run for TX below 100%: the file's Medicaid status list
       // starts in 2026, so the coverage-gap test has no 2025 list.
-      expect(() => estimateEligibility({ coverageYear: 2025, state, income, householdSize: 1, benchmarkMonthly: 500 })).toThrow(
-        MissingParameterError,
-      );
+      expect(() =>
+        estimateEligibility({ coverageYear: 2025, state, income, householdSize: 1, benchmarkMonthly: 500 }),
+      ).toThrow(MissingParameterError);
     }
   });
 });
@@ -180,7 +186,9 @@ describe("family-tier vectors (PolicyEngine family_tier_integration.yaml)", () =
       // Age-rated CA: the sum of the per-person amounts, 297.77 + 288.71 + 186.66 = 773.14.
       // Each person's amount is that age band's rate (age 5 falls in the "0-14" band).
       const ageRates: RateTable["ageRates"] = {};
-      members.forEach((m, i) => (ageRates[ageBandLabel(m.age)] = { individual: c.perPersonMonthlyInputs![i], tobacco: null }));
+      members.forEach(
+        (m, i) => (ageRates[ageBandLabel(m.age)] = { individual: c.perPersonMonthlyInputs![i], tobacco: null }),
+      );
       expect(roundCents(householdPremium({ ageRates }, members, c.state, 2025))).toBe(c.expectedMonthly);
       return;
     }
@@ -230,7 +238,15 @@ describe("NY Essential Plan vectors (PolicyEngine commit 07be47bda1, issue #9471
     const guideline = povertyGuideline(ptcGuidelineYear(c.year), c.state, 1);
     const income = c.fplFraction * guideline;
     const at = (coverageDate: string) =>
-      estimateEligibility({ coverageYear: c.year, coverageDate, state: c.state, income, householdSize: 1, applicantAge: c.age, benchmarkMonthly: 700 });
+      estimateEligibility({
+        coverageYear: c.year,
+        coverageDate,
+        state: c.state,
+        income,
+        householdSize: 1,
+        applicantAge: c.age,
+        benchmarkMonthly: 700,
+      });
     const expected = c.expected.essentialPlan;
     if (typeof expected === "boolean") {
       const r = at(`${c.year}-01-01`);
@@ -250,7 +266,13 @@ describe("NY Essential Plan vectors (PolicyEngine commit 07be47bda1, issue #9471
 describe("derived examples (computed from the parameter file)", () => {
   it.each(V.derivedExamples.cases)("$year size $householdSize income $magi", (c) => {
     const state = "state" in c && c.state ? c.state : "OH";
-    const r = estimateEligibility({ coverageYear: c.year, state, income: c.magi, householdSize: c.householdSize, benchmarkMonthly: 1_000 });
+    const r = estimateEligibility({
+      coverageYear: c.year,
+      state,
+      income: c.magi,
+      householdSize: c.householdSize,
+      benchmarkMonthly: 1_000,
+    });
     if ("result" in c) {
       // 2026 at 62,700 > 4 × 15,650 = 62,600: no credit.
       expect(r.ptcEligible).toBe(false);
@@ -260,7 +282,8 @@ describe("derived examples (computed from the parameter file)", () => {
     expect(r.fplPercent).toBe(c.fplPercentTruncated);
     expect(r.applicablePercentage).toBe(c.applicablePct);
     expect(r.expectedContributionMonthly! * 12).toBeCloseTo(c.expectedContributionAnnual!, 9);
-    if ("expectedContributionMonthly" in c) expect(roundCents(r.expectedContributionMonthly!)).toBe(c.expectedContributionMonthly);
+    if ("expectedContributionMonthly" in c)
+      expect(roundCents(r.expectedContributionMonthly!)).toBe(c.expectedContributionMonthly);
     if ("csr" in c) expect(r.csr).toBe(c.csr);
   });
 });

@@ -111,12 +111,7 @@ describe("ratedMembers: three oldest children under 21 (45 CFR 147.102(c)(1))", 
   });
 
   it("applies the rule on a child-only policy", () => {
-    const kids: Member[] = [
-      { age: 17, usesTobacco: false, relationship: "self" },
-      child(15),
-      child(12),
-      child(9),
-    ];
+    const kids: Member[] = [{ age: 17, usesTobacco: false, relationship: "self" }, child(15), child(12), child(9)];
     expect(ratedMembers(kids).map((m) => m.age)).toEqual([17, 15, 12]);
   });
 });
@@ -177,9 +172,13 @@ describe("benchmarkPremium (second-lowest-cost silver)", () => {
 describe("singleAdultRate", () => {
   it("takes the age-21 row, or the one rate of a flat table", () => {
     expect(singleAdultRate(FULL_TABLE)).toBe(400);
-    expect(singleAdultRate({ ageRates: { "0-14": { individual: 700, tobacco: null }, "40": { individual: 700, tobacco: null } } })).toBe(700);
-    expect(() => singleAdultRate({ ageRates: { "40": { individual: 1, tobacco: null }, "41": { individual: 2, tobacco: null } } })).toThrow(
-      MissingRateError,
-    );
+    expect(
+      singleAdultRate({
+        ageRates: { "0-14": { individual: 700, tobacco: null }, "40": { individual: 700, tobacco: null } },
+      }),
+    ).toBe(700);
+    expect(() =>
+      singleAdultRate({ ageRates: { "40": { individual: 1, tobacco: null }, "41": { individual: 2, tobacco: null } } }),
+    ).toThrow(MissingRateError);
   });
 });

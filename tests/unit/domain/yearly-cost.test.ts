@@ -136,9 +136,14 @@ describe("estimateYearlyCost with the plan's own cost sharing", () => {
     const plan: PlanCostShare = {
       ...SILVER,
       moop: 8000,
-      services: { ...SILVER.services, preferredBrandDrug: { copay: 0, coinsurance: 0, subjectToDeductible: false, covered: false } },
+      services: {
+        ...SILVER.services,
+        preferredBrandDrug: { copay: 0, coinsurance: 0, subjectToDeductible: false, covered: false },
+      },
     };
-    expect(estimateYearlyCost({ monthlyPremiumAfterCredit: 0, costShare: plan, usage: "high" }).outOfPocketYearly).toBe(11225);
+    expect(estimateYearlyCost({ monthlyPremiumAfterCredit: 0, costShare: plan, usage: "high" }).outOfPocketYearly).toBe(
+      11225,
+    );
   });
 
   it("applies a copay plus coinsurance on the rest", () => {
@@ -158,21 +163,36 @@ describe("estimateYearlyCost with the plan's own cost sharing", () => {
         inpatientStay: free,
       },
     };
-    expect(estimateYearlyCost({ monthlyPremiumAfterCredit: 0, costShare: plan, usage: "high" }).outOfPocketYearly).toBe(480);
+    expect(estimateYearlyCost({ monthlyPremiumAfterCredit: 0, costShare: plan, usage: "high" }).outOfPocketYearly).toBe(
+      480,
+    );
   });
 
   it("needs a plan year to derive a family MOOP, and valid numbers", () => {
-    expect(() => estimateYearlyCost({ monthlyPremiumAfterCredit: 0, costShare: SILVER, usage: "low", coveredMembers: 2 })).toThrow(RangeError);
-    expect(() => estimateYearlyCost({ monthlyPremiumAfterCredit: -1, costShare: SILVER, usage: "low" })).toThrow(RangeError);
     expect(() =>
-      estimateYearlyCost({ monthlyPremiumAfterCredit: 0, costShare: { ...SILVER, services: { ...SILVER.services, imaging: coins(30) } }, usage: "medium" }),
+      estimateYearlyCost({ monthlyPremiumAfterCredit: 0, costShare: SILVER, usage: "low", coveredMembers: 2 }),
+    ).toThrow(RangeError);
+    expect(() => estimateYearlyCost({ monthlyPremiumAfterCredit: -1, costShare: SILVER, usage: "low" })).toThrow(
+      RangeError,
+    );
+    expect(() =>
+      estimateYearlyCost({
+        monthlyPremiumAfterCredit: 0,
+        costShare: { ...SILVER, services: { ...SILVER.services, imaging: coins(30) } },
+        usage: "medium",
+      }),
     ).toThrow(RangeError);
   });
 });
 
 describe("parseBenefitCostShare (BenCS PUF text)", () => {
   it("reads copays, coinsurance and 'after deductible'", () => {
-    expect(parseBenefitCostShare("$20", "Not Applicable")).toEqual({ copay: 20, coinsurance: 0, subjectToDeductible: false, covered: true });
+    expect(parseBenefitCostShare("$20", "Not Applicable")).toEqual({
+      copay: 20,
+      coinsurance: 0,
+      subjectToDeductible: false,
+      covered: true,
+    });
     expect(parseBenefitCostShare("$250 Copay after deductible", "Not Applicable")).toEqual({
       copay: 250,
       coinsurance: 0,
@@ -197,14 +217,29 @@ describe("parseBenefitCostShare (BenCS PUF text)", () => {
       subjectToDeductible: true,
       covered: true,
     });
-    expect(parseBenefitCostShare("$0", "0%")).toEqual({ copay: 0, coinsurance: 0, subjectToDeductible: false, covered: true });
-    expect(parseBenefitCostShare("No Charge", "Not Applicable")).toEqual({ copay: 0, coinsurance: 0, subjectToDeductible: false, covered: true });
+    expect(parseBenefitCostShare("$0", "0%")).toEqual({
+      copay: 0,
+      coinsurance: 0,
+      subjectToDeductible: false,
+      covered: true,
+    });
+    expect(parseBenefitCostShare("No Charge", "Not Applicable")).toEqual({
+      copay: 0,
+      coinsurance: 0,
+      subjectToDeductible: false,
+      covered: true,
+    });
     expect(parseBenefitCostShare("$1,500 Copay per Stay after deductible", null)?.copay).toBe(1500);
   });
 
   it("returns null for unreadable text and marks not-covered benefits", () => {
     expect(parseBenefitCostShare("Not Applicable", "Not Applicable")).toBeNull();
     expect(parseBenefitCostShare("see plan brochure", "")).toBeNull();
-    expect(parseBenefitCostShare("", "", false)).toEqual({ copay: 0, coinsurance: 0, subjectToDeductible: false, covered: false });
+    expect(parseBenefitCostShare("", "", false)).toEqual({
+      copay: 0,
+      coinsurance: 0,
+      subjectToDeductible: false,
+      covered: false,
+    });
   });
 });

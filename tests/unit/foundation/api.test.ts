@@ -8,7 +8,11 @@ const route = apiRoute({
 });
 
 function post(body: string, headers: Record<string, string> = { "content-type": "application/json" }) {
-  return route.action({ request: new Request("http://localhost/api/x", { method: "POST", body, headers }), params: {}, context: {} });
+  return route.action({
+    request: new Request("http://localhost/api/x", { method: "POST", body, headers }),
+    params: {},
+    context: {},
+  });
 }
 
 describe("apiRoute", () => {
@@ -28,7 +32,9 @@ describe("apiRoute", () => {
   it("answers malformed JSON with 400 in the error shape", async () => {
     const res = await post("{not json");
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: { code: "malformed_json", message: "The request body is not valid JSON." } });
+    expect(await res.json()).toEqual({
+      error: { code: "malformed_json", message: "The request body is not valid JSON." },
+    });
   });
 
   it("names each invalid field", async () => {

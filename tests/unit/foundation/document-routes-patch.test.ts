@@ -51,11 +51,23 @@ function build(label: string) {
     "routes/a": { default: () => React.createElement("h1", null, `${label} page A`) },
     "routes/b": { default: () => React.createElement("h1", null, `${label} page B`) },
   };
-  return { manifest: { routes, entry: { module: "/entry.js", imports: [] }, url: "/manifest.js", version: label }, routeModules };
+  return {
+    manifest: { routes, entry: { module: "/entry.js", imports: [] }, url: "/manifest.js", version: label },
+    routeModules,
+  };
 }
 
 async function render(b: ReturnType<typeof build>, path: string): Promise<string> {
-  const handler = createStaticHandler([{ id: "root", path: "", children: [{ id: "routes/a", path: "a" }, { id: "routes/b", path: "b" }] }]);
+  const handler = createStaticHandler([
+    {
+      id: "root",
+      path: "",
+      children: [
+        { id: "routes/a", path: "a" },
+        { id: "routes/b", path: "b" },
+      ],
+    },
+  ]);
   const staticHandlerContext = await handler.query(new Request(`http://localhost${path}`));
   if (staticHandlerContext instanceof Response) throw new Error("unexpected redirect");
   const context = {
@@ -70,13 +82,17 @@ async function render(b: ReturnType<typeof build>, path: string): Promise<string
     renderMeta: {},
     serializeError: (e: Error) => e,
   };
-  return renderToString(React.createElement(RemixServer, { context: context as never, url: `http://localhost${path}` }));
+  return renderToString(
+    React.createElement(RemixServer, { context: context as never, url: `http://localhost${path}` }),
+  );
 }
 const FUTURE = {};
 
 describe("document routes made once per build (patched @remix-run/react and react-router-dom)", () => {
   it("is what the server loads", () => {
-    expect(readFileSync(require.resolve("@remix-run/react/dist/server.js"), "utf8")).toContain("serverRoutesByManifest");
+    expect(readFileSync(require.resolve("@remix-run/react/dist/server.js"), "utf8")).toContain(
+      "serverRoutesByManifest",
+    );
     expect(readFileSync(require.resolve("react-router-dom/server.js"), "utf8")).toContain("dataRoutesByRoutes");
   });
 
@@ -95,11 +111,25 @@ describe("document routes made once per build (patched @remix-run/react and reac
   });
 
   it("converts one routes array to data routes once; another array gets its own", () => {
-    const context = { basename: "/", location: { pathname: "/", search: "", hash: "", state: null, key: "default" }, matches: [], loaderData: {}, actionData: null, errors: null, statusCode: 200, loaderHeaders: {}, actionHeaders: {}, activeDeferreds: null };
+    const context = {
+      basename: "/",
+      location: { pathname: "/", search: "", hash: "", state: null, key: "default" },
+      matches: [],
+      loaderData: {},
+      actionData: null,
+      errors: null,
+      statusCode: 200,
+      loaderHeaders: {},
+      actionHeaders: {},
+      activeDeferreds: null,
+    };
     const routes = [{ id: "root", path: "", children: [{ id: "x", path: "x" }] }];
     const one = createStaticRouter(routes, context as never).routes;
     expect(createStaticRouter(routes, context as never).routes).toBe(one);
-    const other = createStaticRouter([{ id: "root", path: "", children: [{ id: "y", path: "y" }] }], context as never).routes;
+    const other = createStaticRouter(
+      [{ id: "root", path: "", children: [{ id: "y", path: "y" }] }],
+      context as never,
+    ).routes;
     expect(other).not.toBe(one);
     expect(other[0].children?.map((r) => r.id)).toEqual(["y"]);
     expect(one[0].children?.map((r) => r.id)).toEqual(["x"]);

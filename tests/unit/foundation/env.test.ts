@@ -54,7 +54,9 @@ describe("parseEnv", () => {
 
   it("warns when the unsubscribe secret is missing", () => {
     expect(parseEnv({}).warnings.some((w) => w.startsWith("UNSUBSCRIBE_TOKEN_SECRET"))).toBe(true);
-    expect(parseEnv({ UNSUBSCRIBE_TOKEN_SECRET: "s3cret" }).warnings.some((w) => w.startsWith("UNSUBSCRIBE"))).toBe(false);
+    expect(parseEnv({ UNSUBSCRIBE_TOKEN_SECRET: "s3cret" }).warnings.some((w) => w.startsWith("UNSUBSCRIBE"))).toBe(
+      false,
+    );
   });
 
   it("rejects a non-numeric port with the setting named", () => {

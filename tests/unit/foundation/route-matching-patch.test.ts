@@ -16,7 +16,12 @@ const cjsFile = require.resolve("@remix-run/router");
 const esmFile = cjsFile.replace(/router\.cjs\.js$/, "router.js");
 
 type Route = { id: string; path?: string; index?: boolean; caseSensitive?: boolean; children?: Route[] };
-type Match = { route: { id: string }; params: Record<string, string | undefined>; pathname: string; pathnameBase: string };
+type Match = {
+  route: { id: string };
+  params: Record<string, string | undefined>;
+  pathname: string;
+  pathnameBase: string;
+};
 type MatchRoutes = (routes: Route[], location: string, basename?: string) => Match[] | null;
 
 // The shape of this service's route tree: a root layout, index, static pages, an API splat,
@@ -62,7 +67,9 @@ const PATHS = [
 ];
 
 function view(matches: Match[] | null) {
-  return matches?.map((m) => ({ id: m.route.id, params: m.params, pathname: m.pathname, base: m.pathnameBase })) ?? null;
+  return (
+    matches?.map((m) => ({ id: m.route.id, params: m.params, pathname: m.pathname, base: m.pathnameBase })) ?? null
+  );
 }
 
 describe("memoised route matching (patched @remix-run/router)", () => {
@@ -79,18 +86,42 @@ describe("memoised route matching (patched @remix-run/router)", () => {
     expect(readFileSync(esmFile, "utf8")).not.toContain("health-plan-marketplace patch");
     const routes = tree();
     for (let round = 0; round < 3; round++) {
-      for (const path of PATHS) expect(view(patched(routes, path)), `${path}, round ${round}`).toEqual(view(reference(tree(), path)));
+      for (const path of PATHS)
+        expect(view(patched(routes, path)), `${path}, round ${round}`).toEqual(view(reference(tree(), path)));
     }
-    expect(view(patched(routes, "/plans/X1"))?.at(-1)).toMatchObject({ id: "routes/plans.$planId", params: { planId: "X1" } });
+    expect(view(patched(routes, "/plans/X1"))?.at(-1)).toMatchObject({
+      id: "routes/plans.$planId",
+      params: { planId: "X1" },
+    });
     expect(patched(routes, "/privacy")).toBeNull();
   });
 
   it("matches random paths (case, slashes, encodings, depth) as the unpatched build does", async () => {
     const patched = (require("@remix-run/router") as { matchRoutes: MatchRoutes }).matchRoutes;
     const reference = ((await import(esmFile)) as { matchRoutes: MatchRoutes }).matchRoutes;
-    const words = ["plans", "PLANS", "Plans", "compare", "api", "API", "health", "agents", "intro", "enroll", "applications", "privacy", "PRIVACY", "12345FL0010001", "a%20b", "%2F", "x.json", "", "nope"];
+    const words = [
+      "plans",
+      "PLANS",
+      "Plans",
+      "compare",
+      "api",
+      "API",
+      "health",
+      "agents",
+      "intro",
+      "enroll",
+      "applications",
+      "privacy",
+      "PRIVACY",
+      "12345FL0010001",
+      "a%20b",
+      "%2F",
+      "x.json",
+      "",
+      "nope",
+    ];
     let seed = 125;
-    const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const routes = tree();
     for (let n = 0; n < 3000; n++) {
       const depth = Math.floor(next() * 5);

@@ -17,7 +17,9 @@ describe("securityHeaders", () => {
     expect(csp).toContain("frame-ancestors 'none'");
   });
   it("lets the browser reach the analytics host only when one is configured", () => {
-    expect(securityHeaders("n", "https://us.i.posthog.com")["content-security-policy"]).toContain("https://us.i.posthog.com");
+    expect(securityHeaders("n", "https://us.i.posthog.com")["content-security-policy"]).toContain(
+      "https://us.i.posthog.com",
+    );
     expect(securityHeaders("n")["content-security-policy"]).not.toContain("posthog");
   });
   it("gives every request its own 16-byte nonce, across pool refills", () => {

@@ -45,7 +45,8 @@ export function readTable(path: string, delimiter = ","): Table {
   const text = readFileSync(path, "utf8").replace(/^\uFEFF/, "");
   const [headers, ...body] = parseDelimited(text, delimiter);
   const rows = body.map((cells) => {
-    if (cells.length !== headers.length) throw new Error(`${path}: row of ${cells.length} cells for ${headers.length} headers`);
+    if (cells.length !== headers.length)
+      throw new Error(`${path}: row of ${cells.length} cells for ${headers.length} headers`);
     return Object.fromEntries(headers.map((h, i) => [h, cells[i]]));
   });
   return { headers, rows };

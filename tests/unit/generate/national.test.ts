@@ -55,7 +55,10 @@ describe("national generator (small fraction)", () => {
   });
 
   it("covers exactly the 30 owned-data states of 2027, and every county of the country", () => {
-    const owned = readTable(join(dirA, "states.csv")).rows.filter((s) => s.owned_data === "true").map((s) => s.state_code).sort();
+    const owned = readTable(join(dirA, "states.csv"))
+      .rows.filter((s) => s.owned_data === "true")
+      .map((s) => s.state_code)
+      .sort();
     expect(owned.length).toBe(30);
     expect([...new Set(pa.rows.map((r) => r.StateCode))].sort()).toEqual(owned);
     expect(summary.counts.counties).toBe(3143);
@@ -68,23 +71,32 @@ describe("national generator (small fraction)", () => {
     ]) {
       const curve = aca.ageCurves.stateSpecific.curves[state];
       const plan = rates.rows.find((r) => r.StateCode === state && r.Age === "21")!;
-      const row = (age: string) => rates.rows.find((r) => r.PlanId === plan.PlanId && r.RatingAreaId === plan.RatingAreaId && r.Age === age)!;
+      const row = (age: string) =>
+        rates.rows.find((r) => r.PlanId === plan.PlanId && r.RatingAreaId === plan.RatingAreaId && r.Age === age)!;
       const base = toCents(plan.IndividualRate);
       // Children 0–20 share one factor (AL 0.635, UT 0.793); the federal 0.765 would be wrong here.
-      for (const age of ["0-14", "17", "20"]) expect(toCents(row(age).IndividualRate)).toBe(centsTimesMilli(base, Math.round(curve[childKey] * 1000)));
+      for (const age of ["0-14", "17", "20"])
+        expect(toCents(row(age).IndividualRate)).toBe(centsTimesMilli(base, Math.round(curve[childKey] * 1000)));
       expect(toCents(row(adultLabel).IndividualRate)).toBe(centsTimesMilli(base, Math.round(curve[adultKey] * 1000)));
     }
   });
 
   it("prices NE plans in the rating area of every ZIP3 of every county they serve", () => {
-    const zip3 = new Map(readTable(join(dirA, "rating-areas-by-zip3.csv")).rows.filter((r) => r.state === "NE").map((r) => [r.zip3, r.rating_area_id]));
+    const zip3 = new Map(
+      readTable(join(dirA, "rating-areas-by-zip3.csv"))
+        .rows.filter((r) => r.state === "NE")
+        .map((r) => [r.zip3, r.rating_area_id]),
+    );
     const hud = readTable(join(dirA, "zip-county-hud.csv")).rows.filter((r) => r.COUNTY.startsWith("31"));
     const sa = readTable(join(dirA, "service-area-puf.csv")).rows.filter((r) => r.StateCode === "NE");
     for (const p of pa.rows.filter((r) => r.StateCode === "NE" && r.PlanId.endsWith("-01"))) {
       const priced = new Set(rates.rows.filter((r) => r.PlanId === p.StandardComponentId).map((r) => r.RatingAreaId));
       const rows = sa.filter((s) => s.IssuerId === p.IssuerId && s.ServiceAreaId === p.ServiceAreaId);
-      const counties = rows.some((s) => s.CoverEntireState === "Yes") ? new Set(hud.map((h) => h.COUNTY)) : new Set(rows.map((s) => s.County));
-      for (const h of hud.filter((x) => counties.has(x.COUNTY))) expect(priced, `${p.StandardComponentId} ${h.ZIP}`).toContain(zip3.get(h.ZIP.slice(0, 3)));
+      const counties = rows.some((s) => s.CoverEntireState === "Yes")
+        ? new Set(hud.map((h) => h.COUNTY))
+        : new Set(rows.map((s) => s.County));
+      for (const h of hud.filter((x) => counties.has(x.COUNTY)))
+        expect(priced, `${p.StandardComponentId} ${h.ZIP}`).toContain(zip3.get(h.ZIP.slice(0, 3)));
     }
   });
 

@@ -42,7 +42,8 @@ afterAll(() => {
 });
 
 /** Individual medical -01 rows: the plans a consumer can buy. */
-const sellable = () => pa.rows.filter((r) => r.PlanId.endsWith("-01") && r.MarketCoverage === "Individual" && r.DentalOnlyPlan === "No");
+const sellable = () =>
+  pa.rows.filter((r) => r.PlanId.endsWith("-01") && r.MarketCoverage === "Individual" && r.DentalOnlyPlan === "No");
 
 /** Plans offered at a ZIP in a county: service area covers the county (whole, or partially with the ZIP listed) or the state. */
 function plansAt(county: string, zip: string): Record<string, string>[] {
@@ -71,7 +72,10 @@ describe("sample files", () => {
     for (const f of files) {
       const a = readFileSync(join(dirA, f));
       expect(a.equals(readFileSync(join(dirB, f))), `${f} differs between runs`).toBe(true);
-      expect(a.equals(readFileSync(join(COMMITTED, f))), `${f} differs from the committed sample: run npm run seed:synth`).toBe(true);
+      expect(
+        a.equals(readFileSync(join(COMMITTED, f))),
+        `${f} differs from the committed sample: run npm run seed:synth`,
+      ).toBe(true);
     }
   });
 
@@ -93,7 +97,9 @@ describe("sample files", () => {
     const census = Object.values(headersJson.census_zcta_county_2020)[0] as string[];
     expect(firstLine("zcta-county-census2020.txt")).toBe("\uFEFF" + census.join("|"));
     expect(firstLine("national-county2020.txt")).toBe("STATE|STATEFP|COUNTYFP|COUNTYNS|COUNTYNAME|CLASSFP|FUNCSTAT");
-    expect(firstLine("states.csv")).toBe("plan_year,state_code,state_name,exchange_kind,marketplace_name,marketplace_url,owned_data");
+    expect(firstLine("states.csv")).toBe(
+      "plan_year,state_code,state_name,exchange_kind,marketplace_name,marketplace_url,owned_data",
+    );
   });
 });
 
@@ -104,8 +110,13 @@ describe("plans", () => {
       expect(r.PlanId.slice(0, 14)).toBe(r.StandardComponentId);
       const suffix = r.PlanId.slice(15);
       const expected: Record<string, RegExp> = {
-        "00": /Off Exchange Plan$/, "01": /On Exchange Plan$/, "02": /^Zero Cost Sharing/, "03": /^Limited Cost Sharing/,
-        "04": /^73% AV Level Silver/, "05": /^87% AV Level Silver/, "06": /^94% AV Level Silver/,
+        "00": /Off Exchange Plan$/,
+        "01": /On Exchange Plan$/,
+        "02": /^Zero Cost Sharing/,
+        "03": /^Limited Cost Sharing/,
+        "04": /^73% AV Level Silver/,
+        "05": /^87% AV Level Silver/,
+        "06": /^94% AV Level Silver/,
       };
       expect(r.CSRVariationType).toMatch(expected[suffix]);
       expect(r.BusinessYear).toBe("2027");
@@ -118,7 +129,9 @@ describe("plans", () => {
     for (const county of nyCounties) {
       const plans = plansAt(county, zipOf[county]);
       expect(plans.length, county).toBeGreaterThanOrEqual(12);
-      expect(new Set(plans.map((p) => p.MetalLevel))).toEqual(new Set(["Bronze", "Silver", "Gold", "Platinum", "Catastrophic"]));
+      expect(new Set(plans.map((p) => p.MetalLevel))).toEqual(
+        new Set(["Bronze", "Silver", "Gold", "Platinum", "Catastrophic"]),
+      );
     }
   });
 
@@ -135,14 +148,20 @@ describe("plans", () => {
     const silver = sellable().filter((r) => r.MetalLevel === "Silver");
     expect(silver.length).toBeGreaterThanOrEqual(15);
     const pcp = (planId: string) =>
-      money(benefits.rows.find((b) => b.PlanId === planId && b.BenefitName === "Primary Care Visit to Treat an Injury or Illness")!.CopayInnTier1) ?? 0;
+      money(
+        benefits.rows.find(
+          (b) => b.PlanId === planId && b.BenefitName === "Primary Care Visit to Treat an Injury or Illness",
+        )!.CopayInnTier1,
+      ) ?? 0;
     for (const s of silver) {
       const v = (suffix: string) => pa.rows.find((r) => r.PlanId === `${s.StandardComponentId}-${suffix}`)!;
       const chain = ["01", "04", "05", "06"].map(v);
       chain.forEach((row, i) => expect(row, `${s.StandardComponentId} -${["01", "04", "05", "06"][i]}`).toBeDefined());
       for (let i = 1; i < chain.length; i++) {
         expect(deductible(chain[i])).toBeLessThan(deductible(chain[i - 1]));
-        expect(money(chain[i].TEHBInnTier1IndividualMOOP)!).toBeLessThan(money(chain[i - 1].TEHBInnTier1IndividualMOOP)!);
+        expect(money(chain[i].TEHBInnTier1IndividualMOOP)!).toBeLessThan(
+          money(chain[i - 1].TEHBInnTier1IndividualMOOP)!,
+        );
         expect(pcp(chain[i].PlanId)).toBeLessThanOrEqual(pcp(chain[i - 1].PlanId));
       }
       // 45 CFR 156.420: 87% and 94% variants' MOOP at most a third of the 2027 limit (12,000 / 3 = 4,000).
@@ -161,7 +180,8 @@ describe("plans", () => {
 
   it("cover all metal levels, plan types and some HSA-eligible bronze plans", () => {
     const metals = new Set(pa.rows.map((r) => r.MetalLevel));
-    for (const m of ["Bronze", "Expanded Bronze", "Silver", "Gold", "Platinum", "Catastrophic"]) expect(metals).toContain(m);
+    for (const m of ["Bronze", "Expanded Bronze", "Silver", "Gold", "Platinum", "Catastrophic"])
+      expect(metals).toContain(m);
     expect(new Set(sellable().map((r) => r.PlanType))).toEqual(new Set(["HMO", "PPO", "EPO", "POS"]));
     expect(pa.rows.some((r) => r.MetalLevel === "Bronze" && r.IsHSAEligible === "Yes")).toBe(true);
     expect(pa.rows.some((r) => r.PlanId.endsWith("-02"))).toBe(true);
@@ -170,7 +190,8 @@ describe("plans", () => {
 
   it("fill the SBC scenarios and the document addresses with example.com-style URLs", () => {
     for (const r of sellable()) {
-      for (const c of ["SBCHavingaBabyDeductible", "SBCHavingDiabetesCoinsurance", "SBCHavingSimplefractureCopayment"]) expect(r[c]).toMatch(/^\$[0-9,]+$/);
+      for (const c of ["SBCHavingaBabyDeductible", "SBCHavingDiabetesCoinsurance", "SBCHavingSimplefractureCopayment"])
+        expect(r[c]).toMatch(/^\$[0-9,]+$/);
       for (const c of ["URLForSummaryofBenefitsCoverage", "FormularyURL", "PlanBrochure", "URLForEnrollmentPayment"]) {
         expect(new URL(r[c]).hostname).toMatch(/\.example\.(com|org)$/);
       }
@@ -178,7 +199,9 @@ describe("plans", () => {
   });
 
   it("include one small-group plan and one dental-only plan for the loader to skip", () => {
-    expect(new Set(pa.rows.filter((r) => r.MarketCoverage === "SHOP (Small Group)").map((r) => r.StandardComponentId)).size).toBe(1);
+    expect(
+      new Set(pa.rows.filter((r) => r.MarketCoverage === "SHOP (Small Group)").map((r) => r.StandardComponentId)).size,
+    ).toBe(1);
     expect(new Set(pa.rows.filter((r) => r.DentalOnlyPlan === "Yes").map((r) => r.StandardComponentId)).size).toBe(1);
   });
 });
@@ -200,7 +223,8 @@ describe("rates", () => {
   }
 
   it("follow the federal age curve from the age-21 rate, to the cent (worked example)", () => {
-    const row = (age: string) => rates.rows.find((r) => r.PlanId === "10101TX0010001" && r.RatingAreaId === "Rating Area 3" && r.Age === age)!;
+    const row = (age: string) =>
+      rates.rows.find((r) => r.PlanId === "10101TX0010001" && r.RatingAreaId === "Rating Area 3" && r.Age === age)!;
     // Bluebonnet Bronze Essential, Rating Area 3 (Travis), base at 21 = $416.13.
     expect(row("21").IndividualRate).toBe("416.13");
     // 0-14: 416.13 × 0.765 = 318.33945 → $318.34 (45 CFR 147.102(e) default curve)
@@ -249,16 +273,23 @@ describe("rates", () => {
     // Hudson Crest Silver, NYC (Rating Area 4): single 911.67; couple 911.67 × 2.0 = 1823.34;
     // adult + children 911.67 × 1.7 = 1549.839 → 1549.84; two adults + children 911.67 × 2.85 = 2598.2595 → 2598.26.
     const example = ny.find((r) => r.PlanId === "20101NY0010002" && r.RatingAreaId === "Rating Area 4")!;
-    expect([example.IndividualRate, example.Couple, example.PrimarySubscriberAndOneDependent, example.CoupleAndThreeOrMoreDependents]).toEqual([
-      "911.67", "1823.34", "1549.84", "2598.26",
-    ]);
+    expect([
+      example.IndividualRate,
+      example.Couple,
+      example.PrimarySubscriberAndOneDependent,
+      example.CoupleAndThreeOrMoreDependents,
+    ]).toEqual(["911.67", "1823.34", "1549.84", "2598.26"]);
     const tiers = aca.familyTiers.NY;
     for (const r of ny) {
       expect(r.Age).toBe("Family Option");
       expect(r.Tobacco).toBe("No Preference");
       const base = toCents(r.IndividualRate);
       expect(toCents(r.Couple)).toBe(centsTimesMilli(base, Math.round(tiers.TWO_ADULTS * 1000)));
-      for (const c of ["PrimarySubscriberAndOneDependent", "PrimarySubscriberAndTwoDependents", "PrimarySubscriberAndThreeOrMoreDependents"]) {
+      for (const c of [
+        "PrimarySubscriberAndOneDependent",
+        "PrimarySubscriberAndTwoDependents",
+        "PrimarySubscriberAndThreeOrMoreDependents",
+      ]) {
         expect(toCents(r[c])).toBe(centsTimesMilli(base, Math.round(tiers.ONE_ADULT_AND_CHILDREN * 1000)));
       }
       for (const c of ["CoupleAndOneDependent", "CoupleAndTwoDependents", "CoupleAndThreeOrMoreDependents"]) {
@@ -268,11 +299,19 @@ describe("rates", () => {
   });
 
   it("price every sellable plan in every rating area it serves", () => {
-    const countyArea = new Map(readTable(join(dirA, "rating-areas-by-county.csv")).rows.map((r) => [r.county_fips, r.rating_area_id]));
-    const zip3Areas = new Set(readTable(join(dirA, "rating-areas-by-zip3.csv")).rows.filter((r) => r.state === "NE").map((r) => r.rating_area_id));
+    const countyArea = new Map(
+      readTable(join(dirA, "rating-areas-by-county.csv")).rows.map((r) => [r.county_fips, r.rating_area_id]),
+    );
+    const zip3Areas = new Set(
+      readTable(join(dirA, "rating-areas-by-zip3.csv"))
+        .rows.filter((r) => r.state === "NE")
+        .map((r) => r.rating_area_id),
+    );
     for (const p of sellable()) {
       const priced = new Set(rates.rows.filter((r) => r.PlanId === p.StandardComponentId).map((r) => r.RatingAreaId));
-      for (const sa of serviceAreas.rows.filter((s) => s.IssuerId === p.IssuerId && s.ServiceAreaId === p.ServiceAreaId)) {
+      for (const sa of serviceAreas.rows.filter(
+        (s) => s.IssuerId === p.IssuerId && s.ServiceAreaId === p.ServiceAreaId,
+      )) {
         const needed = sa.CoverEntireState === "Yes" ? [...zip3Areas] : [countyArea.get(sa.County)!];
         for (const area of needed) expect(priced, `${p.StandardComponentId} ${area}`).toContain(area);
       }
@@ -298,7 +337,8 @@ describe("benefits, service areas and quality", () => {
       expect(names, b.BenefitName).toContain(b.BenefitName);
       perVariant.set(b.PlanId, (perVariant.get(b.PlanId) ?? 0) + 1);
     }
-    for (const r of pa.rows.filter((x) => x.DentalOnlyPlan === "No")) expect(perVariant.get(r.PlanId), r.PlanId).toBeGreaterThan(40);
+    for (const r of pa.rows.filter((x) => x.DentalOnlyPlan === "No"))
+      expect(perVariant.get(r.PlanId), r.PlanId).toBeGreaterThan(40);
   });
 
   it("have county rows, a statewide row and a partial county with its ZIP list", () => {
@@ -311,7 +351,12 @@ describe("benefits, service areas and quality", () => {
 
   it("rate most plans 1–5, leave some unrated and some without a row", () => {
     const q = readTable(join(dirA, "quality-puf.csv")).rows;
-    const values = q.flatMap((r) => [r.OverallRatingValue, r.MedicalCareRatingValue, r.MemberExperienceRatingValue, r.PlanAdministrationRatingValue]);
+    const values = q.flatMap((r) => [
+      r.OverallRatingValue,
+      r.MedicalCareRatingValue,
+      r.MemberExperienceRatingValue,
+      r.PlanAdministrationRatingValue,
+    ]);
     for (const v of values) expect(v).toMatch(/^([1-5]|NR - .+)$/);
     expect(q.some((r) => r.OverallRatingValue.startsWith("NR"))).toBe(true);
     const rated = new Set(q.map((r) => r.PlanID));
@@ -320,7 +365,8 @@ describe("benefits, service areas and quality", () => {
 });
 
 describe("geography and states", () => {
-  const shares = (zip: string) => Object.fromEntries(hud.rows.filter((r) => r.ZIP === zip).map((r) => [r.COUNTY, Number(r.TOT_RATIO)]));
+  const shares = (zip: string) =>
+    Object.fromEntries(hud.rows.filter((r) => r.ZIP === zip).map((r) => [r.COUNTY, Number(r.TOT_RATIO)]));
 
   it("include real multi-county and cross-state ZIPs with their HUD shares", () => {
     expect(shares("42223")).toEqual({ "47125": 0.682, "21047": 0.318 });
@@ -348,12 +394,15 @@ describe("geography and states", () => {
   it("list every county used by a ZIP or a service area in the county file, with matching state codes", () => {
     const counties = readTable(join(dirA, "national-county2020.txt"), "|").rows;
     const fips = new Set(counties.map((c) => c.STATEFP + c.COUNTYFP));
-    for (const c of [...hud.rows.map((r) => r.COUNTY), ...serviceAreas.rows.map((r) => r.County).filter(Boolean)]) expect(fips, c).toContain(c);
+    for (const c of [...hud.rows.map((r) => r.COUNTY), ...serviceAreas.rows.map((r) => r.County).filter(Boolean)])
+      expect(fips, c).toContain(c);
     expect(counties.find((c) => c.STATEFP + c.COUNTYFP === "36047")!.COUNTYNAME).toBe("Kings County");
   });
 
   it("split the Census cross-state ZCTA 42223 by land area", () => {
-    const census = readTable(join(dirA, "zcta-county-census2020.txt"), "|").rows.filter((r) => r.GEOID_ZCTA5_20 === "42223");
+    const census = readTable(join(dirA, "zcta-county-census2020.txt"), "|").rows.filter(
+      (r) => r.GEOID_ZCTA5_20 === "42223",
+    );
     const share = (c: string) => {
       const r = census.find((x) => x.GEOID_COUNTY_20 === c)!;
       return Number(r.AREALAND_PART) / Number(r.AREALAND_ZCTA5_20);
@@ -367,9 +416,21 @@ describe("geography and states", () => {
     const states = readTable(join(dirA, "states.csv")).rows;
     expect(states.length).toBe(51);
     const by = Object.fromEntries(states.map((s) => [s.state_code, s]));
-    expect([by.CA.exchange_kind, by.CA.marketplace_name, by.CA.marketplace_url]).toEqual(["sbe", "Covered California", "https://www.coveredca.com"]);
-    expect([by.PA.marketplace_name, by.NJ.marketplace_url, by.GA.marketplace_url]).toEqual(["Pennie", "https://www.nj.gov/getcoverednj", "https://georgiaaccess.gov"]);
-    expect([by.NY.exchange_kind, by.NY.owned_data, by.NY.marketplace_url]).toEqual(["sbe", "true", "https://nystateofhealth.ny.gov"]);
+    expect([by.CA.exchange_kind, by.CA.marketplace_name, by.CA.marketplace_url]).toEqual([
+      "sbe",
+      "Covered California",
+      "https://www.coveredca.com",
+    ]);
+    expect([by.PA.marketplace_name, by.NJ.marketplace_url, by.GA.marketplace_url]).toEqual([
+      "Pennie",
+      "https://www.nj.gov/getcoverednj",
+      "https://georgiaaccess.gov",
+    ]);
+    expect([by.NY.exchange_kind, by.NY.owned_data, by.NY.marketplace_url]).toEqual([
+      "sbe",
+      "true",
+      "https://nystateofhealth.ny.gov",
+    ]);
     expect([by.TX.exchange_kind, by.TX.owned_data]).toEqual(["healthcaregov", "true"]);
     expect([by.AR.exchange_kind, by.AR.owned_data]).toEqual(["sbe_federal_platform", "true"]);
     // Oregon leaves the federal platform for 2027 (aca-parameters.json marketplaceType["2027"]).
@@ -379,7 +440,30 @@ describe("geography and states", () => {
 });
 
 describe("machine-readable files", () => {
-  const REAL_RXCUIS = ["314076", "314077", "197361", "308136", "310798", "979492", "866414", "313988", "861007", "860975", "617310", "259255", "617318", "312961", "314231", "312940", "310431", "309362", "243670", "313782", "209459", "308192"];
+  const REAL_RXCUIS = [
+    "314076",
+    "314077",
+    "197361",
+    "308136",
+    "310798",
+    "979492",
+    "866414",
+    "313988",
+    "861007",
+    "860975",
+    "617310",
+    "259255",
+    "617318",
+    "312961",
+    "314231",
+    "312940",
+    "310431",
+    "309362",
+    "243670",
+    "313782",
+    "209459",
+    "308192",
+  ];
   const issuerDirs = () => [...new Set(listFiles(join(dirA, "mr")).map((f) => f.split(/[/\\]/)[0]))];
   const json = (issuer: string, file: string) => JSON.parse(readFileSync(join(dirA, "mr", issuer, file), "utf8"));
 
@@ -408,7 +492,9 @@ describe("machine-readable files", () => {
       for (const d of json(issuer, "drugs.json")) {
         seen.set(d.rxnorm_id, (seen.get(d.rxnorm_id) ?? 0) + 1);
         for (const e of d.plans) {
-          expect(e.drug_tier).toMatch(/^(GENERIC|PREFERRED-GENERIC|NON-PREFERRED-GENERIC|PREFERRED-BRAND|NON-PREFERRED-BRAND|SPECIALTY|ZERO-COST-SHARE-PREVENTIVE)$/);
+          expect(e.drug_tier).toMatch(
+            /^(GENERIC|PREFERRED-GENERIC|NON-PREFERRED-GENERIC|PREFERRED-BRAND|NON-PREFERRED-BRAND|SPECIALTY|ZERO-COST-SHARE-PREVENTIVE)$/,
+          );
           pa += e.prior_authorization ? 1 : 0;
           st += e.step_therapy ? 1 : 0;
           ql += e.quantity_limit ? 1 : 0;

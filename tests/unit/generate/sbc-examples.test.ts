@@ -11,14 +11,18 @@ const EXAMPLES = [
 ];
 
 describe("sample SBC coverage examples", () => {
-  const table = readTable(path.join(import.meta.dirname, "..", "..", "..", "seed", "sample", "plan-attributes-puf.csv"));
+  const table = readTable(
+    path.join(import.meta.dirname, "..", "..", "..", "seed", "sample", "plan-attributes-puf.csv"),
+  );
   const medical = table.rows.filter((r) => r.DentalOnlyPlan !== "Yes" && r.MarketCoverage === "Individual");
 
   it("never have the member paying more than the example's total cost", () => {
     expect(medical.length).toBeGreaterThan(50);
     for (const row of medical) {
       for (const { prefix, total } of EXAMPLES) {
-        const paid = ["Deductible", "Copayment", "Coinsurance", "Limit"].map((part) => money(row[`${prefix}${part}`]) ?? 0);
+        const paid = ["Deductible", "Copayment", "Coinsurance", "Limit"].map(
+          (part) => money(row[`${prefix}${part}`]) ?? 0,
+        );
         const sum = paid.reduce((a, b) => a + b, 0);
         expect(sum, `${row.PlanId} ${prefix}`).toBeLessThanOrEqual(total);
       }

@@ -38,7 +38,9 @@ describe("value formats of the public files", () => {
   });
 
   it("quotes CSV fields only when needed", () => {
-    expect(csvField("Inpatient Hospital Services (e.g., Hospital Stay)")).toBe('"Inpatient Hospital Services (e.g., Hospital Stay)"');
+    expect(csvField("Inpatient Hospital Services (e.g., Hospital Stay)")).toBe(
+      '"Inpatient Hospital Services (e.g., Hospital Stay)"',
+    );
     expect(csvField('say "no"')).toBe('"say ""no"""');
     expect(csvField("$6,000 ")).toBe('"$6,000 "');
     expect(csvField("No Charge")).toBe("No Charge");
@@ -57,9 +59,17 @@ describe("age curves", () => {
   it("expand the parameter file's keys to the 51 Rate PUF labels", () => {
     expect(RATE_AGE_LABELS.length).toBe(51);
     const federal = ageCurveMilli("TX");
-    expect([federal.get("0-14"), federal.get("21"), federal.get("24"), federal.get("40"), federal.get("64 and over")]).toEqual([765, 1000, 1000, 1278, 3000]);
+    expect([
+      federal.get("0-14"),
+      federal.get("21"),
+      federal.get("24"),
+      federal.get("40"),
+      federal.get("64 and over"),
+    ]).toEqual([765, 1000, 1000, 1278, 3000]);
     const utah = ageCurveMilli("UT");
-    expect([utah.get("0-14"), utah.get("20"), utah.get("22"), utah.get("30"), utah.get("59"), utah.get("63")]).toEqual([793, 793, 1050, 1390, 3000, 3000]);
+    expect([utah.get("0-14"), utah.get("20"), utah.get("22"), utah.get("30"), utah.get("59"), utah.get("63")]).toEqual([
+      793, 793, 1050, 1390, 3000, 3000,
+    ]);
     const alabama = ageCurveMilli("AL");
     expect([alabama.get("15"), alabama.get("20"), alabama.get("21")]).toEqual([635, 635, 1000]);
   });
@@ -70,7 +80,11 @@ describe("marketplace types by plan year", () => {
     const y2026 = Object.fromEntries(stateRows(2026).map((s) => [s.code, s]));
     const y2027 = Object.fromEntries(stateRows(2027).map((s) => [s.code, s]));
     expect([y2026.OR.exchangeKind, y2026.OR.ownedData]).toEqual(["sbe_federal_platform", true]);
-    expect([y2027.OR.exchangeKind, y2027.OR.ownedData, y2027.OR.marketplaceName]).toEqual(["sbe", false, "Oregon Health Insurance Marketplace"]);
+    expect([y2027.OR.exchangeKind, y2027.OR.ownedData, y2027.OR.marketplaceName]).toEqual([
+      "sbe",
+      false,
+      "Oregon Health Insurance Marketplace",
+    ]);
     expect(y2027.AR.exchangeKind).toBe("sbe_federal_platform");
     expect(stateRows(2026).filter((s) => s.ownedData).length).toBe(31);
     expect(stateRows(2027).filter((s) => s.ownedData).length).toBe(30);

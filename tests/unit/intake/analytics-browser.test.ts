@@ -1,7 +1,13 @@
 // @ts-expect-error jsdom ships no type declarations (and @types/jsdom is not installed)
 import { JSDOM } from "jsdom";
 import { describe, expect, it } from "vitest";
-import { captureAllowed, initAnalytics, scrubBrowserEvent, stripQuery, type PostHogClient } from "../../../app/components/analytics.client";
+import {
+  captureAllowed,
+  initAnalytics,
+  scrubBrowserEvent,
+  stripQuery,
+  type PostHogClient,
+} from "../../../app/components/analytics.client";
 
 const OPT_OUT = ["staging.marketplace.example"];
 const TOKEN = "phc_test_token";
@@ -73,12 +79,22 @@ describe("initAnalytics", () => {
   it("on an ordinary host, loads posthog-js lazily and captures a pageview without the query string", async () => {
     const win = page("https://marketplace.example/plans?zip=10001&income=52000&ages=34,36");
     const ph = fakePostHog();
-    const controller = initAnalytics({ token: TOKEN, host: "https://us.i.posthog.com", optOutHosts: OPT_OUT }, { window: win, load: ph.load });
+    const controller = initAnalytics(
+      { token: TOKEN, host: "https://us.i.posthog.com", optOutHosts: OPT_OUT },
+      { window: win, load: ph.load },
+    );
     await controller.update();
     expect(ph.loads()).toBe(1);
     expect(ph.calls[0]).toBe(`init:${TOKEN}`);
-    expect(ph.config()).toMatchObject({ api_host: "https://us.i.posthog.com", autocapture: false, capture_pageview: false, disable_session_recording: true });
-    expect(ph.captured).toEqual([{ event: "$pageview", properties: { $current_url: "https://marketplace.example/plans", $pathname: "/plans" } }]);
+    expect(ph.config()).toMatchObject({
+      api_host: "https://us.i.posthog.com",
+      autocapture: false,
+      capture_pageview: false,
+      disable_session_recording: true,
+    });
+    expect(ph.captured).toEqual([
+      { event: "$pageview", properties: { $current_url: "https://marketplace.example/plans", $pathname: "/plans" } },
+    ]);
     expect(JSON.stringify(ph.captured)).not.toMatch(/income|52000|ages/);
     controller.dispose();
   });
@@ -86,7 +102,10 @@ describe("initAnalytics", () => {
   it("with no_track=1 captures nothing and does not even load the library; dropping the parameter turns capture on without a reload", async () => {
     const win = page("https://marketplace.example/plans?no_track=1");
     const ph = fakePostHog();
-    const controller = initAnalytics({ token: TOKEN, host: "https://ph.example", optOutHosts: OPT_OUT }, { window: win, load: ph.load });
+    const controller = initAnalytics(
+      { token: TOKEN, host: "https://ph.example", optOutHosts: OPT_OUT },
+      { window: win, load: ph.load },
+    );
     await controller.update();
     expect(ph.loads()).toBe(0);
     expect(controller.state).toEqual({ loaded: false, capturing: false });
@@ -111,7 +130,10 @@ describe("initAnalytics", () => {
   it("on the opted-out (staging) host never loads or captures, and the URL parameter cannot turn it on", async () => {
     const win = page("https://staging.marketplace.example/plans?no_track=1");
     const ph = fakePostHog();
-    const controller = initAnalytics({ token: TOKEN, host: "https://ph.example", optOutHosts: OPT_OUT }, { window: win, load: ph.load });
+    const controller = initAnalytics(
+      { token: TOKEN, host: "https://ph.example", optOutHosts: OPT_OUT },
+      { window: win, load: ph.load },
+    );
     await controller.update();
     await navigate(win, controller, "/plans");
     await navigate(win, controller, "/plans?no_track=0");
@@ -123,7 +145,10 @@ describe("initAnalytics", () => {
   it("does nothing without a token", async () => {
     const win = page("https://marketplace.example/");
     const ph = fakePostHog();
-    const controller = initAnalytics({ token: null, host: "https://ph.example", optOutHosts: [] }, { window: win, load: ph.load });
+    const controller = initAnalytics(
+      { token: null, host: "https://ph.example", optOutHosts: [] },
+      { window: win, load: ph.load },
+    );
     await controller.update();
     expect(ph.loads()).toBe(0);
   });

@@ -16,7 +16,11 @@ afterAll(async () => {
 
 describe("initAnalytics with the real posthog-js", () => {
   it("sends a pageview without the query string, and nothing while no_track=1 is in the URL", async () => {
-    const controller = initAnalytics({ token: "phc_browser_test", host: fake.url, optOutHosts: ["staging.marketplace.example"] });
+    const controller = initAnalytics({
+      token: "phc_browser_test",
+      host: fake.url,
+      optOutHosts: ["staging.marketplace.example"],
+    });
     await controller.update();
     expect(controller.state).toEqual({ loaded: true, capturing: true });
     const events = await fake.waitForEvents(1, 10_000);

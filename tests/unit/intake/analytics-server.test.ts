@@ -1,9 +1,17 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as discoveryRoute from "../../../app/routes/api.agents.discovery";
 import * as waitlistRoute from "../../../app/routes/api.waitlist";
-import { analytics, browserAnalyticsSettings, scrubAnalyticsProperties } from "../../../app/server/platform/analytics.server";
+import {
+  analytics,
+  browserAnalyticsSettings,
+  scrubAnalyticsProperties,
+} from "../../../app/server/platform/analytics.server";
 import { env } from "../../../app/server/platform/env.server";
-import { createEnrollmentApplication, ENROLLMENT_ATTESTATION, EnrollmentApplicationInput } from "../../../app/server/intake/enrollment.server";
+import {
+  createEnrollmentApplication,
+  ENROLLMENT_ATTESTATION,
+  EnrollmentApplicationInput,
+} from "../../../app/server/intake/enrollment.server";
 import { AGENT_DISCOVERY_CONSENT } from "../../../app/server/intake/write-store.server";
 import { startFakePostHog, type FakePostHog } from "../../fakes/posthog";
 import { callRoute, createIntakeSandbox, jsonRequest, type IntakeSandbox } from "./support";
@@ -21,7 +29,8 @@ afterAll(async () => {
 });
 beforeEach(() => posthog.reset());
 
-const join = (email: string) => callRoute(waitlistRoute, jsonRequest("/api/waitlist", { email, zip: "10001", interest: "consumer" }));
+const join = (email: string) =>
+  callRoute(waitlistRoute, jsonRequest("/api/waitlist", { email, zip: "10001", interest: "consumer" }));
 
 describe("server analytics", () => {
   it("captures submissions through posthog-node with no email, name, phone or licence number in what is sent", async () => {
@@ -49,9 +58,19 @@ describe("server analytics", () => {
     const waitlist = events.find((e) => e.event === "waitlist_joined")!;
     expect(waitlist.distinct_id).toBe(id);
     expect(waitlist.properties).toMatchObject({ interest: "consumer", source: "api" });
-    expect(events.find((e) => e.event === "agent_discovery_submitted")!.properties).toMatchObject({ licensed_state_count: 2, tool_count: 1 });
+    expect(events.find((e) => e.event === "agent_discovery_submitted")!.properties).toMatchObject({
+      licensed_state_count: 2,
+      tool_count: 1,
+    });
     const sent = posthog.bodies.join("\n");
-    for (const secret of ["tracked.person", "jordan.agent", "Jordan Analytics", "3125550199", "55512345", "@example.com"]) {
+    for (const secret of [
+      "tracked.person",
+      "jordan.agent",
+      "Jordan Analytics",
+      "3125550199",
+      "55512345",
+      "@example.com",
+    ]) {
       expect(sent).not.toContain(secret);
     }
   });
@@ -62,18 +81,27 @@ describe("server analytics", () => {
       plan_id: "20101NY0010001",
       year: 2027,
       place: { state: "NY", county_fips: "36061", zip: "10001" },
-      household: { people: [{ age: 57, relationship: "self" }, { age: 53, relationship: "spouse" }] },
+      household: {
+        people: [
+          { age: 57, relationship: "self" },
+          { age: 53, relationship: "spouse" },
+        ],
+      },
       income: 73123.45,
       contact: { first_name: "Robin", last_name: "Quimby", email: "robin.quimby@example.com" },
       attestation: { agreed: true, version: ENROLLMENT_ATTESTATION.version, signature: "Robin Quimby" },
     });
-    const created = await createEnrollmentApplication(input, { plans: { isPlanOfferedIn: () => true }, ip: "192.0.2.1" });
+    const created = await createEnrollmentApplication(input, {
+      plans: { isPlanOfferedIn: () => true },
+      ip: "192.0.2.1",
+    });
     await analytics().flush();
     const [event] = await posthog.waitForEvents(1);
     expect(event).toMatchObject({ event: "enrollment_application_received", distinct_id: created.application_id });
     expect(event!.properties).toMatchObject({ plan_year: 2027, state: "NY", household_people: 2 });
     const sent = posthog.bodies.join("\n");
-    for (const secret of ["73123.45", "7312345", '"age"', '"income"', "Robin", "Quimby", "robin.quimby", "192.0.2.1"]) expect(sent).not.toContain(secret);
+    for (const secret of ["73123.45", "7312345", '"age"', '"income"', "Robin", "Quimby", "robin.quimby", "192.0.2.1"])
+      expect(sent).not.toContain(secret);
     expect(Object.values(event!.properties)).not.toContain(57);
   });
 
@@ -94,11 +122,19 @@ describe("server analytics", () => {
     expect((await join("staging-user@example.com")).status).toBe(200);
     await new Promise((r) => setTimeout(r, 100));
     expect(posthog.bodies).toEqual([]);
-    expect(browserAnalyticsSettings(env())).toEqual({ token: null, host: posthog.url, optOutHosts: ["staging.marketplace.example"] });
+    expect(browserAnalyticsSettings(env())).toEqual({
+      token: null,
+      host: posthog.url,
+      optOutHosts: ["staging.marketplace.example"],
+    });
   });
 
   it("never fails or delays a route when the analytics host is down", async () => {
-    await sandbox.configure({ POSTHOG_API_KEY: "phc_server_test", DEPLOY_ENV: "production", POSTHOG_HOST: "http://127.0.0.1:9" });
+    await sandbox.configure({
+      POSTHOG_API_KEY: "phc_server_test",
+      DEPLOY_ENV: "production",
+      POSTHOG_HOST: "http://127.0.0.1:9",
+    });
     const started = Date.now();
     const res = await join("analytics-outage@example.com");
     expect(res.status).toBe(200);
@@ -106,8 +142,17 @@ describe("server analytics", () => {
   });
 
   it("gives the browser only the token, host and opt-out hosts", async () => {
-    await sandbox.configure({ POSTHOG_API_KEY: "phc_public", DEPLOY_ENV: "production", POSTHOG_HOST: "https://eu.i.posthog.com", ANALYTICS_OPT_OUT_HOSTS: "staging.example.org, Preview.Example.org" });
-    expect(browserAnalyticsSettings(env())).toEqual({ token: "phc_public", host: "https://eu.i.posthog.com", optOutHosts: ["staging.example.org", "preview.example.org"] });
+    await sandbox.configure({
+      POSTHOG_API_KEY: "phc_public",
+      DEPLOY_ENV: "production",
+      POSTHOG_HOST: "https://eu.i.posthog.com",
+      ANALYTICS_OPT_OUT_HOSTS: "staging.example.org, Preview.Example.org",
+    });
+    expect(browserAnalyticsSettings(env())).toEqual({
+      token: "phc_public",
+      host: "https://eu.i.posthog.com",
+      optOutHosts: ["staging.example.org", "preview.example.org"],
+    });
   });
 });
 

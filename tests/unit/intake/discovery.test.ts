@@ -3,7 +3,15 @@ import * as discoveryRoute from "../../../app/routes/api.agents.discovery";
 import * as discoveryPage from "../../../app/routes/agent-discovery";
 import { AGENT_DISCOVERY_CONSENT } from "../../../app/server/intake/write-store.server";
 import { startFakeResend, type FakeResend } from "../../fakes/resend";
-import { callRoute, createIntakeSandbox, formRequest, HEX24, jsonRequest, OPERATIONS_EMAIL, type IntakeSandbox } from "./support";
+import {
+  callRoute,
+  createIntakeSandbox,
+  formRequest,
+  HEX24,
+  jsonRequest,
+  OPERATIONS_EMAIL,
+  type IntakeSandbox,
+} from "./support";
 
 let sandbox: IntakeSandbox;
 let resend: FakeResend;
@@ -34,7 +42,8 @@ const valid = {
   consent_version: AGENT_DISCOVERY_CONSENT.version,
 };
 
-const post = (body: unknown, context?: Record<string, unknown>) => callRoute(discoveryRoute, jsonRequest("/api/agents/discovery", body), { context });
+const post = (body: unknown, context?: Record<string, unknown>) =>
+  callRoute(discoveryRoute, jsonRequest("/api/agents/discovery", body), { context });
 
 describe("POST /api/agents/discovery", () => {
   it("commits the form with its consent record (wording version, time, IP) and answers 200 with the id", async () => {
@@ -43,7 +52,10 @@ describe("POST /api/agents/discovery", () => {
     expect(res.status).toBe(200);
     const { discovery_submission_id: id } = (await res.json()) as { discovery_submission_id: string };
     expect(id).toMatch(HEX24);
-    const [row] = sandbox.query<Record<string, string | number | null>>("SELECT * FROM agent_discovery_submissions WHERE id = ?", id);
+    const [row] = sandbox.query<Record<string, string | number | null>>(
+      "SELECT * FROM agent_discovery_submissions WHERE id = ?",
+      id,
+    );
     expect(row).toMatchObject({
       name: "Pat Rivera",
       email: "pat.rivera@agency.example",
@@ -102,18 +114,33 @@ describe("POST /api/agents/discovery", () => {
     [{ consent: "yes" }, "consent"],
     [{ consent_version: "2024-01-01" }, "consent_version"],
   ])("answers 400 naming the field for %j", async (change, field) => {
-    const res = await post({ ...valid, ...change, email: "invalid-case@agency.example", ...("email" in change ? { email: change.email } : {}) });
+    const res = await post({
+      ...valid,
+      ...change,
+      email: "invalid-case@agency.example",
+      ...("email" in change ? { email: change.email } : {}),
+    });
     expect(res.status).toBe(400);
     const error = ((await res.json()) as { error: { code: string; fields: Record<string, string> } }).error;
     expect(error.code).toBe("validation_failed");
     expect(Object.keys(error.fields)).toContain(field);
-    expect(sandbox.query("SELECT COUNT(*) AS n FROM agent_discovery_submissions WHERE email = 'invalid-case@agency.example'")).toEqual([{ n: 0 }]);
+    expect(
+      sandbox.query(
+        "SELECT COUNT(*) AS n FROM agent_discovery_submissions WHERE email = 'invalid-case@agency.example'",
+      ),
+    ).toEqual([{ n: 0 }]);
   });
 
   it("records 'unknown' as the consent IP when the server gave none", async () => {
-    const res = await callRoute(discoveryRoute, jsonRequest("/api/agents/discovery", { ...valid, email: "noip@agency.example" }), { context: {} });
+    const res = await callRoute(
+      discoveryRoute,
+      jsonRequest("/api/agents/discovery", { ...valid, email: "noip@agency.example" }),
+      { context: {} },
+    );
     expect(res.status).toBe(200);
-    expect(sandbox.query("SELECT consent_ip FROM agent_discovery_submissions WHERE email = 'noip@agency.example'")).toEqual([{ consent_ip: "unknown" }]);
+    expect(
+      sandbox.query("SELECT consent_ip FROM agent_discovery_submissions WHERE email = 'noip@agency.example'"),
+    ).toEqual([{ consent_ip: "unknown" }]);
   });
 });
 
@@ -139,19 +166,33 @@ describe("the /agent-discovery page form (works without JavaScript)", () => {
     const [row] = sandbox.query<{ licensed_states: string; current_tools: string; source: string }>(
       "SELECT licensed_states, current_tools, source FROM agent_discovery_submissions WHERE email = 'sam.lee@agency.example'",
     );
-    expect(row).toEqual({ licensed_states: '["CT","NY"]', current_tools: '["HealthSherpa","Carrier portals","My own spreadsheet"]', source: "form" });
+    expect(row).toEqual({
+      licensed_states: '["CT","NY"]',
+      current_tools: '["HealthSherpa","Carrier portals","My own spreadsheet"]',
+      source: "form",
+    });
     const page = await callRoute(discoveryPage, new Request("http://localhost/agent-discovery?submitted=1"));
     expect(await page.json()).toMatchObject({ submitted: true, consent: AGENT_DISCOVERY_CONSENT });
   });
 
   it("re-renders with field errors and the values typed (400) when the form is incomplete", async () => {
-    const res = await callRoute(discoveryPage, formRequest("/agent-discovery", { ...fields, email: "sam.other@agency.example", consent: "", licensed_states: "NY, QQ" }));
+    const res = await callRoute(
+      discoveryPage,
+      formRequest("/agent-discovery", {
+        ...fields,
+        email: "sam.other@agency.example",
+        consent: "",
+        licensed_states: "NY, QQ",
+      }),
+    );
     expect(res.status).toBe(400);
     const body = (await res.json()) as { form: string; errors: Record<string, string>; values: Record<string, string> };
     expect(body.form).toBe("discovery");
     expect(body.errors.consent).toMatch(/agree/);
     expect(body.errors.licensed_states).toMatch(/two-letter/);
     expect(body.values.name).toBe("Sam Lee");
-    expect(sandbox.query("SELECT COUNT(*) AS n FROM agent_discovery_submissions WHERE email = 'sam.other@agency.example'")).toEqual([{ n: 0 }]);
+    expect(
+      sandbox.query("SELECT COUNT(*) AS n FROM agent_discovery_submissions WHERE email = 'sam.other@agency.example'"),
+    ).toEqual([{ n: 0 }]);
   });
 });

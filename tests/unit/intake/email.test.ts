@@ -31,7 +31,11 @@ afterAll(async () => {
 beforeEach(async () => {
   resend.reset();
   await ses.reset();
-  await sandbox.configure({ EMAIL_PROVIDER: "resend", EMAIL_FROM_DOMAIN: undefined, UNSUBSCRIBE_TOKEN_SECRET: TEST_UNSUBSCRIBE_SECRET });
+  await sandbox.configure({
+    EMAIL_PROVIDER: "resend",
+    EMAIL_FROM_DOMAIN: undefined,
+    UNSUBSCRIBE_TOKEN_SECRET: TEST_UNSUBSCRIBE_SECRET,
+  });
 });
 
 /** One message of every kind the service sends. */
@@ -40,7 +44,14 @@ function everyKind(): RenderedEmail[] {
   return [
     waitlistConsumerConfirmation("shopper@example.com", { zip: "10001" }),
     waitlistAgentConfirmation("agent@example.com", { zip: "10001", interest: "agent" }),
-    waitlistOperationsNotification(OPERATIONS_EMAIL, { id: "a".repeat(24), email: "shopper@example.com", zip: "10001", interest: "consumer", source: "api", createdAt: at }),
+    waitlistOperationsNotification(OPERATIONS_EMAIL, {
+      id: "a".repeat(24),
+      email: "shopper@example.com",
+      zip: "10001",
+      interest: "consumer",
+      source: "api",
+      createdAt: at,
+    }),
     discoveryAgentConfirmation("agent@example.com", { name: "Pat Agent" }),
     discoveryOperationsNotification(OPERATIONS_EMAIL, {
       id: "b".repeat(24),
@@ -61,7 +72,11 @@ function everyKind(): RenderedEmail[] {
 describe("rewriteFromDomain", () => {
   it.each([
     ["hello@marketplace.example", "mail.example.org", "hello@mail.example.org"],
-    ["Health Plan Marketplace <hello@marketplace.example>", "mail.example.org", "Health Plan Marketplace <hello@mail.example.org>"],
+    [
+      "Health Plan Marketplace <hello@marketplace.example>",
+      "mail.example.org",
+      "Health Plan Marketplace <hello@mail.example.org>",
+    ],
     ['"Plans, Inc." <team@old.example>', "@new.example", '"Plans, Inc." <team@new.example>'],
     ["hello@marketplace.example", undefined, "hello@marketplace.example"],
     ["Team <hello@marketplace.example>", "", "Team <hello@marketplace.example>"],
@@ -95,7 +110,10 @@ describe("sendEmail with Resend (the default provider)", () => {
     const [consumer] = everyKind();
     await sendEmail(consumer!.message);
     await sendEmail({ ...consumer!.message, from: "alerts@marketplace.example" });
-    expect(resend.emails.map((e) => e.from)).toEqual(["Health Plan Marketplace <hello@send.marketplace.org>", "alerts@send.marketplace.org"]);
+    expect(resend.emails.map((e) => e.from)).toEqual([
+      "Health Plan Marketplace <hello@send.marketplace.org>",
+      "alerts@send.marketplace.org",
+    ]);
   });
 
   it("sends no unsubscribe headers or link when no secret is configured", async () => {
@@ -108,8 +126,15 @@ describe("sendEmail with Resend (the default provider)", () => {
   it("reports a sandbox rejection as a permanent failure, without throwing", async () => {
     resend.setSandbox(["owner@marketplace.example"]);
     const result = await sendEmail(waitlistConsumerConfirmation("stranger@example.com", { zip: "10001" }).message);
-    expect(result).toEqual({ ok: false, provider: "resend", retryable: false, error: expect.stringContaining("validation_error (403)") });
-    const allowed = await sendEmail(waitlistConsumerConfirmation("owner@marketplace.example", { zip: "10001" }).message);
+    expect(result).toEqual({
+      ok: false,
+      provider: "resend",
+      retryable: false,
+      error: expect.stringContaining("validation_error (403)"),
+    });
+    const allowed = await sendEmail(
+      waitlistConsumerConfirmation("owner@marketplace.example", { zip: "10001" }).message,
+    );
     expect(allowed.ok).toBe(true);
   });
 
@@ -123,7 +148,12 @@ describe("sendEmail with Resend (the default provider)", () => {
     await sandbox.configure({ RESEND_BASE_URL: "http://127.0.0.1:9" });
     expect(await sendEmail(message)).toMatchObject({ ok: false, provider: "resend", retryable: true });
     await sandbox.configure({ RESEND_BASE_URL: resend.url, RESEND_API_KEY: undefined });
-    expect(await sendEmail(message)).toEqual({ ok: false, provider: "resend", retryable: true, error: "RESEND_API_KEY is not set" });
+    expect(await sendEmail(message)).toEqual({
+      ok: false,
+      provider: "resend",
+      retryable: true,
+      error: "RESEND_API_KEY is not set",
+    });
     await sandbox.configure({ RESEND_API_KEY: "re_test_key" });
   });
 
@@ -164,13 +194,21 @@ describe("sendEmail with SES", () => {
     await sendEmail(message);
     await sendEmail({ ...message, from: "bare@marketplace.example" });
     const emails = await ses.waitForEmails(2);
-    expect(emails.map((e) => e.from)).toEqual(["Health Plan Marketplace <hello@ses.marketplace.org>", "bare@ses.marketplace.org"]);
+    expect(emails.map((e) => e.from)).toEqual([
+      "Health Plan Marketplace <hello@ses.marketplace.org>",
+      "bare@ses.marketplace.org",
+    ]);
   });
 
   it("reports the SES sandbox rejection (MessageRejected) as permanent and an outage as retryable", async () => {
     ses.setSandbox(["verified@example.com"]);
     const rejected = await sendEmail(waitlistConsumerConfirmation("unverified@example.com", { zip: "10001" }).message);
-    expect(rejected).toMatchObject({ ok: false, provider: "ses", retryable: false, error: expect.stringContaining("MessageRejected") });
+    expect(rejected).toMatchObject({
+      ok: false,
+      provider: "ses",
+      retryable: false,
+      error: expect.stringContaining("MessageRejected"),
+    });
     ses.setSandbox(null);
     ses.failNext(1);
     const outage = await sendEmail(waitlistConsumerConfirmation("someone@example.com", { zip: "10001" }).message);

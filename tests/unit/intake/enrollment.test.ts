@@ -19,14 +19,19 @@ let plan: { id: string; year: number };
 const place = { state: "NY", county_fips: "36061", zip: "10001" };
 
 beforeAll(async () => {
-  if (!existsSync(TEST_PLAN_STORE)) throw new Error(`the test plan store ${TEST_PLAN_STORE} is missing: run the tests through vitest's global setup`);
+  if (!existsSync(TEST_PLAN_STORE))
+    throw new Error(`the test plan store ${TEST_PLAN_STORE} is missing: run the tests through vitest's global setup`);
   sandbox = await createIntakeSandbox({ PLAN_STORE_PATH: TEST_PLAN_STORE });
   resetPlanStoreForTests();
   // Candidates straight from the file; the service's own check picks one offered in New York County.
   const db = new Database(TEST_PLAN_STORE, { readonly: true });
-  const candidates = db.prepare("SELECT plan_year AS year, plan_id AS id FROM plans WHERE state = 'NY' ORDER BY plan_year DESC, plan_id").all() as { year: number; id: string }[];
+  const candidates = db
+    .prepare("SELECT plan_year AS year, plan_id AS id FROM plans WHERE state = 'NY' ORDER BY plan_year DESC, plan_id")
+    .all() as { year: number; id: string }[];
   db.close();
-  const found = candidates.find((c) => planStore().isPlanOfferedIn({ planId: c.id, year: c.year, state: "NY", countyFips: "36061", zip: "10001" }));
+  const found = candidates.find((c) =>
+    planStore().isPlanOfferedIn({ planId: c.id, year: c.year, state: "NY", countyFips: "36061", zip: "10001" }),
+  );
   if (!found) throw new Error("the sample plan store offers no plan in New York County (36061)");
   plan = found;
 });
@@ -40,28 +45,55 @@ function application(overrides: Record<string, unknown> = {}) {
     plan_id: plan.id,
     year: plan.year,
     place,
-    household: { size: 3, people: [{ age: 41, relationship: "self" }, { age: 39, relationship: "spouse", uses_tobacco: false }, { age: 9, relationship: "child" }] },
+    household: {
+      size: 3,
+      people: [
+        { age: 41, relationship: "self" },
+        { age: 39, relationship: "spouse", uses_tobacco: false },
+        { age: 9, relationship: "child" },
+      ],
+    },
     income: 61250.5,
-    contact: { first_name: "Maria", last_name: "Lopez", email: "maria.lopez@example.com", phone: "718-555-0123", preferred_language: "es" },
+    contact: {
+      first_name: "Maria",
+      last_name: "Lopez",
+      email: "maria.lopez@example.com",
+      phone: "718-555-0123",
+      preferred_language: "es",
+    },
     attestation: { agreed: true, version: ENROLLMENT_ATTESTATION.version, signature: "Maria Lopez" },
     ...overrides,
   };
 }
 
-const submit = (body: unknown) => callRoute(applicationsRoute, jsonRequest("/api/enroll/applications", body), { context: { clientIp: "192.0.2.44" } });
+const submit = (body: unknown) =>
+  callRoute(applicationsRoute, jsonRequest("/api/enroll/applications", body), { context: { clientIp: "192.0.2.44" } });
 const read = (id: string, token?: string) =>
-  callRoute(applicationRoute, new Request(`http://localhost/api/enroll/applications/${id}`, { headers: token ? { authorization: `Bearer ${token}` } : {} }), {
-    params: { applicationId: id },
-  });
+  callRoute(
+    applicationRoute,
+    new Request(`http://localhost/api/enroll/applications/${id}`, {
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    }),
+    {
+      params: { applicationId: id },
+    },
+  );
 
 describe("POST /api/enroll/applications", () => {
   it("validates the plan against the plan store, commits and answers 201 {application_id, status, access_token}", async () => {
     const res = await submit(application());
     expect(res.status).toBe(201);
     const body = (await res.json()) as { application_id: string; status: string; access_token: string };
-    expect(body).toEqual({ application_id: expect.stringMatching(HEX24), status: "received", access_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    expect(body).toEqual({
+      application_id: expect.stringMatching(HEX24),
+      status: "received",
+      access_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+    });
     expect(res.headers.get("location")).toBe(`/api/enroll/applications/${body.application_id}`);
-    const [row] = sandbox.query<Record<string, unknown>>("SELECT * FROM enrollment_applications WHERE id = ?", body.application_id);
+    const [row] = sandbox.query<Record<string, unknown>>(
+      "SELECT * FROM enrollment_applications WHERE id = ?",
+      body.application_id,
+    );
     expect(row).toMatchObject({
       status: "received",
       plan_id: plan.id,
@@ -89,8 +121,21 @@ describe("POST /api/enroll/applications", () => {
       year: plan.year,
       place,
       income: 61250.5,
-      contact: { first_name: "Maria", last_name: "Lopez", email: "maria.lopez@example.com", phone: "7185550123", preferred_language: "es" },
-      household: { size: 3, people: [expect.objectContaining({ age: 41 }), expect.objectContaining({ age: 39 }), expect.objectContaining({ age: 9 })] },
+      contact: {
+        first_name: "Maria",
+        last_name: "Lopez",
+        email: "maria.lopez@example.com",
+        phone: "7185550123",
+        preferred_language: "es",
+      },
+      household: {
+        size: 3,
+        people: [
+          expect.objectContaining({ age: 41 }),
+          expect.objectContaining({ age: 39 }),
+          expect.objectContaining({ age: 9 }),
+        ],
+      },
       attestation: { version: ENROLLMENT_ATTESTATION.version, attested_at: expect.any(String) },
     });
     const missing = await read(created.application_id);
@@ -126,8 +171,14 @@ describe("POST /api/enroll/applications", () => {
     [{ place: { state: "NY", county_fips: "36061", zip: "1000" } }, "place.zip"],
     [{ contact: { first_name: "", last_name: "Lopez", email: "maria@example.com" } }, "contact.first_name"],
     [{ contact: { first_name: "Maria", last_name: "Lopez", email: "maria@" } }, "contact.email"],
-    [{ contact: { first_name: "Maria", last_name: "Lopez", email: "maria@example.com", phone: "123" } }, "contact.phone"],
-    [{ attestation: { agreed: false, version: ENROLLMENT_ATTESTATION.version, signature: "Maria Lopez" } }, "attestation.agreed"],
+    [
+      { contact: { first_name: "Maria", last_name: "Lopez", email: "maria@example.com", phone: "123" } },
+      "contact.phone",
+    ],
+    [
+      { attestation: { agreed: false, version: ENROLLMENT_ATTESTATION.version, signature: "Maria Lopez" } },
+      "attestation.agreed",
+    ],
     [{ attestation: { agreed: true, version: "2020-01-01", signature: "Maria Lopez" } }, "attestation.version"],
     [{ attestation: { agreed: true, version: ENROLLMENT_ATTESTATION.version } }, "attestation.signature"],
     [{ ssn: "123-45-6789" }, "(body)"],

@@ -7,7 +7,14 @@ import { unsubscribe } from "../../../app/server/intake/unsubscribe.server";
 import { unsubscribeToken } from "../../../app/server/intake/unsubscribe-token.server";
 import { writeStore } from "../../../app/server/intake/write-store.server";
 import { startFakeResend, type FakeResend } from "../../fakes/resend";
-import { callRoute, createIntakeSandbox, jsonRequest, OPERATIONS_EMAIL, TEST_UNSUBSCRIBE_SECRET, type IntakeSandbox } from "./support";
+import {
+  callRoute,
+  createIntakeSandbox,
+  jsonRequest,
+  OPERATIONS_EMAIL,
+  TEST_UNSUBSCRIBE_SECRET,
+  type IntakeSandbox,
+} from "./support";
 
 /**
  * The outbox under a controlled clock: the process-wide dispatcher is
@@ -23,7 +30,13 @@ function installDispatcher(options: Partial<ConstructorParameters<typeof OutboxD
   forgetSingleton("outbox-dispatcher");
   // The routes stamp rows with the real time; the test clock starts a minute ahead so they are due.
   now = Date.now() + 60_000;
-  dispatcher = new OutboxDispatcher(() => writeStore(), { now: () => now, random: () => 0.5, retryBaseMs: 1_000, retryMaxMs: 8_000, ...options });
+  dispatcher = new OutboxDispatcher(() => writeStore(), {
+    now: () => now,
+    random: () => 0.5,
+    retryBaseMs: 1_000,
+    retryMaxMs: 8_000,
+    ...options,
+  });
   // Routes kick "the" dispatcher; make it this one (not started: no timer).
   processSingleton("outbox-dispatcher", () => dispatcher);
 }
@@ -41,11 +54,10 @@ const join = async (email: string, interest = "consumer") => {
 };
 
 const statuses = (id: string) =>
-  sandbox
-    .query<{ template: string; status: string; attempts: number; next_attempt_at: number }>(
-      "SELECT template, status, attempts, next_attempt_at FROM email_outbox WHERE subject_id = ? AND kind = 'email' ORDER BY template",
-      id,
-    );
+  sandbox.query<{ template: string; status: string; attempts: number; next_attempt_at: number }>(
+    "SELECT template, status, attempts, next_attempt_at FROM email_outbox WHERE subject_id = ? AND kind = 'email' ORDER BY template",
+    id,
+  );
 
 beforeAll(async () => {
   resend = await startFakeResend();
@@ -64,7 +76,11 @@ beforeEach(async () => {
 describe("a provider outage loses no email", () => {
   it("retries with exponential backoff and delivers everything once the provider is back", async () => {
     resend.setOutage(true);
-    const ids = [await join("one@example.com"), await join("two@example.com"), await join("three@example.com", "agent")];
+    const ids = [
+      await join("one@example.com"),
+      await join("two@example.com"),
+      await join("three@example.com", "agent"),
+    ];
     await round();
     for (const id of ids) {
       // First failure: retry after base * 2^0 = 1,000 ms (random 0.5 -> jitter factor 0.8 + 0.4 * 0.5 = 1.0).
@@ -87,9 +103,22 @@ describe("a provider outage loses no email", () => {
     await round();
     for (const id of ids) expect(statuses(id).map((s) => s.status)).toEqual(["sent", "sent"]);
     const recipients = resend.emails.flatMap((e) => e.to).sort();
-    expect(recipients).toEqual([OPERATIONS_EMAIL, OPERATIONS_EMAIL, OPERATIONS_EMAIL, "one@example.com", "three@example.com", "two@example.com"].sort());
+    expect(recipients).toEqual(
+      [
+        OPERATIONS_EMAIL,
+        OPERATIONS_EMAIL,
+        OPERATIONS_EMAIL,
+        "one@example.com",
+        "three@example.com",
+        "two@example.com",
+      ].sort(),
+    );
     // Every row is marked with the provider's message id.
-    expect(sandbox.query("SELECT COUNT(*) AS n FROM email_outbox WHERE kind = 'email' AND (message_id IS NULL OR provider <> 'resend')")).toEqual([{ n: 0 }]);
+    expect(
+      sandbox.query(
+        "SELECT COUNT(*) AS n FROM email_outbox WHERE kind = 'email' AND (message_id IS NULL OR provider <> 'resend')",
+      ),
+    ).toEqual([{ n: 0 }]);
   });
 
   it("gives up (status dead, logged) only after the last attempt", async () => {
@@ -111,7 +140,9 @@ describe("a provider outage loses no email", () => {
   });
 
   it("caps the delay and spreads retries with jitter", () => {
-    expect([1, 2, 3, 4, 5, 6].map((a) => retryDelayMs(a, 30_000, 3_600_000, () => 0.5))).toEqual([30_000, 60_000, 120_000, 240_000, 480_000, 960_000]);
+    expect([1, 2, 3, 4, 5, 6].map((a) => retryDelayMs(a, 30_000, 3_600_000, () => 0.5))).toEqual([
+      30_000, 60_000, 120_000, 240_000, 480_000, 960_000,
+    ]);
     expect(retryDelayMs(12, 30_000, 3_600_000, () => 0.5)).toBe(3_600_000);
     expect(retryDelayMs(1, 30_000, 3_600_000, () => 0)).toBe(24_000);
     expect(retryDelayMs(1, 30_000, 3_600_000, () => 1)).toBe(36_000);
@@ -120,15 +151,28 @@ describe("a provider outage loses no email", () => {
   it("resends rows left behind by a process that died: pending ones at once, in-flight ones when their lease runs out", async () => {
     const store = writeStore();
     const { message } = waitlistConsumerConfirmation("orphan@example.com", { zip: "10001" });
-    const [pendingId] = enqueueOutbox(store.db, [{ kind: "email", template: "waitlist_consumer_confirmation", message }], now);
-    const [inFlightId] = enqueueOutbox(store.db, [{ kind: "email", template: "waitlist_consumer_confirmation", message: { ...message, subject: "in flight" } }], now);
+    const [pendingId] = enqueueOutbox(
+      store.db,
+      [{ kind: "email", template: "waitlist_consumer_confirmation", message }],
+      now,
+    );
+    const [inFlightId] = enqueueOutbox(
+      store.db,
+      [{ kind: "email", template: "waitlist_consumer_confirmation", message: { ...message, subject: "in flight" } }],
+      now,
+    );
     // A dead process had claimed the second row and even delivered it before dying.
-    store.sqlite.prepare("UPDATE email_outbox SET status = 'sending', attempts = 1, lease_until = ? WHERE id = ?").run(now + 60_000, inFlightId);
-    const delivered = await (await import("../../../app/server/intake/email.server")).sendEmail({ ...message, subject: "in flight", idempotencyKey: inFlightId });
+    store.sqlite
+      .prepare("UPDATE email_outbox SET status = 'sending', attempts = 1, lease_until = ? WHERE id = ?")
+      .run(now + 60_000, inFlightId);
+    const delivered = await (
+      await import("../../../app/server/intake/email.server")
+    ).sendEmail({ ...message, subject: "in flight", idempotencyKey: inFlightId });
     expect(delivered.ok).toBe(true);
 
     await round();
-    const status = (id: string) => sandbox.query<{ status: string }>("SELECT status FROM email_outbox WHERE id = ?", id)[0]!.status;
+    const status = (id: string) =>
+      sandbox.query<{ status: string }>("SELECT status FROM email_outbox WHERE id = ?", id)[0]!.status;
     expect(status(pendingId!)).toBe("sent");
     expect(status(inFlightId!)).toBe("sending");
     now += 60_001;
@@ -145,9 +189,15 @@ describe("permanent refusals and unsubscribed recipients", () => {
     const id = await join("unverified@example.com");
     await round();
     const rows = statuses(id);
-    expect(rows.find((r) => r.template === "waitlist_consumer_confirmation")).toMatchObject({ status: "rejected", attempts: 1 });
+    expect(rows.find((r) => r.template === "waitlist_consumer_confirmation")).toMatchObject({
+      status: "rejected",
+      attempts: 1,
+    });
     expect(rows.find((r) => r.template === "waitlist_operations_notification")).toMatchObject({ status: "sent" });
-    const [rejected] = sandbox.query<{ last_error: string }>("SELECT last_error FROM email_outbox WHERE subject_id = ? AND status = 'rejected'", id);
+    const [rejected] = sandbox.query<{ last_error: string }>(
+      "SELECT last_error FROM email_outbox WHERE subject_id = ? AND status = 'rejected'",
+      id,
+    );
     expect(rejected!.last_error).toContain("You can only send testing emails");
     now += 3_600_000;
     await round();
@@ -165,7 +215,12 @@ describe("permanent refusals and unsubscribed recipients", () => {
     ]);
     expect(resend.emails.flatMap((e) => e.to)).not.toContain("Gone@Example.com");
     // Nor is the address added to the audience list.
-    expect(sandbox.query<{ status: string }>("SELECT status FROM email_outbox WHERE subject_id = ? AND kind = 'audience_add'", id)).toEqual([{ status: "suppressed" }]);
+    expect(
+      sandbox.query<{ status: string }>(
+        "SELECT status FROM email_outbox WHERE subject_id = ? AND kind = 'audience_add'",
+        id,
+      ),
+    ).toEqual([{ status: "suppressed" }]);
   });
 
   it("suppresses emails still waiting when the address unsubscribes", async () => {

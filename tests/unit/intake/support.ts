@@ -64,7 +64,7 @@ export async function createIntakeSandbox(settings: Record<string, string | unde
     forgetSingleton("logger");
   };
   await apply({ ...base, ...settings });
-  const query = <T,>(sql: string, ...params: unknown[]): T[] => {
+  const query = <T>(sql: string, ...params: unknown[]): T[] => {
     const db = new Database(dbFile, { readonly: true });
     try {
       return db.prepare(sql).all(...params) as T[];
@@ -82,7 +82,9 @@ export async function createIntakeSandbox(settings: Record<string, string | unde
       const deadline = Date.now() + timeoutMs;
       if (!existsSync(dbFile)) return;
       for (;;) {
-        const [row] = query<{ n: number }>("SELECT COUNT(*) AS n FROM email_outbox WHERE status IN ('pending', 'sending')");
+        const [row] = query<{ n: number }>(
+          "SELECT COUNT(*) AS n FROM email_outbox WHERE status IN ('pending', 'sending')",
+        );
         if (!row || row.n === 0) return;
         if (Date.now() > deadline) throw new Error(`outbox still has ${row.n} unsent rows after ${timeoutMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, 20));
@@ -123,12 +125,19 @@ function toResponse(result: unknown): Response {
   if (result instanceof Response) return result;
   const maybe = result as { type?: string; data?: unknown; init?: ResponseInit | null } | null;
   if (maybe && maybe.type === "DataWithResponseInit") {
-    return new Response(JSON.stringify(maybe.data), { ...(maybe.init ?? {}), headers: { "content-type": "application/json", ...(maybe.init?.headers as Record<string, string> | undefined) } });
+    return new Response(JSON.stringify(maybe.data), {
+      ...(maybe.init ?? {}),
+      headers: { "content-type": "application/json", ...(maybe.init?.headers as Record<string, string> | undefined) },
+    });
   }
   return new Response(JSON.stringify(result), { status: 200, headers: { "content-type": "application/json" } });
 }
 
-export function jsonRequest(url: string, body: unknown, init: { method?: string; headers?: Record<string, string> } = {}): Request {
+export function jsonRequest(
+  url: string,
+  body: unknown,
+  init: { method?: string; headers?: Record<string, string> } = {},
+): Request {
   return new Request(`http://localhost${url}`, {
     method: init.method ?? "POST",
     headers: { "content-type": "application/json", ...(init.headers ?? {}) },
@@ -138,8 +147,13 @@ export function jsonRequest(url: string, body: unknown, init: { method?: string;
 
 export function formRequest(url: string, fields: Record<string, string | string[]>): Request {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(fields)) for (const v of Array.isArray(value) ? value : [value]) params.append(key, v);
-  return new Request(`http://localhost${url}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: params.toString() });
+  for (const [key, value] of Object.entries(fields))
+    for (const v of Array.isArray(value) ? value : [value]) params.append(key, v);
+  return new Request(`http://localhost${url}`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: params.toString(),
+  });
 }
 
 export const HEX24 = /^[0-9a-f]{24}$/;

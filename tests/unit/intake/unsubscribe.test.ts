@@ -1,10 +1,21 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as apiUnsubscribe from "../../../app/routes/api.unsubscribe";
 import * as unsubscribePage from "../../../app/routes/unsubscribe";
-import { unsubscribeLinks, unsubscribeToken, verifyUnsubscribeToken } from "../../../app/server/intake/unsubscribe-token.server";
+import {
+  unsubscribeLinks,
+  unsubscribeToken,
+  verifyUnsubscribeToken,
+} from "../../../app/server/intake/unsubscribe-token.server";
 import { isUnsubscribed } from "../../../app/server/intake/unsubscribe.server";
 import { startFakeResend, type FakeResend } from "../../fakes/resend";
-import { callRoute, createIntakeSandbox, formRequest, jsonRequest, TEST_UNSUBSCRIBE_SECRET, type IntakeSandbox } from "./support";
+import {
+  callRoute,
+  createIntakeSandbox,
+  formRequest,
+  jsonRequest,
+  TEST_UNSUBSCRIBE_SECRET,
+  type IntakeSandbox,
+} from "./support";
 
 let sandbox: IntakeSandbox;
 let resend: FakeResend;
@@ -58,24 +69,34 @@ describe("/api/unsubscribe", () => {
     const first = await callRoute(apiUnsubscribe, request());
     expect(first.status).toBe(200);
     expect(await first.json()).toEqual({ unsubscribed: true, already_unsubscribed: false });
-    expect(sandbox.query("SELECT email_key, method FROM unsubscribes")).toEqual([{ email_key: "click@example.com", method: "one_click" }]);
+    expect(sandbox.query("SELECT email_key, method FROM unsubscribes")).toEqual([
+      { email_key: "click@example.com", method: "one_click" },
+    ]);
     const again = await callRoute(apiUnsubscribe, request());
     expect(again.status).toBe(200);
     expect(await again.json()).toEqual({ unsubscribed: true, already_unsubscribed: true });
     expect(sandbox.query("SELECT COUNT(*) AS n FROM unsubscribes")).toEqual([{ n: 1 }]);
     expect(isUnsubscribed("CLICK@example.com")).toBe(true);
     // With the legacy provider the audience entry is marked unsubscribed too.
-    await expect.poll(() => resend.contacts).toEqual([{ method: "PATCH", audienceId: "aud_main", email: "click@example.com", unsubscribed: true }]);
+    await expect
+      .poll(() => resend.contacts)
+      .toEqual([{ method: "PATCH", audienceId: "aud_main", email: "click@example.com", unsubscribed: true }]);
   });
 
   it("POST with the address and token in a JSON body works too", async () => {
-    const res = await callRoute(apiUnsubscribe, jsonRequest("/api/unsubscribe", { email: "json@example.com", token: tokenFor("json@example.com") }));
+    const res = await callRoute(
+      apiUnsubscribe,
+      jsonRequest("/api/unsubscribe", { email: "json@example.com", token: tokenFor("json@example.com") }),
+    );
     expect(res.status).toBe(200);
     expect(isUnsubscribed("json@example.com")).toBe(true);
   });
 
   it("GET does not unsubscribe: it sends the browser to the confirmation page", async () => {
-    const res = await callRoute(apiUnsubscribe, new Request(`http://localhost/api/unsubscribe?${query("look@example.com")}`));
+    const res = await callRoute(
+      apiUnsubscribe,
+      new Request(`http://localhost/api/unsubscribe?${query("look@example.com")}`),
+    );
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe(`/unsubscribe?${query("look@example.com")}`);
     expect(isUnsubscribed("look@example.com")).toBe(false);
@@ -88,17 +109,25 @@ describe("/api/unsubscribe", () => {
     ["nothing", ""],
   ])("answers 400 for %s (GET and POST) and records nothing", async (_label, search) => {
     for (const method of ["GET", "POST"]) {
-      const res = await callRoute(apiUnsubscribe, new Request(`http://localhost/api/unsubscribe?${search}`, { method }));
+      const res = await callRoute(
+        apiUnsubscribe,
+        new Request(`http://localhost/api/unsubscribe?${search}`, { method }),
+      );
       expect(res.status).toBe(400);
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe("invalid_unsubscribe_link");
     }
-    expect(sandbox.query("SELECT COUNT(*) AS n FROM unsubscribes WHERE email_key = 'bad@example.com'")).toEqual([{ n: 0 }]);
+    expect(sandbox.query("SELECT COUNT(*) AS n FROM unsubscribes WHERE email_key = 'bad@example.com'")).toEqual([
+      { n: 0 },
+    ]);
   });
 
   it("answers 503 when no secret is configured", async () => {
     await sandbox.configure({ UNSUBSCRIBE_TOKEN_SECRET: undefined });
     for (const method of ["GET", "POST"]) {
-      const res = await callRoute(apiUnsubscribe, new Request(`http://localhost/api/unsubscribe?${query("x@example.com")}`, { method }));
+      const res = await callRoute(
+        apiUnsubscribe,
+        new Request(`http://localhost/api/unsubscribe?${query("x@example.com")}`, { method }),
+      );
       expect(res.status).toBe(503);
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe("unsubscribe_unavailable");
     }
@@ -107,26 +136,47 @@ describe("/api/unsubscribe", () => {
 
 describe("the /unsubscribe page", () => {
   it("GET shows the confirmation for a valid link and changes nothing", async () => {
-    const res = await callRoute(unsubscribePage, new Request(`http://localhost/unsubscribe?${query("page@example.com")}`));
+    const res = await callRoute(
+      unsubscribePage,
+      new Request(`http://localhost/unsubscribe?${query("page@example.com")}`),
+    );
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ state: "confirm", email: "page@example.com", token: tokenFor("page@example.com") });
+    expect(await res.json()).toEqual({
+      state: "confirm",
+      email: "page@example.com",
+      token: tokenFor("page@example.com"),
+    });
     expect(isUnsubscribed("page@example.com")).toBe(false);
   });
 
   it("POST (the button, no JavaScript needed) unsubscribes and redirects to the done state", async () => {
-    const res = await callRoute(unsubscribePage, formRequest("/unsubscribe", { email: "page@example.com", token: tokenFor("page@example.com") }));
+    const res = await callRoute(
+      unsubscribePage,
+      formRequest("/unsubscribe", { email: "page@example.com", token: tokenFor("page@example.com") }),
+    );
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/unsubscribe?status=done");
-    expect(sandbox.query("SELECT method FROM unsubscribes WHERE email_key = 'page@example.com'")).toEqual([{ method: "page" }]);
-    const again = await callRoute(unsubscribePage, formRequest("/unsubscribe", { email: "page@example.com", token: tokenFor("page@example.com") }));
+    expect(sandbox.query("SELECT method FROM unsubscribes WHERE email_key = 'page@example.com'")).toEqual([
+      { method: "page" },
+    ]);
+    const again = await callRoute(
+      unsubscribePage,
+      formRequest("/unsubscribe", { email: "page@example.com", token: tokenFor("page@example.com") }),
+    );
     expect(again.status).toBe(302);
   });
 
   it("shows 400 for a bad link and 503 without a secret", async () => {
-    const bad = await callRoute(unsubscribePage, new Request("http://localhost/unsubscribe?email=a%40example.com&token=nope"));
+    const bad = await callRoute(
+      unsubscribePage,
+      new Request("http://localhost/unsubscribe?email=a%40example.com&token=nope"),
+    );
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({ state: "invalid" });
-    const badPost = await callRoute(unsubscribePage, formRequest("/unsubscribe", { email: "a@example.com", token: "nope" }));
+    const badPost = await callRoute(
+      unsubscribePage,
+      formRequest("/unsubscribe", { email: "a@example.com", token: "nope" }),
+    );
     expect(badPost.status).toBe(400);
     await sandbox.configure({ UNSUBSCRIBE_TOKEN_SECRET: undefined });
     const off = await callRoute(unsubscribePage, new Request(`http://localhost/unsubscribe?${query("a@example.com")}`));

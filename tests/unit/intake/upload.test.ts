@@ -3,7 +3,12 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as uploadRoute from "../../../app/routes/api.agents.discovery.upload";
 import * as discoveryPage from "../../../app/routes/agent-discovery";
-import { checkUploadContent, MAX_UPLOAD_BYTES, safeUploadFileName, sniffFileType } from "../../../app/server/intake/storage.server";
+import {
+  checkUploadContent,
+  MAX_UPLOAD_BYTES,
+  safeUploadFileName,
+  sniffFileType,
+} from "../../../app/server/intake/storage.server";
 import { startFakeS3, type FakeS3 } from "../../fakes/s3";
 import { callRoute, createIntakeSandbox, type IntakeSandbox } from "./support";
 import { jpeg, pdf, png, pngTextChunk } from "./files";
@@ -18,7 +23,8 @@ afterAll(async () => {
 });
 
 const ONLY = "Only PDF, JPG or PNG files are accepted.";
-const KEY = (docType: string, name: string) => new RegExp(`^agent-survey-uploads/${docType}/(\\d{13})-([0-9a-f]{24})-${name.replace(/\./g, "\\.")}$`);
+const KEY = (docType: string, name: string) =>
+  new RegExp(`^agent-survey-uploads/${docType}/(\\d{13})-([0-9a-f]{24})-${name.replace(/\./g, "\\.")}$`);
 
 function uploadRequest(
   file: { bytes: Buffer; name: string; type?: string } | null,
@@ -27,13 +33,22 @@ function uploadRequest(
 ): Request {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  if (file) form.append("file", new File([new Uint8Array(file.bytes)], file.name, { type: file.type ?? "application/octet-stream" }));
+  if (file)
+    form.append(
+      "file",
+      new File([new Uint8Array(file.bytes)], file.name, { type: file.type ?? "application/octet-stream" }),
+    );
   return new Request(`http://localhost${url}`, { method: "POST", body: form });
 }
 
 async function upload(file: { bytes: Buffer; name: string; type?: string } | null, fields?: Record<string, string>) {
   const res = await callRoute(uploadRoute, uploadRequest(file, fields));
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> & { error?: { code: string; message: string; fields?: Record<string, string> } } };
+  return {
+    status: res.status,
+    body: (await res.json()) as Record<string, unknown> & {
+      error?: { code: string; message: string; fields?: Record<string, string> };
+    },
+  };
 }
 
 describe("content checks", () => {
@@ -51,8 +66,14 @@ describe("content checks", () => {
     expect(checkUploadContent(pngWithPayload)).toBeNull();
     expect(checkUploadContent(Buffer.concat([png(), Buffer.from("<script>alert(1)</script>")]))).toBeNull();
     expect(checkUploadContent(png([pngTextChunk("<script>alert(1)</script>")]))).toBeNull();
-    expect(checkUploadContent(Buffer.concat([jpeg(), Buffer.from("PK\x03\x04 a zip archive appended after the image")]))).toBeNull();
-    expect(checkUploadContent(Buffer.concat([jpeg().subarray(0, -2), Buffer.from("<?php echo 1; ?>"), Buffer.from([0xff, 0xd9])]))).toBeNull();
+    expect(
+      checkUploadContent(Buffer.concat([jpeg(), Buffer.from("PK\x03\x04 a zip archive appended after the image")])),
+    ).toBeNull();
+    expect(
+      checkUploadContent(
+        Buffer.concat([jpeg().subarray(0, -2), Buffer.from("<?php echo 1; ?>"), Buffer.from([0xff, 0xd9])]),
+      ),
+    ).toBeNull();
     expect(checkUploadContent(Buffer.from("%PDF-1.7\n1 0 obj\nendobj\n"))).toBeNull(); // no %%EOF
     expect(checkUploadContent(pdf("<html><body><script>alert(1)</script></body></html>"))).toBeNull();
     expect(checkUploadContent(Buffer.from("%PDF-x\n%%EOF"))).toBeNull();
@@ -90,7 +111,12 @@ describe("POST /api/agents/discovery/upload (local directory storage)", () => {
     expect(Number(match![1])).toBeGreaterThanOrEqual(before);
     expect(body).toEqual({ key, upload_id: match![2], content_type: "application/pdf", size_bytes: bytes.length });
     expect(readFileSync(path.join(sandbox.uploadDir, key))).toEqual(bytes);
-    expect(sandbox.query("SELECT object_key, storage, doc_type, blank_confirmed, content_type, original_file_name, uploader_ip FROM agent_uploads WHERE id = ?", match![2])).toEqual([
+    expect(
+      sandbox.query(
+        "SELECT object_key, storage, doc_type, blank_confirmed, content_type, original_file_name, uploader_ip FROM agent_uploads WHERE id = ?",
+        match![2],
+      ),
+    ).toEqual([
       {
         object_key: key,
         storage: "local",
@@ -104,11 +130,17 @@ describe("POST /api/agents/discovery/upload (local directory storage)", () => {
   });
 
   it("goes by content, not name or declared type: a renamed PNG is stored as a PNG", async () => {
-    const { status, body } = await upload({ bytes: png(), name: "scan.pdf", type: "application/pdf" }, { docType: "intake_form", blankConfirmed: "on" });
+    const { status, body } = await upload(
+      { bytes: png(), name: "scan.pdf", type: "application/pdf" },
+      { docType: "intake_form", blankConfirmed: "on" },
+    );
     expect(status).toBe(200);
     expect(body.key).toMatch(KEY("intake_form", "scan.png"));
     expect(body.content_type).toBe("image/png");
-    const jpg = await upload({ bytes: jpeg(), name: "photo.JPEG", type: "text/plain" }, { docType: "other", blankConfirmed: "true" });
+    const jpg = await upload(
+      { bytes: jpeg(), name: "photo.JPEG", type: "text/plain" },
+      { docType: "other", blankConfirmed: "true" },
+    );
     expect(jpg.body.key).toMatch(KEY("other", "photo.jpg"));
     const exeNamedPdf = await upload({ bytes: pdf(), name: "invoice.exe", type: "application/x-msdownload" });
     expect(exeNamedPdf.status).toBe(200);
@@ -117,10 +149,25 @@ describe("POST /api/agents/discovery/upload (local directory storage)", () => {
 
   it.each([
     ["a text file named .pdf", Buffer.from("just some notes"), "notes.pdf", "application/pdf"],
-    ["an executable named .png", Buffer.from("MZ\x90\x00\x03\x00\x00\x00 this program cannot be run", "latin1"), "form.png", "image/png"],
+    [
+      "an executable named .png",
+      Buffer.from("MZ\x90\x00\x03\x00\x00\x00 this program cannot be run", "latin1"),
+      "form.png",
+      "image/png",
+    ],
     ["a GIF", Buffer.from("GIF89a\x01\x00\x01\x00", "latin1"), "scan.gif", "image/gif"],
-    ["an HTML page behind a PNG signature", Buffer.concat([png().subarray(0, 8), Buffer.from("<html><script>alert(1)</script>")]), "x.png", "image/png"],
-    ["a PNG with a script appended", Buffer.concat([png(), Buffer.from("<script>alert(1)</script>")]), "x.png", "image/png"],
+    [
+      "an HTML page behind a PNG signature",
+      Buffer.concat([png().subarray(0, 8), Buffer.from("<html><script>alert(1)</script>")]),
+      "x.png",
+      "image/png",
+    ],
+    [
+      "a PNG with a script appended",
+      Buffer.concat([png(), Buffer.from("<script>alert(1)</script>")]),
+      "x.png",
+      "image/png",
+    ],
     ["an empty file", Buffer.alloc(0), "empty.pdf", "application/pdf"],
   ])("refuses %s with 400 and stores nothing", async (_label, bytes, name, type) => {
     const before = sandbox.query<{ n: number }>("SELECT COUNT(*) AS n FROM agent_uploads")[0]!.n;
@@ -173,7 +220,11 @@ describe("POST /api/agents/discovery/upload (local directory storage)", () => {
 
   it("accepts a file of exactly 10 MB", async () => {
     const body = pdf();
-    const exact = Buffer.concat([body.subarray(0, -7), Buffer.alloc(MAX_UPLOAD_BYTES - body.length), body.subarray(-7)]);
+    const exact = Buffer.concat([
+      body.subarray(0, -7),
+      Buffer.alloc(MAX_UPLOAD_BYTES - body.length),
+      body.subarray(-7),
+    ]);
     expect(exact.length).toBe(MAX_UPLOAD_BYTES);
     const { status } = await upload({ bytes: exact, name: "exact.pdf" });
     expect(status).toBe(200);
@@ -200,9 +251,19 @@ describe("POST /api/agents/discovery/upload (local directory storage)", () => {
     form.append("blankConfirmed", "true");
     form.append("file", new File([new Uint8Array(pdf())], "a.pdf"));
     form.append("file", new File([new Uint8Array(pdf())], "b.pdf"));
-    const two = await callRoute(uploadRoute, new Request("http://localhost/api/agents/discovery/upload", { method: "POST", body: form }));
+    const two = await callRoute(
+      uploadRoute,
+      new Request("http://localhost/api/agents/discovery/upload", { method: "POST", body: form }),
+    );
     expect(two.status).toBe(400);
-    const json = await callRoute(uploadRoute, new Request("http://localhost/api/agents/discovery/upload", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }));
+    const json = await callRoute(
+      uploadRoute,
+      new Request("http://localhost/api/agents/discovery/upload", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      }),
+    );
     expect(json.status).toBe(415);
   });
 
@@ -217,7 +278,9 @@ describe("POST /api/agents/discovery/upload (local directory storage)", () => {
     }
     const stored = existsSync(sandbox.uploadDir) ? readdirSync(sandbox.uploadDir, { recursive: true }).map(String) : [];
     expect(stored.filter((f) => f.endsWith("-nostore.pdf"))).toEqual([]);
-    expect(sandbox.query("SELECT COUNT(*) AS n FROM agent_uploads WHERE original_file_name = 'nostore.pdf'")).toEqual([{ n: 0 }]);
+    expect(sandbox.query("SELECT COUNT(*) AS n FROM agent_uploads WHERE original_file_name = 'nostore.pdf'")).toEqual([
+      { n: 0 },
+    ]);
   });
 });
 
@@ -235,7 +298,10 @@ describe("S3 storage (s3rver)", () => {
 
   it("puts the object in the bucket under the same key layout, with the sniffed content type", async () => {
     const bytes = png();
-    const { status, body } = await upload({ bytes, name: "intake sheet.pdf", type: "application/pdf" }, { docType: "income_worksheet", blankConfirmed: "true" });
+    const { status, body } = await upload(
+      { bytes, name: "intake sheet.pdf", type: "application/pdf" },
+      { docType: "income_worksheet", blankConfirmed: "true" },
+    );
     expect(status).toBe(200);
     const key = body.key as string;
     expect(key).toMatch(KEY("income_worksheet", "intake-sheet.png"));
@@ -252,7 +318,9 @@ describe("S3 storage (s3rver)", () => {
     const { status, body } = await upload({ bytes: pdf(), name: "lost.pdf" });
     expect(status).toBe(503);
     expect(body.error!.code).toBe("upload_storage_unavailable");
-    expect(sandbox.query("SELECT COUNT(*) AS n FROM agent_uploads WHERE original_file_name = 'lost.pdf'")).toEqual([{ n: 0 }]);
+    expect(sandbox.query("SELECT COUNT(*) AS n FROM agent_uploads WHERE original_file_name = 'lost.pdf'")).toEqual([
+      { n: 0 },
+    ]);
   });
 });
 
@@ -262,14 +330,30 @@ describe("the upload form on /agent-discovery (works without JavaScript)", () =>
   });
 
   it("stores the file and redirects to the thank-you state", async () => {
-    const res = await callRoute(discoveryPage, uploadRequest({ bytes: pdf(), name: "page.pdf" }, { docType: "client_notice", blankConfirmed: "true" }, "/agent-discovery"));
+    const res = await callRoute(
+      discoveryPage,
+      uploadRequest(
+        { bytes: pdf(), name: "page.pdf" },
+        { docType: "client_notice", blankConfirmed: "true" },
+        "/agent-discovery",
+      ),
+    );
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/agent-discovery?uploaded=1#upload");
-    expect(sandbox.query("SELECT doc_type FROM agent_uploads WHERE original_file_name = 'page.pdf'")).toEqual([{ doc_type: "client_notice" }]);
+    expect(sandbox.query("SELECT doc_type FROM agent_uploads WHERE original_file_name = 'page.pdf'")).toEqual([
+      { doc_type: "client_notice" },
+    ]);
   });
 
   it("shows the refusal next to the file field", async () => {
-    const res = await callRoute(discoveryPage, uploadRequest({ bytes: Buffer.from("hello"), name: "page.pdf" }, { docType: "client_notice", blankConfirmed: "true" }, "/agent-discovery"));
+    const res = await callRoute(
+      discoveryPage,
+      uploadRequest(
+        { bytes: Buffer.from("hello"), name: "page.pdf" },
+        { docType: "client_notice", blankConfirmed: "true" },
+        "/agent-discovery",
+      ),
+    );
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ form: "upload", errors: { file: ONLY } });
   });

@@ -20,7 +20,8 @@ beforeEach(async () => {
   resend.reset();
 });
 
-const post = (body: unknown, headers?: Record<string, string>) => callRoute(waitlistRoute, jsonRequest("/api/waitlist", body, { headers }));
+const post = (body: unknown, headers?: Record<string, string>) =>
+  callRoute(waitlistRoute, jsonRequest("/api/waitlist", body, { headers }));
 
 describe("POST /api/waitlist", () => {
   it("commits the sign-up before answering 200 with a 24-hex id", async () => {
@@ -29,19 +30,33 @@ describe("POST /api/waitlist", () => {
     const body = (await res.json()) as { waitlist_submission_id: string };
     expect(body.waitlist_submission_id).toMatch(HEX24);
     // Read from the file through a separate connection: the row is committed.
-    const rows = sandbox.query<{ id: string; email: string; email_key: string; zip: string; interest: string; source: string }>(
-      "SELECT * FROM waitlist_submissions WHERE id = ?",
-      body.waitlist_submission_id,
-    );
+    const rows = sandbox.query<{
+      id: string;
+      email: string;
+      email_key: string;
+      zip: string;
+      interest: string;
+      source: string;
+    }>("SELECT * FROM waitlist_submissions WHERE id = ?", body.waitlist_submission_id);
     expect(rows).toEqual([
-      expect.objectContaining({ email: "Ana.Shopper@Example.com", email_key: "ana.shopper@example.com", zip: "10001", interest: "consumer", source: "api" }),
+      expect.objectContaining({
+        email: "Ana.Shopper@Example.com",
+        email_key: "ana.shopper@example.com",
+        zip: "10001",
+        interest: "consumer",
+        source: "api",
+      }),
     ]);
     // The emails it causes were written in the same transaction.
     const outbox = sandbox.query<{ template: string; recipient: string }>(
       "SELECT template, recipient FROM email_outbox WHERE subject_id = ? ORDER BY template",
       body.waitlist_submission_id,
     );
-    expect(outbox.map((o) => o.template).sort()).toEqual(["audience_add", "waitlist_consumer_confirmation", "waitlist_operations_notification"]);
+    expect(outbox.map((o) => o.template).sort()).toEqual([
+      "audience_add",
+      "waitlist_consumer_confirmation",
+      "waitlist_operations_notification",
+    ]);
   });
 
   it("sends the consumer confirmation and the operations notification after answering, and adds the address to the audience", async () => {
@@ -55,29 +70,43 @@ describe("POST /api/waitlist", () => {
     expect(operations.text).toContain("Email: consumer-mail@example.com");
     expect(operations.reply_to).toBe("consumer-mail@example.com");
     await expect.poll(() => resend.contacts.length).toBe(1);
-    expect(resend.contacts[0]).toEqual({ method: "POST", audienceId: "aud_waitlist", email: "consumer-mail@example.com", unsubscribed: false });
+    expect(resend.contacts[0]).toEqual({
+      method: "POST",
+      audienceId: "aud_waitlist",
+      email: "consumer-mail@example.com",
+      unsubscribed: false,
+    });
   });
 
-  it.each(["agent", "agent_independent", "agent_agency"])("uses the agent wording for interest %s", async (interest) => {
-    await post({ email: `${interest}@agency.example`, zip: "33101", interest });
-    const emails = await resend.waitForEmails(2);
-    const confirmation = emails.find((e) => e.to.includes(`${interest}@agency.example`))!;
-    expect(confirmation.subject).toBe("You're on the agent list: Health Plan Marketplace");
-    expect(confirmation.text).toContain("agent discovery form");
-    expect(emails.find((e) => e.to.includes(OPERATIONS_EMAIL))!.subject).toBe(`New waitlist sign-up (${interest})`);
-  });
+  it.each(["agent", "agent_independent", "agent_agency"])(
+    "uses the agent wording for interest %s",
+    async (interest) => {
+      await post({ email: `${interest}@agency.example`, zip: "33101", interest });
+      const emails = await resend.waitForEmails(2);
+      const confirmation = emails.find((e) => e.to.includes(`${interest}@agency.example`))!;
+      expect(confirmation.subject).toBe("You're on the agent list: Health Plan Marketplace");
+      expect(confirmation.text).toContain("agent discovery form");
+      expect(emails.find((e) => e.to.includes(OPERATIONS_EMAIL))!.subject).toBe(`New waitlist sign-up (${interest})`);
+    },
+  );
 
   it("returns the existing id for the same address (any case) and interest, without a duplicate row or new emails", async () => {
-    const first = (await (await post({ email: "repeat@example.com", zip: "10001", interest: "consumer" })).json()) as { waitlist_submission_id: string };
+    const first = (await (await post({ email: "repeat@example.com", zip: "10001", interest: "consumer" })).json()) as {
+      waitlist_submission_id: string;
+    };
     await resend.waitForEmails(2);
     const again = await post({ email: "  REPEAT@example.com ", zip: "10002", interest: "consumer" });
     expect(again.status).toBe(200);
-    expect(((await again.json()) as { waitlist_submission_id: string }).waitlist_submission_id).toBe(first.waitlist_submission_id);
+    expect(((await again.json()) as { waitlist_submission_id: string }).waitlist_submission_id).toBe(
+      first.waitlist_submission_id,
+    );
     expect(sandbox.query("SELECT id FROM waitlist_submissions WHERE email_key = 'repeat@example.com'")).toHaveLength(1);
     await new Promise((r) => setTimeout(r, 100));
     expect(resend.emails).toHaveLength(2);
     // A different interest is a different sign-up.
-    const agent = (await (await post({ email: "repeat@example.com", zip: "10001", interest: "agent" })).json()) as { waitlist_submission_id: string };
+    const agent = (await (await post({ email: "repeat@example.com", zip: "10001", interest: "agent" })).json()) as {
+      waitlist_submission_id: string;
+    };
     expect(agent.waitlist_submission_id).not.toBe(first.waitlist_submission_id);
   });
 
@@ -96,11 +125,20 @@ describe("POST /api/waitlist", () => {
     const error = ((await res.json()) as { error: { code: string; fields: Record<string, string> } }).error;
     expect(error.code).toBe("validation_failed");
     expect(Object.keys(error.fields)).toContain(field);
-    expect(sandbox.query("SELECT COUNT(*) AS n FROM waitlist_submissions WHERE email_key = 'a@example.com'")).toEqual([{ n: 0 }]);
+    expect(sandbox.query("SELECT COUNT(*) AS n FROM waitlist_submissions WHERE email_key = 'a@example.com'")).toEqual([
+      { n: 0 },
+    ]);
   });
 
   it("answers 415 for a non-JSON body, 400 for malformed JSON and 405 for GET", async () => {
-    const form = await callRoute(waitlistRoute, new Request("http://localhost/api/waitlist", { method: "POST", headers: { "content-type": "text/plain" }, body: "email=x" }));
+    const form = await callRoute(
+      waitlistRoute,
+      new Request("http://localhost/api/waitlist", {
+        method: "POST",
+        headers: { "content-type": "text/plain" },
+        body: "email=x",
+      }),
+    );
     expect(form.status).toBe(415);
     const malformed = await post("{not json");
     expect(malformed.status).toBe(400);
@@ -115,7 +153,9 @@ describe("POST /api/waitlist", () => {
     try {
       const res = await post({ email: "ses-user@example.com", zip: "10001", interest: "consumer" });
       const { waitlist_submission_id: id } = (await res.json()) as { waitlist_submission_id: string };
-      const templates = sandbox.query<{ template: string }>("SELECT template FROM email_outbox WHERE subject_id = ?", id).map((r) => r.template);
+      const templates = sandbox
+        .query<{ template: string }>("SELECT template FROM email_outbox WHERE subject_id = ?", id)
+        .map((r) => r.template);
       expect(templates.sort()).toEqual(["waitlist_consumer_confirmation", "waitlist_operations_notification"]);
     } finally {
       // Let the sends to the (unreachable) SES endpoint finish and be recorded as retries.
@@ -137,7 +177,9 @@ describe("write store unavailable", () => {
     } finally {
       await sandbox.configure({ DATABASE_URL: `file:${sandbox.dbFile}` });
     }
-    expect(sandbox.query("SELECT COUNT(*) AS n FROM waitlist_submissions WHERE email_key = 'lost@example.com'")).toEqual([{ n: 0 }]);
+    expect(
+      sandbox.query("SELECT COUNT(*) AS n FROM waitlist_submissions WHERE email_key = 'lost@example.com'"),
+    ).toEqual([{ n: 0 }]);
   });
 
   it("answers 500 naming DATABASE_URL when the file cannot be opened", async () => {

@@ -53,14 +53,30 @@ describe("openWriteStoreFile", () => {
     expect(first.sqlite.pragma("journal_mode", { simple: true })).toBe("wal");
     expect(first.sqlite.pragma("synchronous", { simple: true })).toBe(2); // FULL
     expect(first.sqlite.pragma("busy_timeout", { simple: true })).toBe(5000);
-    const tables = (first.sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '%sqlite%' ORDER BY name").all() as { name: string }[]).map((t) => t.name);
-    expect(tables).toEqual(["__drizzle_migrations", "agent_discovery_submissions", "agent_uploads", "email_outbox", "enrollment_applications", "unsubscribes", "waitlist_submissions"]);
-    first.sqlite.prepare("INSERT INTO unsubscribes (email_key, method, unsubscribed_at) VALUES ('kept@example.com', 'page', 1)").run();
+    const tables = (
+      first.sqlite
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '%sqlite%' ORDER BY name")
+        .all() as { name: string }[]
+    ).map((t) => t.name);
+    expect(tables).toEqual([
+      "__drizzle_migrations",
+      "agent_discovery_submissions",
+      "agent_uploads",
+      "email_outbox",
+      "enrollment_applications",
+      "unsubscribes",
+      "waitlist_submissions",
+    ]);
+    first.sqlite
+      .prepare("INSERT INTO unsubscribes (email_key, method, unsubscribed_at) VALUES ('kept@example.com', 'page', 1)")
+      .run();
     first.close();
     // Reopening (a restart) applies nothing twice and keeps the data.
     const second = openWriteStoreFile(file);
     expect(second.sqlite.prepare("SELECT COUNT(*) AS n FROM __drizzle_migrations").get()).toEqual({ n: 1 });
-    expect(second.sqlite.prepare("SELECT email_key FROM unsubscribes").all()).toEqual([{ email_key: "kept@example.com" }]);
+    expect(second.sqlite.prepare("SELECT email_key FROM unsubscribes").all()).toEqual([
+      { email_key: "kept@example.com" },
+    ]);
     second.close();
   });
 
@@ -73,23 +89,34 @@ describe("the /updates page (waitlist sign-up, works without JavaScript)", () =>
   it("commits and redirects to the thank-you state; invalid input re-renders with errors (400); a store failure never says success", async () => {
     const sandbox = await createIntakeSandbox();
     try {
-      const ok = await callRoute(updatesPage, formRequest("/updates", { email: "page.signup@example.com", zip: "10001", interest: "agent_agency" }));
+      const ok = await callRoute(
+        updatesPage,
+        formRequest("/updates", { email: "page.signup@example.com", zip: "10001", interest: "agent_agency" }),
+      );
       expect(ok.status).toBe(302);
       expect(ok.headers.get("location")).toBe("/updates?joined=1");
-      expect(sandbox.query("SELECT interest, source FROM waitlist_submissions WHERE email_key = 'page.signup@example.com'")).toEqual([{ interest: "agent_agency", source: "form" }]);
+      expect(
+        sandbox.query("SELECT interest, source FROM waitlist_submissions WHERE email_key = 'page.signup@example.com'"),
+      ).toEqual([{ interest: "agent_agency", source: "form" }]);
       const thanks = await callRoute(updatesPage, new Request("http://localhost/updates?joined=1"));
       expect(await thanks.json()).toEqual({ joined: true, interest: "consumer" });
       const preselected = await callRoute(updatesPage, new Request("http://localhost/updates?interest=agent"));
       expect(await preselected.json()).toEqual({ joined: false, interest: "agent_independent" });
 
-      const bad = await callRoute(updatesPage, formRequest("/updates", { email: "nope", zip: "1", interest: "consumer" }));
+      const bad = await callRoute(
+        updatesPage,
+        formRequest("/updates", { email: "nope", zip: "1", interest: "consumer" }),
+      );
       expect(bad.status).toBe(400);
       const body = (await bad.json()) as { errors: Record<string, string>; values: Record<string, string> };
       expect(Object.keys(body.errors).sort()).toEqual(["email", "zip"]);
       expect(body.values).toEqual({ email: "nope", zip: "1", interest: "consumer" });
 
       await sandbox.configure({ DATABASE_URL: "" });
-      const down = await callRoute(updatesPage, formRequest("/updates", { email: "down@example.com", zip: "10001", interest: "consumer" }));
+      const down = await callRoute(
+        updatesPage,
+        formRequest("/updates", { email: "down@example.com", zip: "10001", interest: "consumer" }),
+      );
       expect(down.status).toBe(500);
       expect(((await down.json()) as { formError: string }).formError).toMatch(/not on the list yet/);
     } finally {

@@ -4,9 +4,30 @@ import type { BenefitRowView } from "../../../app/components/plans/benefit-table
 
 /** The plan page's benefit rows travel as text (decision 133): they must come back as they went. */
 const rows: BenefitRowView[] = [
-  { name: "Primary Care Visit to Treat an Injury or Illness", covered: true, inNetwork: "$30 Copay after deductible", inNetworkTier2: null, outOfNetwork: "Not stated", notes: null },
-  { name: "Acupuncture", covered: false, inNetwork: "Not covered", inNetworkTier2: null, outOfNetwork: "Not covered", notes: "Exclusions: all" },
-  { name: 'Dental "Check-Up" <b> & co', covered: null, inNetwork: "No Charge", inNetworkTier2: "$10 Copay", outOfNetwork: "100.00%", notes: "Limit: 2 Visit(s) per Year" },
+  {
+    name: "Primary Care Visit to Treat an Injury or Illness",
+    covered: true,
+    inNetwork: "$30 Copay after deductible",
+    inNetworkTier2: null,
+    outOfNetwork: "Not stated",
+    notes: null,
+  },
+  {
+    name: "Acupuncture",
+    covered: false,
+    inNetwork: "Not covered",
+    inNetworkTier2: null,
+    outOfNetwork: "Not covered",
+    notes: "Exclusions: all",
+  },
+  {
+    name: 'Dental "Check-Up" <b> & co',
+    covered: null,
+    inNetwork: "No Charge",
+    inNetworkTier2: "$10 Copay",
+    outOfNetwork: "100.00%",
+    notes: "Limit: 2 Visit(s) per Year",
+  },
 ];
 
 describe("benefit rows as text", () => {
@@ -23,8 +44,19 @@ describe("benefit rows as text", () => {
   });
 
   it("turns tabs and line breaks inside a field into spaces, so rows and fields stay apart", () => {
-    const messy: BenefitRowView[] = [{ name: "Hearing\tAids", covered: true, inNetwork: "20%\r\ncoinsurance", inNetworkTier2: null, outOfNetwork: "Not stated", notes: "line one\nline two" }];
-    expect(benefitRowsFromText(benefitRowsText(messy))).toEqual([{ ...messy[0], name: "Hearing Aids", inNetwork: "20% coinsurance", notes: "line one line two" }]);
+    const messy: BenefitRowView[] = [
+      {
+        name: "Hearing\tAids",
+        covered: true,
+        inNetwork: "20%\r\ncoinsurance",
+        inNetworkTier2: null,
+        outOfNetwork: "Not stated",
+        notes: "line one\nline two",
+      },
+    ];
+    expect(benefitRowsFromText(benefitRowsText(messy))).toEqual([
+      { ...messy[0], name: "Hearing Aids", inNetwork: "20% coinsurance", notes: "line one line two" },
+    ]);
   });
 
   it("reads no rows from empty text", () => {

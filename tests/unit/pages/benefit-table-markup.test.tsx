@@ -24,7 +24,12 @@ const share = (display: string | null): CostShareValue => ({
   notApplicable: display === "Not Applicable",
 });
 
-function benefit(name: string, copay: string | null, coinsurance: string | null, extra: Partial<BenefitDetail> = {}): BenefitDetail {
+function benefit(
+  name: string,
+  copay: string | null,
+  coinsurance: string | null,
+  extra: Partial<BenefitDetail> = {},
+): BenefitDetail {
   return {
     name,
     covered: true,
@@ -44,7 +49,9 @@ const details = (): readonly BenefitDetail[] =>
   Object.freeze([
     benefit("Primary Care Visit to Treat an Injury or Illness", "$30 Copay after deductible", "No Charge"),
     benefit("Acupuncture", null, null, { covered: false }),
-    benefit('Dental <b>Check-Up</b> & "cleaning"', "No Charge", "No Charge", { limit: { quantity: 2, unit: "Visit(s) per Year" } }),
+    benefit('Dental <b>Check-Up</b> & "cleaning"', "No Charge", "No Charge", {
+      limit: { quantity: 2, unit: "Visit(s) per Year" },
+    }),
   ]);
 
 const CAPTION = "What you pay for each service";
@@ -89,18 +96,30 @@ describe("<Prerendered>", () => {
 
   it("puts the part's markup in the document as it is, and renders its children when there is none", () => {
     const table = benefitTableMarkup(details(), CAPTION);
-    const withPart = renderToString(<PrerenderedParts.Provider value={{ "benefit-table": table.html }}>{page(table.view.rowsText)}</PrerenderedParts.Provider>);
+    const withPart = renderToString(
+      <PrerenderedParts.Provider value={{ "benefit-table": table.html }}>
+        {page(table.view.rowsText)}
+      </PrerenderedParts.Provider>,
+    );
     const without = renderToString(page(table.view.rowsText));
     expect(withPart).toBe(without);
     // The markup really came from the part: a different part shows.
-    const marked = renderToString(<PrerenderedParts.Provider value={{ "benefit-table": "<p>made ahead</p>" }}>{page(table.view.rowsText)}</PrerenderedParts.Provider>);
+    const marked = renderToString(
+      <PrerenderedParts.Provider value={{ "benefit-table": "<p>made ahead</p>" }}>
+        {page(table.view.rowsText)}
+      </PrerenderedParts.Provider>,
+    );
     expect(marked).toContain("<div><p>made ahead</p></div>");
   });
 
   it("hydrates in the browser over the made-ahead markup without a mismatch", async () => {
     const table = benefitTableMarkup(details(), CAPTION);
     const container = document.createElement("div");
-    container.innerHTML = renderToString(<PrerenderedParts.Provider value={{ "benefit-table": table.html }}>{page(table.view.rowsText)}</PrerenderedParts.Provider>);
+    container.innerHTML = renderToString(
+      <PrerenderedParts.Provider value={{ "benefit-table": table.html }}>
+        {page(table.view.rowsText)}
+      </PrerenderedParts.Provider>,
+    );
     document.body.appendChild(container);
     const firstRow = container.querySelector("tbody tr");
     const errors: unknown[] = [];
@@ -116,7 +135,11 @@ describe("<Prerendered>", () => {
   it("would be caught by hydration if the markup did not match the rows", async () => {
     const table = benefitTableMarkup(details(), CAPTION);
     const container = document.createElement("div");
-    container.innerHTML = renderToString(<PrerenderedParts.Provider value={{ "benefit-table": table.html.replace("Acupuncture", "Massage") }}>{page(table.view.rowsText)}</PrerenderedParts.Provider>);
+    container.innerHTML = renderToString(
+      <PrerenderedParts.Provider value={{ "benefit-table": table.html.replace("Acupuncture", "Massage") }}>
+        {page(table.view.rowsText)}
+      </PrerenderedParts.Provider>,
+    );
     const errors: unknown[] = [];
     await act(async () => {
       hydrateRoot(container, page(table.view.rowsText), { onRecoverableError: (error) => errors.push(error) });

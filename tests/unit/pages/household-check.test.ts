@@ -1,12 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { checkHousehold, householdSubmitted, parseDollars, viewOptionsOf, zipError } from "../../../app/server/shopping/shopping-url.server";
+import {
+  checkHousehold,
+  householdSubmitted,
+  parseDollars,
+  viewOptionsOf,
+  zipError,
+} from "../../../app/server/shopping/shopping-url.server";
 import { readShoppingState } from "../../../app/lib/shopping-url";
 
 const state = (text: string) => readShoppingState(new URLSearchParams(`zip=75201&county=48113&state=TX&${text}`));
 
 describe("the household in the URL, checked with the /api/plans schema", () => {
   it("turns a filled-in household into the same request POST /api/plans takes", () => {
-    const check = checkHousehold(state("income=%2452%2C000.50&size=4&age=40&tobacco=yes&pregnant=no&rel=self&age=38&tobacco=no&pregnant=yes&rel=spouse&age=9&tobacco=no&pregnant=no&rel=child&usage=high&sort=quality_rating"));
+    const check = checkHousehold(
+      state(
+        "income=%2452%2C000.50&size=4&age=40&tobacco=yes&pregnant=no&rel=self&age=38&tobacco=no&pregnant=yes&rel=spouse&age=9&tobacco=no&pregnant=no&rel=child&usage=high&sort=quality_rating",
+      ),
+    );
     expect(check.ok).toBe(true);
     if (!check.ok) return;
     expect(check.request).toEqual({
@@ -49,12 +59,25 @@ describe("the household in the URL, checked with the /api/plans schema", () => {
   });
 
   it("drops sorts and filters the plans API does not accept, names them, and keeps them out of the state it hands back", () => {
-    const s = state("income=30000&age=30&sort=cheapest&usage=lots&metal=Tin&metal=Silver&type=HMO&issuer=Acme&issuer=10303&max_premium=abc&max_deductible=2%2C000");
+    const s = state(
+      "income=30000&age=30&sort=cheapest&usage=lots&metal=Tin&metal=Silver&type=HMO&issuer=Acme&issuer=10303&max_premium=abc&max_deductible=2%2C000",
+    );
     const view = viewOptionsOf(s);
     expect(view.sort).toBe("premium");
     expect(view.usage).toBe("medium");
-    expect(view.filters).toEqual({ metal_levels: ["Silver"], types: ["HMO"], issuers: ["10303"], max_deductible: 2000 });
-    expect(view.ignored).toEqual(['sort "cheapest"', 'usage "lots"', 'metal level "Tin"', 'issuer "Acme"', 'maximum premium "abc"']);
+    expect(view.filters).toEqual({
+      metal_levels: ["Silver"],
+      types: ["HMO"],
+      issuers: ["10303"],
+      max_deductible: 2000,
+    });
+    expect(view.ignored).toEqual([
+      'sort "cheapest"',
+      'usage "lots"',
+      'metal level "Tin"',
+      'issuer "Acme"',
+      'maximum premium "abc"',
+    ]);
     const check = checkHousehold(s);
     expect(check.ok && check.state.sort).toBe("");
     expect(check.ok && check.state.metal).toEqual(["Silver"]);

@@ -20,8 +20,14 @@ describe("LatestRequest: only the newest autocomplete answer is shown", () => {
     const shown: string[][] = [];
     const lip = deferred<string[]>();
     const lipi = deferred<string[]>();
-    requests.run(() => lip.promise, (a) => shown.push(a));
-    requests.run(() => lipi.promise, (a) => shown.push(a));
+    requests.run(
+      () => lip.promise,
+      (a) => shown.push(a),
+    );
+    requests.run(
+      () => lipi.promise,
+      (a) => shown.push(a),
+    );
     lipi.resolve(["Lipitor 20 mg"]);
     await settle();
     lip.resolve(["stale: lip"]);
@@ -34,8 +40,14 @@ describe("LatestRequest: only the newest autocomplete answer is shown", () => {
     const shown: string[] = [];
     const first = deferred<string>();
     const second = deferred<string>();
-    requests.run(() => first.promise, (a) => shown.push(a));
-    requests.run(() => second.promise, (a) => shown.push(a));
+    requests.run(
+      () => first.promise,
+      (a) => shown.push(a),
+    );
+    requests.run(
+      () => second.promise,
+      (a) => shown.push(a),
+    );
     first.resolve("old");
     await settle();
     expect(shown).toEqual([]);
@@ -50,8 +62,16 @@ describe("LatestRequest: only the newest autocomplete answer is shown", () => {
     const errors: unknown[] = [];
     const a = deferred<string>();
     const b = deferred<string>();
-    requests.run((signal) => (signals.push(signal), a.promise), () => {}, (e) => errors.push(e));
-    requests.run((signal) => (signals.push(signal), b.promise), () => {}, (e) => errors.push(e));
+    requests.run(
+      (signal) => (signals.push(signal), a.promise),
+      () => {},
+      (e) => errors.push(e),
+    );
+    requests.run(
+      (signal) => (signals.push(signal), b.promise),
+      () => {},
+      (e) => errors.push(e),
+    );
     expect(signals.map((s) => s.aborted)).toEqual([true, false]);
     a.reject(new Error("aborted"));
     b.reject(new Error("503"));
@@ -63,7 +83,10 @@ describe("LatestRequest: only the newest autocomplete answer is shown", () => {
     const requests = new LatestRequest<string>();
     const shown: string[] = [];
     const a = deferred<string>();
-    requests.run(() => a.promise, (x) => shown.push(x));
+    requests.run(
+      () => a.promise,
+      (x) => shown.push(x),
+    );
     requests.cancel();
     a.resolve("late");
     await settle();

@@ -34,9 +34,11 @@ async function load<T>(route: { loader: unknown }, path: string, params: Record<
   } catch (thrown) {
     answer = thrown;
   }
-  if (answer instanceof Response) return { status: answer.status, location: answer.headers.get("location"), body: undefined as T };
+  if (answer instanceof Response)
+    return { status: answer.status, location: answer.headers.get("location"), body: undefined as T };
   const wrapped = answer as { type?: string; data: T; init?: { status?: number } };
-  if (wrapped?.type === "DataWithResponseInit") return { status: wrapped.init?.status ?? 200, location: null, body: wrapped.data };
+  if (wrapped?.type === "DataWithResponseInit")
+    return { status: wrapped.init?.status ?? 200, location: null, body: wrapped.data };
   return { status: 200, location: null, body: answer as T };
 }
 
@@ -69,14 +71,22 @@ describe("/plans: one route, the step chosen by the URL", () => {
     expect((await load<ShoppingPage>(plansRoute, "/plans")).body).toEqual({ step: "zip", zip: "", error: null });
     const bad = await load<ShoppingPage>(plansRoute, "/plans?zip=99999");
     expect(bad.status).toBe(400);
-    expect(bad.body).toEqual({ step: "zip", zip: "99999", error: "We could not find ZIP code 99999. Check the number and try again." });
+    expect(bad.body).toEqual({
+      step: "zip",
+      zip: "99999",
+      error: "We could not find ZIP code 99999. Check the number and try again.",
+    });
   });
 
   it("offers the counties of a ZIP in several, largest share first", async () => {
     const page = (await load<ShoppingPage>(plansRoute, "/plans?zip=75007")).body;
     expect(page.step).toBe("county");
     if (page.step !== "county") return;
-    expect(page.counties.map((c) => `${c.name} ${c.fips}`)).toEqual(["Denton County 48121", "Dallas County 48113", "Collin County 48085"]);
+    expect(page.counties.map((c) => `${c.name} ${c.fips}`)).toEqual([
+      "Denton County 48121",
+      "Dallas County 48113",
+      "Collin County 48085",
+    ]);
   });
 
   it("hands a state-based-exchange ZIP to its marketplace", async () => {
@@ -104,14 +114,23 @@ describe("/plans: one route, the step chosen by the URL", () => {
       request: new Request("http://localhost/api/plans", {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ income: 36000, household: { people: [{ age: 35 }] }, place: { state: "TX", county_fips: "48113", zip: "75201" } }),
+        body: JSON.stringify({
+          income: 36000,
+          household: { people: [{ age: 35 }] },
+          place: { state: "TX", county_fips: "48113", zip: "75201" },
+        }),
       }),
       params: {},
       context: {},
     });
-    const body = (await (api as Response).json()) as { plans: Array<{ id: string; premium_w_credit: number }>; plan_count: number };
+    const body = (await (api as Response).json()) as {
+      plans: Array<{ id: string; premium_w_credit: number }>;
+      plan_count: number;
+    };
     expect(page.results.plan_count).toBe(body.plan_count);
-    expect(page.results.plans.map((p) => [p.id, p.premium_w_credit])).toEqual(body.plans.map((p) => [p.id, p.premium_w_credit]));
+    expect(page.results.plans.map((p) => [p.id, p.premium_w_credit])).toEqual(
+      body.plans.map((p) => [p.id, p.premium_w_credit]),
+    );
     // By hand: Trinity Crest Bronze Value, rate-puf.csv Rating Area 8, age 35 = $428.35 a month;
     // the fake upstream's credit for this household is $345.40 (less than the plan's EHB premium
     // $425.99, so all of it applies): 428.35 − 345.40 = $82.95.
@@ -127,12 +146,20 @@ describe("/plans: one route, the step chosen by the URL", () => {
     expect(add.location).toBe(`/plans?${SINGLE_35}&age=&tobacco=no&pregnant=no&rel=spouse&step=household#person-1`);
     const remove = await load(plansRoute, `/plans?${SINGLE_35}&age=4&tobacco=no&pregnant=no&rel=child&remove_person=1`);
     expect(remove.location).toBe(`/plans?${SINGLE_35}&step=household`);
-    const chip = await load(plansRoute, `/plans?${SINGLE_35}&drug=617318%3ALipitor&drug=861007%3Ametformin&remove_drug=617318`);
+    const chip = await load(
+      plansRoute,
+      `/plans?${SINGLE_35}&drug=617318%3ALipitor&drug=861007%3Ametformin&remove_drug=617318`,
+    );
     expect(chip.location).toBe(`/plans?${SINGLE_35}&drug=861007%3Ametformin#drugs`);
   });
 
   it("searches drugs without JavaScript and checks the chosen drug on every plan shown", async () => {
-    const page = (await load<ShoppingPage>(plansRoute, `/plans?${SINGLE_35}&metal=Silver&drug=617318%3ALipitor%2020%20mg&drugq=lipi`)).body;
+    const page = (
+      await load<ShoppingPage>(
+        plansRoute,
+        `/plans?${SINGLE_35}&metal=Silver&drug=617318%3ALipitor%2020%20mg&drugq=lipi`,
+      )
+    ).body;
     if (page.step !== "results") throw new Error(page.step);
     expect(page.drugSearch?.answer?.drugs.map((d) => d.rxcui)).toEqual(["617318"]);
     const silverIds = page.results.plans.map((p) => p.id);
@@ -159,21 +186,29 @@ describe("/plans: one route, the step chosen by the URL", () => {
 
 describe("/plans/<planId>", () => {
   it("answers 404 for an unknown plan id", async () => {
-    const missing = await load<{ planId: string }>(planRoute, `/plans/99999TX9999999?${SINGLE_35}`, { planId: "99999TX9999999" });
+    const missing = await load<{ planId: string }>(planRoute, `/plans/99999TX9999999?${SINGLE_35}`, {
+      planId: "99999TX9999999",
+    });
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ planId: "99999TX9999999" });
     expect((await load(planRoute, "/plans/not-a-plan", { planId: "not-a-plan" })).status).toBe(404);
   });
 
   it("shows a 73% household the silver plan's 73% variant, and a higher-income household the standard plan", async () => {
-    const csr = (await load<PlanDetailModel>(planRoute, `/plans/10303TX0030003?${SINGLE_35}`, { planId: "10303TX0030003" })).body;
+    const csr = (
+      await load<PlanDetailModel>(planRoute, `/plans/10303TX0030003?${SINGLE_35}`, { planId: "10303TX0030003" })
+    ).body;
     expect(csr.csr).toBe("73");
     expect(csr.plan.variantId).toBe("10303TX0030003-04");
     expect(csr.deductible.individual).toBe(4300);
     // SBC example, having a baby: the 73% variant's member share is $6,936 of the fixed $12,700 total,
     // so the plan pays 12,700 − 6,936 = $5,764.
     expect(csr.scenarios[0]).toMatchObject({ key: "havingABaby", totalCost: 12700, youPay: 6936, planPays: 5764 });
-    const standard = (await load<PlanDetailModel>(planRoute, `/plans/10303TX0030003?${DALLAS}&income=150000&age=35`, { planId: "10303TX0030003" })).body;
+    const standard = (
+      await load<PlanDetailModel>(planRoute, `/plans/10303TX0030003?${DALLAS}&income=150000&age=35`, {
+        planId: "10303TX0030003",
+      })
+    ).body;
     expect(standard.csr).toBeNull();
     expect(standard.plan.variantId).toBe("10303TX0030003-01");
     expect(standard.deductible.individual).not.toBe(4300);
@@ -181,7 +216,11 @@ describe("/plans/<planId>", () => {
     expect(standard.benefits.caption).toBe("What you pay for each service");
     expect(csr.benefits.caption).toBe("What you pay for each service at your savings level");
     // Another household looking at the same variant gets the same rows, made once.
-    const again = (await load<PlanDetailModel>(planRoute, `/plans/10303TX0030003?${DALLAS}&income=160000&age=50`, { planId: "10303TX0030003" })).body;
+    const again = (
+      await load<PlanDetailModel>(planRoute, `/plans/10303TX0030003?${DALLAS}&income=160000&age=50`, {
+        planId: "10303TX0030003",
+      })
+    ).body;
     expect(again.plan.variantId).toBe("10303TX0030003-01");
     expect(again.benefits).toBe(standard.benefits);
   });
@@ -211,7 +250,12 @@ describe("/plans/<planId>", () => {
 describe("/plans/compare", () => {
   it("puts 2 or 3 plans side by side with the drug's coverage for each", async () => {
     const ids = ["10303TX0030001", "10303TX0030003", "10101TX0010001"];
-    const page = (await load<ComparePage>(compareRoute, `/plans/compare?${SINGLE_35}&drug=617318%3ALipitor&${ids.map((id) => `compare=${id}`).join("&")}`)).body;
+    const page = (
+      await load<ComparePage>(
+        compareRoute,
+        `/plans/compare?${SINGLE_35}&drug=617318%3ALipitor&${ids.map((id) => `compare=${id}`).join("&")}`,
+      )
+    ).body;
     if (!page.ok) throw new Error(page.message);
     expect(page.plans.map((p) => p.plan.id)).toEqual(ids);
     expect(page.plans.map((p) => p.scenarios.length)).toEqual([3, 3, 3]);
@@ -228,7 +272,10 @@ describe("/plans/compare", () => {
     expect(one.body.ok ? null : one.body.message).toBe("Choose 2 or 3 plans to compare. You chose 1.");
     const four = await load<ComparePage>(compareRoute, `/plans/compare?${SINGLE_35}&compare=A,B,C,D`);
     expect(four.body.ok ? null : four.body.message).toBe("Choose at most 3 plans to compare. You chose 4.");
-    const unknown = await load<ComparePage>(compareRoute, `/plans/compare?${SINGLE_35}&compare=10303TX0030001,99999TX9999999`);
+    const unknown = await load<ComparePage>(
+      compareRoute,
+      `/plans/compare?${SINGLE_35}&compare=10303TX0030001,99999TX9999999`,
+    );
     expect(unknown.status).toBe(404);
   });
 });

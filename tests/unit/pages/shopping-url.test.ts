@@ -16,7 +16,9 @@ const q = (text: string) => new URLSearchParams(text);
 describe("reading the shopping state from a URL", () => {
   it("reads one group of age/tobacco/pregnant/rel per person, in order", () => {
     const state = readShoppingState(
-      q("zip=75201&county=48113&state=tx&income=52000&age=40&tobacco=yes&pregnant=no&rel=self&age=38&tobacco=no&pregnant=yes&rel=spouse&age=9&tobacco=no&pregnant=no&rel=child"),
+      q(
+        "zip=75201&county=48113&state=tx&income=52000&age=40&tobacco=yes&pregnant=no&rel=self&age=38&tobacco=no&pregnant=yes&rel=spouse&age=9&tobacco=no&pregnant=no&rel=child",
+      ),
     );
     expect(state.state).toBe("TX");
     expect(state.people).toEqual([
@@ -46,7 +48,9 @@ describe("reading the shopping state from a URL", () => {
   });
 
   it("reads drugs and doctors as code:name, dropping malformed codes and repeats, at most ten", () => {
-    const state = readShoppingState(q("drug=617318:Lipitor%2020%20mg&drug=617318:again&drug=abc:Bad&npi=1480000003:Tobias%20Pembrook&npi=123:short"));
+    const state = readShoppingState(
+      q("drug=617318:Lipitor%2020%20mg&drug=617318:again&drug=abc:Bad&npi=1480000003:Tobias%20Pembrook&npi=123:short"),
+    );
     expect(state.drugs).toEqual([{ code: "617318", name: "Lipitor 20 mg" }]);
     expect(state.doctors).toEqual([{ code: "1480000003", name: "Tobias Pembrook" }]);
     const many = readShoppingState(q(Array.from({ length: 15 }, (_, i) => `drug=${1000 + i}:D${i}`).join("&")));
@@ -59,13 +63,17 @@ describe("reading the shopping state from a URL", () => {
   });
 
   it("reads compare ids from repeated params or one comma-joined list", () => {
-    expect(compareIdsOf(q("compare=10303TX0030001&compare=10101tx0010001"))).toEqual(["10303TX0030001", "10101TX0010001"]);
+    expect(compareIdsOf(q("compare=10303TX0030001&compare=10101tx0010001"))).toEqual([
+      "10303TX0030001",
+      "10101TX0010001",
+    ]);
     expect(compareIdsOf(q("compare=A1,B2,A1"))).toEqual(["A1", "B2"]);
   });
 });
 
 describe("writing the canonical URL", () => {
-  const url = "zip=75201&county=48113&state=TX&income=36000&age=35&tobacco=no&pregnant=no&rel=self&usage=high&sort=yearly_cost&metal=Silver&metal=Gold&hsa=1&drug=617318%3ALipitor+20+mg";
+  const url =
+    "zip=75201&county=48113&state=TX&income=36000&age=35&tobacco=no&pregnant=no&rel=self&usage=high&sort=yearly_cost&metal=Silver&metal=Gold&hsa=1&drug=617318%3ALipitor+20+mg";
 
   it("round-trips: reading the canonical URL and writing it again gives the same URL", () => {
     const state = readShoppingState(q(url));
@@ -78,7 +86,10 @@ describe("writing the canonical URL", () => {
     expect(planHref("10303TX0030003", state)).toBe(`/plans/10303TX0030003?${url}`);
     expect(compareHref(state, ["A", "B"])).toBe(`/plans/compare?${url}&compare=A&compare=B`);
     expect(withDrug(state, { code: "617318", name: "other name" })).toBe(state);
-    expect(withDrug(state, { code: "861007", name: "metformin" }).drugs.map((d) => d.code)).toEqual(["617318", "861007"]);
+    expect(withDrug(state, { code: "861007", name: "metformin" }).drugs.map((d) => d.code)).toEqual([
+      "617318",
+      "861007",
+    ]);
   });
 
   it("leaves out the groups a form asks for itself, and keeps a blank person row", () => {

@@ -31,23 +31,42 @@ describe("money and cost-sharing in plain words", () => {
 
 describe("coverage per plan: covered (tier), with restrictions, not covered, unknown", () => {
   it("words each drug answer", () => {
-    expect(drugCoverageWords({ coverage: "Covered", drug_tier: "GENERIC" }, "ok")).toEqual({ tone: "covered", text: "Covered (tier: generic)" });
-    expect(drugCoverageWords({ coverage: "GenericCovered", drug_tier: "GENERIC" }, "ok").text).toBe("Covered as a generic (tier: generic)");
+    expect(drugCoverageWords({ coverage: "Covered", drug_tier: "GENERIC" }, "ok")).toEqual({
+      tone: "covered",
+      text: "Covered (tier: generic)",
+    });
+    expect(drugCoverageWords({ coverage: "GenericCovered", drug_tier: "GENERIC" }, "ok").text).toBe(
+      "Covered as a generic (tier: generic)",
+    );
     expect(
-      drugCoverageWords({ coverage: "PartialCovered", drug_tier: "NON-PREFERRED-BRAND", restrictions: { prior_authorization: true, step_therapy: false, quantity_limit: true } }, "ok"),
-    ).toEqual({ tone: "restricted", text: "Covered with restrictions: prior authorization, a quantity limit (tier: non-preferred brand)" });
+      drugCoverageWords(
+        {
+          coverage: "PartialCovered",
+          drug_tier: "NON-PREFERRED-BRAND",
+          restrictions: { prior_authorization: true, step_therapy: false, quantity_limit: true },
+        },
+        "ok",
+      ),
+    ).toEqual({
+      tone: "restricted",
+      text: "Covered with restrictions: prior authorization, a quantity limit (tier: non-preferred brand)",
+    });
     expect(drugCoverageWords({ coverage: "NotCovered" }, "ok")).toEqual({ tone: "not-covered", text: "Not covered" });
   });
 
   it("never calls an unknown answer 'not covered', and says when the check itself was unavailable", () => {
     expect(drugCoverageWords({ coverage: "DataNotProvided" }, "ok").tone).toBe("unknown");
     expect(drugCoverageWords(undefined, "partial").tone).toBe("unknown");
-    expect(drugCoverageWords(undefined, "unavailable").text).toBe("Unknown: the coverage check is unavailable right now");
+    expect(drugCoverageWords(undefined, "unavailable").text).toBe(
+      "Unknown: the coverage check is unavailable right now",
+    );
     expect(doctorCoverageWords(undefined, "ok").text).toContain("provider directory");
   });
 
   it("words each doctor answer as network words", () => {
-    expect(doctorCoverageWords({ coverage: "Covered", network_tier: "PREFERRED" }, "ok").text).toBe("In network (tier: preferred)");
+    expect(doctorCoverageWords({ coverage: "Covered", network_tier: "PREFERRED" }, "ok").text).toBe(
+      "In network (tier: preferred)",
+    );
     expect(doctorCoverageWords({ coverage: "PartialCovered" }, "ok").tone).toBe("restricted");
     expect(doctorCoverageWords({ coverage: "NotCovered" }, "ok").text).toBe("Not in network");
   });
@@ -80,7 +99,10 @@ describe("the eligibility summary", () => {
     const gap = eligibilityMessages({ ...base, in_coverage_gap: true }, null, "TX");
     expect(gap.map((m) => m.id)).toEqual(["coverage-gap"]);
     expect(gap[0].body.join(" ")).toContain("What to do next");
-    expect(gap[0].links.map((l) => l.href)).toEqual(["https://www.healthcare.gov/medicaid-chip/medicaid-expansion-and-you/", "https://findahealthcenter.hrsa.gov/"]);
+    expect(gap[0].links.map((l) => l.href)).toEqual([
+      "https://www.healthcare.gov/medicaid-chip/medicaid-expansion-and-you/",
+      "https://findahealthcenter.hrsa.gov/",
+    ]);
   });
 
   it("routes a New York household to the Essential Plan", () => {
@@ -94,6 +116,9 @@ describe("the eligibility summary", () => {
     const down = eligibilityMessages(null, "The federal Marketplace service did not answer.", "TX");
     expect(down).toHaveLength(1);
     expect(down[0].heading).toBe("We could not estimate your tax credit right now");
-    expect(down[0].body).toEqual(["The federal Marketplace service did not answer.", "The prices below are full prices, before any tax credit. You may pay less: try again in a few minutes."]);
+    expect(down[0].body).toEqual([
+      "The federal Marketplace service did not answer.",
+      "The prices below are full prices, before any tax credit. You may pay less: try again in a few minutes.",
+    ]);
   });
 });

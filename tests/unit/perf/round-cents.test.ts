@@ -19,7 +19,20 @@ function same(x: number): void {
 
 describe("roundCents without string work", () => {
   it("gives the old answers on the half-cent cases binary fractions get wrong", () => {
-    const halves = [1.005, 2.675, 1234.565, 0.005, 0.015, 0.125, 10.235, 1.045, 8.345, 99999.995, 4503599627.375, 1e12 + 0.005];
+    const halves = [
+      1.005,
+      2.675,
+      1234.565,
+      0.005,
+      0.015,
+      0.125,
+      10.235,
+      1.045,
+      8.345,
+      99999.995,
+      4503599627.375,
+      1e12 + 0.005,
+    ];
     for (const x of halves) {
       same(x);
       same(-x);
@@ -52,7 +65,9 @@ describe("roundCents without string work", () => {
       { numRuns: 20_000 },
     );
     fc.assert(
-      fc.property(fc.integer({ min: -1e9, max: 1e9 }), fc.integer({ min: 0, max: 999 }), (whole, mills) => same(whole / 100 + mills / 100000)),
+      fc.property(fc.integer({ min: -1e9, max: 1e9 }), fc.integer({ min: 0, max: 999 }), (whole, mills) =>
+        same(whole / 100 + mills / 100000),
+      ),
       { numRuns: 20_000 },
     );
     // What pricing feeds it: premiums × ratios, credits subtracted, × 12.

@@ -17,14 +17,18 @@ const headers = JSON.parse(readFileSync(path.join(FIXTURES, "headers.json"), "ut
   attacks: Array<[string, string, RuleFamily]>;
 };
 
-const attackCases = Object.entries(attacks).flatMap(([family, list]) => list.map((value) => ({ family: family as RuleFamily, value })));
+const attackCases = Object.entries(attacks).flatMap(([family, list]) =>
+  list.map((value) => ({ family: family as RuleFamily, value })),
+);
 const benignCases = Object.entries(benign).flatMap(([group, list]) => list.map((value) => ({ group, value })));
 
 /** The three places a value is tested, built as a browser or API client would send it. */
 const PLACES = {
   query: (value: string) => classifyRequestParts({ path: "/plans", query: `zip=10001&q=${encodeURIComponent(value)}` }),
-  json: (value: string) => classifyRequestParts({ json: JSON.parse(JSON.stringify({ zip: "10001", household: { notes: value, size: 2 } })) }),
-  form: (value: string) => classifyRequestParts({ form: new URLSearchParams({ zip: "10001", notes: value }).toString() }),
+  json: (value: string) =>
+    classifyRequestParts({ json: JSON.parse(JSON.stringify({ zip: "10001", household: { notes: value, size: 2 } })) }),
+  form: (value: string) =>
+    classifyRequestParts({ form: new URLSearchParams({ zip: "10001", notes: value }).toString() }),
 };
 
 describe("corpus sizes", () => {
@@ -33,7 +37,8 @@ describe("corpus sizes", () => {
     expect(benignCases.length).toBeGreaterThanOrEqual(200);
     expect(new Set(attackCases.map((c) => c.value)).size).toBe(attackCases.length);
     expect(new Set(benignCases.map((c) => c.value)).size).toBe(benignCases.length);
-    for (const family of ["sqli", "xss", "traversal", "cmdi"] as const) expect(attacks[family].length).toBeGreaterThanOrEqual(40);
+    for (const family of ["sqli", "xss", "traversal", "cmdi"] as const)
+      expect(attacks[family].length).toBeGreaterThanOrEqual(40);
   });
 
   it("includes the benign strings the issue names", () => {
@@ -65,7 +70,9 @@ describe.each(Object.keys(PLACES) as Array<keyof typeof PLACES>)("attack strings
     const verdict = PLACES[place](value);
     expect(verdict.blocked).toBe(true);
     expect(verdict.family).toBe(family);
-    expect(verdict.where).toBe(place === "query" ? "query:q" : place === "json" ? "body:household.notes" : "body:notes");
+    expect(verdict.where).toBe(
+      place === "query" ? "query:q" : place === "json" ? "body:household.notes" : "body:notes",
+    );
   });
 });
 
@@ -77,8 +84,14 @@ describe.each(Object.keys(PLACES) as Array<keyof typeof PLACES>)("benign strings
 
 describe("values as JSON object keys", () => {
   it("judges keys as well as values", () => {
-    expect(classifyRequestParts({ json: { "<script>alert(1)</script>": 1 } })).toMatchObject({ blocked: true, family: "xss", where: "body" });
-    expect(classifyRequestParts({ json: { "O'Brien": 1, nested: { "123 Main St #4": true } } })).toEqual({ blocked: false });
+    expect(classifyRequestParts({ json: { "<script>alert(1)</script>": 1 } })).toMatchObject({
+      blocked: true,
+      family: "xss",
+      where: "body",
+    });
+    expect(classifyRequestParts({ json: { "O'Brien": 1, nested: { "123 Main St #4": true } } })).toEqual({
+      blocked: false,
+    });
   });
 });
 
@@ -88,7 +101,11 @@ describe("headers", () => {
   });
 
   it.each(headers.attacks)("blocks %s: %s", (name, value, family) => {
-    expect(classifyRequestParts({ headers: { [name]: value } })).toMatchObject({ blocked: true, family, where: `header:${name}` });
+    expect(classifyRequestParts({ headers: { [name]: value } })).toMatchObject({
+      blocked: true,
+      family,
+      where: `header:${name}`,
+    });
   });
 
   it("leaves structured headers (Accept, Content-Type, Authorization, Host) to their own parsers", () => {
@@ -104,26 +121,48 @@ describe("headers", () => {
   });
 
   it("judges every value of a repeated header", () => {
-    expect(classifyRequestParts({ headers: { "x-tag": ["fine", "$(id)"] } })).toMatchObject({ blocked: true, where: "header:x-tag" });
+    expect(classifyRequestParts({ headers: { "x-tag": ["fine", "$(id)"] } })).toMatchObject({
+      blocked: true,
+      where: "header:x-tag",
+    });
   });
 });
 
 describe("the path", () => {
-  it.each(attacks.traversal.filter((v) => /^[./%\\]|^[a-z]+:\/\//i.test(v)).slice(0, 40))("blocks traversal in the path: %s", (value) => {
-    const pathValue = `/plans/${value.replace(/^\//, "")}`;
-    expect(classifyRequestParts({ path: pathValue })).toMatchObject({ blocked: true, family: "traversal", where: "path" });
-  });
-
-  it.each(["/", "/plans", "/plans/12345NY0010001-01", "/api/drugs/autocomplete", "/agent-discovery", "/assets/entry.client-BX3k_9aQ.js", "/plans.data", "/api/counties"])(
-    "passes the app's own paths: %s",
-    (p) => {
-      expect(classifyRequestParts({ path: p })).toEqual({ blocked: false });
+  it.each(attacks.traversal.filter((v) => /^[./%\\]|^[a-z]+:\/\//i.test(v)).slice(0, 40))(
+    "blocks traversal in the path: %s",
+    (value) => {
+      const pathValue = `/plans/${value.replace(/^\//, "")}`;
+      expect(classifyRequestParts({ path: pathValue })).toMatchObject({
+        blocked: true,
+        family: "traversal",
+        where: "path",
+      });
     },
   );
 
+  it.each([
+    "/",
+    "/plans",
+    "/plans/12345NY0010001-01",
+    "/api/drugs/autocomplete",
+    "/agent-discovery",
+    "/assets/entry.client-BX3k_9aQ.js",
+    "/plans.data",
+    "/api/counties",
+  ])("passes the app's own paths: %s", (p) => {
+    expect(classifyRequestParts({ path: p })).toEqual({ blocked: false });
+  });
+
   it("blocks injection anywhere in the path, not just traversal", () => {
-    expect(classifyRequestParts({ path: "/plans/%3Cscript%3Ealert(1)%3C%2Fscript%3E" })).toMatchObject({ blocked: true, family: "xss" });
-    expect(classifyRequestParts({ path: "/plans/1'%20UNION%20SELECT%20password%20FROM%20users--" })).toMatchObject({ blocked: true, family: "sqli" });
+    expect(classifyRequestParts({ path: "/plans/%3Cscript%3Ealert(1)%3C%2Fscript%3E" })).toMatchObject({
+      blocked: true,
+      family: "xss",
+    });
+    expect(classifyRequestParts({ path: "/plans/1'%20UNION%20SELECT%20password%20FROM%20users--" })).toMatchObject({
+      blocked: true,
+      family: "sqli",
+    });
   });
 });
 

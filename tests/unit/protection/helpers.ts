@@ -4,7 +4,10 @@ import type { Express } from "express";
 import type { ServerBuild } from "@remix-run/node";
 
 /** Run an Express app on 127.0.0.1 (a random port) for one test file. */
-export async function listen(app: Express | http.RequestListener, server?: http.Server): Promise<{ url: string; server: http.Server; close: () => Promise<void> }> {
+export async function listen(
+  app: Express | http.RequestListener,
+  server?: http.Server,
+): Promise<{ url: string; server: http.Server; close: () => Promise<void> }> {
   const s = server ?? http.createServer(app as http.RequestListener);
   await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
   const { port } = s.address() as AddressInfo;
@@ -19,7 +22,11 @@ export async function listen(app: Express | http.RequestListener, server?: http.
   };
 }
 
-type RouteFn = (args: { request: Request; params: Record<string, string | undefined>; context: unknown }) => Promise<Response> | Response;
+type RouteFn = (args: {
+  request: Request;
+  params: Record<string, string | undefined>;
+  context: unknown;
+}) => Promise<Response> | Response;
 
 /**
  * The smallest real Remix server build: a root route and resource routes
@@ -59,16 +66,31 @@ export function resourceRouteBuild(
 /** Raw HTTP request (no fetch niceties), for chunked bodies and slow clients. */
 export function rawRequest(
   url: string,
-  options: { method?: string; path: string; headers?: Record<string, string>; chunks?: Buffer[]; endAfterChunks?: boolean },
+  options: {
+    method?: string;
+    path: string;
+    headers?: Record<string, string>;
+    chunks?: Buffer[];
+    endAfterChunks?: boolean;
+  },
 ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: target.hostname, port: target.port, method: options.method ?? "POST", path: options.path, headers: options.headers, agent: false },
+      {
+        host: target.hostname,
+        port: target.port,
+        method: options.method ?? "POST",
+        path: options.path,
+        headers: options.headers,
+        agent: false,
+      },
       (res) => {
         const parts: Buffer[] = [];
         res.on("data", (c: Buffer) => parts.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts).toString("utf8") }));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts).toString("utf8") }),
+        );
         res.on("error", reject);
       },
     );

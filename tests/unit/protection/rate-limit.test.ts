@@ -24,7 +24,10 @@ async function appWith(limiter: ReturnType<typeof createRateLimiter>, trustProxy
 
 /** GET over one keep-alive connection per call site (sequential, so counts are exact). */
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function get(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     http
       .get(url, { agent, headers }, (res) => {
@@ -39,7 +42,9 @@ function get(url: string, headers: Record<string, string> = {}): Promise<{ statu
 
 describe("the edge rate rule over real HTTP", () => {
   it("allows exactly 2,000 requests from one IP in 5 minutes and refuses the 2,001st with 429", async () => {
-    const base = await appWith(createRateLimiter({ max: 2000, windowMs: FIVE_MINUTES, exemptPaths: ["/api/health"], log: quiet }));
+    const base = await appWith(
+      createRateLimiter({ max: 2000, windowMs: FIVE_MINUTES, exemptPaths: ["/api/health"], log: quiet }),
+    );
     for (let i = 1; i <= 2000; i++) {
       const res = await get(`${base}/plans?n=${i}`);
       if (res.status !== 200) throw new Error(`request ${i} answered ${res.status}`);
@@ -95,7 +100,9 @@ describe("the edge rate rule over real HTTP", () => {
 
   it("logs a limited client once per window, not once per refused request", async () => {
     const lines: object[] = [];
-    const base = await appWith(createRateLimiter({ max: 1, windowMs: 60_000, log: { warn: (obj) => lines.push(obj) } }));
+    const base = await appWith(
+      createRateLimiter({ max: 1, windowMs: 60_000, log: { warn: (obj) => lines.push(obj) } }),
+    );
     for (let i = 0; i < 5; i++) await get(`${base}/`);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ limit: 1, windowSeconds: 60 });

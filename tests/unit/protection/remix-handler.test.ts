@@ -17,8 +17,15 @@ const signals: Array<{ route: string; aborted: () => boolean }> = [];
 
 const build = resourceRouteBuild({
   "api/seen": {
-    loader: ({ request }) => jsonResponse({ url: request.url, method: request.method, accept: request.headers.get("accept"), custom: request.headers.get("x-custom") }),
-    action: async ({ request }) => jsonResponse({ url: request.url, method: request.method, body: await request.text() }),
+    loader: ({ request }) =>
+      jsonResponse({
+        url: request.url,
+        method: request.method,
+        accept: request.headers.get("accept"),
+        custom: request.headers.get("x-custom"),
+      }),
+    action: async ({ request }) =>
+      jsonResponse({ url: request.url, method: request.method, body: await request.text() }),
   },
   "api/teapot": {
     loader: () =>
@@ -64,7 +71,9 @@ afterAll(() => server.close());
 
 describe("the Request a route sees", () => {
   it("has the URL as sent (path and query), the Host's port, the method and the headers", async () => {
-    const res = await fetch(`${server.url}/api/seen?zip=10001&x=a%20b`, { headers: { accept: "application/json", "x-custom": "yes" } });
+    const res = await fetch(`${server.url}/api/seen?zip=10001&x=a%20b`, {
+      headers: { accept: "application/json", "x-custom": "yes" },
+    });
     expect(res.status).toBe(200);
     const seen = (await res.json()) as { url: string; method: string; accept: string; custom: string };
     expect(seen).toMatchObject({ method: "GET", accept: "application/json", custom: "yes" });
@@ -77,14 +86,20 @@ describe("the Request a route sees", () => {
 
   it("gets a POST body the firewall read, byte for byte", async () => {
     const body = JSON.stringify({ name: "Zoë O'Brien", note: "ünïcödé ✓" });
-    const res = await fetch(`${server.url}/api/seen`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    const res = await fetch(`${server.url}/api/seen`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
     expect(await res.json()).toEqual({ url: `${server.url}/api/seen`, method: "POST", body });
   });
 });
 
 describe("the answer written back", () => {
   it("keeps the status, its text and repeated headers", async () => {
-    const res = await new Promise<http.IncomingMessage>((resolve, reject) => http.get(`${server.url}/api/teapot`, resolve).on("error", reject));
+    const res = await new Promise<http.IncomingMessage>((resolve, reject) =>
+      http.get(`${server.url}/api/teapot`, resolve).on("error", reject),
+    );
     res.resume();
     expect(res.statusCode).toBe(418);
     expect(res.statusMessage).toBe("I'm a teapot");

@@ -45,7 +45,9 @@ beforeAll(async () => {
   app.use(createRateLimiter({ max: 4, windowMs: 60_000, exemptPaths: ["/api/health"], log }));
   app.use(requestFirewall({ log }));
   // Routes read the body the firewall kept (docs/decisions/124), as the Remix handler does.
-  app.post("/api/eligibility", (req, res) => res.json({ ok: true, echoedFields: Object.keys(JSON.parse(String(inspectedBody(req))) as object) }));
+  app.post("/api/eligibility", (req, res) =>
+    res.json({ ok: true, echoedFields: Object.keys(JSON.parse(String(inspectedBody(req))) as object) }),
+  );
   app.get("/plans", (_req, res) => res.send("<p>plans</p>"));
   server = await listen(app);
 });
@@ -54,9 +56,16 @@ afterAll(() => server.close());
 describe("request log lines", () => {
   it("writes one line per request with id, method, path, status and duration, and no personal data", async () => {
     const query = `zip=10001&income=${INCOME}&age=${AGE}&email=${encodeURIComponent(EMAIL)}`;
-    const body = JSON.stringify({ email: EMAIL, household: { income: Number(INCOME), people: [{ age: Number(AGE) }] } });
+    const body = JSON.stringify({
+      email: EMAIL,
+      household: { income: Number(INCOME), people: [{ age: Number(AGE) }] },
+    });
 
-    const passed = await fetch(`${server.url}/api/eligibility?${query}`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    const passed = await fetch(`${server.url}/api/eligibility?${query}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
     expect(passed.status).toBe(200);
     const page = await fetch(`${server.url}/plans?${query}`);
     expect(page.status).toBe(200);

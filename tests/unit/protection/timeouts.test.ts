@@ -17,14 +17,22 @@ beforeAll(async () => {
   const app = express();
   app.use(requestFirewall({ log: { warn: () => undefined } }));
   app.all("*", (_req, res) => res.send("ok"));
-  const http = createHttpServer(app, { headersTimeoutMs: 600, requestTimeoutMs: 1_200, connectionsCheckingIntervalMs: 100 });
+  const http = createHttpServer(app, {
+    headersTimeoutMs: 600,
+    requestTimeoutMs: 1_200,
+    connectionsCheckingIntervalMs: 100,
+  });
   server = await listen(app, http);
   port = Number(new URL(server.url).port);
 });
 afterAll(() => server.close());
 
 /** Open a raw socket, send `first`, then drip `drip` every `everyMs`; resolve with what came back and when. */
-function slowClient(first: string, drip: string, everyMs: number): Promise<{ response: string; closedAfterMs: number }> {
+function slowClient(
+  first: string,
+  drip: string,
+  everyMs: number,
+): Promise<{ response: string; closedAfterMs: number }> {
   return new Promise((resolve) => {
     const started = Date.now();
     const socket = net.connect(port, "127.0.0.1");
@@ -64,7 +72,12 @@ describe("slow clients", () => {
   });
 
   it("uses 10 s for headers, 30 s for the whole request and a 1 s sweep in production", () => {
-    expect(SERVER_TIMEOUTS).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, connectionsCheckingIntervalMs: 1_000 });
+    expect(SERVER_TIMEOUTS).toEqual({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 5_000,
+      connectionsCheckingIntervalMs: 1_000,
+    });
     const s = createHttpServer(() => undefined);
     expect([s.headersTimeout, s.requestTimeout, s.keepAliveTimeout]).toEqual([10_000, 30_000, 5_000]);
   });

@@ -23,7 +23,7 @@ async function all(file: string, chunkSize?: number, delimiter = ",") {
 
 describe("streaming CSV reader", () => {
   const text =
-    '\uFEFFBusinessYear,PlanId,Explanation\r\n' +
+    "\uFEFFBusinessYear,PlanId,Explanation\r\n" +
     '2027,12345TX0010001-01,"Copay waived if admitted,\r\nsee ""SBC"" for details"\r\n' +
     "2027,12345TX0010001-04,plain\r\n" +
     "\r\n" +
@@ -75,7 +75,10 @@ describe("streaming CSV reader", () => {
   });
 
   it("falls back to Latin-1 for files that are not UTF-8 (older PUFs)", async () => {
-    const file = tmpFile("g.csv", Buffer.concat([Buffer.from("name\n"), Buffer.from([0x53, 0x61, 0x6c, 0x75, 0x64, 0xe9]), Buffer.from("\n")]));
+    const file = tmpFile(
+      "g.csv",
+      Buffer.concat([Buffer.from("name\n"), Buffer.from([0x53, 0x61, 0x6c, 0x75, 0x64, 0xe9]), Buffer.from("\n")]),
+    );
     expect(sniffEncoding(file)).toBe("latin1");
     expect((await all(file))[1].fields).toEqual(["Salud\u00e9"]);
     expect(sniffEncoding(tmpFile("h.csv", "name\nPlains Gold ℠\n"))).toBe("utf8");

@@ -49,7 +49,11 @@ describe("streaming JSON array reader", () => {
 
   it("reports a malformed element and goes on with the next", async () => {
     const els = await elements(tmpFile('[{"a": 1}, {"b": PREFERRED}, {"c": 3}]'));
-    expect(els).toEqual([{ index: 0, value: { a: 1 } }, { index: 1, error: "malformed JSON element" }, { index: 2, value: { c: 3 } }]);
+    expect(els).toEqual([
+      { index: 0, value: { a: 1 } },
+      { index: 1, error: "malformed JSON element" },
+      { index: 2, value: { c: 3 } },
+    ]);
   });
 
   it("reports a truncated file", async () => {

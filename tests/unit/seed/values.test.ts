@@ -40,13 +40,23 @@ describe("PUF value parsing (raw text kept, number beside it)", () => {
   });
 
   it("describes what a cost-share text says besides its number", () => {
-    expect(describeCostShare("No Charge after deductible")).toMatchObject({ noCharge: true, afterDeductible: true, notApplicable: false });
+    expect(describeCostShare("No Charge after deductible")).toMatchObject({
+      noCharge: true,
+      afterDeductible: true,
+      notApplicable: false,
+    });
     expect(describeCostShare("$40 Copay before deductible")).toMatchObject({ noCharge: false, beforeDeductible: true });
     expect(describeCostShare("Not Applicable")).toMatchObject({ notApplicable: true });
   });
 
   it("reads flags, dates, rating areas and codes", () => {
-    expect([parseYesNo("Yes"), parseYesNo("no"), parseYesNo("Covered"), parseYesNo("Not Covered"), parseYesNo("")]).toEqual([true, false, true, false, null]);
+    expect([
+      parseYesNo("Yes"),
+      parseYesNo("no"),
+      parseYesNo("Covered"),
+      parseYesNo("Not Covered"),
+      parseYesNo(""),
+    ]).toEqual([true, false, true, false, null]);
     expect(parseDate("2015-08-27 15:13:29")).toBe("2015-08-27");
     expect(parseDate("1/1/2026")).toBe("2026-01-01");
     expect(parseDate("tomorrow")).toBeNull();

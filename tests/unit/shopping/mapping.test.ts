@@ -16,7 +16,17 @@ const state = (patch: Partial<StateInfo>): StateInfo => ({
 
 describe("sbeRedirectFor", () => {
   it("redirects a state-based exchange the service does not price, with its name and URL", () => {
-    expect(sbeRedirectFor(state({ code: "CA", exchangeKind: "sbe", ownedData: false, marketplaceName: "Covered California", marketplaceUrl: "https://www.coveredca.com" }))).toEqual({
+    expect(
+      sbeRedirectFor(
+        state({
+          code: "CA",
+          exchangeKind: "sbe",
+          ownedData: false,
+          marketplaceName: "Covered California",
+          marketplaceUrl: "https://www.coveredca.com",
+        }),
+      ),
+    ).toEqual({
       state: "CA",
       marketplace_name: "Covered California",
       marketplace_url: "https://www.coveredca.com",
@@ -78,7 +88,11 @@ describe("upstreamHousehold", () => {
   });
 
   it("adds nobody when the household is exactly the applicants", () => {
-    const single = ShoppingRequest.parse({ income: 30_000, household: { people: [{ age: 30 }] }, place: { state: "TX", county_fips: "48113", zip: "75201" } });
+    const single = ShoppingRequest.parse({
+      income: 30_000,
+      household: { people: [{ age: 30 }] },
+      place: { state: "TX", county_fips: "48113", zip: "75201" },
+    });
     expect(upstreamHousehold(single, { countNonApplicants: true }).people).toHaveLength(1);
     expect(upstreamHousehold(single).has_married_couple).toBe(false);
   });

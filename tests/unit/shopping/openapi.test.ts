@@ -43,11 +43,20 @@ describe("the document", () => {
     expect(routes.length).toBeGreaterThanOrEqual(15);
     expect(Object.keys(doc.paths).sort()).toEqual(routes.map((r) => r.path).sort());
     for (const route of routes) {
-      const mod = (await import(path.join(REPO_ROOT, "app", "routes", route.file))) as { action: (args: unknown) => Promise<Response> };
+      const mod = (await import(path.join(REPO_ROOT, "app", "routes", route.file))) as {
+        action: (args: unknown) => Promise<Response>;
+      };
       // Every /api route answers an unknown method with 405 and the methods it has in Allow.
-      const response = await mod.action({ request: new Request("http://localhost/x", { method: "PATCH" }), params: {}, context: {} });
+      const response = await mod.action({
+        request: new Request("http://localhost/x", { method: "PATCH" }),
+        params: {},
+        context: {},
+      });
       expect(response.status, route.file).toBe(405);
-      const allowed = (response.headers.get("allow") ?? "").split(",").map((m) => m.trim().toLowerCase()).filter((m) => m && m !== "head");
+      const allowed = (response.headers.get("allow") ?? "")
+        .split(",")
+        .map((m) => m.trim().toLowerCase())
+        .filter((m) => m && m !== "head");
       const documented = Object.keys(doc.paths[route.path]).filter((k) => k !== "parameters");
       expect(documented.sort(), route.path).toEqual(allowed.sort());
     }
@@ -62,8 +71,15 @@ describe("the document", () => {
     expect(schemas.PlansRequest.properties.sort.enum).toEqual(PlanSort.options);
     expect(schemas.PlansRequest.additionalProperties).toBe(false);
     expect(schemas.ShoppingRequest.properties.place.properties.zip.pattern).toBe("^\\d{5}$");
-    expect(schemas.ShoppingRequest.properties.household.properties.people.items.properties.relationship.enum).toEqual(["self", "spouse", "child", "other"]);
-    expect(Object.keys(schemas.DrugCoveredRequest.properties).sort()).toEqual(Object.keys(DrugCoveredBody.shape).sort());
+    expect(schemas.ShoppingRequest.properties.household.properties.people.items.properties.relationship.enum).toEqual([
+      "self",
+      "spouse",
+      "child",
+      "other",
+    ]);
+    expect(Object.keys(schemas.DrugCoveredRequest.properties).sort()).toEqual(
+      Object.keys(DrugCoveredBody.shape).sort(),
+    );
     expect(schemas.WaitlistRequest.properties.interest.enum).toEqual(WaitlistInput.shape.interest.options);
     expect(schemas.EnrollmentApplicationRequest.properties.place).toEqual(schemas.ShoppingRequest.properties.place);
   });
@@ -79,7 +95,9 @@ describe("the document", () => {
         }
         const errors = Object.entries(op.responses as Record<string, Doc>).filter(([status]) => Number(status) >= 400);
         for (const [status, response] of errors) {
-          expect(response.content["application/json"].schema, `${method} ${p} ${status}`).toEqual({ $ref: "#/components/schemas/Error" });
+          expect(response.content["application/json"].schema, `${method} ${p} ${status}`).toEqual({
+            $ref: "#/components/schemas/Error",
+          });
         }
       }
     }
@@ -95,13 +113,19 @@ describe("the document", () => {
   });
 
   it("the plan in the answer documents every field /api/plans sends", () => {
-    expect(Object.keys(doc.components.schemas.PlansResponse.properties.plans.items.properties).sort()).toEqual(Object.keys(PricedPlan.shape).sort());
+    expect(Object.keys(doc.components.schemas.PlansResponse.properties.plans.items.properties).sort()).toEqual(
+      Object.keys(PricedPlan.shape).sort(),
+    );
   });
 });
 
 describe("GET /api/openapi.json", () => {
   it("answers the document, cacheable for five minutes", async () => {
-    const response = await openapiRoute.loader({ request: new Request("http://localhost/api/openapi.json"), params: {}, context: {} });
+    const response = await openapiRoute.loader({
+      request: new Request("http://localhost/api/openapi.json"),
+      params: {},
+      context: {},
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^application\/json/);
     expect(response.headers.get("cache-control")).toBe("public, max-age=300");
@@ -111,7 +135,11 @@ describe("GET /api/openapi.json", () => {
   });
 
   it("POST → 405 with Allow", async () => {
-    const response = await openapiRoute.action({ request: new Request("http://localhost/api/openapi.json", { method: "POST" }), params: {}, context: {} });
+    const response = await openapiRoute.action({
+      request: new Request("http://localhost/api/openapi.json", { method: "POST" }),
+      params: {},
+      context: {},
+    });
     expect(response.status).toBe(405);
     expect(response.headers.get("allow")).toBe("GET, HEAD");
   });

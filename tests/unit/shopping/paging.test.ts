@@ -3,7 +3,15 @@ import * as plansRoute from "../../../app/routes/api.plans";
 import { PlansRequest, PlansResponse } from "../../../app/schemas/shopping";
 import { pageOf, type PricedPlan } from "../../../app/server/shopping/shopping.server";
 import type { FakeUpstream } from "../../../mocks/cms-api/index";
-import { PLACES, postJson, self, shoppingBody, spouse, startShoppingFake, type Body } from "../../integration/shopping/helpers";
+import {
+  PLACES,
+  postJson,
+  self,
+  shoppingBody,
+  spouse,
+  startShoppingFake,
+  type Body,
+} from "../../integration/shopping/helpers";
 
 /** POST /api/plans pages its list like the upstream search (docs/decisions/119-plan-list-pages.md). */
 
@@ -89,7 +97,9 @@ describe("POST /api/plans pages", () => {
     expect(first.body.plans.length).toBe(2);
     expect(first.body.plan_count).toBe(whole.body.plans.length);
     expect(first.body.plan_count).toBeLessThan(first.body.total_plan_count);
-    expect((first.body.plans as Body[]).map((p) => p.id)).toEqual((whole.body.plans as Body[]).slice(0, 2).map((p) => p.id));
+    expect((first.body.plans as Body[]).map((p) => p.id)).toEqual(
+      (whole.body.plans as Body[]).slice(0, 2).map((p) => p.id),
+    );
   });
 
   it("answers an empty page, with the counts, for an offset past the end", async () => {

@@ -79,7 +79,9 @@ describe("resolvePlanYear with explicit request dates", () => {
     expect(error.message).toContain("2026");
     expect(error.fields?.year).toContain("2027");
     // In January 2028 with only 2027 loaded the shopper is told 2028 has no data yet.
-    expect(yearError(() => resolvePlanYear(undefined, only2027, new Date("2028-01-10T12:00:00Z"))).message).toContain("2028");
+    expect(yearError(() => resolvePlanYear(undefined, only2027, new Date("2028-01-10T12:00:00Z"))).message).toContain(
+      "2028",
+    );
   });
 
   it("a requested year is used as asked, and one without data is a 404 naming it", () => {

@@ -2,7 +2,12 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import parameters from "../../../app/domain/parameters/aca-parameters.json";
 import type { Member } from "../../../app/domain/rating";
-import { ehbPremium, premiumAfterCredit, priceForHousehold, ratingTable } from "../../../app/server/shopping/shopping.server";
+import {
+  ehbPremium,
+  premiumAfterCredit,
+  priceForHousehold,
+  ratingTable,
+} from "../../../app/server/shopping/shopping.server";
 
 /**
  * The shopping layer's pricing adapter: store rate tables → household premium
@@ -11,9 +16,14 @@ import { ehbPremium, premiumAfterCredit, priceForHousehold, ratingTable } from "
  * and aca-parameters.json (ageCurves, familyTiers, testVectors).
  */
 
-const person = (age: number, relationship: Member["relationship"] = "self", usesTobacco = false): Member => ({ age, relationship, usesTobacco });
+const person = (age: number, relationship: Member["relationship"] = "self", usesTobacco = false): Member => ({
+  age,
+  relationship,
+  usesTobacco,
+});
 /** A plan that files only its age-21 rate: every other age is derived with the state's curve. */
-const only21 = (individual: number, tobacco: number | null = null) => ratingTable({ ageRates: { "21": { individual, tobacco } } });
+const only21 = (individual: number, tobacco: number | null = null) =>
+  ratingTable({ ageRates: { "21": { individual, tobacco } } });
 /** A NY "Family Option" rate row: no age rows, one single-adult rate. */
 const familyOption = (individual: number) => ratingTable({ ageRates: {}, familyTiers: { individual } });
 
@@ -39,7 +49,9 @@ describe("age curves: federal default, or the state's own", () => {
   });
 
   it("a rate the plan files for an age wins over the curve", () => {
-    const table = ratingTable({ ageRates: { "21": { individual: 400, tobacco: null }, "40": { individual: 500, tobacco: null } } });
+    const table = ratingTable({
+      ageRates: { "21": { individual: 400, tobacco: null }, "40": { individual: 500, tobacco: null } },
+    });
     expect(priceForHousehold(table, [person(40)], "TX", 2027).premium).toBe(500);
   });
 });
@@ -48,7 +60,14 @@ describe("household rules", () => {
   it("PolicyEngine child-count vector (aca_child_index.yaml): ages 40, 39, 14, 13, 12, 12 → the fourth child pays nothing", () => {
     // TX, 300.00 at 21: 40 → 383.40; 39 → 378.60; 14, 13, 12 → 229.50 each; the second 12 → 0.
     // 383.40 + 378.60 + 3 × 229.50 = 1450.50.
-    const people = [person(40), person(39, "spouse"), person(14, "child"), person(13, "child"), person(12, "child"), person(12, "child")];
+    const people = [
+      person(40),
+      person(39, "spouse"),
+      person(14, "child"),
+      person(13, "child"),
+      person(12, "child"),
+      person(12, "child"),
+    ];
     expect(priceForHousehold(only21(300), people, "TX", 2027).premium).toBe(1450.5);
     expect(priceForHousehold(only21(300), people.slice(0, 5), "TX", 2027).premium).toBe(1450.5);
   });
@@ -66,22 +85,40 @@ describe("household rules", () => {
 
   it("NY: no tobacco rating; family tiers on the single-adult rate (PolicyEngine family_tier_integration.yaml)", () => {
     const base760 = familyOption(760);
-    expect(priceForHousehold(base760, [person(30, "self", true)], "NY", 2027)).toEqual({ premium: 760, premiumWithoutTobacco: 760, tobaccoSurcharge: 0 });
+    expect(priceForHousehold(base760, [person(30, "self", true)], "NY", 2027)).toEqual({
+      premium: 760,
+      premiumWithoutTobacco: 760,
+      tobaccoSurcharge: 0,
+    });
     // Two adults and a child: 760 × 2.85 = 2166.
-    expect(priceForHousehold(base760, [person(35), person(32, "spouse"), person(5, "child")], "NY", 2027).premium).toBe(2166);
+    expect(priceForHousehold(base760, [person(35), person(32, "spouse"), person(5, "child")], "NY", 2027).premium).toBe(
+      2166,
+    );
     // Two adults and a dependent of 26 (young-adult rider): 760 × 2.85 × 1.05 = 2274.30.
-    expect(priceForHousehold(base760, [person(30), person(30, "spouse"), person(26, "child")], "NY", 2027).premium).toBe(2274.3);
+    expect(
+      priceForHousehold(base760, [person(30), person(30, "spouse"), person(26, "child")], "NY", 2027).premium,
+    ).toBe(2274.3);
     // Two adults and a dependent of 60 (a third adult): 760 × (2.00 + 1.00) = 2280.
-    expect(priceForHousehold(base760, [person(30), person(30, "spouse"), person(60, "other")], "NY", 2027).premium).toBe(2280);
+    expect(
+      priceForHousehold(base760, [person(30), person(30, "spouse"), person(60, "other")], "NY", 2027).premium,
+    ).toBe(2280);
     // Child only: 560 × 0.412 = 230.72.
-    expect(priceForHousehold(familyOption(560), [person(17, "child"), person(15, "child")], "NY", 2027).premium).toBe(230.72);
+    expect(priceForHousehold(familyOption(560), [person(17, "child"), person(15, "child")], "NY", 2027).premium).toBe(
+      230.72,
+    );
   });
 });
 
 describe("PolicyEngine family-tier vectors, read from aca-parameters.json testVectors", () => {
   // Members as the vectors write them: the first is the subscriber; "N (tax dependent)" is a
   // dependent of N; a later member of 21 or more is the spouse; one under 21 a child.
-  type Vector = { state: string; slcspBaseMonthly?: number; members: Array<number | string>; expectedMonthly: number; tier: string };
+  type Vector = {
+    state: string;
+    slcspBaseMonthly?: number;
+    members: Array<number | string>;
+    expectedMonthly: number;
+    tier: string;
+  };
   const vectors = (parameters.testVectors.familyTier.cases as Vector[]).filter((v) => v.slcspBaseMonthly !== undefined);
   const membersOf = (list: Array<number | string>): Member[] =>
     list.map((m, i) => {
@@ -95,19 +132,28 @@ describe("PolicyEngine family-tier vectors, read from aca-parameters.json testVe
   });
 
   it.each(vectors)("$state $members on base $slcspBaseMonthly → $expectedMonthly ($tier)", (v) => {
-    expect(priceForHousehold(familyOption(v.slcspBaseMonthly!), membersOf(v.members), v.state, 2027).premium).toBe(v.expectedMonthly);
+    expect(priceForHousehold(familyOption(v.slcspBaseMonthly!), membersOf(v.members), v.state, 2027).premium).toBe(
+      v.expectedMonthly,
+    );
   });
 });
 
 describe("the credit on a plan", () => {
-  const price = (premium: number, tobaccoSurcharge = 0) => ({ premium, premiumWithoutTobacco: premium - tobaccoSurcharge, tobaccoSurcharge });
+  const price = (premium: number, tobaccoSurcharge = 0) => ({
+    premium,
+    premiumWithoutTobacco: premium - tobaccoSurcharge,
+    tobaccoSurcharge,
+  });
 
   it("is capped at the plan's EHB premium: 600.00 × 0.9935 = 596.10, so a 700.00 credit leaves 3.90", () => {
     expect(premiumAfterCredit(price(600), 700, 0.9935)).toEqual({ premiumWithCredit: 3.9, creditApplied: 596.1 });
   });
 
   it("below the cap the whole credit applies: 600.00 − 250.55 = 349.45", () => {
-    expect(premiumAfterCredit(price(600), 250.55, 0.9935)).toEqual({ premiumWithCredit: 349.45, creditApplied: 250.55 });
+    expect(premiumAfterCredit(price(600), 250.55, 0.9935)).toEqual({
+      premiumWithCredit: 349.45,
+      creditApplied: 250.55,
+    });
   });
 
   it("never pays the tobacco surcharge: 639.00 with 127.80 surcharge and a 900.00 credit leaves 127.80", () => {
@@ -128,7 +174,11 @@ describe("the credit on a plan", () => {
         (premiumCents, surchargePercent, ehbBasisPoints, aptcCents) => {
           const premium = premiumCents / 100;
           const surcharge = Math.floor((premiumCents * surchargePercent) / 400) / 100;
-          const { premiumWithCredit, creditApplied } = premiumAfterCredit(price(premium, surcharge), aptcCents / 100, ehbBasisPoints / 10_000);
+          const { premiumWithCredit, creditApplied } = premiumAfterCredit(
+            price(premium, surcharge),
+            aptcCents / 100,
+            ehbBasisPoints / 10_000,
+          );
           expect(premiumWithCredit).toBeGreaterThanOrEqual(surcharge);
           expect(premiumWithCredit).toBeLessThanOrEqual(premium);
           expect(creditApplied).toBeLessThanOrEqual(aptcCents / 100 + 0.005);

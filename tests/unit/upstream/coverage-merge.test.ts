@@ -13,7 +13,12 @@ const B = "11111TX0010002";
 const C = "22222TX0020001";
 const D = "22222TX0020002";
 
-function plainRow(rxcui: string, planId: string, drugTier: string | null, flags: Partial<FormularyRow> = {}): FormularyRow {
+function plainRow(
+  rxcui: string,
+  planId: string,
+  drugTier: string | null,
+  flags: Partial<FormularyRow> = {},
+): FormularyRow {
   return { rxcui, planId, drugTier, priorAuth: false, stepTherapy: false, quantityLimit: false, ...flags };
 }
 
@@ -43,7 +48,13 @@ describe("mergeDrugCoverage", () => {
       upstream: [{ rxcui: "617318", plan_id: A, coverage: "Covered" }],
       own: [plainRow("617318", A, "PREFERRED-BRAND")],
     });
-    expect(result).toEqual({ rxcui: "617318", plan_id: A, coverage: "Covered", drug_tier: "PREFERRED-BRAND", source: "upstream" });
+    expect(result).toEqual({
+      rxcui: "617318",
+      plan_id: A,
+      coverage: "Covered",
+      drug_tier: "PREFERRED-BRAND",
+      source: "upstream",
+    });
   });
 
   it("keeps Covered with a null tier when the own rows do not list the pair", () => {
@@ -117,8 +128,18 @@ describe("mergeDrugCoverage", () => {
       upstream: [{ rxcui: "617318", plan_id: A, coverage: "DataNotProvided" }],
       own: [plainRow("617318", A, "PREFERRED-BRAND"), plainRow("617318", B, "BRAND", { priorAuth: 1 })],
     });
-    expect(results[0]).toMatchObject({ plan_id: A, coverage: "Covered", drug_tier: "PREFERRED-BRAND", source: "own_data" });
-    expect(results[1]).toMatchObject({ plan_id: B, coverage: "PartialCovered", drug_tier: "BRAND", source: "own_data" });
+    expect(results[0]).toMatchObject({
+      plan_id: A,
+      coverage: "Covered",
+      drug_tier: "PREFERRED-BRAND",
+      source: "own_data",
+    });
+    expect(results[1]).toMatchObject({
+      plan_id: B,
+      coverage: "PartialCovered",
+      drug_tier: "BRAND",
+      source: "own_data",
+    });
   });
 
   it("keeps upstream NotCovered even if own rows list the drug (upstream is primary)", () => {
@@ -128,7 +149,13 @@ describe("mergeDrugCoverage", () => {
       upstream: [{ rxcui: "617318", plan_id: A, coverage: "NotCovered" }],
       own: [plainRow("617318", A, "BRAND")],
     });
-    expect(result).toEqual({ rxcui: "617318", plan_id: A, coverage: "NotCovered", drug_tier: null, source: "upstream" });
+    expect(result).toEqual({
+      rxcui: "617318",
+      plan_id: A,
+      coverage: "NotCovered",
+      drug_tier: null,
+      source: "upstream",
+    });
   });
 
   it("gives one result per (code, plan), codes then plans in request order, without repeats", () => {
@@ -150,7 +177,14 @@ describe("mergeProviderCoverage", () => {
       upstream: [{ npi: "1000000004", plan_id: A, coverage: "Covered", accepting: "accepting" }],
       own: [{ npi: "1000000004", planId: A, networkTier: "PREFERRED" }],
     });
-    expect(result).toEqual({ npi: "1000000004", plan_id: A, coverage: "Covered", network_tier: "PREFERRED", accepting: "accepting", source: "upstream" });
+    expect(result).toEqual({
+      npi: "1000000004",
+      plan_id: A,
+      coverage: "Covered",
+      network_tier: "PREFERRED",
+      accepting: "accepting",
+      source: "upstream",
+    });
   });
 
   it("reports PartialCovered for a provider accepting in some locations", () => {
@@ -189,7 +223,15 @@ describe("mergeProviderCoverage", () => {
 describe("own-row helpers", () => {
   it("reads restriction flags from booleans, numbers and text", () => {
     expect([true, 1, "Yes", "Y-limit 30", "TRUE"].map(isFlagSet)).toEqual([true, true, true, true, true]);
-    expect([false, 0, "No", "", "false", null, undefined].map(isFlagSet)).toEqual([false, false, false, false, false, false, false]);
+    expect([false, 0, "No", "", "false", null, undefined].map(isFlagSet)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it("picks a stable network tier, preferring one that is not non-preferred", () => {

@@ -17,7 +17,9 @@ describe("the fake upstream's CSV reader", () => {
 
   it("reads pipe-delimited files and keeps empty trailing fields", () => {
     const text = "STATE|STATEFP|COUNTYFP|NAME|\nTX|48|113|Dallas County|\n";
-    expect(parseCsv(text, "|")).toEqual([{ state: "TX", statefp: "48", countyfp: "113", name: "Dallas County", "": "" }]);
+    expect(parseCsv(text, "|")).toEqual([
+      { state: "TX", statefp: "48", countyfp: "113", name: "Dallas County", "": "" },
+    ]);
   });
 
   it("reads a last line without a newline", () => {

@@ -1,7 +1,13 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadDataset } from "../../../mocks/cms-api/dataset";
-import { acaParameters, applicablePercentage, benchmarkPremium, FakeApiError, householdEligibility } from "../../../mocks/cms-api/rules";
+import {
+  acaParameters,
+  applicablePercentage,
+  benchmarkPremium,
+  FakeApiError,
+  householdEligibility,
+} from "../../../mocks/cms-api/rules";
 
 // The fake upstream's own eligibility arithmetic, checked by hand against the
 // published rules (eligibility-rules.md) and the fixture's rates
@@ -26,15 +32,22 @@ describe("fake upstream eligibility (independent of the service's code)", () => 
 
   it("honours partial-county service areas: the Collin-only plan counts for ZIP 75002, not for 75007", () => {
     // In 75002 the silver plans at 35 are 427.70 (44444), 464.36, 482.69 → benchmark 464.36.
-    expect(benchmarkPremium(ds, 2027, { countyfips: "48085", state: "TX", zipcode: "75002" }, single(36_000))).toBeCloseTo(464.36, 6);
-    expect(benchmarkPremium(ds, 2027, { countyfips: "48085", state: "TX", zipcode: "75007" }, single(36_000))).toBeCloseTo(482.69, 6);
+    expect(
+      benchmarkPremium(ds, 2027, { countyfips: "48085", state: "TX", zipcode: "75002" }, single(36_000)),
+    ).toBeCloseTo(464.36, 6);
+    expect(
+      benchmarkPremium(ds, 2027, { countyfips: "48085", state: "TX", zipcode: "75007" }, single(36_000)),
+    ).toBeCloseTo(482.69, 6);
   });
 
   it("rates only the three oldest children under 21 and answers CSR 87 at exactly 200% FPL", () => {
     // Household of 6: guideline 15,960 + 5 × 5,680 = 44,360; income 88,720 = 200.00% → pct 6.78%.
     // Benchmark (22222TX0020001): 2 × 504.81 (age 40) + 3 × 302.18 (age 0-14; the 4th child is free) = 1,916.16.
     // aptc = 1,916.16 − 88,720 × 0.0678 / 12 = 1,916.16 − 501.268 = 1,414.892.
-    const household = { income: 88_720, people: [{ age: 40 }, { age: 40 }, { age: 12 }, { age: 10 }, { age: 8 }, { age: 5 }] };
+    const household = {
+      income: 88_720,
+      people: [{ age: 40 }, { age: 40 }, { age: 12 }, { age: 10 }, { age: 8 }, { age: 5 }],
+    };
     const result = householdEligibility(ds, p, 2027, DALLAS, household);
     expect(result.aptc).toBeCloseTo(1414.892, 6);
     expect(result.csr).toBe("87");
@@ -57,12 +70,19 @@ describe("fake upstream eligibility (independent of the service's code)", () => 
   it("sends an adult at or below 138% FPL in an expansion state (AZ) to Medicaid", () => {
     // 1.38 × 15,960 (current guideline: 2027's is not published yet) = 22,024.80.
     const az = { countyfips: "04013", state: "AZ", zipcode: "85004" };
-    expect(householdEligibility(ds, p, 2027, az, single(22_024))).toMatchObject({ isMedicaidChip: true, aptc: 0, csr: null, inCoverageGap: false });
+    expect(householdEligibility(ds, p, 2027, az, single(22_024))).toMatchObject({
+      isMedicaidChip: true,
+      aptc: 0,
+      csr: null,
+      inCoverageGap: false,
+    });
     expect(householdEligibility(ds, p, 2027, az, single(22_100)).isMedicaidChip).toBe(false);
   });
 
   it("answers 404 code 1016 when a county has fewer than two silver plans", () => {
-    expect(() => benchmarkPremium(ds, 2027, { countyfips: "48121", state: "TX", zipcode: "75007" }, single(36_000))).not.toThrow();
+    expect(() =>
+      benchmarkPremium(ds, 2027, { countyfips: "48121", state: "TX", zipcode: "75007" }, single(36_000)),
+    ).not.toThrow();
     try {
       benchmarkPremium(ds, 2026, DALLAS, single(36_000));
       expect.unreachable();
