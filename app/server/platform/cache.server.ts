@@ -1,0 +1,70 @@
+import { LRUCache } from "lru-cache";
+
+/**
+ * The one bounded cache of the service: least recently used entries go first,
+ * bounded by entry count or by weight (`weigh`), with an optional time to live.
+ * Backed by lru-cache; this wrapper only adds room for `null` answers (a plan
+ * that does not exist is an answer worth keeping) and a small, stable API so
+ * that callers do not depend on the library's option names.
+ */
+export interface BoundedCacheOptions<V> {
+  /** Most entries kept (each weighs 1), or most total weight when `weigh` is given. */
+  limit: number;
+  /** The weight of one entry (for example a place's plan count); 1 when absent. */
+  weigh?: (value: V) => number;
+  /** Entries older than this are gone; no expiry when absent. */
+  ttlMs?: number;
+  /** The clock for `ttlMs` (tests pass their own); performance.now() when absent. */
+  clock?: { now(): number };
+}
+
+const NULL = Symbol("null");
+type Stored<V> = NonNullable<V> | typeof NULL;
+
+export class BoundedCache<K extends NonNullable<unknown>, V> {
+  private readonly lru: LRUCache<K, Stored<V>>;
+
+  constructor(options: BoundedCacheOptions<V>) {
+    const { limit, weigh, ttlMs, clock } = options;
+    this.lru = new LRUCache<K, Stored<V>>({
+      ...(weigh
+        ? {
+            maxSize: limit,
+            sizeCalculation: (stored: Stored<V>) => Math.max(1, weigh(stored === NULL ? (null as V) : (stored as V))),
+          }
+        : { max: limit }),
+      ...(ttlMs ? { ttl: ttlMs, ttlAutopurge: false, ttlResolution: 0 } : {}),
+      ...(clock ? { perf: clock } : {}),
+    });
+  }
+
+  get(key: K): V | undefined {
+    const stored = this.lru.get(key);
+    if (stored === undefined) return undefined;
+    return stored === NULL ? (null as V) : (stored as V);
+  }
+
+  has(key: K): boolean {
+    return this.lru.has(key);
+  }
+
+  set(key: K, value: V): void {
+    if (value === undefined) {
+      this.lru.delete(key);
+      return;
+    }
+    this.lru.set(key, value === null ? NULL : (value as Stored<V>));
+  }
+
+  delete(key: K): void {
+    this.lru.delete(key);
+  }
+
+  clear(): void {
+    this.lru.clear();
+  }
+
+  get size(): number {
+    return this.lru.size;
+  }
+}
