@@ -25,6 +25,10 @@ import { startIntakeBackgroundWork } from "./app/server/intake/write-store.serve
 import { ServerTiming } from "./app/server/platform/server-timing.server.ts";
 import { compressWholeAnswers } from "./server/compression.ts";
 import { remixRequestHandler } from "./server/remix-handler.ts";
+import { startupRefusal } from "./server/startup-checks.ts";
+// Types only (erased by esbuild): the fake's code is loaded from its own file, below.
+import type * as FakeUpstreamModule from "./mocks/cms-api/index.ts";
+import type { FakeUpstream } from "./mocks/cms-api/index.ts";
 
 const SHUTDOWN_GRACE_MS = 9_000;
 const FAKE_UPSTREAM_KEY = "sample-fake-upstream-key";
@@ -40,12 +44,19 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const hadKey = Boolean(config.MARKETPLACE_API_KEY);
-  if (!hadKey) {
-    // No real key: answer upstream calls from the bundled fake, and say so
-    // (pages and /api/health read UPSTREAM_IS_SAMPLE).
-    const { startFakeUpstream } = await import("./mocks/cms-api/index.ts");
-    const fake = await startFakeUpstream({ apiKey: FAKE_UPSTREAM_KEY });
+  // Settings under which nothing may be served (a production start on made-up data, or no
+  // upstream at all): one line naming the setting, then exit (docs/decisions/150).
+  const refusal = startupRefusal(config);
+  if (refusal) {
+    console.error(refusal);
+    process.exit(1);
+  }
+  const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
+  if (config.UPSTREAM === "fake") {
+    // Asked for: answer upstream calls from the sample CMS API fake, and say so (pages and
+    // /api/health read UPSTREAM_IS_SAMPLE). The fake is not in this bundle: it is built as a file
+    // of its own and loaded only here (docs/decisions/150).
+    const fake = await startSampleUpstream(buildDir);
     Object.assign(config, {
       MARKETPLACE_API_BASE_URL: fake.url,
       MARKETPLACE_API_KEY: FAKE_UPSTREAM_KEY,
@@ -55,11 +66,15 @@ async function main(): Promise<void> {
   }
   const log = logger();
   for (const warning of config.warnings) log.warn({ setting: warning.split(" ")[0] }, warning);
-  if (!hadKey) log.warn("MARKETPLACE_API_KEY is not set: upstream answers come from the bundled sample fake.");
+  if (config.UPSTREAM === "fake") {
+    log.warn(
+      { setting: "UPSTREAM" },
+      "UPSTREAM=fake: upstream answers (drugs, doctors, subsidy estimates) come from the sample CMS API fake, not the real Marketplace API.",
+    );
+  }
   // Open and migrate the write store and resume sending any email an earlier process left in the outbox.
   startIntakeBackgroundWork();
 
-  const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
   const serverBuildPath = path.join(buildDir, "server", "index.js");
   if (!existsSync(serverBuildPath)) {
     console.error("No production build found: run `npm run build` first.");
@@ -216,6 +231,22 @@ async function main(): Promise<void> {
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
+}
+
+/**
+ * The sample CMS API fake from its own file: build/mocks/cms-api.js (scripts/build-server.mjs)
+ * under the compiled server, the source under tsx. The path is computed so that esbuild leaves
+ * the import alone and the fake stays out of build/server.js.
+ */
+async function startSampleUpstream(buildDir: string): Promise<FakeUpstream> {
+  const fromSource = import.meta.url.endsWith(".ts");
+  const file = fromSource ? path.resolve("mocks", "cms-api", "index.ts") : path.join(buildDir, "mocks", "cms-api.js");
+  if (!existsSync(file)) {
+    console.error(`UPSTREAM=fake: the sample CMS API fake is missing (${file}); run \`npm run build\` first.`);
+    process.exit(1);
+  }
+  const fake = (await import(pathToFileURL(file).href)) as typeof FakeUpstreamModule;
+  return fake.startFakeUpstream({ apiKey: FAKE_UPSTREAM_KEY });
 }
 
 main().catch((error) => {

@@ -229,7 +229,8 @@ function rssSampler(pid: number) {
 /**
  * The node options of `npm start` (package.json), so the benchmark runs the
  * server exactly as production does: `node [options] build/server.js`, the
- * compiled server.ts (here from the benchmark's own build directory).
+ * compiled server.ts (here from the benchmark's own build directory; npm start
+ * reaches it through scripts/start.mjs, which only picks the upstream).
  */
 function startOptions(): string[] {
   const script = String(
@@ -237,8 +238,8 @@ function startOptions(): string[] {
       ?.start ?? "",
   );
   const words = script.trim().split(/\s+/);
-  if (words[0] !== "node" || words.at(-1) !== "build/server.js")
-    throw new Error(`bench: npm start is not "node … build/server.js": ${script}`);
+  if (words[0] !== "node" || words.at(-1) !== "scripts/start.mjs")
+    throw new Error(`bench: npm start is not "node … scripts/start.mjs": ${script}`);
   return words.slice(1, -1);
 }
 

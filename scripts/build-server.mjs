@@ -1,17 +1,23 @@
-// `npm run build`, last step: server.ts and what it imports from app/ compiled into one
+// `npm run build`, last step: server.ts and what it imports from app/ and server/ compiled into one
 // JavaScript file next to the Remix build (<BUILD_DIR>/server.js), so that `npm start` runs
 // plain JavaScript. Loading the app through tsx's module hooks took ~450 ms of a ~900 ms
 // start (docs/decisions/126-compiled-server-entry.md). Packages stay imports of node_modules.
+//
+// The sample CMS API fake (mocks/cms-api) is compiled into a file of its own,
+// <BUILD_DIR>/mocks/cms-api.js, which server.js loads only with UPSTREAM=fake: the production
+// bundle carries no code from mocks/ or tests/ (docs/decisions/150).
 import { build } from "esbuild";
 
 const buildDir = process.env.BUILD_DIR ?? "build";
-await build({
-  entryPoints: ["server.ts"],
-  outfile: `${buildDir}/server.js`,
+const common = {
   bundle: true,
   platform: "node",
   format: "esm",
   target: "node20",
   packages: "external",
   logLevel: "warning",
-});
+};
+await Promise.all([
+  build({ ...common, entryPoints: ["server.ts"], outfile: `${buildDir}/server.js` }),
+  build({ ...common, entryPoints: ["mocks/cms-api/index.ts"], outfile: `${buildDir}/mocks/cms-api.js` }),
+]);

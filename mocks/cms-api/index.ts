@@ -5,12 +5,14 @@
  * to tests/fixtures/upstream while the sample is absent).
  *
  * Used by tests, end-to-end runs and local development; server.ts runs the
- * service against it when no MARKETPLACE_API_KEY is configured. It rejects a
+ * service against it with UPSTREAM=fake (which `npm start` sets outside
+ * production when no MARKETPLACE_API_KEY is configured). It rejects a
  * missing or wrong key with 401 and more than 10 plan ids with 400, and a
  * test can make it refuse connections, answer 500 / 503 / 429, answer after
  * 6 seconds, or send a body that is not JSON.
  *
- * Only Node built-ins here: server.ts imports this file in production.
+ * Only Node built-ins here: `npm run build` compiles it to build/mocks/cms-api.js,
+ * which the compiled server loads only with UPSTREAM=fake (docs/decisions/150).
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -83,8 +85,8 @@ export interface FakeUpstream {
 }
 
 const BASE_PATH = "/api/v1";
-// Next to this file in the source tree; from the working directory when it runs bundled into the
-// compiled server (build/server.js, which starts it when no upstream key is set).
+// Next to this file in the source tree (and from build/mocks/cms-api.js, two levels down too);
+// from the working directory when compiled into another build directory.
 const fromSource = (relative: string, fromRoot: string) => {
   const here = fileURLToPath(new URL(relative, import.meta.url));
   return existsSync(here) ? here : path.resolve(process.cwd(), fromRoot);

@@ -54,8 +54,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     if (value === undefined) delete env[key];
     else env[key] = value;
   }
-  // The compiled server.ts that `npm run build` writes next to the app build, as `npm start` runs it.
-  const child = spawn(process.execPath, [path.join(env.BUILD_DIR ?? "build", "server.js")], {
+  // As `npm start` runs it: scripts/start.mjs (which asks for the sample fake, UPSTREAM=fake, when no
+  // key is given) over the compiled server.ts that `npm run build` writes next to the app build.
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, "scripts", "start.mjs")], {
     cwd: REPO_ROOT,
     env,
     stdio: ["ignore", "pipe", "pipe"],

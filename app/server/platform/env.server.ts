@@ -49,7 +49,14 @@ const EnvSchema = z.object({
   MARKETPLACE_API_BASE_URL: optionalText,
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
   UPSTREAM_MAX_CONCURRENCY: z.coerce.number().int().positive().default(16),
-  // "1" when upstream answers come from the bundled fake (set by server.ts when no key is configured).
+  // "fake": answer upstream calls from the sample CMS API fake (mocks/cms-api), never in
+  // production. `npm start` / `npm run dev` set it outside production when no key is configured.
+  UPSTREAM: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim().toLowerCase()))
+    .pipe(z.enum(["fake"]).optional()),
+  // "1" when upstream answers come from the sample fake (set by server.ts when it starts the fake).
   UPSTREAM_IS_SAMPLE: booleanFlag,
 
   // Stores
@@ -106,6 +113,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   if (!result.success) {
     const lines = result.error.issues.map((issue) => {
       const name = issue.path.join(".");
+      if (name === "UPSTREAM") return `UPSTREAM must be "fake" or unset (got "${String(source.UPSTREAM)}")`;
       if (name === "EMAIL_PROVIDER") {
         return `EMAIL_PROVIDER must be one of: ${EMAIL_PROVIDERS.join(", ")} (got "${String(source.EMAIL_PROVIDER)}")`;
       }
@@ -117,9 +125,12 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   const warnings: string[] = [];
   if (source.MARKETPLACE_API_KEY !== undefined) {
     if (!env.MARKETPLACE_API_KEY) {
-      warnings.push(
-        "MARKETPLACE_API_KEY is set but empty: upstream calls would fail; using the sample fake upstream instead.",
-      );
+      // Without UPSTREAM=fake the server refuses to start instead (server/startup-checks.ts).
+      if (env.UPSTREAM === "fake") {
+        warnings.push(
+          "MARKETPLACE_API_KEY is set but empty: upstream calls would fail; using the sample fake upstream instead.",
+        );
+      }
     } else if (!UPSTREAM_KEY_SHAPE.test(env.MARKETPLACE_API_KEY)) {
       warnings.push(
         "MARKETPLACE_API_KEY looks malformed (expected 16-128 letters, digits, '-' or '_'): upstream calls may be rejected.",
@@ -154,7 +165,7 @@ export function resetEnvForTests(): void {
   delete (globalThis as GlobalWithEnv)[GLOBAL_KEY];
 }
 
-/** Whether upstream answers come from the bundled fake (no real key configured). */
+/** Whether upstream answers come from the sample fake (UPSTREAM=fake). */
 export function usesSampleUpstream(e: Env = env()): boolean {
   return e.UPSTREAM_IS_SAMPLE;
 }

@@ -30,10 +30,16 @@ describe("parseEnv", () => {
   });
 
   it("warns, naming the setting, when the upstream key is empty or malformed", () => {
-    const empty = parseEnv({ MARKETPLACE_API_KEY: " \\n" });
+    const empty = parseEnv({ MARKETPLACE_API_KEY: " \\n", UPSTREAM: "fake" });
     expect(empty.warnings.some((w) => w.startsWith("MARKETPLACE_API_KEY") && w.includes("empty"))).toBe(true);
     const malformed = parseEnv({ MARKETPLACE_API_KEY: "has spaces in it!" });
     expect(malformed.warnings.some((w) => w.startsWith("MARKETPLACE_API_KEY") && w.includes("malformed"))).toBe(true);
+  });
+
+  it("takes UPSTREAM=fake in any case and refuses any other upstream name", () => {
+    expect(parseEnv({ UPSTREAM: " Fake " }).UPSTREAM).toBe("fake");
+    expect(parseEnv({ UPSTREAM: "" }).UPSTREAM).toBeUndefined();
+    expect(() => parseEnv({ UPSTREAM: "mock" })).toThrow(/UPSTREAM must be "fake" or unset \(got "mock"\)/);
   });
 
   it("stops start-up on an unknown EMAIL_PROVIDER, listing the allowed values", () => {
