@@ -26,7 +26,8 @@ import * as schema from "../db/plan-store";
 import { planStoreDdl } from "../db/plan-store-ddl";
 import { PlanStoreLoader, inserter, type LoadProgress } from "./load";
 import type { FileReport } from "./readers/run";
-import { resolveSources } from "./sources";
+import { DEFAULT_MIN_RATIO, StoreRefusedError, checkCompleteness, checkShrink, type GateProblem } from "./gate";
+import { SOURCE_FILES, resolveSources, type SourceLayout } from "./sources";
 
 export type BuildProgress =
   | ({ phase: "read" } & LoadProgress)
@@ -43,6 +44,12 @@ export type BuildPlanStoreOptions = {
   /** Mark the data as sample data (also set by a SAMPLE-DATA file in the source directory). */
   sample?: boolean;
   onProgress?: (progress: BuildProgress) => void;
+  /** Swap in a store that fails the completeness gate, marked incomplete (development only). */
+  allowIncomplete?: boolean;
+  /** Swap in a store with fewer rows than `minRatio` of the current one. */
+  acceptShrink?: boolean;
+  /** Least share of each count of the current store the new one must keep (default 0.8). */
+  minRatio?: number;
 };
 
 export type LoadReport = {
@@ -57,7 +64,22 @@ export type LoadReport = {
   tables: Record<string, number>;
   totals: { rowsRead: number; rowsLoaded: number; rowsSkipped: number; rowsRejected: number };
   warnings: string[];
+  /** False when the store failed the completeness gate and was loaded with allowIncomplete. */
+  complete: boolean;
+  /** The gate's failed conditions (empty when complete), shrink findings accepted included. */
+  problems: GateProblem[];
 };
+
+/** Year-specific files absent from the source, per plan year (for the gate's messages). */
+function missingFiles(layout: SourceLayout): Record<number, string[]> {
+  const out: Record<number, string[]> = {};
+  for (const y of layout.years) {
+    out[y.year] = (["planAttributes", "rates", "benefits", "serviceAreas"] as const)
+      .filter((k) => !y.files[k])
+      .map((k) => SOURCE_FILES[k]);
+  }
+  return out;
+}
 
 function pidAlive(pid: number): boolean {
   try {
@@ -136,10 +158,27 @@ export async function buildPlanStore(options: BuildPlanStoreOptions): Promise<Lo
 
     const loadedAt = new Date().toISOString();
     const years = layout.years.map((y) => y.year);
+
+    // The gate: nothing below runs for a refused store; the catch removes the temporary file.
+    const incomplete = checkCompleteness(db, years, missingFiles(layout));
+    if (incomplete.length > 0 && !options.allowIncomplete)
+      throw new StoreRefusedError(
+        incomplete,
+        "(pass --allow-incomplete to load it anyway, marked incomplete; for development only)",
+      );
+    const shrunk = checkShrink(db, outPath, options.minRatio ?? DEFAULT_MIN_RATIO);
+    if (shrunk.length > 0 && !options.acceptShrink)
+      throw new StoreRefusedError(shrunk, "(pass --accept-shrink to replace the current store anyway)");
+    const problems = [...incomplete, ...shrunk];
+
     const insertMeta = inserter(db, schema.storeMeta);
     insertMeta({ key: "schema_version", value: String(PLAN_STORE_SCHEMA_VERSION) });
     insertMeta({ key: "plan_years", value: JSON.stringify(years) });
     insertMeta({ key: "sample", value: layout.sample ? "1" : "0" });
+    insertMeta({ key: "complete", value: incomplete.length === 0 ? "1" : "0" });
+    insertMeta({ key: "problems", value: JSON.stringify(problems) });
+    insertMeta({ key: "loaded_at", value: loadedAt });
+    insertMeta({ key: "source", value: path.basename(layout.root) });
     const insertVersion = inserter(db, schema.dataVersions, { omit: ["id"] });
     for (const f of loader.files) {
       insertVersion({
@@ -194,6 +233,8 @@ export async function buildPlanStore(options: BuildPlanStoreOptions): Promise<Lo
       tables,
       totals,
       warnings: loader.warnings,
+      complete: incomplete.length === 0,
+      problems,
     };
   } catch (error) {
     try {

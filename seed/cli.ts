@@ -1,24 +1,40 @@
 /**
  * npm run seed -- --source <dir> [--year YYYY] [--out <file>] [--sample] [--quiet] [--json]
+ *                  [--allow-incomplete] [--accept-shrink] [--min-ratio R]
  *
  * Builds the plan store from a source directory (layout: docs/data.md) and
- * swaps it in atomically. The default output is the PLAN_STORE_PATH setting
- * (data/plan-store.sqlite). Exit status: 0 loaded, 1 failed (previous store
- * kept), 2 bad arguments.
+ * swaps it in atomically if it passes the completeness gate (seed/gate.ts).
+ * The default output is the PLAN_STORE_PATH setting (data/plan-store.sqlite).
+ * Exit status: 0 loaded, 1 failed (previous store kept), 2 bad arguments,
+ * 3 refused by the gate (previous store kept; one line per failed condition).
  */
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { buildPlanStore, type BuildProgress, type LoadReport } from "./build-store";
+import { StoreRefusedError } from "./gate";
 
-export type CliArgs = { source: string; year?: number; out?: string; sample: boolean; quiet: boolean; json: boolean };
+export type CliArgs = {
+  source: string;
+  year?: number;
+  out?: string;
+  sample: boolean;
+  quiet: boolean;
+  json: boolean;
+  allowIncomplete: boolean;
+  acceptShrink: boolean;
+  minRatio?: number;
+};
 
-const USAGE = "usage: npm run seed -- --source <dir> [--year YYYY] [--out <file>] [--sample] [--quiet] [--json]";
+const USAGE =
+  "usage: npm run seed -- --source <dir> [--year YYYY] [--out <file>] [--sample] [--quiet] [--json] [--allow-incomplete] [--accept-shrink] [--min-ratio R]";
 
 export function parseArgs(argv: string[]): CliArgs {
-  const args: Partial<CliArgs> & { sample: boolean; quiet: boolean; json: boolean } = {
+  const args: Partial<CliArgs> & Pick<CliArgs, "sample" | "quiet" | "json" | "allowIncomplete" | "acceptShrink"> = {
     sample: false,
     quiet: false,
     json: false,
+    allowIncomplete: false,
+    acceptShrink: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -50,6 +66,18 @@ export function parseArgs(argv: string[]): CliArgs {
       case "--json":
         args.json = true;
         break;
+      case "--allow-incomplete":
+        args.allowIncomplete = true;
+        break;
+      case "--accept-shrink":
+        args.acceptShrink = true;
+        break;
+      case "--min-ratio": {
+        const v = Number(value());
+        if (!(v > 0 && v <= 1)) throw new Error("--min-ratio must be a fraction in (0, 1]");
+        args.minRatio = v;
+        break;
+      }
       case "--help":
       case "-h":
         throw new Error(USAGE);
@@ -115,6 +143,8 @@ export function summarize(report: LoadReport): string {
       .join(", ")}`,
   );
   for (const w of report.warnings) lines.push(`  warning: ${w}`);
+  if (!report.complete) lines.push("  INCOMPLETE store (loaded with --allow-incomplete):");
+  for (const p of report.problems) lines.push(`    ${p.message}`);
   return lines.join("\n");
 }
 
@@ -144,12 +174,21 @@ export async function main(argv: string[]): Promise<number> {
       outPath: path.resolve(out),
       year: args.year,
       sample: args.sample,
+      allowIncomplete: args.allowIncomplete,
+      acceptShrink: args.acceptShrink,
+      minRatio: args.minRatio,
       onProgress: args.quiet ? undefined : progressPrinter(process.stderr),
     });
     if (args.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     else console.log(summarize(report));
     return 0;
   } catch (error) {
+    if (error instanceof StoreRefusedError) {
+      console.error(`\nseed refused: the new plan store is not swapped in; the current one (if any) keeps serving.`);
+      for (const p of error.problems) console.error(`  ${p.message}`);
+      console.error(error.hint);
+      return 3;
+    }
     console.error(
       `\nseed failed, the previous plan store (if any) is unchanged: ${error instanceof Error ? error.message : String(error)}`,
     );

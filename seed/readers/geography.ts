@@ -81,10 +81,21 @@ export const statesFormat: CsvFormat<StateRecord> = {
 
 export type CountyRecord = { fips: string; name: string; state: string };
 
+/** The Census county list's columns when it comes without its header line (2020+ pipe file, 2010 comma file). */
+const COUNTY_LIST_COLUMNS: Record<number, string[]> = {
+  7: ["STATE", "STATEFP", "COUNTYFP", "COUNTYNS", "COUNTYNAME", "CLASSFP", "FUNCSTAT"],
+  5: ["STATE", "STATEFP", "COUNTYFP", "COUNTYNAME", "CLASSFP"],
+};
+
 export const countiesFormat: CsvFormat<CountyRecord> = {
   name: "national-county",
   delimiter: "auto",
   required: [["STATEFP"], ["COUNTYFP"], ["COUNTYNAME"]],
+  // A first line like "AK|02|013|…" is data: the Census Bureau publishes the list with and without a header.
+  headerless(first) {
+    const looksLikeData = /^[A-Z]{2}$/i.test(first[0]?.trim() ?? "") && /^[0-9]{1,2}$/.test(first[1]?.trim() ?? "");
+    return looksLikeData ? (COUNTY_LIST_COLUMNS[first.length] ?? null) : null;
+  },
   create(header) {
     const c = (...n: string[]) => column(header, ...n);
     const f = { state: c("STATE"), statefp: c("STATEFP"), countyfp: c("COUNTYFP"), name: c("COUNTYNAME") };

@@ -135,8 +135,11 @@ export async function runCsv<T>(
   let width = 0;
   for await (const batch of csvRecordBatches(path, { delimiter, hash, onBytes: (b) => (bytesRead += b) })) {
     for (const record of batch) {
+      let dataInFirst = false;
       if (parseRow === null) {
-        const header = new HeaderMap(record.fields);
+        const synthesized = format.headerless?.(record.fields) ?? null;
+        dataInFirst = synthesized !== null;
+        const header = new HeaderMap(synthesized ?? record.fields);
         const missing = format.required.filter((aliases) => !header.has(...aliases)).map((aliases) => aliases[0]);
         if (missing.length)
           throw new SourceFormatError(label, `not a ${format.name} file: missing column(s) ${missing.join(", ")}`);
@@ -145,8 +148,8 @@ export async function runCsv<T>(
         } catch (error) {
           throw new SourceFormatError(label, error instanceof Error ? error.message : String(error));
         }
-        width = record.fields.length;
-        continue;
+        width = Math.max(record.fields.length, synthesized?.length ?? 0);
+        if (!dataInFirst) continue;
       }
       if (record.malformed) {
         counter.read();

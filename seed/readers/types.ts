@@ -43,6 +43,12 @@ export type CsvFormat<T> = {
   delimiter?: string;
   /** Logical columns that must be present; each entry lists accepted header names. */
   required: string[][];
+  /**
+   * For files published with or without a header line: given the first
+   * record, the column names to use when that record is data (no header), or
+   * null when it is the header.
+   */
+  headerless?: (first: string[]) => string[] | null;
   /** Builds the row parser for a header (column positions resolved once). */
   create(header: HeaderMap, options: ReaderOptions): (fields: string[]) => Parsed<T> | Parsed<T>[];
 };

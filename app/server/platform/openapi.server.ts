@@ -57,6 +57,16 @@ const HealthResponse = z.object({
   env: z.string().describe("Deployment name (DEPLOY_ENV)"),
   upstream: z.enum(["sample", "live"]).describe("sample: answers come from the bundled fake upstream"),
   planData: z.enum(["sample", "real", "missing"]),
+  planStore: z
+    .object({
+      complete: z.boolean().describe("false: loaded with --allow-incomplete despite failing the completeness gate"),
+      problems: z.array(z.string()).describe("One line per failed gate condition"),
+      loadedAt: z.string().nullable().describe("When the seed pipeline built the store"),
+      source: z.string().nullable().describe("The source directory the store was loaded from"),
+      planYears: z.array(z.number().int()),
+    })
+    .nullable()
+    .describe("The plan store's own metadata; null when no store is loaded"),
   warnings: z.array(z.string()).describe("Names of settings with a start-up warning"),
 });
 

@@ -1,5 +1,6 @@
 import { usesSampleUpstream } from "./env.server";
 import { planStore } from "../plan-store/plan-store.server";
+import { storeMetadata } from "../plan-store/store-meta.server";
 
 export type PlanDataStatus = "sample" | "real" | "missing";
 
@@ -8,15 +9,51 @@ export interface SiteStatus {
   planData: PlanDataStatus;
   /** Whether drug/doctor/eligibility answers come from the bundled fake upstream. */
   sampleUpstream: boolean;
+  /** False when the store was loaded with --allow-incomplete despite failing the completeness gate. */
+  planDataComplete: boolean;
+}
+
+/** Where the plan data comes from and how complete it is, for /api/health. */
+export interface PlanDataInfo {
+  complete: boolean;
+  /** One line per failed gate condition (empty when complete). */
+  problems: string[];
+  /** When the store was loaded (ISO 8601), null for a store that did not record it. */
+  loadedAt: string | null;
+  /** The source directory the store was loaded from. */
+  source: string | null;
+  planYears: number[];
 }
 
 /** What every page's banner and /api/health report about where answers come from. */
 export function siteDataStatus(): SiteStatus {
   let planData: PlanDataStatus;
+  let planDataComplete = true;
   try {
-    planData = planStore().isSample() ? "sample" : "real";
+    const store = planStore();
+    planData = store.isSample() ? "sample" : "real";
+    planDataComplete = storeMetadata(store.path)?.complete ?? true;
   } catch {
     planData = "missing";
   }
-  return { planData, sampleUpstream: usesSampleUpstream() };
+  return { planData, sampleUpstream: usesSampleUpstream(), planDataComplete };
+}
+
+/** The store's own account of itself (store_meta), or null when no store is readable. */
+export function planDataInfo(): PlanDataInfo | null {
+  let file: string;
+  try {
+    file = planStore().path;
+  } catch {
+    return null;
+  }
+  const meta = storeMetadata(file);
+  if (!meta) return null;
+  return {
+    complete: meta.complete,
+    problems: meta.problems,
+    loadedAt: meta.loadedAt,
+    source: meta.source,
+    planYears: meta.planYears,
+  };
 }

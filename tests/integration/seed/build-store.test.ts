@@ -173,7 +173,8 @@ describe("buildPlanStore on the fixture source directory", () => {
     } finally {
       db.close();
     }
-    const only = await buildPlanStore({ sourceDir: src, outPath: out, year: 2026 });
+    // Dropping 2027 from the store is a shrink the operator must accept.
+    const only = await buildPlanStore({ sourceDir: src, outPath: out, year: 2026, acceptShrink: true });
     expect(only.years).toEqual([2026]);
     expect(only.files.some((f) => f.file.startsWith("2027/"))).toBe(false);
   });
@@ -255,7 +256,15 @@ describe("seed CLI", () => {
       sample: true,
       quiet: false,
       json: false,
+      allowIncomplete: false,
+      acceptShrink: false,
     });
+    expect(parseArgs(["--source", "x", "--allow-incomplete", "--accept-shrink", "--min-ratio", "0.5"])).toMatchObject({
+      allowIncomplete: true,
+      acceptShrink: true,
+      minRatio: 0.5,
+    });
+    expect(() => parseArgs(["--source", "x", "--min-ratio", "2"])).toThrow(/fraction/);
     expect(() => parseArgs(["--year", "2027"])).toThrow(/--source/);
     expect(() => parseArgs(["--source", "x", "--year", "27"])).toThrow(/four-digit/);
     expect(() => parseArgs(["--source", "x", "--bogus"])).toThrow(/unknown argument/);

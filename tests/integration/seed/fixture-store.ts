@@ -36,7 +36,8 @@ export function edit(file: string, change: (text: string) => string): void {
 
 /**
  * A digest of every row of every table, in primary-key / rowid order; the
- * data-version table's loaded_at (the one timestamp) is left out.
+ * load time (data_versions.loaded_at, store_meta loaded_at) and the source
+ * directory's name are left out.
  */
 export function storeDigest(file: string): string {
   const db = new Database(file, { readonly: true });
@@ -49,6 +50,7 @@ export function storeDigest(file: string): string {
       hash.update(`#${name}\n`);
       for (const row of db.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).all() as Array<Record<string, unknown>>) {
         if (name === "data_versions") delete row.loaded_at;
+        if (name === "store_meta" && (row.key === "loaded_at" || row.key === "source")) continue;
         hash.update(JSON.stringify(row) + "\n");
       }
     }

@@ -21,10 +21,14 @@ let fake: FakeUpstream;
 beforeAll(async () => {
   scratch = mkdtempSync(path.join(os.tmpdir(), "upstream-plan-store-"));
   const storeFile = path.join(scratch, "plan-store.sqlite");
-  execFileSync(process.execPath, ["--import", "tsx", "seed/cli.ts", "--source", FIXTURE_DIR, "--out", storeFile], {
-    cwd: REPO_ROOT,
-    stdio: "ignore",
-  });
+  execFileSync(
+    process.execPath, // The fixture has no benefits file: the gate would refuse it; these tests need only its issuer files.
+    ["--import", "tsx", "seed/cli.ts", "--source", FIXTURE_DIR, "--out", storeFile, "--allow-incomplete"],
+    {
+      cwd: REPO_ROOT,
+      stdio: "ignore",
+    },
+  );
   setOwnDataSourceForTests(undefined);
   fake = await startConfiguredFake({ PLAN_STORE_PATH: storeFile });
   resetPlanStoreForTests();
