@@ -7,6 +7,7 @@
 // the truncated whole FPL percent is used only to look up the applicable percentage
 // (docs/decisions/012-eligibility-lines-in-dollars.md).
 
+import type { CsrLevel } from "./csr";
 import {
   ESSENTIAL_PLAN_STATE,
   MissingParameterError,
@@ -24,11 +25,7 @@ import {
   normaliseStateCode,
   povertyGuideline,
   ptcGuidelineYear,
-  type CsrVariant,
 } from "./parameters";
-
-/** CSR level the household gets on a silver plan, or null for none. */
-export type CsrLevel = CsrVariant | null;
 
 // ---------------------------------------------------------------------------
 // Exact income-to-guideline comparisons.
@@ -107,7 +104,7 @@ export function premiumTaxCreditMonthly(benchmarkMonthly: number, income: number
  * CSR level from income against the PTC guideline (45 CFR 155.305(g)): 94 for 100–150%, 87 for
  * >150–200%, 73 for >200–250%; null above 250% or when the household is not APTC-eligible.
  */
-export function csrLevel(income: number, guideline: number, aptcEligible: boolean): CsrLevel {
+export function csrLevel(income: number, guideline: number, aptcEligible: boolean): CsrLevel | null {
   if (!aptcEligible) return null;
   for (const band of csrBands()) {
     const cmpLower = compareToLine(income, band.lowerFpl, guideline);
@@ -231,7 +228,8 @@ export interface EligibilityEstimate {
   fplPercent: number;
   /** Monthly advance premium tax credit in dollars, full precision (round at the edge). */
   aptc: number;
-  csr: CsrLevel;
+  /** The CSR level the household gets on a silver plan, or null for none. */
+  csr: CsrLevel | null;
   is_medicaid_chip: boolean;
   in_coverage_gap: boolean;
   /** NY only: true when the household is routed to the Essential Plan. */

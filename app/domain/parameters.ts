@@ -6,6 +6,7 @@
 // A year that the file does not hold raises MissingParameterError rather than
 // silently borrowing a neighbouring year (docs/decisions/010-parameter-lookups.md).
 
+import type { CsrLevel } from "./csr";
 import params from "./parameters/aca-parameters.json";
 
 /** Raised when aca-parameters.json holds no value for the requested year, date or state. */
@@ -234,12 +235,9 @@ export function applicablePercentageTable(coverageYear: number): ApplicablePerce
 // ---------------------------------------------------------------------------
 // Cost-sharing reductions (45 CFR 155.305(g); AV 45 CFR 156.420(a)).
 
-/** CSR silver variant the household qualifies for. */
-export type CsrVariant = "94" | "87" | "73";
-
 /** One CSR income band in FPL fractions; the lower edge is inclusive or exclusive as the rule says. */
 export interface CsrBand {
-  variant: CsrVariant;
+  variant: CsrLevel;
   actuarialValue: number;
   lowerFpl: number;
   lowerInclusive: boolean;

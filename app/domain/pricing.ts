@@ -41,3 +41,46 @@ export function appliedCredit(premium: number, aptc: number, ehbShare = 1, tobac
 export function netPremium(premium: number, aptc: number, ehbShare = 1, tobaccoSurcharge = 0): number {
   return Math.max(0, premium - appliedCredit(premium, aptc, ehbShare, tobaccoSurcharge));
 }
+
+// ---------------------------------------------------------------------------
+// A plan's premium after the credit, as the plan list shows it (to the cent).
+
+/** The prices of a plan for a household that the credit rules read (see ./household-price.ts). */
+export interface PriceBeforeCredit {
+  premium: number;
+  tobaccoSurcharge: number;
+}
+
+/** The essential-health-benefit part of a premium without tobacco: what a benchmark is built from (26 CFR 1.36B-3(j)). */
+export function ehbPremium(premiumWithoutTobacco: number, ehbShare: number): number {
+  return roundCents(premiumWithoutTobacco * ehbShare);
+}
+
+/** A plan's monthly premium after the credit: never below zero, never paying tobacco surcharges. */
+export function premiumAfterCredit(
+  price: PriceBeforeCredit,
+  aptc: number,
+  ehbShare: number,
+): { premiumWithCredit: number; creditApplied: number } {
+  const premiumWithCredit = premiumWithCreditOf(price, aptc, ehbShare);
+  return { premiumWithCredit, creditApplied: creditShown(price, premiumWithCredit) };
+}
+
+/** The premium after credit alone, rounded to cents (premiumAfterCredit without an object per plan). */
+export function premiumWithCreditOf(price: PriceBeforeCredit, aptc: number, ehbShare: number): number {
+  return roundCents(netPremium(price.premium, aptc, ehbShare, price.tobaccoSurcharge));
+}
+
+/**
+ * The credit shown is the difference, so premium = premium_w_credit + credit_applied to the cent
+ * (rounding each on its own can disagree by a cent when the credit ends in half a cent;
+ * docs/decisions/094-credit-applied-is-the-difference.md).
+ */
+export function creditShown(price: Pick<PriceBeforeCredit, "premium">, premiumWithCredit: number): number {
+  return roundCents(price.premium - premiumWithCredit);
+}
+
+/** The monthly credit a plan can be bought with: none on a catastrophic plan (26 CFR 1.36B-2(a); 45 CFR 155.305(h)). */
+export function creditUsableOn(metalLevel: string, aptc: number): number {
+  return metalLevel === "Catastrophic" ? 0 : aptc;
+}

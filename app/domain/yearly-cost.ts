@@ -4,8 +4,9 @@
 
 import { federalOutOfPocketLimits } from "./parameters";
 
-/** How much care a household member uses in a year. */
-export type UsageLevel = "low" | "medium" | "high";
+/** How much care a household member uses in a year (the plans API's `usage`; its schema is built from this list). */
+export const USAGE_LEVELS = ["low", "medium", "high"] as const;
+export type UsageLevel = (typeof USAGE_LEVELS)[number];
 
 /** The services a usage profile is made of (one BenCS PUF benefit each; see SERVICE_BENEFIT_NAMES). */
 export type ServiceKind =

@@ -1,6 +1,6 @@
 import { apiRoute, jsonResponse, parseWith } from "../server/platform/api.server";
 import { CountiesQuery } from "../schemas/shopping";
-import { lookUpCounties } from "../server/shopping/shopping.server";
+import { lookUpCounties } from "../server/shopping/counties.server";
 
 // GET /api/counties?zip=75201[&state=TX][&year=2027] → counties, largest share first (docs/api.md).
 const route = apiRoute({

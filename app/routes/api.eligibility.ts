@@ -1,6 +1,6 @@
 import { apiRoute, jsonResponse, parseJsonBody } from "../server/platform/api.server";
 import { ShoppingRequest } from "../schemas/shopping";
-import { determineEligibility } from "../server/shopping/shopping.server";
+import { determineEligibility } from "../server/shopping/eligibility.server";
 
 // POST {income, household, place, year?} → {aptc, csr, is_medicaid_chip, in_coverage_gap, …} (docs/api.md).
 const route = apiRoute({

@@ -1,7 +1,8 @@
 import { apiRoute, parseJsonBody } from "../server/platform/api.server";
 import { PlansRequest } from "../schemas/shopping";
 import { ServerTiming } from "../server/platform/server-timing.server";
-import { plansAnswerJson, pricePlans } from "../server/shopping/shopping.server";
+import { plansAnswerJson } from "../server/shopping/plan-list-json.server";
+import { pricePlans } from "../server/shopping/priced-plans.server";
 
 // POST {income, household, place, year?, filters?, sort?, order?, usage?} → priced plans (docs/api.md).
 const route = apiRoute({

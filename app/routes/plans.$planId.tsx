@@ -7,7 +7,7 @@ import { Prerendered } from "../components/prerendered";
 import { csrWords, money, moneyOr, USAGE_SHORT } from "../components/plans/format";
 import { ScenarioChart } from "../components/plans/scenario-chart";
 import { Stars } from "../components/plans/stars";
-import { planDetailPage, PlanNotFoundError } from "../server/pages/plan-page.server";
+import { planDetailPage, PlanNotFoundError } from "../server/pages/plan-detail-page.server";
 import type { ServerTiming } from "../server/platform/server-timing.server";
 import { plansHref } from "../lib/shopping-url";
 import plansStyles from "../styles/plans.css?url";

@@ -14,7 +14,7 @@ import { StateFields } from "../components/plans/state-fields";
 import { useFocusHeading } from "../components/plans/use-focus-heading";
 import { YearlyCostMethod } from "../components/plans/yearly-cost-method";
 import { money } from "../components/plans/format";
-import { shoppingPage, shoppingRedirect, type ShoppingPage } from "../server/pages/plan-page.server";
+import { shoppingPage, shoppingRedirect, type ShoppingPage } from "../server/pages/shopping-page.server";
 import { plansHref } from "../lib/shopping-url";
 import plansStyles from "../styles/plans.css?url";
 

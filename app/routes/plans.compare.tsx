@@ -5,7 +5,7 @@ import { coverageText, type CoverageCheckView } from "../components/plans/covera
 import { costShareWords, money, moneyOr, USAGE_SHORT } from "../components/plans/format";
 import { KEY_BENEFIT_WORDS, limitWords } from "../components/plans/plan-card";
 import { Stars } from "../components/plans/stars";
-import { comparePage } from "../server/pages/plan-page.server";
+import { comparePage } from "../server/pages/compare-page.server";
 import { planHref, plansHref, type ShoppingState } from "../lib/shopping-url";
 import plansStyles from "../styles/plans.css?url";
 

@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { CSR_LEVELS } from "../domain/csr";
+import { PLAN_SORTS } from "../domain/plan-order";
+import { USAGE_LEVELS } from "../domain/yearly-cost";
 
 /**
  * Request and response shapes of the shopping routes (/api/counties,
@@ -89,8 +92,8 @@ export type ShoppingRequest = z.infer<typeof ShoppingRequest>;
 
 export const MetalLevel = z.enum(["Catastrophic", "Bronze", "Expanded Bronze", "Silver", "Gold", "Platinum"]);
 export const PlanType = z.enum(["HMO", "PPO", "EPO", "POS", "Indemnity"]);
-export const UsageLevel = z.enum(["low", "medium", "high"]);
-export const PlanSort = z.enum(["premium", "deductible", "moop", "yearly_cost", "quality_rating"]);
+export const UsageLevel = z.enum(USAGE_LEVELS);
+export const PlanSort = z.enum(PLAN_SORTS);
 
 export const PlanFilters = z
   .object({
@@ -153,7 +156,7 @@ export const CountiesResponse = z.strictObject({
   sbeRedirect: SbeRedirect.nullable().describe("Set when every matching county is in a state-based-exchange state"),
 });
 
-export const CsrLevelAnswer = z.enum(["94", "87", "73"]);
+export const CsrLevelAnswer = z.enum(CSR_LEVELS);
 
 export const EligibilityResponse = z.strictObject({
   year: z.number().int(),

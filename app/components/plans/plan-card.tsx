@@ -3,7 +3,7 @@ import { planHref, type ShoppingState } from "../../lib/shopping-url";
 import { CoverageLines, type CoverageCheckView } from "./coverage-list";
 import { costShareWords, csrWords, money, moneyOr, USAGE_SHORT } from "./format";
 import { Stars } from "./stars";
-import type { PricedPlan } from "../../server/shopping/shopping.server";
+import type { PricedPlan } from "../../server/shopping/plan-list.server";
 
 /** The fields of a priced plan (POST /api/plans) a card shows. */
 export type PlanCardPlan = Omit<PricedPlan, "variant_id" | "ehb_premium" | "csr_variant"> & {

@@ -49,12 +49,12 @@ import {
 } from "../../../db/plan-store-values";
 import { env } from "../platform/env.server";
 import { forgetSingleton, onShutdown, processSingleton } from "../platform/lifecycle.server";
+import type { CsrLevel } from "../../domain/csr";
+import { deepFreeze } from "../../lib/deep-freeze";
 
 // ---------------------------------------------------------------- public types
 
 export type { ExchangeKind };
-export type CsrLevel = "94" | "87" | "73";
-export const CSR_LEVELS: readonly CsrLevel[] = ["94", "87", "73"];
 
 export type StateInfo = {
   code: string;
@@ -840,15 +840,6 @@ export class BoundedMap<K, V> {
   }
 }
 
-/** Deep-freezes what a cache hands out, so that no caller can change another request's answer. */
-function frozen<T>(value: T): T {
-  if (value && typeof value === "object" && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) frozen(v);
-  }
-  return value;
-}
-
 // Bounds of the per-store-version caches (docs/decisions/111-plan-store-caches.md):
 // a county's list (hundreds of plans) and its rate tables must fit, the whole
 // nation's rate tables (54,000 at national scale, ~3.5 KB each) need not.
@@ -1213,7 +1204,7 @@ export class PlanStore {
     const missing = ids.filter((id) => h.cache.summaries.get(`${year}|${id}`) === undefined);
     if (missing.length > 0) {
       const built = new Map(this.buildSummaries(q, year, missing).map((s) => [s.id, s]));
-      for (const id of missing) h.cache.summaries.set(`${year}|${id}`, frozen(built.get(id) ?? null));
+      for (const id of missing) h.cache.summaries.set(`${year}|${id}`, deepFreeze(built.get(id) ?? null));
       // More ids than the cache holds: answer from what was just built.
       if (missing.length > SUMMARY_CACHE_ENTRIES)
         return ids.flatMap((id) => built.get(id) ?? h.cache.summaries.get(`${year}|${id}`) ?? []);
@@ -1297,7 +1288,7 @@ export class PlanStore {
       const key = `${year}|${planId}`;
       let detail = h.cache.details.get(key);
       if (detail === undefined) {
-        detail = frozen(this.buildPlanDetail(q, h, year, planId) ?? null);
+        detail = deepFreeze(this.buildPlanDetail(q, h, year, planId) ?? null);
         h.cache.details.set(key, detail);
       }
       if (!detail) return undefined;
@@ -1453,7 +1444,7 @@ export class PlanStore {
       );
       for (const id of missing) {
         const t = tables.get(id)?.get(area);
-        if (t) fresh.set(id, frozen(t));
+        if (t) fresh.set(id, deepFreeze(t));
         h.cache.rateTables.set(key(id), t ?? null);
       }
     }

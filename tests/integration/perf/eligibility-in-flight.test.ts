@@ -1,10 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { PlansRequest } from "../../../app/schemas/shopping";
-import {
-  determineEligibility,
-  forgetEligibilityAnswers,
-  pricePlans,
-} from "../../../app/server/shopping/shopping.server";
+import { determineEligibility, forgetEligibilityAnswers } from "../../../app/server/shopping/eligibility.server";
+import { pricePlans } from "../../../app/server/shopping/priced-plans.server";
 import type { FakeUpstream } from "../../../mocks/cms-api/index";
 import { child, PLACES, self, shoppingBody, spouse, startShoppingFake, upstreamCalls } from "../shopping/helpers";
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as plansRoute from "../../../app/routes/api.plans";
 import { PlansRequest } from "../../../app/schemas/shopping";
-import { plansAnswerJson, pricePlans } from "../../../app/server/shopping/shopping.server";
+import { plansAnswerJson } from "../../../app/server/shopping/plan-list-json.server";
+import { pricePlans } from "../../../app/server/shopping/priced-plans.server";
 import type { FakeUpstream } from "../../../mocks/cms-api/index";
 import {
   child,

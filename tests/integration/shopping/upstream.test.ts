@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as eligibilityRoute from "../../../app/routes/api.eligibility";
 import * as plansRoute from "../../../app/routes/api.plans";
-import { forgetEligibilityAnswers } from "../../../app/server/shopping/shopping.server";
+import { forgetEligibilityAnswers } from "../../../app/server/shopping/eligibility.server";
 import { EligibilityResponse, PlansResponse } from "../../../app/schemas/shopping";
 import type { FakeUpstream, FakeUpstreamMode } from "../../../mocks/cms-api/index";
 import {

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { benefitRowsFromText, benefitRowsText } from "../../../app/components/plans/benefit-rows-text";
 import { BenefitTable, BenefitTableFromText } from "../../../app/components/plans/benefit-table";
 import { Prerendered, PrerenderedParts } from "../../../app/components/prerendered";
-import { benefitRows, benefitTableMarkup } from "../../../app/server/pages/plan-page.server";
+import { benefitRows, benefitTableMarkup } from "../../../app/server/pages/benefit-table.server";
 import type { BenefitDetail, CostShareValue } from "../../../app/server/plan-store/plan-store.server";
 
 /**

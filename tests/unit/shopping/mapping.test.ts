@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ShoppingRequest } from "../../../app/schemas/shopping";
 import type { StateInfo } from "../../../app/server/plan-store/plan-store.server";
-import { householdSizeOf, sbeRedirectFor, upstreamHousehold } from "../../../app/server/shopping/shopping.server";
+import { householdSizeOf, upstreamHousehold } from "../../../app/server/shopping/household.server";
+import { sbeRedirectFor } from "../../../app/server/shopping/place.server";
 
 /** Small mappings of the shopping core: the SBE redirect and the household sent upstream. */
 

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as plansRoute from "../../../app/routes/api.plans";
 import { PlansRequest, PlansResponse } from "../../../app/schemas/shopping";
-import { pageOf, type PricedPlan } from "../../../app/server/shopping/shopping.server";
 import type { FakeUpstream } from "../../../mocks/cms-api/index";
 import {
   PLACES,
@@ -14,23 +13,6 @@ import {
 } from "../../integration/shopping/helpers";
 
 /** POST /api/plans pages its list like the upstream search (docs/decisions/119-plan-list-pages.md). */
-
-const fakePlans = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `P${i}` }) as PricedPlan);
-
-describe("pageOf", () => {
-  it("slices [offset, offset + limit) of the sorted list", () => {
-    const list = fakePlans(7);
-    expect(pageOf(list, { limit: 3, offset: 0 }).plans.map((p) => p.id)).toEqual(["P0", "P1", "P2"]);
-    expect(pageOf(list, { limit: 3, offset: 3 }).plans.map((p) => p.id)).toEqual(["P3", "P4", "P5"]);
-    // The last page is short: 7 plans, offset 6 → one plan.
-    expect(pageOf(list, { limit: 3, offset: 6 })).toEqual({ limit: 3, offset: 6, plans: [list[6]] });
-  });
-
-  it("answers an empty page for an offset at or past the end", () => {
-    expect(pageOf(fakePlans(7), { limit: 3, offset: 7 }).plans).toEqual([]);
-    expect(pageOf(fakePlans(7), { limit: 3, offset: 1000 }).plans).toEqual([]);
-  });
-});
 
 describe("the paging fields of PlansRequest", () => {
   const body = shoppingBody(PLACES.dallas, [self(40)], 60_000);

@@ -3,7 +3,7 @@ import * as counties from "../../../app/routes/api.counties";
 import * as plansRoute from "../../../app/routes/api.plans";
 import { ApiError } from "../../../app/server/platform/api.server";
 import { openPlanStore, type PlanStore } from "../../../app/server/plan-store/plan-store.server";
-import { resolvePlanYear } from "../../../app/server/shopping/shopping.server";
+import { resolvePlanYear } from "../../../app/server/shopping/plan-year.server";
 import { TEST_PLAN_STORE } from "../../helpers/server";
 import { configureShopping, editedStoreCopy, getJson, postJson } from "../../integration/shopping/helpers";
 

@@ -2,17 +2,20 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import parameters from "../../../app/domain/parameters/aca-parameters.json";
 import type { Member } from "../../../app/domain/rating";
+import { priceForHousehold, ratingTable } from "../../../app/domain/household-price";
+import { csrVariantFor } from "../../../app/domain/csr";
 import {
+  creditShown,
+  creditUsableOn,
   ehbPremium,
   premiumAfterCredit,
-  priceForHousehold,
-  ratingTable,
-} from "../../../app/server/shopping/shopping.server";
+  premiumWithCreditOf,
+} from "../../../app/domain/pricing";
 
 /**
- * The shopping layer's pricing adapter: store rate tables → household premium
- * in cents (priceForHousehold, ratingTable), and the credit on a plan
- * (premiumAfterCredit). Hand calculations cite eligibility-rules.md §§5, 6, 8
+ * Household pricing: store rate tables → household premium in cents
+ * (priceForHousehold, ratingTable), and the credit on a plan
+ * (premiumAfterCredit, ehbPremium). Hand calculations cite eligibility-rules.md §§5, 6, 8
  * and aca-parameters.json (ageCurves, familyTiers, testVectors).
  */
 
@@ -187,5 +190,26 @@ describe("the credit on a plan", () => {
       ),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe("the credit a plan can use, and the CSR variant it is priced on", () => {
+  it("a catastrophic plan cannot be bought with the credit (26 CFR 1.36B-2(a)): 0 of a 250.00 credit", () => {
+    expect(creditUsableOn("Catastrophic", 250)).toBe(0);
+    expect(creditUsableOn("Bronze", 250)).toBe(250);
+  });
+
+  it("the household's CSR level applies to silver plans only", () => {
+    expect(csrVariantFor("Silver", "87")).toBe("87");
+    expect(csrVariantFor("Gold", "87")).toBeNull();
+    expect(csrVariantFor("Silver", null)).toBeNull();
+  });
+
+  it("credit shown is the difference: 911.67 − 305.76 = 605.91, not the credit rounded alone (605.915 → 605.92)", () => {
+    // Net 911.67 − 605.915 = 305.755 → 305.76 (half away from zero); shown credit 911.67 − 305.76 = 605.91,
+    // so premium = premium_w_credit + credit_applied to the cent (docs/decisions/094).
+    const withCredit = premiumWithCreditOf({ premium: 911.67, tobaccoSurcharge: 0 }, 605.915, 1);
+    expect(withCredit).toBe(305.76);
+    expect(creditShown({ premium: 911.67 }, withCredit)).toBe(605.91);
   });
 });

@@ -1,0 +1,75 @@
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { benefitRowsFromText, benefitRowsText } from "../../components/plans/benefit-rows-text";
+import { BenefitTable, type BenefitRowView } from "../../components/plans/benefit-table";
+import { describeTierCostShare } from "../../domain/cost-share";
+import type { BenefitDetail } from "../plan-store/plan-store.server";
+
+/** A row of the benefit table, as <BenefitTable> shows it. */
+export type BenefitRow = BenefitRowView;
+
+/** The benefit table in the PUF's own words ("$30 Copay after deductible", "No Charge"), one row per benefit. */
+export function benefitRows(details: readonly BenefitDetail[]): BenefitRow[] {
+  return details.map((b) => {
+    const notCovered = b.covered === false;
+    const say = (share: BenefitDetail["inNetwork"] | undefined) =>
+      notCovered ? "Not covered" : (describeTierCostShare(share) ?? "Not stated");
+    const notes = [
+      b.limit && b.limit.quantity !== null
+        ? `Limit: ${b.limit.quantity}${b.limit.unit ? ` ${b.limit.unit}` : ""}`
+        : null,
+      b.exclusions ? `Exclusions: ${b.exclusions}` : null,
+      b.explanation,
+    ].filter((n): n is string => Boolean(n && n.trim()));
+    return {
+      name: b.name,
+      covered: b.covered,
+      inNetwork: say(b.inNetwork),
+      inNetworkTier2:
+        b.inNetworkTier2 && !notCovered ? (describeTierCostShare(b.inNetworkTier2) ?? "Not stated") : null,
+      outOfNetwork: say(b.outOfNetwork),
+      notes: notes.length ? notes.join(". ").slice(0, 400) : null,
+    };
+  });
+}
+
+/**
+ * The benefit table, as rows for the page's data and as React's markup for
+ * the document.
+ *
+ * It is the same for everyone who looks at one plan variant, and it is most
+ * of the plan page (60-odd rows), so its rows and markup are made once per
+ * variant and caption and kept for as long as the store version keeps the
+ * plan record (keyed by the record's own frozen benefit list). The document
+ * puts the markup in place as it is (<Prerendered>); the browser hydrates the
+ * rows over it. Measured in docs/benchmarks.md; decisions 127 and 132.
+ */
+export interface BenefitTableView {
+  caption: string;
+  /** The rows as text (benefitRowsText, decision 133). */
+  rowsText: string;
+}
+
+const benefitTables = new WeakMap<readonly BenefitDetail[], Map<string, { view: BenefitTableView; html: string }>>();
+
+export function benefitTableMarkup(
+  details: readonly BenefitDetail[],
+  caption: string,
+): { view: BenefitTableView; html: string } {
+  let byCaption = benefitTables.get(details);
+  if (!byCaption) {
+    byCaption = new Map();
+    benefitTables.set(details, byCaption);
+  }
+  let table = byCaption.get(caption);
+  if (!table) {
+    const rowsText = benefitRowsText(benefitRows(details));
+    // The markup is made from the rows as the browser will read them back from the text.
+    table = {
+      view: Object.freeze({ caption, rowsText }),
+      html: renderToString(createElement(BenefitTable, { caption, rows: benefitRowsFromText(rowsText) })),
+    };
+    byCaption.set(caption, table);
+  }
+  return table;
+}

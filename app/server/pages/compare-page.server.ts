@@ -1,0 +1,101 @@
+import { EVERY_PLAN } from "../../domain/plan-order";
+import { compareIdsOf, readShoppingState, type ShoppingState } from "../../lib/shopping-url";
+import { planStore } from "../plan-store/plan-store.server";
+import { ApiError } from "../platform/api.server";
+import type { EligibilityAnswer } from "../shopping/eligibility.server";
+import type { PlansAnswer, PricedPlan } from "../shopping/plan-list.server";
+import { pricePlans } from "../shopping/priced-plans.server";
+import { checkHousehold } from "../shopping/shopping-url.server";
+import {
+  doctorCoverageFor,
+  drugCoverageFor,
+  placeOf,
+  type DoctorCoverageCheck,
+  type DrugCoverageCheck,
+  type PlaceSummary,
+} from "./page-parts.server";
+import { hasScenarios, scenarioViews, type ScenarioView } from "./scenarios.server";
+
+/** The compare page (/plans/compare): two or three plans side by side, priced for the URL's household. */
+
+export interface ComparedPlan {
+  plan: PricedPlan;
+  scenarios: ScenarioView[];
+}
+
+export type ComparePage =
+  | {
+      ok: true;
+      state: ShoppingState;
+      place: PlaceSummary;
+      plans: ComparedPlan[];
+      usage: string;
+      eligibility: EligibilityAnswer | null;
+      eligibilityUnavailable: string | null;
+      drugCoverage: DrugCoverageCheck | null;
+      doctorCoverage: DoctorCoverageCheck | null;
+    }
+  | { ok: false; status: number; state: ShoppingState; message: string; compareIds: string[] };
+
+export async function comparePage(url: URL): Promise<ComparePage> {
+  const found = readShoppingState(url.searchParams);
+  const ids = compareIdsOf(url.searchParams);
+  const place = placeOf(found);
+  const state: ShoppingState = place ? { ...found, state: place.state } : found;
+  const fail = (status: number, message: string): ComparePage => ({
+    ok: false,
+    status,
+    state,
+    message,
+    compareIds: ids,
+  });
+  if (ids.length < 2 || ids.length > 3) {
+    return fail(
+      400,
+      ids.length < 2
+        ? `Choose 2 or 3 plans to compare. You chose ${ids.length === 0 ? "none" : "1"}.`
+        : `Choose at most 3 plans to compare. You chose ${ids.length}.`,
+    );
+  }
+  if (!place) return fail(400, "Enter your ZIP code and household first, then choose plans to compare.");
+  const check = checkHousehold(state);
+  if (!check.ok)
+    return fail(400, "Your household details are incomplete. Enter them again, then choose plans to compare.");
+  let answer: PlansAnswer;
+  try {
+    answer = await pricePlans({ ...check.request, ...EVERY_PLAN, filters: undefined }, undefined, { onlyPlanIds: ids });
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return fail(error.status === 503 ? 503 : 400, error.message);
+  }
+  const missing = ids.filter((id) => !answer.plans.some((p) => p.id === id));
+  if (missing.length > 0) {
+    return fail(
+      404,
+      `We could not find ${missing.length === 1 ? "plan" : "plans"} ${missing.join(", ")} among the plans sold in ${place.countyName}. Choose again from your results.`,
+    );
+  }
+  const plans: ComparedPlan[] = ids.map((id) => {
+    const plan = answer.plans.find((p) => p.id === id)!;
+    const detail = planStore().planById(id, answer.year);
+    const variant = plan.csr_variant && detail ? detail.puf.csrVariants[plan.csr_variant] : undefined;
+    const scenarios =
+      variant && hasScenarios(variant.sbcScenarios) ? variant.sbcScenarios : (detail?.puf.sbcScenarios ?? {});
+    return { plan, scenarios: scenarioViews(scenarios) };
+  });
+  const [drugCoverage, doctorCoverage] = await Promise.all([
+    drugCoverageFor(state.drugs, ids, answer.year),
+    doctorCoverageFor(state.doctors, ids, answer.year),
+  ]);
+  return {
+    ok: true,
+    state,
+    place,
+    plans,
+    usage: answer.usage,
+    eligibility: answer.eligibility,
+    eligibilityUnavailable: answer.eligibility_unavailable,
+    drugCoverage,
+    doctorCoverage,
+  };
+}

@@ -1,0 +1,209 @@
+import { BENEFIT_TABLE_PART } from "../../components/plans/benefit-table";
+import { csrWords } from "../../components/plans/format";
+import type { CsrLevel } from "../../domain/csr";
+import { EVERY_PLAN } from "../../domain/plan-order";
+import { readShoppingState, type ShoppingState } from "../../lib/shopping-url";
+import { planStore, type CostLimit, type PlanDetail, type QualityRating } from "../plan-store/plan-store.server";
+import { ApiError } from "../platform/api.server";
+import { ServerTiming } from "../platform/server-timing.server";
+import type { EligibilityAnswer } from "../shopping/eligibility.server";
+import type { PlansAnswer, PricedPlan } from "../shopping/plan-list.server";
+import { resolvePlanYear } from "../shopping/plan-year.server";
+import { pricePlans } from "../shopping/priced-plans.server";
+import { checkHousehold } from "../shopping/shopping-url.server";
+import { benefitTableMarkup, type BenefitTableView } from "./benefit-table.server";
+import {
+  doctorCoverageFor,
+  drugCoverageFor,
+  placeOf,
+  yearOf,
+  type DoctorCoverageCheck,
+  type DrugCoverageCheck,
+  type PlaceSummary,
+} from "./page-parts.server";
+import { hasScenarios, scenarioViews, type ScenarioView } from "./scenarios.server";
+
+/** The plan detail page (/plans/<planId>): the plan's costs, priced for the URL's household when it has one. */
+
+export interface DocumentLink {
+  label: string;
+  href: string;
+}
+
+export interface PlanDetailModel {
+  state: ShoppingState;
+  plan: {
+    id: string;
+    name: string;
+    issuer: string;
+    metalLevel: string;
+    type: string | null;
+    hsaEligible: boolean;
+    year: number;
+    variantId: string;
+    variantName: string | null;
+  };
+  /** The household's price, when the URL holds a household this plan is sold to. */
+  price: Pick<
+    PricedPlan,
+    | "premium"
+    | "premium_w_credit"
+    | "credit_applied"
+    | "tobacco_surcharge"
+    | "estimated_yearly_cost"
+    | "estimated_yearly_cost_complete"
+  > | null;
+  usage: string;
+  eligibility: EligibilityAnswer | null;
+  eligibilityUnavailable: string | null;
+  /** Why no household price is shown (no household in the URL, plan not sold there, …). */
+  priceNote: string | null;
+  csr: CsrLevel | null;
+  deductible: CostLimit & { drug?: CostLimit };
+  moop: CostLimit;
+  /** Made once per plan variant (benefitTableMarkup). */
+  benefits: BenefitTableView;
+  scenarios: ScenarioView[];
+  quality: QualityRating | null;
+  documents: DocumentLink[];
+  drugCoverage: DrugCoverageCheck | null;
+  doctorCoverage: DoctorCoverageCheck | null;
+  place: PlaceSummary | null;
+}
+
+const DOCUMENT_LABELS: Array<[keyof PlanDetail["puf"]["urls"], string]> = [
+  ["summaryOfBenefits", "Summary of Benefits and Coverage"],
+  ["formulary", "Drug list (formulary)"],
+  ["providerDirectory", "Provider directory"],
+  ["brochure", "Plan brochure"],
+  ["enrollment", "Enroll or pay with the insurer"],
+];
+
+export function documentLinks(urls: PlanDetail["puf"]["urls"]): DocumentLink[] {
+  return DOCUMENT_LABELS.flatMap(([key, label]) => {
+    const href = urls[key];
+    return typeof href === "string" && /^https?:\/\//i.test(href) ? [{ label, href }] : [];
+  });
+}
+
+/** No such plan in the plan year shown: the route answers 404 with a readable page. */
+export class PlanNotFoundError extends Error {
+  constructor(readonly planId: string) {
+    super(`No plan ${planId}`);
+    this.name = "PlanNotFoundError";
+  }
+}
+
+function planNotFound(planId: string): PlanNotFoundError {
+  return new PlanNotFoundError(planId);
+}
+
+/** The plan year the URL asks for, or the one being shopped today; null when there is no such year. */
+function planYearFor(state: ShoppingState): number | null {
+  try {
+    return resolvePlanYear(yearOf(state));
+  } catch (error) {
+    if (error instanceof ApiError) return null;
+    throw error;
+  }
+}
+
+/**
+ * `timing` (the request's context.serverTiming) gets the store / eligibility / pricing entries
+ * (docs/decisions/116); `prerendered` (the request's context.prerendered) the benefit table's markup.
+ */
+export async function planDetailPage(
+  planIdParam: string,
+  url: URL,
+  timing: ServerTiming = new ServerTiming(),
+  prerendered?: Record<string, string>,
+): Promise<PlanDetailModel> {
+  const planId = planIdParam.trim().toUpperCase();
+  const found = readShoppingState(url.searchParams);
+  const place = placeOf(found);
+  const state: ShoppingState = place ? { ...found, state: place.state } : found;
+  const check = place ? checkHousehold(state) : null;
+
+  // Price first: it resolves the plan year the way /api/plans does.
+  let answer: PlansAnswer | null = null;
+  let priceNote: string | null = null;
+  if (!place) priceNote = "Enter your ZIP code and household to see what this plan would cost you.";
+  else if (!check?.ok)
+    priceNote =
+      "Your household details are incomplete, so we show the plan's standard costs. Enter your household to see your price.";
+  else {
+    try {
+      answer = await pricePlans({ ...check.request, ...EVERY_PLAN, filters: undefined }, timing, {
+        onlyPlanIds: [planId],
+      });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      priceNote = error.status === 404 ? null : `We could not price this plan for your household: ${error.message}`;
+      if (error.status === 404) throw planNotFound(planId);
+    }
+  }
+  const year = answer?.year ?? planYearFor(state);
+  if (year === null) throw planNotFound(planId);
+  const ratingArea =
+    answer?.place.rating_area ??
+    (place
+      ? planStore().ratingAreaFor({ year, state: place.state, countyFips: place.countyFips, zip: place.zip })
+      : undefined);
+  const detail = timing.measure("store", () => planStore().planById(planId, year, ratingArea ? { ratingArea } : {}));
+  if (!detail) throw planNotFound(planId);
+
+  const priced = answer?.plans.find((p) => p.id === detail.id) ?? null;
+  if (answer && !priced)
+    priceNote = `This plan is not sold in ${place?.countyName ?? "your county"}, so we cannot price it for you there. The costs below are the plan's standard costs.`;
+  const csr = priced?.csr_variant ?? null;
+  const variant = csr ? detail.puf.csrVariants[csr] : undefined;
+  const benefits = variant && variant.benefitDetails.length > 0 ? variant.benefitDetails : detail.puf.benefitDetails;
+  const scenarios = variant && hasScenarios(variant.sbcScenarios) ? variant.sbcScenarios : detail.puf.sbcScenarios;
+
+  const [drugCoverage, doctorCoverage] = await timing.measureAsync("coverage", () =>
+    Promise.all([drugCoverageFor(state.drugs, [detail.id], year), doctorCoverageFor(state.doctors, [detail.id], year)]),
+  );
+  const benefitTable = benefitTableMarkup(
+    benefits,
+    `What you pay for each service${variant && csrWords(csr) ? " at your savings level" : ""}`,
+  );
+  if (prerendered) prerendered[BENEFIT_TABLE_PART] = benefitTable.html;
+  return {
+    state,
+    plan: {
+      id: detail.id,
+      name: detail.name,
+      issuer: detail.issuer.name,
+      metalLevel: detail.metalLevel,
+      type: detail.type,
+      hsaEligible: detail.hsaEligible,
+      year,
+      variantId: variant?.variantId ?? detail.variantId,
+      variantName: variant?.csrVariationType ?? null,
+    },
+    price: priced
+      ? {
+          premium: priced.premium,
+          premium_w_credit: priced.premium_w_credit,
+          credit_applied: priced.credit_applied,
+          tobacco_surcharge: priced.tobacco_surcharge,
+          estimated_yearly_cost: priced.estimated_yearly_cost,
+          estimated_yearly_cost_complete: priced.estimated_yearly_cost_complete,
+        }
+      : null,
+    usage: answer?.usage ?? "medium",
+    eligibility: answer?.eligibility ?? null,
+    eligibilityUnavailable: answer?.eligibility_unavailable ?? null,
+    priceNote,
+    csr: variant ? csr : null,
+    deductible: variant?.deductible ?? detail.deductible,
+    moop: variant?.moop ?? detail.moop,
+    benefits: benefitTable.view,
+    scenarios: scenarioViews(scenarios),
+    quality: detail.puf.qualityRating,
+    documents: documentLinks(detail.puf.urls),
+    drugCoverage,
+    doctorCoverage,
+    place,
+  };
+}

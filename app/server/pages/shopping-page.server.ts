@@ -1,0 +1,260 @@
+/**
+ * The /plans steps (ZIP → county or a state-marketplace hand-off → household
+ * → results), built from the same server modules the JSON API calls. The
+ * route reads the URL, calls shoppingPage (or shoppingRedirect) and renders
+ * the model.
+ */
+import { EVERY_PLAN } from "../../domain/plan-order";
+import {
+  MAX_PEOPLE,
+  compareIdsOf,
+  defaultRelationship,
+  plansHref,
+  readShoppingState,
+  type ShoppingState,
+} from "../../lib/shopping-url";
+import { planStore } from "../plan-store/plan-store.server";
+import { ApiError } from "../platform/api.server";
+import { lookUpCounties, type CountiesAnswer, type CountyAnswer } from "../shopping/counties.server";
+import type { SbeRedirect } from "../shopping/place.server";
+import type { PlansAnswer } from "../shopping/plan-list.server";
+import { pricePlans } from "../shopping/priced-plans.server";
+import { checkHousehold, householdSubmitted, zipError, type FieldErrors } from "../shopping/shopping-url.server";
+import type { DrugSuggestionsAnswer, ProviderSuggestionsAnswer } from "../upstream/lookups.server";
+import {
+  doctorCoverageFor,
+  drugCoverageFor,
+  searchDoctors,
+  searchDrugs,
+  yearOf,
+  type DoctorCoverageCheck,
+  type DrugCoverageCheck,
+  type PlaceSummary,
+  type SearchOutcome,
+} from "./page-parts.server";
+import { yearlyCostMethod, type YearlyCostMethodRow } from "./yearly-cost-method.server";
+
+export interface CountyOption {
+  fips: string;
+  name: string;
+  state: string;
+  share: number | null;
+  sbe: boolean;
+}
+
+export type ShoppingPage =
+  | { step: "zip"; zip: string; error: string | null }
+  | { step: "county"; state: ShoppingState; zip: string; counties: CountyOption[]; error: string | null }
+  | {
+      step: "sbe";
+      state: ShoppingState;
+      zip: string;
+      countyName: string | null;
+      redirect: SbeRedirect;
+      otherCounties: boolean;
+    }
+  | { step: "household"; state: ShoppingState; place: PlaceSummary; errors: FieldErrors }
+  | ({ step: "results"; state: ShoppingState; place: PlaceSummary } & ResultsModel)
+  | { step: "unavailable"; state: ShoppingState; message: string };
+
+export interface FilterOptions {
+  metals: string[];
+  types: string[];
+  issuers: Array<{ id: string; name: string }>;
+}
+
+export interface ResultsModel {
+  results: PlansAnswer;
+  ignored: string[];
+  filterOptions: FilterOptions;
+  drugSearch: SearchOutcome<DrugSuggestionsAnswer> | null;
+  doctorSearch: SearchOutcome<ProviderSuggestionsAnswer> | null;
+  drugCoverage: DrugCoverageCheck | null;
+  doctorCoverage: DoctorCoverageCheck | null;
+  compareIds: string[];
+  yearlyCostMethod: YearlyCostMethodRow[];
+}
+
+/**
+ * The one-shot changes a GET form can ask for (add or remove a person, remove
+ * a drug or doctor chip): the canonical URL to redirect to, or null. Keeping
+ * them out of the canonical URL means a bookmark never repeats an edit.
+ */
+export function shoppingRedirect(url: URL): string | null {
+  const search = url.searchParams;
+  const state = readShoppingState(search);
+  if (search.has("add_person")) {
+    const people =
+      state.people.length < MAX_PEOPLE
+        ? [
+            ...state.people,
+            { age: "", tobacco: false, pregnant: false, relationship: defaultRelationship(state.people.length, "") },
+          ]
+        : state.people;
+    return plansHref({ ...state, people }, [["step", "household"]]) + "#person-" + (people.length - 1);
+  }
+  if (search.has("remove_person")) {
+    const index = Number(search.get("remove_person"));
+    const people = state.people.filter((_, i) => i !== index || i === 0);
+    return plansHref({ ...state, people }, [["step", "household"]]);
+  }
+  if (search.has("remove_drug")) {
+    const code = search.get("remove_drug");
+    return plansHref({ ...state, drugs: state.drugs.filter((d) => d.code !== code) }) + "#drugs";
+  }
+  if (search.has("remove_npi")) {
+    const code = search.get("remove_npi");
+    return plansHref({ ...state, doctors: state.doctors.filter((d) => d.code !== code) }) + "#doctors";
+  }
+  return null;
+}
+
+function countyOption(c: CountyAnswer): CountyOption {
+  return { fips: c.fips, name: c.name, state: c.state, share: c.share, sbe: c.sbeRedirect !== null };
+}
+
+/** Plain-words message for a failure of the shopping core that a person can act on. */
+function messageOf(error: ApiError): string {
+  if (error.code === "year_not_available")
+    return `We do not have plans for plan year ${error.fields?.year ? error.fields.year.split(";")[0].replace(/^No plan data for /, "") : "that year"}. Remove the year from the address or start again.`;
+  return error.message;
+}
+
+export async function shoppingPage(url: URL): Promise<ShoppingPage> {
+  const search = url.searchParams;
+  const state = readShoppingState(search);
+  if (!search.has("zip")) return { step: "zip", zip: "", error: null };
+  const badZip = zipError(state.zip);
+  if (badZip) return { step: "zip", zip: state.zip, error: badZip };
+
+  let counties: CountiesAnswer;
+  try {
+    counties = await lookUpCounties({ zip: state.zip, year: yearOf(state) });
+  } catch (error) {
+    if (error instanceof ApiError && error.status < 500)
+      return { step: "zip", zip: state.zip, error: messageOf(error) };
+    if (error instanceof ApiError) return { step: "unavailable", state, message: error.message };
+    throw error;
+  }
+  if (counties.counties.length === 0) {
+    return {
+      step: "zip",
+      zip: state.zip,
+      error: `We could not find ZIP code ${state.zip}. Check the number and try again.`,
+    };
+  }
+  const options = counties.counties.map(countyOption);
+  const multiple = counties.counties.length > 1;
+  if (counties.sbeRedirect && !state.county) {
+    return {
+      step: "sbe",
+      state,
+      zip: state.zip,
+      countyName: multiple ? null : counties.counties[0].name,
+      redirect: counties.sbeRedirect,
+      otherCounties: false,
+    };
+  }
+
+  let county: CountyAnswer | undefined;
+  if (state.county) {
+    county = counties.counties.find((c) => c.fips === state.county);
+    if (!county) {
+      return {
+        step: "county",
+        state,
+        zip: state.zip,
+        counties: options,
+        error: `County ${state.county} does not include ZIP code ${state.zip}. Choose your county from this list.`,
+      };
+    }
+  } else if (!multiple) {
+    county = counties.counties[0];
+  }
+  if (!county || search.get("step") === "county") {
+    return { step: "county", state, zip: state.zip, counties: options, error: null };
+  }
+  if (county.sbeRedirect) {
+    return {
+      step: "sbe",
+      state,
+      zip: state.zip,
+      countyName: county.name,
+      redirect: county.sbeRedirect,
+      otherCounties: multiple,
+    };
+  }
+
+  const canonical: ShoppingState = { ...state, county: county.fips, state: county.state };
+  const place: PlaceSummary = {
+    zip: state.zip,
+    countyFips: county.fips,
+    countyName: county.name,
+    state: county.state,
+    otherCounties: multiple,
+  };
+  if (search.get("step") === "household" || !householdSubmitted(search)) {
+    return { step: "household", state: canonical, place, errors: {} };
+  }
+  const check = checkHousehold(canonical);
+  if (!check.ok) return { step: "household", state: canonical, place, errors: check.errors };
+
+  const drugQuery = search.has("drugq") ? (search.get("drugq") ?? "").trim() : null;
+  const doctorQuery = search.has("doctorq") ? (search.get("doctorq") ?? "").trim() : null;
+  let results: PlansAnswer;
+  let drugSearch: SearchOutcome<DrugSuggestionsAnswer> | null;
+  let doctorSearch: SearchOutcome<ProviderSuggestionsAnswer> | null;
+  try {
+    [results, drugSearch, doctorSearch] = await Promise.all([
+      pricePlans({ ...check.request, ...EVERY_PLAN }),
+      drugQuery === null ? null : searchDrugs(drugQuery, yearOf(canonical)),
+      doctorQuery === null ? null : searchDoctors(doctorQuery, canonical.zip),
+    ]);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    if (error.code === "state_based_marketplace") {
+      const redirect = county.sbeRedirect ?? {
+        state: county.state,
+        marketplace_name: `${county.state}'s marketplace`,
+        marketplace_url: "https://www.healthcare.gov/marketplace-in-your-state/",
+      };
+      return { step: "sbe", state, zip: state.zip, countyName: county.name, redirect, otherCounties: multiple };
+    }
+    if (error.status === 400) return { step: "household", state: canonical, place, errors: { form: error.message } };
+    if (error.status === 404) return { step: "zip", zip: state.zip, error: messageOf(error) };
+    return { step: "unavailable", state: canonical, message: error.message };
+  }
+  const planIds = results.plans.map((p) => p.id);
+  const [drugCoverage, doctorCoverage] = await Promise.all([
+    drugCoverageFor(canonical.drugs, planIds, results.year),
+    doctorCoverageFor(canonical.doctors, planIds, results.year),
+  ]);
+  return {
+    step: "results",
+    state: check.state,
+    place,
+    results,
+    ignored: check.ignored,
+    filterOptions: filterOptionsFor(canonical, results.year),
+    drugSearch,
+    doctorSearch,
+    drugCoverage,
+    doctorCoverage,
+    compareIds: compareIdsOf(search).slice(0, 3),
+    yearlyCostMethod: yearlyCostMethod(),
+  };
+}
+
+const METAL_ORDER = ["Catastrophic", "Bronze", "Expanded Bronze", "Silver", "Gold", "Platinum"];
+const TYPE_ORDER = ["HMO", "EPO", "POS", "PPO", "Indemnity"];
+
+/** What the filter form offers: only values some plan sold here has. */
+function filterOptionsFor(state: ShoppingState, year: number): FilterOptions {
+  const offered = planStore().plansOffered({ year, state: state.state, countyFips: state.county, zip: state.zip });
+  const metals = METAL_ORDER.filter((m) => offered.some((p) => p.metalLevel === m));
+  const types = TYPE_ORDER.filter((t) => offered.some((p) => p.type === t));
+  const issuers = [...new Map(offered.map((p) => [p.issuer.id, p.issuer])).values()].sort((a, b) =>
+    a.name.localeCompare(b.name),
+  );
+  return { metals, types, issuers };
+}

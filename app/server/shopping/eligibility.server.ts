@@ -1,0 +1,189 @@
+import type { z } from "zod";
+import { estimateEligibility, type EligibilityEstimate } from "../../domain/eligibility";
+import { roundCents } from "../../domain/pricing";
+import type { EligibilityResponse, ShoppingRequest } from "../../schemas/shopping";
+import { planStore, type PlanStore } from "../plan-store/plan-store.server";
+import { ApiError } from "../platform/api.server";
+import { BoundedCache } from "../platform/cache.server";
+import {
+  csrLevel as upstreamCsrLevel,
+  eligibilityEstimates,
+  isUpstreamFailure,
+  UpstreamRejectedError,
+} from "../upstream/client.server";
+import { householdBenchmark } from "./benchmark.server";
+import { householdSizeOf, upstreamHousehold } from "./household.server";
+import { checkPlace, marketFor } from "./place.server";
+import { checkCoverageDate, resolvePlanYear } from "./plan-year.server";
+
+/** POST /api/eligibility's answer, and the estimate a plan list prices with (the shape is the schema's). */
+export type EligibilityAnswer = z.infer<typeof EligibilityResponse>;
+
+/** States whose eligibility the service computes itself (the rest ask upstream). */
+const OWN_CALCULATION_STATES = new Set(["NY"]);
+
+function coverageDateOf(request: ShoppingRequest, year: number): string {
+  return request.coverage_date ?? `${year}-01-01`;
+}
+
+function ownEligibility(request: ShoppingRequest, year: number, store: PlanStore): EligibilityAnswer {
+  const benchmark = householdBenchmark(request, year, store);
+  if (!benchmark) {
+    const { state, county_fips, zip } = request.place;
+    if (!store.ratingAreaFor({ year, state, countyFips: county_fips, zip })) {
+      // No rating area: not a county and ZIP of this state that we price, so bad input, not an outage (docs/decisions/103).
+      throw new ApiError(400, "validation_failed", `We have no county ${county_fips} with ZIP ${zip} in ${state}.`, {
+        "place.county_fips": `Not a county of ${state} in our data`,
+      });
+    }
+    // Fewer than one silver plan priced here: a gap in the data, which a retry will not fill (docs/decisions/103).
+    throw new ApiError(
+      422,
+      "benchmark_unavailable",
+      "We cannot estimate the tax credit here: there are not enough silver plans in our data for this county.",
+    );
+  }
+  const estimate: EligibilityEstimate = estimateEligibility({
+    coverageYear: year,
+    coverageDate: coverageDateOf(request, year),
+    state: request.place.state,
+    income: request.income,
+    householdSize: householdSizeOf(request),
+    applicantAge: request.household.people[0].age,
+    benchmarkMonthly: benchmark.monthly,
+  });
+  return {
+    year,
+    aptc: roundCents(estimate.aptc),
+    csr: estimate.csr,
+    is_medicaid_chip: estimate.is_medicaid_chip,
+    in_coverage_gap: estimate.in_coverage_gap,
+    ...(estimate.essential_plan !== undefined ? { essential_plan: estimate.essential_plan } : {}),
+    fpl_percent: estimate.fplPercent,
+    benchmark_premium: benchmark.monthly,
+    expected_contribution:
+      estimate.expectedContributionMonthly === null ? null : roundCents(estimate.expectedContributionMonthly),
+    source: "own",
+    reasons: estimate.reasons,
+  };
+}
+
+/**
+ * Upstream eligibility answers, shared and kept a while (docs/decisions/114, 120):
+ * identical questions in flight share one upstream call, and a settled answer
+ * answers the same question again for ELIGIBILITY_ANSWER_MS. A household's
+ * list, its re-sorts, filters, pages and plan pages all ask the same question,
+ * the estimate for it does not change from one minute to the next, and
+ * upstream allows 200 calls a second per key. Failures are never kept.
+ */
+const ELIGIBILITY_ANSWER_MS = 10 * 60_000;
+const ELIGIBILITY_ANSWER_ENTRIES = 10_000;
+/** Questions asked and not yet answered: each leaves when its call settles, so this needs no bound of its own. */
+const eligibilityInFlight = new Map<string, Promise<EligibilityAnswer>>();
+const eligibilitySettled = new BoundedCache<string, EligibilityAnswer>({
+  limit: ELIGIBILITY_ANSWER_ENTRIES,
+  ttlMs: ELIGIBILITY_ANSWER_MS,
+  // The wall clock, as the answer's age is: tests move it with vi.spyOn(Date, "now").
+  clock: { now: () => Date.now() },
+});
+
+/** Each caller gets its own copy: one changing its answer cannot change another's. */
+function copyOf(answer: EligibilityAnswer): EligibilityAnswer {
+  return { ...answer, reasons: [...answer.reasons] };
+}
+
+function upstreamEligibility(request: ShoppingRequest, year: number): Promise<EligibilityAnswer> {
+  const key = JSON.stringify([year, request.income, request.household, request.place, request.coverage_date ?? null]);
+  const settled = eligibilitySettled.get(key);
+  if (settled) return Promise.resolve(copyOf(settled));
+  const pending = eligibilityInFlight.get(key);
+  if (pending) return pending.then(copyOf);
+  const call = askUpstreamEligibility(request, year).finally(() => eligibilityInFlight.delete(key));
+  eligibilityInFlight.set(key, call);
+  call.then(
+    (answer) => eligibilitySettled.set(key, copyOf(answer)),
+    () => undefined, // a failure is the caller's to handle, and is not kept
+  );
+  return call;
+}
+
+/** Forgets every kept eligibility answer (tests that change what upstream says for the same household). */
+export function forgetEligibilityAnswers(): void {
+  eligibilitySettled.clear();
+}
+
+async function askUpstreamEligibility(request: ShoppingRequest, year: number): Promise<EligibilityAnswer> {
+  let estimates;
+  try {
+    estimates = await eligibilityEstimates({
+      household: upstreamHousehold(request, { countNonApplicants: true }),
+      place: { countyfips: request.place.county_fips, state: request.place.state, zipcode: request.place.zip },
+      year,
+    });
+  } catch (error) {
+    // Upstream refused this household or place itself: retrying will not help, so not a 503 (docs/decisions/103).
+    if (error instanceof UpstreamRejectedError) throw eligibilityRejected(error);
+    if (isUpstreamFailure(error)) throw eligibilityUnavailable();
+    throw error;
+  }
+  // One estimate per person; the household's credit is the subscriber's entry.
+  const first = estimates[0];
+  if (!first) throw eligibilityUnavailable();
+  return {
+    year,
+    aptc: roundCents(Math.max(0, first.aptc ?? 0)),
+    csr: upstreamCsrLevel(first.csr),
+    is_medicaid_chip: Boolean(first.is_medicaid_chip),
+    in_coverage_gap: Boolean(first.in_coverage_gap),
+    fpl_percent: null,
+    benchmark_premium: null,
+    expected_contribution: null,
+    source: "upstream",
+    reasons: [],
+  };
+}
+
+/** 422: the federal Marketplace refused to estimate for this household and place (its words, bounded). */
+export function eligibilityRejected(error: UpstreamRejectedError): ApiError {
+  return new ApiError(
+    422,
+    "eligibility_rejected",
+    `The federal Marketplace could not estimate a subsidy for this household and place: ${error.upstreamMessage.slice(0, 200)}. Check the state, county and ZIP code.`,
+    { place: "The federal Marketplace did not accept this place" },
+  );
+}
+
+export function eligibilityUnavailable(): ApiError {
+  return new ApiError(
+    503,
+    "eligibility_unavailable",
+    "The subsidy estimate is unavailable right now because the federal Marketplace service did not answer. Plans can still be shown at full price; please try the estimate again shortly.",
+  );
+}
+
+/** POST /api/eligibility: NY computed here, other states from the upstream estimate. */
+export async function determineEligibility(request: ShoppingRequest): Promise<EligibilityAnswer> {
+  const store = planStore();
+  const year = resolvePlanYear(request.year, store);
+  checkCoverageDate(request, year);
+  checkPlace(request, store);
+  marketFor(request.place.state, year, store);
+  if (OWN_CALCULATION_STATES.has(request.place.state)) return ownEligibility(request, year, store);
+  return upstreamEligibility(request, year);
+}
+
+/** The eligibility to price with; an upstream outage leaves it null with a reason, and plans at full price. */
+export async function eligibilityForPricing(request: ShoppingRequest, year: number, store: PlanStore) {
+  try {
+    const eligibility = OWN_CALCULATION_STATES.has(request.place.state)
+      ? ownEligibility(request, year, store)
+      : await upstreamEligibility(request, year);
+    return { eligibility, unavailable: null };
+  } catch (error) {
+    // No estimate (upstream down, or it refused this place): plans still show, at full price, saying why.
+    if (error instanceof ApiError && (error.status === 503 || error.status === 422)) {
+      return { eligibility: null, unavailable: error.message };
+    }
+    throw error;
+  }
+}

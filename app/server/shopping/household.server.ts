@@ -1,0 +1,55 @@
+import type { Member } from "../../domain/rating";
+import type { ShoppingRequest } from "../../schemas/shopping";
+import type { UpstreamHousehold } from "../upstream/client.server";
+
+/** The request's household as the rating rules read it, its tax-household size, and upstream's shape of it. */
+
+export function membersOf(request: Pick<ShoppingRequest, "household">): Member[] {
+  return request.household.people.map((p) => ({
+    age: p.age,
+    usesTobacco: p.uses_tobacco,
+    isPregnant: p.is_pregnant,
+    relationship: p.relationship,
+  }));
+}
+
+export function householdSizeOf(request: Pick<ShoppingRequest, "household">): number {
+  return request.household.size ?? request.household.people.length;
+}
+
+/**
+ * The household in upstream's shape. Upstream takes the household size from
+ * `people`, so for the eligibility estimate the tax-household members who are
+ * not applying are added as people with other coverage (`has_mec`, not
+ * `aptc_eligible`): counted in the size, left out of the benchmark. Their age
+ * is not asked; the subscriber's stands in (docs/decisions/092-upstream-household-size.md).
+ */
+export function upstreamHousehold(
+  request: ShoppingRequest,
+  options: { countNonApplicants?: boolean } = {},
+): UpstreamHousehold {
+  const people: UpstreamHousehold["people"] = request.household.people.map((p) => ({
+    age: p.age,
+    uses_tobacco: p.uses_tobacco,
+    is_pregnant: p.is_pregnant,
+    relationship: { self: "Self", spouse: "Spouse", child: "Child", other: "Other Relative" }[p.relationship],
+    aptc_eligible: true,
+  }));
+  if (options.countNonApplicants) {
+    const notApplying = householdSizeOf(request) - request.household.people.length;
+    for (let i = 0; i < notApplying; i++) {
+      people.push({
+        age: request.household.people[0].age,
+        relationship: "Other Relative",
+        aptc_eligible: false,
+        has_mec: true,
+      });
+    }
+  }
+  return {
+    income: request.income,
+    people,
+    has_married_couple: request.household.people.some((p) => p.relationship === "spouse"),
+    effective_date: request.coverage_date,
+  };
+}

@@ -1,0 +1,90 @@
+import type { CsrLevel } from "../../domain/csr";
+import type { PlanSummary } from "../plan-store/plan-store.server";
+import type { PlansAnswer, PricedPlan } from "./plan-list.server";
+
+/**
+ * The plan list as JSON text, byte for byte JSON.stringify(answer), written
+ * from parts (docs/decisions/118; docs/performance.md).
+ *
+ * RULE: a field added to PricedPlan must be added to the head part
+ * (planHeadJson), the household numbers (plansAnswerJson) or the tail part
+ * (variantTailJson), in the schema's order; tests/integration/perf/plans-json.test.ts
+ * fails until it is.
+ */
+
+/**
+ * The household-independent parts of a priced plan, as JSON text made once per
+ * frozen plan summary (so once per store version): a request writes only its
+ * numbers between them (docs/decisions/118). Keyed on the PricedPlan objects
+ * pricePlans made; a plan without parts (upstream) is stringified whole.
+ */
+const planJsonParts = new WeakMap<PricedPlan, { head: string; tail: string }>();
+const headJsonMemo = new WeakMap<object, string>();
+const tailJsonMemo = new WeakMap<object, { csr: CsrLevel | null; text: string }>();
+
+/** Keeps the parts of a plan answer made from a frozen summary (and its CSR variant), for plansAnswerJson. */
+export function rememberJsonParts(
+  answer: PricedPlan,
+  plan: PlanSummary,
+  variantSource: object,
+  csr: CsrLevel | null,
+): void {
+  const head = planHeadJson(plan);
+  const tail = variantTailJson(plan, variantSource, csr, answer);
+  if (head !== null && tail !== null) planJsonParts.set(answer, { head, tail });
+}
+
+/** `{"id":…,"name":…,"issuer":…,"metal_level":…,"type":…,"hsa_eligible":…,"premium":` — or null for a summary that is not frozen (it could change). */
+function planHeadJson(plan: PlanSummary): string | null {
+  if (!Object.isFrozen(plan)) return null;
+  const known = headJsonMemo.get(plan);
+  if (known !== undefined) return known;
+  const whole = JSON.stringify({
+    id: plan.id,
+    name: plan.name,
+    issuer: plan.issuer,
+    metal_level: plan.metalLevel,
+    type: plan.type,
+    hsa_eligible: plan.hsaEligible,
+  });
+  const text = `${whole.slice(0, -1)},"premium":`;
+  headJsonMemo.set(plan, text);
+  return text;
+}
+
+/** `,"csr_variant":…,"variant_id":…,"deductible":…,"moop":…,"key_benefits":…,"quality_rating":…,"estimated_yearly_cost":` */
+function variantTailJson(plan: PlanSummary, source: object, csr: CsrLevel | null, priced: PricedPlan): string | null {
+  if (!Object.isFrozen(plan) || !Object.isFrozen(source)) return null;
+  const known = tailJsonMemo.get(source);
+  if (known !== undefined && known.csr === csr) return known.text;
+  const whole = JSON.stringify({
+    csr_variant: priced.csr_variant,
+    variant_id: priced.variant_id,
+    deductible: priced.deductible,
+    moop: priced.moop,
+    key_benefits: priced.key_benefits,
+    quality_rating: priced.quality_rating,
+  });
+  const text = `,${whole.slice(1, -1)},"estimated_yearly_cost":`;
+  tailJsonMemo.set(source, { csr, text });
+  return text;
+}
+
+/**
+ * JSON.stringify(answer), the same text, with each plan's household-independent
+ * parts taken from the per-summary memo above instead of serialised again.
+ */
+export function plansAnswerJson(answer: PlansAnswer): string {
+  const { plans, ...rest } = answer;
+  const outer = JSON.stringify({ ...rest, plans: [] });
+  let body = `${outer.slice(0, -3)}[`;
+  for (let i = 0; i < plans.length; i++) {
+    const p = plans[i];
+    const parts = planJsonParts.get(p);
+    if (i > 0) body += ",";
+    body += parts
+      ? `${parts.head}${p.premium},"premium_w_credit":${p.premium_w_credit},"credit_applied":${p.credit_applied},"ehb_premium":${p.ehb_premium},"tobacco_surcharge":${p.tobacco_surcharge}${parts.tail}${p.estimated_yearly_cost},"estimated_yearly_cost_complete":${p.estimated_yearly_cost_complete}}`
+      : JSON.stringify(p);
+  }
+  return `${body}]}`;
+}

@@ -1,0 +1,70 @@
+import type { z } from "zod";
+import { passesFilters, type PlanFilterValues } from "../../domain/plan-filters";
+import { pageOf, sortedIndexes, SORT_KEYS, type SortableList } from "../../domain/plan-order";
+import type { PlansRequest, PlansResponse, PricedPlan as PricedPlanSchema } from "../../schemas/shopping";
+import type { EligibilityAnswer } from "./eligibility.server";
+import { householdSizeOf } from "./household.server";
+
+/** One plan of a plan list, priced for the household (the shape is the schema's). */
+export type PricedPlan = z.infer<typeof PricedPlanSchema>;
+/** POST /api/plans' answer. */
+export type PlansAnswer = z.infer<typeof PlansResponse>;
+
+/**
+ * Plans priced for one household, before they become answer objects: the
+ * sort and the filters read numbers by index, and only the plans on the page
+ * asked for are made into PricedPlan objects (a county lists up to ~500
+ * plans; a page shows 50; docs/decisions/122).
+ */
+export interface PricedList extends SortableList {
+  passes(filters: PlanFilterValues | undefined, i: number): boolean;
+  answerAt(i: number): PricedPlan;
+}
+
+/** A list already made of answer objects (the upstream branch). */
+export function listOfAnswers(plans: readonly PricedPlan[]): PricedList {
+  return {
+    length: plans.length,
+    premiumWithCredit: plans.map((p) => p.premium_w_credit),
+    keyOf: (sort, i) => SORT_KEYS[sort](plans[i]),
+    idOf: (i) => plans[i].id,
+    passes: (filters, i) => passesFilters(plans[i], filters),
+    answerAt: (i) => plans[i],
+  };
+}
+
+/** The list answer both branches give: filtered, sorted, then one page of it. */
+export function plansAnswer(
+  request: PlansRequest,
+  priced: {
+    year: number;
+    source: "own" | "upstream";
+    ratingArea: string | null;
+    eligibility: EligibilityAnswer | null;
+    unavailable: string | null;
+    plans: PricedList;
+  },
+): PlansAnswer {
+  const list = priced.plans;
+  const chosen: number[] = [];
+  for (let i = 0; i < list.length; i++) if (list.passes(request.filters, i)) chosen.push(i);
+  // Only the places up to the end of the page are put in order (firstInOrder, docs/decisions/130).
+  const sorted = sortedIndexes(list, chosen, request.sort, request.order, request.offset + request.limit);
+  const page = pageOf(sorted, request);
+  const { state, county_fips, zip } = request.place;
+  return {
+    year: priced.year,
+    source: priced.source,
+    place: { state, county_fips, zip, rating_area: priced.ratingArea },
+    household_size: householdSizeOf(request),
+    eligibility: priced.eligibility,
+    eligibility_unavailable: priced.unavailable,
+    usage: request.usage,
+    sort: request.sort,
+    order: request.order,
+    total_plan_count: list.length,
+    plan_count: chosen.length,
+    ...page,
+    plans: page.plans.map((i) => list.answerAt(i)),
+  };
+}

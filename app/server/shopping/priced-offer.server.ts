@@ -1,0 +1,159 @@
+import { csrVariantFor, type CsrLevel } from "../../domain/csr";
+import { coveredMemberCount, householdPricer, ratingTable, type HouseholdPrice } from "../../domain/household-price";
+import { passesFilters } from "../../domain/plan-filters";
+import { creditShown, creditUsableOn, ehbPremium, premiumWithCreditOf, roundCents } from "../../domain/pricing";
+import type { Member } from "../../domain/rating";
+import type { UsageLevel } from "../../domain/yearly-cost";
+import type { CsrVariantSummary, PlaceOffer, PlanSummary } from "../plan-store/plan-store.server";
+import type { EligibilityAnswer } from "./eligibility.server";
+import { listFieldsOf, outOfPocketOf, type ListFields } from "./plan-fields.server";
+import { rememberJsonParts } from "./plan-list-json.server";
+import type { PricedList, PricedPlan } from "./plan-list.server";
+
+/** Every plan of a place's offer that has rates there, priced for the household (the own-data branch). */
+
+const planIndexesByOffer = new WeakMap<PlaceOffer, ReadonlyMap<string, number>>();
+
+/** Where `ids` are in the offer, in the offer's order (each once); ids not offered there are left out. */
+function offeredIndexes(offer: PlaceOffer, ids: readonly string[]): number[] {
+  let indexOf = planIndexesByOffer.get(offer);
+  if (!indexOf) {
+    indexOf = new Map(offer.plans.map((plan, i) => [plan.id, i]));
+    planIndexesByOffer.set(offer, indexOf);
+  }
+  const found = new Set<number>();
+  for (const id of ids) {
+    const i = indexOf.get(id);
+    if (i !== undefined) found.add(i);
+  }
+  return [...found].sort((a, b) => a - b);
+}
+
+export function priceOffer(
+  offer: PlaceOffer,
+  household: {
+    members: Member[];
+    state: string;
+    year: number;
+    usage: UsageLevel;
+    eligibility: EligibilityAnswer | null;
+    onlyPlanIds?: readonly string[];
+  },
+): PricedList {
+  const { members, state, year, usage, eligibility, onlyPlanIds } = household;
+  const price = householdPricer(members, state, year);
+  const coveredMembers = coveredMemberCount(members);
+  // The household-independent part of each yearly estimate is memoised per plan under this key.
+  const outOfPocketKey = `${usage}|${coveredMembers}|${year}`;
+  // A plan page prices one plan and a compare page two or three: those are found by id, not by
+  // walking the county's whole offer.
+  const only = onlyPlanIds ? offeredIndexes(offer, onlyPlanIds) : null;
+  const size = only ? only.length : offer.plans.length;
+  const planAt: PlanSummary[] = [];
+  const variantAt: Array<CsrVariantSummary | undefined> = [];
+  // Six numbers a plan, in one buffer.
+  const numbers = new Float64Array(size * 6);
+  const premium = numbers.subarray(0, size);
+  const premiumWithoutTobacco = numbers.subarray(size, 2 * size);
+  const tobaccoSurcharge = numbers.subarray(2 * size, 3 * size);
+  const premiumWithCredit = numbers.subarray(3 * size, 4 * size);
+  const creditApplied = numbers.subarray(4 * size, 5 * size);
+  const yearlyCost = numbers.subarray(5 * size, 6 * size);
+  const householdPrice: HouseholdPrice = { premium: 0, premiumWithoutTobacco: 0, tobaccoSurcharge: 0 };
+  for (let n = 0; n < size; n++) {
+    const i = only ? only[n] : n;
+    const plan = offer.plans[i];
+    const table = offer.rateTables[i];
+    if (!table) continue; // offered but not priced in this rating area: cannot be sold here
+    const k = planAt.length;
+    price(ratingTable(table), householdPrice);
+    const aptc = creditUsableOn(plan.metalLevel, eligibility?.aptc ?? 0);
+    const withCredit = premiumWithCreditOf(householdPrice, aptc, plan.ehbShare ?? 1);
+    const csr = csrVariantFor(plan.metalLevel, eligibility?.csr ?? null);
+    planAt.push(plan);
+    variantAt.push(csr ? plan.csrVariants[csr] : undefined);
+    premium[k] = householdPrice.premium;
+    premiumWithoutTobacco[k] = householdPrice.premiumWithoutTobacco;
+    tobaccoSurcharge[k] = householdPrice.tobaccoSurcharge;
+    premiumWithCredit[k] = withCredit;
+    creditApplied[k] = creditShown(householdPrice, withCredit);
+    yearlyCost[k] = Number.NaN; // worked out when asked for (yearlyCostAt)
+  }
+  // A plan's cost-sharing fields and yearly cost are needed only by the page's plans, a sort on
+  // them and the deductible filter: worked out on first use, not for every plan of the county.
+  const fieldsAt: ListFields[] = new Array(planAt.length);
+  const fieldsOfPlan = (k: number): ListFields => (fieldsAt[k] ??= listFieldsOf(variantAt[k] ?? planAt[k]));
+  const yearlyCostAt = (k: number): number => {
+    if (Number.isNaN(yearlyCost[k])) {
+      // estimateYearlyCost's total: premiums after credit for the year plus the expected out-of-pocket
+      // costs, which depend on the plan's cost sharing alone (derived once, see outOfPocketOf).
+      yearlyCost[k] = roundCents(
+        premiumWithCredit[k] * 12 + outOfPocketOf(fieldsOfPlan(k), outOfPocketKey, usage, coveredMembers, year),
+      );
+    }
+    return yearlyCost[k];
+  };
+  const answerAt = (k: number): PricedPlan => {
+    const plan = planAt[k];
+    const variant = variantAt[k];
+    const fields = fieldsOfPlan(k);
+    const csr: CsrLevel | null = variant && eligibility?.csr ? eligibility.csr : null;
+    const answer: PricedPlan = {
+      id: plan.id,
+      name: plan.name,
+      issuer: plan.issuer,
+      metal_level: plan.metalLevel,
+      type: plan.type,
+      hsa_eligible: plan.hsaEligible,
+      premium: premium[k],
+      premium_w_credit: premiumWithCredit[k],
+      credit_applied: creditApplied[k],
+      ehb_premium: ehbPremium(premiumWithoutTobacco[k], plan.ehbShare ?? 1),
+      tobacco_surcharge: tobaccoSurcharge[k],
+      csr_variant: csr,
+      variant_id: variant?.variantId ?? plan.variantId,
+      deductible: fields.deductible,
+      moop: fields.moop,
+      key_benefits: fields.keyBenefits,
+      quality_rating: plan.qualityRating,
+      estimated_yearly_cost: yearlyCostAt(k),
+      estimated_yearly_cost_complete: fields.complete,
+    };
+    rememberJsonParts(answer, plan, variant ?? plan, csr);
+    return answer;
+  };
+  return {
+    length: planAt.length,
+    premiumWithCredit,
+    keyOf(sort, k) {
+      switch (sort) {
+        case "premium":
+          return premiumWithCredit[k];
+        case "deductible":
+          return fieldsOfPlan(k).deductible.individual;
+        case "moop":
+          return fieldsOfPlan(k).moop.individual;
+        case "yearly_cost":
+          return yearlyCostAt(k);
+        case "quality_rating":
+          return planAt[k].qualityRating;
+      }
+    },
+    idOf: (k) => planAt[k].id,
+    // Without filters nothing is built; with them, the fields the filters read.
+    passes: (filters, k) =>
+      !filters ||
+      passesFilters(
+        {
+          metal_level: planAt[k].metalLevel,
+          type: planAt[k].type,
+          issuer: planAt[k].issuer,
+          hsa_eligible: planAt[k].hsaEligible,
+          premium_w_credit: premiumWithCredit[k],
+          deductible: fieldsOfPlan(k).deductible,
+        },
+        filters,
+      ),
+    answerAt,
+  };
+}

@@ -1,0 +1,38 @@
+import type { PlansRequest } from "../../schemas/shopping";
+import { planStore } from "../plan-store/plan-store.server";
+import { ServerTiming } from "../platform/server-timing.server";
+import { eligibilityForPricing } from "./eligibility.server";
+import { membersOf } from "./household.server";
+import { plansAnswer, type PlansAnswer } from "./plan-list.server";
+import { checkPlace, marketFor } from "./place.server";
+import { checkCoverageDate, resolvePlanYear } from "./plan-year.server";
+import { priceOffer } from "./priced-offer.server";
+import { upstreamPlans } from "./upstream-plans.server";
+
+/** POST /api/plans: every plan offered to the household's place, priced for it. */
+export async function pricePlans(
+  request: PlansRequest,
+  timing: ServerTiming = new ServerTiming(),
+  options: { onlyPlanIds?: readonly string[] } = {},
+): Promise<PlansAnswer> {
+  const store = planStore();
+  const year = resolvePlanYear(request.year, store);
+  checkCoverageDate(request, year);
+  checkPlace(request, store);
+  const { ownedData } = marketFor(request.place.state, year, store);
+  if (!ownedData) return upstreamPlans(request, year, timing);
+
+  const { state, county_fips, zip } = request.place;
+  const members = membersOf(request);
+  // Eligibility first: an upstream estimate is on its way while the store work below runs.
+  const pendingEligibility = timing.measureAsync("eligibility", () => eligibilityForPricing(request, year, store));
+  pendingEligibility.catch(() => undefined); // awaited below; not "unhandled" if the store work throws first
+  const offer = timing.measure("store", () => store.placeOffer({ year, state, countyFips: county_fips, zip }));
+  const { ratingArea } = offer;
+  const { eligibility, unavailable } = await pendingEligibility;
+
+  const plans = timing.measure("pricing", () =>
+    priceOffer(offer, { members, state, year, usage: request.usage, eligibility, onlyPlanIds: options.onlyPlanIds }),
+  );
+  return plansAnswer(request, { year, source: "own", ratingArea, eligibility, unavailable, plans });
+}
