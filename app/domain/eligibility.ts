@@ -34,16 +34,29 @@ function assertIncome(income: number): void {
   if (!Number.isFinite(income)) throw new RangeError(`income must be a finite number of dollars, got ${income}`);
 }
 
+/**
+ * Income in cents, exactly: a whole number of cents when the income is one (0.29 × 100 is
+ * 28.999999999999996 in binary, so it is snapped), otherwise the fraction of a cent is kept. Nothing
+ * is rounded before a line is tested: $63,840.004 is above a $63,840 line (docs/decisions/212).
+ */
 function incomeCents(income: number): number {
   assertIncome(income);
-  return Math.round(income * 100);
+  const cents = income * 100;
+  const whole = Math.round(cents);
+  return Math.abs(cents - whole) < 1e-6 ? whole : cents;
 }
 
-// income ⋛ fraction × guideline, compared on integers: cents × 100 against basis points × dollars.
+// income ⋛ fraction × guideline, compared exactly: cents × 100 against basis points × dollars
+// (integers whenever the income is whole cents).
 function compareToLine(income: number, fraction: number, guideline: number): number {
   const lhs = incomeCents(income) * 100;
   const rhs = Math.round(fraction * 10_000) * guideline;
   return lhs === rhs ? 0 : lhs < rhs ? -1 : 1;
+}
+
+/** −1, 0 or 1 as income is below, on or above fraction × guideline, compared exactly. */
+export function compareIncomeToLine(income: number, fraction: number, guideline: number): number {
+  return compareToLine(income, fraction, guideline);
 }
 
 /** True when income ≥ fraction × guideline, compared exactly in cents. */

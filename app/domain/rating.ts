@@ -98,7 +98,9 @@ function isRatingChild(member: Member, childOnlyPolicy: boolean): boolean {
 
 /**
  * Members whose premiums count, in input order: everyone except children under 21 beyond the
- * three oldest (ties in age keep input order) (45 CFR 147.102(c)(1)).
+ * three oldest (45 CFR 147.102(c)(1)). Among children of the same age a tobacco user is counted
+ * first, then input order: which of two identical children is "the fourth" cannot change a price,
+ * so reordering the people never does (docs/decisions/211-per-person-programmes.md).
  */
 export function ratedMembers<M extends Member>(members: readonly M[]): M[] {
   members.forEach((m) => assertAge(m.age));
@@ -106,7 +108,7 @@ export function ratedMembers<M extends Member>(members: readonly M[]): M[] {
   const children = members
     .map((m, index) => ({ m, index }))
     .filter(({ m }) => isRatingChild(m, childOnly))
-    .sort((a, b) => b.m.age - a.m.age || a.index - b.index);
+    .sort((a, b) => b.m.age - a.m.age || Number(b.m.usesTobacco) - Number(a.m.usesTobacco) || a.index - b.index);
   const unrated = new Set(children.slice(MAX_RATED_CHILDREN).map(({ index }) => index));
   return members.filter((_, index) => !unrated.has(index));
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CSR_LEVELS } from "../domain/csr";
+import { householdProblems } from "../domain/household";
 import { PLAN_SORTS } from "../domain/plan-order";
 import { USAGE_LEVELS } from "../domain/yearly-cost";
 
@@ -31,7 +32,15 @@ export const Person = z
     age: z.number().int("Whole years").min(0).max(120).describe("Age in whole years on the coverage start date"),
     uses_tobacco: z.boolean().default(false).describe("Regular tobacco use in the last 6 months"),
     is_pregnant: z.boolean().default(false),
-    relationship: Relationship.default("self").describe("Relationship to the first person (the subscriber)"),
+    relationship: Relationship.optional().describe(
+      "Relationship to the subscriber. When missing: the oldest person is the subscriber if nobody is self; others are child under 19, otherwise other (docs/api.md)",
+    ),
+    medicare_eligible: z
+      .boolean()
+      .optional()
+      .describe(
+        "Eligible for premium-free Medicare Part A; default true from age 65. Medicare-eligible people get no premium tax credit",
+      ),
   })
   .strict();
 
@@ -54,7 +63,24 @@ export const Household = z
   .refine((h) => h.size === undefined || h.size >= h.people.length, {
     message: "Household size cannot be smaller than the number of people applying",
     path: ["size"],
+  })
+  // At most one self and one spouse, no spouse under 14, an adult in the household (docs/api.md).
+  .superRefine((h, ctx) => {
+    const people = h.people.map((p) => ({ age: p.age, relationship: p.relationship }));
+    for (const problem of householdProblems(people, h.size)) {
+      ctx.addIssue({
+        code: "custom",
+        message: problem.message,
+        path: problem.person === null ? ["people"] : ["people", problem.person, problem.field],
+      });
+    }
   });
+
+/** True when a dollar amount has at most two decimals (whole cents); 0.29 is, 63840.004 is not. */
+export function isWholeCents(amount: number): boolean {
+  const cents = amount * 100;
+  return Math.abs(cents - Math.round(cents)) < 1e-6;
+}
 
 export const Place = z
   .object({
@@ -77,7 +103,8 @@ export const ShoppingRequest = z
       .number()
       .min(0, "Income cannot be negative")
       .max(100_000_000)
-      .describe("Expected yearly household income (MAGI) in US dollars"),
+      .refine(isWholeCents, "Whole cents: at most two decimals")
+      .describe("Expected yearly household income (MAGI) in US dollars, at most two decimals"),
     household: Household,
     place: Place,
     year: Year.optional(),

@@ -1,17 +1,31 @@
-import type { Member } from "../../domain/rating";
+import { resolveRelationships } from "../../domain/household";
+import type { Member, Relationship } from "../../domain/rating";
 import type { ShoppingRequest } from "../../schemas/shopping";
 import type { UpstreamHousehold } from "../upstream/client.server";
 
 /** The request's household as the rating rules read it, its tax-household size, and upstream's shape of it. */
 
+/** Each person's relationship, the missing ones filled in by the one rule (docs/api.md "Relationships"). */
+export function relationshipsOf(request: Pick<ShoppingRequest, "household">): Relationship[] {
+  return resolveRelationships(request.household.people);
+}
+
 export function membersOf(request: Pick<ShoppingRequest, "household">): Member[] {
-  return request.household.people.map((p) => ({
+  const relationships = relationshipsOf(request);
+  return request.household.people.map((p, i) => ({
     age: p.age,
     usesTobacco: p.uses_tobacco,
     isPregnant: p.is_pregnant,
-    relationship: p.relationship,
+    relationship: relationships[i],
   }));
 }
+
+const UPSTREAM_RELATIONSHIP: Record<Relationship, string> = {
+  self: "Self",
+  spouse: "Spouse",
+  child: "Child",
+  other: "Other Relative",
+};
 
 export function householdSizeOf(request: Pick<ShoppingRequest, "household">): number {
   return request.household.size ?? request.household.people.length;
@@ -28,11 +42,12 @@ export function upstreamHousehold(
   request: ShoppingRequest,
   options: { countNonApplicants?: boolean } = {},
 ): UpstreamHousehold {
-  const people: UpstreamHousehold["people"] = request.household.people.map((p) => ({
+  const relationships = relationshipsOf(request);
+  const people: UpstreamHousehold["people"] = request.household.people.map((p, i) => ({
     age: p.age,
     uses_tobacco: p.uses_tobacco,
     is_pregnant: p.is_pregnant,
-    relationship: { self: "Self", spouse: "Spouse", child: "Child", other: "Other Relative" }[p.relationship],
+    relationship: UPSTREAM_RELATIONSHIP[relationships[i]],
     aptc_eligible: true,
   }));
   if (options.countNonApplicants) {
@@ -49,7 +64,7 @@ export function upstreamHousehold(
   return {
     income: request.income,
     people,
-    has_married_couple: request.household.people.some((p) => p.relationship === "spouse"),
+    has_married_couple: relationships.includes("spouse"),
     effective_date: request.coverage_date,
   };
 }

@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import {
+  householdProblems,
+  isMedicareEligible,
+  proposedRelationship,
+  resolveRelationships,
+} from "../../../app/domain/household";
+
+describe("relationship rule (docs/api.md, decision 210)", () => {
+  it("makes the oldest person the subscriber when nobody is self, children under 19, others other", () => {
+    expect(resolveRelationships([{ age: 40 }, { age: 38 }, { age: 10 }, { age: 7 }])).toEqual([
+      "self",
+      "other",
+      "child",
+      "child",
+    ]);
+    // Listed children first: the same people, the same roles.
+    expect(resolveRelationships([{ age: 10 }, { age: 40 }])).toEqual(["child", "self"]);
+    expect(resolveRelationships([{ age: 19 }, { age: 45 }, { age: 18 }])).toEqual(["other", "self", "child"]);
+  });
+
+  it("keeps given relationships and fills only the gaps", () => {
+    expect(
+      resolveRelationships([{ age: 30, relationship: "self" }, { age: 50 }, { age: 31, relationship: "spouse" }]),
+    ).toEqual(["self", "other", "spouse"]);
+    // Someone else is self: the unmarked oldest is not made a second subscriber.
+    expect(resolveRelationships([{ age: 70 }, { age: 40, relationship: "self" }])).toEqual(["other", "self"]);
+  });
+
+  it("proposes child under 19 on the page, other from 19", () => {
+    expect(proposedRelationship(18)).toBe("child");
+    expect(proposedRelationship(19)).toBe("other");
+  });
+
+  it("refuses two subscribers, two spouses, a spouse under 14 and a household with no adult", () => {
+    expect(
+      householdProblems([
+        { age: 40, relationship: "self" },
+        { age: 38, relationship: "self" },
+      ]),
+    ).toEqual([expect.objectContaining({ person: 1, field: "relationship" })]);
+    expect(
+      householdProblems([
+        { age: 40, relationship: "spouse" },
+        { age: 38, relationship: "spouse" },
+      ]),
+    ).toEqual([expect.objectContaining({ person: 1, field: "relationship" })]);
+    expect(householdProblems([{ age: 40 }, { age: 13, relationship: "spouse" }])).toEqual([
+      expect.objectContaining({ person: 1, field: "relationship" }),
+    ]);
+    expect(householdProblems([{ age: 14, relationship: "spouse" }, { age: 40 }])).toEqual([]);
+    expect(householdProblems([{ age: 12 }, { age: 9 }])).toEqual([
+      expect.objectContaining({ person: null, field: "people" }),
+    ]);
+    // Children applying while their parents (counted in the size) are not: fine.
+    expect(householdProblems([{ age: 12 }, { age: 9 }], 4)).toEqual([]);
+    expect(householdProblems([{ age: 18 }])).toEqual([]);
+  });
+
+  it("treats 65 and over as Medicare-eligible unless told otherwise", () => {
+    expect(isMedicareEligible({ age: 64 })).toBe(false);
+    expect(isMedicareEligible({ age: 65 })).toBe(true);
+    expect(isMedicareEligible({ age: 66, medicareEligible: false })).toBe(false);
+    expect(isMedicareEligible({ age: 50, medicareEligible: true })).toBe(true);
+  });
+});
