@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { createHmac } from "node:crypto";
+import { householdProblems, type PersonFacts } from "../../../app/domain/household";
 import { jpeg, pdf, png } from "../../unit/intake/files";
 import {
   DOC_TYPES,
@@ -589,18 +590,24 @@ const person = fc.record(
     uses_tobacco: fc.boolean(),
     is_pregnant: fc.boolean(),
     relationship: fc.constantFrom("self", "spouse", "child", "other"),
+    medicare_eligible: fc.boolean(),
   },
   { requiredKeys: ["age"] },
 );
 
-const household = fc.array(person, { minLength: 1, maxLength: 6 }).chain((people) =>
-  fc
-    .record({
-      people: fc.constant(people),
-      size: fc.option(fc.integer({ min: people.length, max: 20 }), { nil: undefined }),
-    })
-    .map(dropUndefined),
-);
+// Valid households only: at most one self and one spouse, no spouse under 14, an adult somewhere
+// (docs/decisions/210-relationship-rule.md).
+const household = fc
+  .array(person, { minLength: 1, maxLength: 6 })
+  .chain((people) =>
+    fc
+      .record({
+        people: fc.constant(people),
+        size: fc.option(fc.integer({ min: people.length, max: 20 }), { nil: undefined }),
+      })
+      .map(dropUndefined),
+  )
+  .filter((h) => householdProblems(h.people as PersonFacts[], h.size as number | undefined).length === 0);
 
 const place = fc
   .constantFrom(...PLACES)
@@ -614,7 +621,11 @@ function dropUndefined<T extends Record<string, unknown>>(o: T): T {
 
 export const validShopping = fc
   .record({
-    income: fc.oneof(fc.integer({ min: 0, max: 500_000 }), fc.double({ min: 0, max: 100_000_000, noNaN: true })),
+    // Whole cents: more than two decimals is a 400 naming income (docs/decisions/212).
+    income: fc.oneof(
+      fc.integer({ min: 0, max: 500_000 }),
+      fc.integer({ min: 0, max: 10_000_000_000 }).map((c) => c / 100),
+    ),
     household,
     place,
     year,

@@ -102,7 +102,9 @@ describe("TX (age-rated, federal curve), Dallas County", () => {
     { ages: [65], label: "65: rated in the band '64 and over' (3.000)" },
   ])("age band: $label", async ({ ages }) => {
     const people = ages.length === 1 && ages[0] < 21 ? [child(ages[0])] : [self(ages[0])];
-    const answer = await plansFor(PLACES.dallas, people, 60_000);
+    // A child applies alone with a parent in the tax household (a household with no adult is a 400).
+    const extra = people[0].relationship === "child" ? { household: { people, size: 2 } } : {};
+    const answer = await plansFor(PLACES.dallas, people, 60_000, extra);
     const plan = answer.plans.find((p: Plan) => p.id === "10101TX0010004");
     expect(plan.premium).toBe(memberByHand("10101TX0010004", ages[0]));
   });
