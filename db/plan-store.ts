@@ -6,7 +6,7 @@
  *
  * This drizzle schema is the one source of truth: db/plan-store-ddl.ts derives
  * the CREATE TABLE / CREATE INDEX statements from it, the loader derives its
- * INSERT statements from it, and app/server/plan-store/plan-store.server.ts queries it.
+ * INSERT statements from it, and app/server/plan-store/queries.server.ts queries it.
  *
  * Conventions:
  * - Every plan row carries its plan year (`plan_year`); geography (counties,
