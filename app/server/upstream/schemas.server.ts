@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PROVIDER_TYPE_ORDER, type ProviderTypeName } from "../../domain/coverage-suggestions";
 
 /**
  * The CMS Marketplace API's response shapes as the live API sends them, which
@@ -30,8 +31,9 @@ export const DrugSuggestionSchema = z.object({
 export type UpstreamDrugSuggestion = z.infer<typeof DrugSuggestionSchema>;
 export const DrugAutocompleteResponse = z.array(DrugSuggestionSchema);
 
-export const PROVIDER_TYPES = ["Individual", "Facility", "Group"] as const;
-export type ProviderType = (typeof PROVIDER_TYPES)[number];
+// The provider types are the domain's (app/domain/coverage-suggestions.ts): one
+// declaration. These aliases keep the client's names until it imports the domain's.
+export { PROVIDER_TYPE_ORDER as PROVIDER_TYPES, type ProviderTypeName as ProviderType };
 
 export const ProviderSuggestionSchema = z
   .object({
