@@ -1,0 +1,135 @@
+import { z } from "zod";
+import { PROVIDER_TYPE_ORDER } from "../../domain/coverage-suggestions";
+
+/**
+ * Answer shapes for the OpenAPI document (./openapi.server.ts) of the routes
+ * whose answers have no schema in app/schemas: they mirror the routes'
+ * TypeScript types (documentation only; docs/api.md is the prose).
+ */
+
+/** The one JSON error shape of every /api route (app/server/platform/api.server.ts). */
+export const ApiErrorResponse = z.strictObject({
+  error: z.strictObject({
+    code: z
+      .string()
+      .describe("Stable machine-readable code, e.g. validation_failed, year_not_available, eligibility_unavailable"),
+    message: z.string().describe("A sentence a person can read"),
+    fields: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe('Validation failures only: each bad field path (e.g. "household.people.0.age") and why'),
+  }),
+});
+
+const UpstreamState = z
+  .enum(["ok", "partial", "unavailable"])
+  .describe("ok; partial: some upstream calls failed; unavailable: none answered");
+const CoverageValue = z.enum(["Covered", "NotCovered", "PartialCovered", "GenericCovered", "DataNotProvided"]);
+const CoverageSource = z.enum(["upstream", "own_data", "none"]);
+
+export const HealthResponse = z.object({
+  status: z.literal("ok"),
+  commit: z.string().describe("Build revision"),
+  env: z.string().describe("Deployment name (DEPLOY_ENV)"),
+  upstream: z.enum(["sample", "live"]).describe("sample: answers come from the bundled fake upstream"),
+  planData: z.enum(["sample", "real", "missing"]),
+  planStore: z
+    .object({
+      complete: z.boolean().describe("false: loaded with --allow-incomplete despite failing the completeness gate"),
+      problems: z.array(z.string()).describe("One line per failed gate condition"),
+      loadedAt: z.string().nullable().describe("When the seed pipeline built the store"),
+      source: z.string().nullable().describe("The source directory the store was loaded from"),
+      planYears: z.array(z.number().int()),
+    })
+    .nullable()
+    .describe("The plan store's own metadata; null when no store is loaded"),
+  warnings: z.array(z.string()).describe("Names of settings with a start-up warning"),
+});
+
+export const DrugAutocompleteResponse = z.object({
+  drugs: z.array(
+    z.object({ rxcui: z.string(), name: z.string(), strength: z.string(), route: z.string(), full_name: z.string() }),
+  ),
+  upstream: z.enum(["ok", "unavailable"]),
+  sample: z.boolean(),
+});
+
+export const ProviderAutocompleteResponse = z.object({
+  providers: z.array(
+    z.object({
+      npi: z.string(),
+      name: z.string(),
+      type: z.enum(PROVIDER_TYPE_ORDER),
+      specialties: z.array(z.string()),
+      accepting: z.string().nullable(),
+      gender: z.string().nullable(),
+      languages: z.array(z.string()),
+      facility_types: z.array(z.string()),
+    }),
+  ),
+  upstream: UpstreamState,
+  failedTypes: z.array(z.enum(PROVIDER_TYPE_ORDER)).optional(),
+  sample: z.boolean(),
+});
+
+export const DrugCoveredResponse = z.object({
+  coverage: z.array(
+    z.object({
+      rxcui: z.string(),
+      plan_id: z.string(),
+      coverage: CoverageValue,
+      drug_tier: z.string().nullable(),
+      generic_rxcui: z.string().optional(),
+      restrictions: z
+        .object({ prior_authorization: z.boolean(), step_therapy: z.boolean(), quantity_limit: z.boolean() })
+        .optional(),
+      source: CoverageSource,
+    }),
+  ),
+  upstream: UpstreamState,
+  year: z.number().int(),
+  sample: z.boolean(),
+});
+
+export const ProviderCoveredResponse = z.object({
+  coverage: z.array(
+    z.object({
+      npi: z.string(),
+      plan_id: z.string(),
+      coverage: CoverageValue,
+      network_tier: z.string().nullable(),
+      accepting: z.string().optional(),
+      source: CoverageSource,
+    }),
+  ),
+  upstream: UpstreamState,
+  year: z.number().int(),
+  sample: z.boolean(),
+});
+
+export const WaitlistResponse = z.object({ waitlist_submission_id: z.string().describe("24 hex characters") });
+export const DiscoveryResponse = z.object({ discovery_submission_id: z.string().describe("24 hex characters") });
+export const UploadResponse = z.object({
+  key: z.string().describe("agent-survey-uploads/<docType>/<epoch-millis>-<upload_id>-<safe file name>"),
+  upload_id: z.string(),
+  content_type: z.enum(["application/pdf", "image/jpeg", "image/png"]),
+  size_bytes: z.number().int(),
+});
+export const UnsubscribeResponse = z.object({ unsubscribed: z.literal(true), already_unsubscribed: z.boolean() });
+export const EnrollmentCreatedResponse = z.object({
+  application_id: z.string(),
+  status: z.literal("received"),
+  access_token: z.string().describe("Shown once: needed to read the application back"),
+});
+export const EnrollmentApplicationResponse = z.object({
+  application_id: z.string(),
+  status: z.string(),
+  submitted_at: z.string(),
+  plan_id: z.string(),
+  year: z.number().int(),
+  place: z.object({ state: z.string(), county_fips: z.string(), zip: z.string() }),
+  household: z.looseObject({}),
+  income: z.number(),
+  contact: z.looseObject({}),
+  attestation: z.object({ version: z.string(), attested_at: z.string() }),
+});
