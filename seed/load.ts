@@ -94,6 +94,8 @@ export class PlanStoreLoader {
   private overallBytes = 0;
   private readonly counties = new Map<string, CountyName>();
   private readonly db: Database.Database;
+  /** Set while loading a year that is one of several found in a flat directory. */
+  private yearMayBeAbsent = false;
 
   constructor(private readonly ctx: LoadContext) {
     this.db = ctx.db;
@@ -107,6 +109,7 @@ export class PlanStoreLoader {
     let lastBytes = 0;
     return {
       year,
+      yearMayBeAbsent: this.yearMayBeAbsent,
       label: this.label(file),
       ...extra,
       onProgress: (p) => {
@@ -211,6 +214,7 @@ export class PlanStoreLoader {
 
   private async loadYear(y: YearSources): Promise<void> {
     const { year, files } = y;
+    this.yearMayBeAbsent = Boolean(y.foundAmongSeveral);
     if (files.ratingAreasByCounty) await this.loadRatingAreasByCounty(files.ratingAreasByCounty, year);
     if (files.ratingAreasByZip3) await this.loadRatingAreasByZip3(files.ratingAreasByZip3, year);
 

@@ -45,6 +45,12 @@ export type MachineReadableFile = { kind: "plans" | "drugs" | "providers"; path:
 
 export type YearSources = {
   year: number;
+  /**
+   * True when this year is one of several found in a flat directory's files:
+   * a file without rows of it is then read as empty (the gate judges what is
+   * missing) rather than refused as a file of another year.
+   */
+  foundAmongSeveral?: boolean;
   files: Partial<Record<Exclude<YearSpecificKey, "machineReadableDir">, string>>;
   machineReadable: MachineReadableFile[];
 };
@@ -95,19 +101,22 @@ function machineReadableFiles(mrDir: string): MachineReadableFile[] {
   return out;
 }
 
-/** The first BusinessYear found in the first data row of a PUF, or undefined. */
-async function businessYearOf(file: string): Promise<number | undefined> {
+/** Every BusinessYear in a PUF's rows (not only the first row's), ascending; empty without the column. */
+export async function businessYearsOf(file: string): Promise<number[]> {
   let header: HeaderMap | null = null;
+  let column = -1;
+  const years = new Set<number>();
   for await (const record of csvRecords(file, { delimiter: sniffDelimiter(file) })) {
     if (!header) {
       header = new HeaderMap(record.fields);
-      if (!header.has("BusinessYear")) return undefined;
+      column = header.find("BusinessYear");
+      if (column === -1) return [];
       continue;
     }
-    const v = (record.fields[header.find("BusinessYear")] ?? "").trim();
-    return /^[0-9]{4}$/.test(v) ? Number(v) : undefined;
+    const v = (record.fields[column] ?? "").trim();
+    if (/^[0-9]{4}$/.test(v)) years.add(Number(v));
   }
-  return undefined;
+  return [...years].sort((a, b) => a - b);
 }
 
 export class SourceLayoutError extends Error {}
@@ -144,21 +153,24 @@ export async function resolveSources(
       throw new SourceLayoutError(`no ${options.year} directory in ${root} (found ${yearDirs.join(", ")})`);
     years = wanted.map((y) => yearSources(y, path.join(dir, String(y))));
   } else {
-    let year = options.year;
-    if (year === undefined) {
+    // A flat directory: --year, else every BusinessYear of the first PUF present (the
+    // whole file is read, not its first row). Each year found is loaded on its own, the
+    // files read once per year; a file with no row of a year is then refused (runCsv).
+    let found: number[] = options.year === undefined ? [] : [options.year];
+    if (options.year === undefined) {
       for (const key of ["planAttributes", "rates", "serviceAreas", "benefits", "network"] as const) {
         const file = at(dir, SOURCE_FILES[key]);
-        if (file) year = await businessYearOf(file);
-        if (year !== undefined) break;
+        if (file) found = await businessYearsOf(file);
+        if (found.length > 0) break;
       }
     }
     const hasYearFiles = YEAR_SPECIFIC.some((k) =>
       k === "machineReadableDir" ? isDir(path.join(dir, "mr")) : at(dir, SOURCE_FILES[k]),
     );
-    if (year === undefined && hasYearFiles) {
+    if (found.length === 0 && hasYearFiles) {
       throw new SourceLayoutError("cannot tell the plan year from the files (no BusinessYear): pass --year YYYY");
     }
-    years = year === undefined ? [] : [yearSources(year, dir)];
+    years = found.map((y) => ({ ...yearSources(y, dir), foundAmongSeveral: found.length > 1 }));
   }
 
   const layout: SourceLayout = {

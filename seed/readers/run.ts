@@ -36,6 +36,8 @@ export type RunOptions = ReaderOptions & {
   /** Name recorded in the report (relative path). */
   label?: string;
   onProgress?: (progress: FileProgress) => void;
+  /** Read a file without rows of `year` as empty instead of refusing it (several years in one directory). */
+  yearMayBeAbsent?: boolean;
   /** Called for whole-plan skips (SHOP, dental-only) named by a reader. */
   onSkippedPlan?: (plan: SkippedPlan) => void;
 };
@@ -133,6 +135,7 @@ export async function runCsv<T>(
   const progress = throttle(options.onProgress);
   let parseRow: ((fields: string[]) => Parsed<T> | Parsed<T>[]) | null = null;
   let width = 0;
+  const yearsSeen = new Map<number, number>();
   for await (const batch of csvRecordBatches(path, { delimiter, hash, onBytes: (b) => (bytesRead += b) })) {
     for (const record of batch) {
       let dataInFirst = false;
@@ -144,7 +147,7 @@ export async function runCsv<T>(
         if (missing.length)
           throw new SourceFormatError(label, `not a ${format.name} file: missing column(s) ${missing.join(", ")}`);
         try {
-          parseRow = format.create(header, options);
+          parseRow = format.create(header, { ...options, yearsSeen });
         } catch (error) {
           throw new SourceFormatError(label, error instanceof Error ? error.message : String(error));
         }
@@ -168,6 +171,14 @@ export async function runCsv<T>(
     progress({ file: label, bytesRead, totalBytes: size, rowsRead: counter.report.rowsRead });
   }
   if (parseRow === null) throw new SourceFormatError(label, "empty file (no header row)");
+  // A file of another plan year than the one asked for is refused, not loaded as "no rows".
+  if (options.year !== undefined && !options.yearMayBeAbsent && yearsSeen.size > 0 && !yearsSeen.has(options.year)) {
+    const found = [...yearsSeen.keys()].sort((a, b) => a - b);
+    throw new SourceFormatError(
+      label,
+      `no rows of plan year ${options.year}: its rows are of plan year${found.length === 1 ? "" : "s"} ${found.join(", ")}`,
+    );
+  }
   progress({ file: label, bytesRead, totalBytes: size, rowsRead: counter.report.rowsRead }, true);
   counter.report.checksum = hash.digest("hex");
   return counter.report;

@@ -34,6 +34,8 @@ export class SourceFormatError extends Error {
 export type ReaderOptions = {
   /** The plan year being loaded; rows of another BusinessYear are skipped. */
   year?: number;
+  /** Filled by yearCheck: how many rows carry each BusinessYear (runCsv refuses a file without `year`). */
+  yearsSeen?: Map<number, number>;
 };
 
 /** A CSV format: which columns it needs and how to parse a record. */
@@ -68,8 +70,10 @@ export function yearCheck(header: HeaderMap, options: ReaderOptions): (fields: s
   const get = column(header, "BusinessYear");
   if (options.year === undefined || !header.has("BusinessYear")) return () => null;
   const wanted = String(options.year);
+  const seen = options.yearsSeen;
   return (fields) => {
     const y = get(fields);
+    if (seen && /^[0-9]{4}$/.test(y)) seen.set(Number(y), (seen.get(Number(y)) ?? 0) + 1);
     if (y === wanted) return null;
     if (!/^[0-9]{4}$/.test(y)) return reject("malformed BusinessYear");
     return skip(`other plan year (${y})`);

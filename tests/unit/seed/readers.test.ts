@@ -81,14 +81,17 @@ describe("Benefits and Cost Sharing reader", () => {
     ).toEqual(["04", "04", "04", "05", "05", "06"]);
   });
 
-  it("skips rows of another plan year", async () => {
+  it("refuses a file with no row of the plan year asked for, naming the years found", async () => {
+    await expect(
+      collectCsv(ref("puf-benefits-cost-sharing.py2016-legacy.sample.csv"), benefitsFormat, { year: 2027 }),
+    ).rejects.toThrow(/no rows of plan year 2027: its rows are of plan year 2016$/);
     const { rows, report } = await collectCsv(
       ref("puf-benefits-cost-sharing.py2016-legacy.sample.csv"),
       benefitsFormat,
-      { year: 2027 },
+      { year: 2016 },
     );
-    expect(rows).toHaveLength(0);
-    expect(report.skipReasons).toEqual({ "other plan year (2016)": 17 });
+    expect(rows).toHaveLength(17);
+    expect(report.skipReasons).toEqual({});
   });
 
   it("reads PY2026 headers and rejects malformed rows with a counted reason", async () => {
@@ -167,11 +170,10 @@ describe("Plan Attributes reader", () => {
       year: 2027,
       onSkippedPlan: (p) => skipped.push(`${p.planId}:${p.planClass}`),
     });
-    expect(report.rowsRead).toBe(16);
+    expect(report.rowsRead).toBe(15);
     expect(report.skipReasons).toEqual({
       "SHOP (small group) plan": 1,
       "dental-only plan": 1,
-      "other plan year (2026)": 1,
     });
     expect(skipped).toEqual(["12345TX0020001:shop", "12345TX0030001:dental"]);
     expect(Object.keys(report.rejectReasons).sort()).toEqual([
