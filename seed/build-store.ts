@@ -27,6 +27,7 @@ import { planStoreDdl } from "../db/plan-store-ddl";
 import { PlanStoreLoader, inserter, type LoadProgress } from "./load";
 import type { FileReport } from "./readers/run";
 import { DEFAULT_MIN_RATIO, StoreRefusedError, checkCompleteness, checkShrink, type GateProblem } from "./gate";
+import { contentSize } from "./readers/zip";
 import { SOURCE_FILES, resolveSources, type SourceLayout } from "./sources";
 
 export type BuildProgress =
@@ -124,7 +125,8 @@ export async function buildPlanStore(options: BuildPlanStoreOptions): Promise<Lo
   const tmpPath = `${outPath}.tmp-${process.pid}`;
   if (existsSync(tmpPath)) unlinkSync(tmpPath);
 
-  const overallTotalBytes = layout.allFiles.reduce((sum, f) => sum + statSync(f).size, 0);
+  let overallTotalBytes = 0;
+  for (const f of layout.allFiles) overallTotalBytes += await contentSize(f);
   let db: Database.Database | undefined;
   try {
     db = new Database(tmpPath);

@@ -132,6 +132,7 @@ export function summarize(report: LoadReport): string {
       `  ${f.file}: read ${f.rowsRead}, loaded ${f.rowsLoaded}, skipped ${f.rowsSkipped}, rejected ${f.rowsRejected}`,
     );
     for (const [reason, n] of Object.entries(f.skipReasons)) lines.push(`      skipped ${n}: ${reason}`);
+    for (const [remark, n] of Object.entries(f.notes ?? {})) lines.push(`      loaded ${n} with: ${remark}`);
     for (const [reason, r] of Object.entries(f.rejectReasons))
       lines.push(
         `      rejected ${r.count}: ${reason} (lines ${r.lines.join(", ")}${r.count > r.lines.length ? ", …" : ""})`,

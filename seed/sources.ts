@@ -7,7 +7,7 @@
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { HeaderMap, csvRecords, sniffDelimiter } from "./readers/csv";
+import { HeaderMap, csvRecords, sniffDelimiterOf } from "./readers/csv";
 
 export const SOURCE_FILES = {
   states: "states.csv",
@@ -106,7 +106,7 @@ export async function businessYearsOf(file: string): Promise<number[]> {
   let header: HeaderMap | null = null;
   let column = -1;
   const years = new Set<number>();
-  for await (const record of csvRecords(file, { delimiter: sniffDelimiter(file) })) {
+  for await (const record of csvRecords(file, { delimiter: await sniffDelimiterOf(file) })) {
     if (!header) {
       header = new HeaderMap(record.fields);
       column = header.find("BusinessYear");
@@ -127,7 +127,12 @@ export async function resolveSources(
 ): Promise<SourceLayout> {
   const dir = path.resolve(root);
   if (!isDir(dir)) throw new SourceLayoutError(`source directory not found: ${root}`);
-  const at = (base: string, name: string) => (isFile(path.join(base, name)) ? path.join(base, name) : undefined);
+  // A file may also be there zipped, as CMS publishes the PUFs: plan-attributes-puf.zip.
+  const at = (base: string, name: string) => {
+    for (const candidate of [name, name.replace(/\.(csv|txt)$/i, ".zip")])
+      if (isFile(path.join(base, candidate))) return path.join(base, candidate);
+    return undefined;
+  };
   const sample = Boolean(options.sample) || existsSync(path.join(dir, SAMPLE_MARKER));
 
   const yearDirs = readdirSync(dir)

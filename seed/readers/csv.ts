@@ -8,9 +8,10 @@
  * is reported as malformed and reading resumes at the next line, so one bad
  * quote can neither swallow the rest of the file nor exhaust memory.
  */
-import { createReadStream, openSync, readSync, closeSync } from "node:fs";
+import { openSync, readSync, closeSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import type { Hash } from "node:crypto";
+import { headBytes, openBytes } from "./zip";
 
 export type CsvRecord = {
   /** 1-based physical line on which the record starts (the header is line 1). */
@@ -37,21 +38,25 @@ export function sniffEncoding(path: string): "utf8" | "latin1" {
   const fd = openSync(path, "r");
   try {
     const buf = Buffer.alloc(65536);
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    let slice = buf.subarray(0, n);
-    // Do not judge a multi-byte sequence cut at the end of the sample.
-    let cut = 0;
-    while (cut < 3 && slice.length - cut > 0 && (slice[slice.length - 1 - cut] & 0xc0) === 0x80) cut++;
-    if (slice.length - cut > 0 && slice[slice.length - 1 - cut] >= 0xc0)
-      slice = slice.subarray(0, slice.length - 1 - cut);
-    try {
-      new TextDecoder("utf-8", { fatal: true }).decode(slice);
-      return "utf8";
-    } catch {
-      return "latin1";
-    }
+    return encodingOf(buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)));
   } finally {
     closeSync(fd);
+  }
+}
+
+/** "utf8" unless `head` (a file's first bytes) is not valid UTF-8, then "latin1". */
+export function encodingOf(head: Buffer): "utf8" | "latin1" {
+  let slice = head;
+  // Do not judge a multi-byte sequence cut at the end of the sample.
+  let cut = 0;
+  while (cut < 3 && slice.length - cut > 0 && (slice[slice.length - 1 - cut] & 0xc0) === 0x80) cut++;
+  if (slice.length - cut > 0 && slice[slice.length - 1 - cut] >= 0xc0)
+    slice = slice.subarray(0, slice.length - 1 - cut);
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(slice);
+    return "utf8";
+  } catch {
+    return "latin1";
   }
 }
 
@@ -151,9 +156,10 @@ function countNewlines(s: string, from: number, to: number): number {
  */
 export async function* csvRecordBatches(path: string, options: CsvReadOptions = {}): AsyncGenerator<CsvRecord[]> {
   const delim = options.delimiter ?? ",";
-  const encoding = sniffEncoding(path);
+  const encoding = encodingOf(await headBytes(path, 65536));
   const decoder = new StringDecoder(encoding);
-  const stream = createReadStream(path, { highWaterMark: options.chunkSize ?? 1 << 20 });
+  // A .zip is read through its data entry (zip.ts), as CMS publishes the PUFs.
+  const stream = await openBytes(path, options.chunkSize ?? 1 << 20);
   let carry = "";
   let line = 1;
   let first = true;
@@ -259,18 +265,27 @@ export function sniffDelimiter(path: string): string {
   const fd = openSync(path, "r");
   try {
     const buf = Buffer.alloc(8192);
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    const text = buf.subarray(0, n).toString("latin1");
-    const end = text.indexOf("\n");
-    const first = end === -1 ? text : text.slice(0, end);
-    const count = (ch: string) => first.split(ch).length - 1;
-    const pipes = count("|");
-    const tabs = count("\t");
-    const commas = count(",");
-    if (pipes > commas && pipes >= tabs) return "|";
-    if (tabs > commas) return "\t";
-    return ",";
+    return delimiterOf(buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)));
   } finally {
     closeSync(fd);
   }
+}
+
+/** sniffDelimiter for any source file, a .zip included. */
+export async function sniffDelimiterOf(path: string): Promise<string> {
+  return delimiterOf(await headBytes(path, 8192));
+}
+
+/** The delimiter of the first line of `head`: "|", tab or ",". */
+export function delimiterOf(head: Buffer): string {
+  const text = head.toString("latin1");
+  const end = text.indexOf("\n");
+  const first = end === -1 ? text : text.slice(0, end);
+  const count = (ch: string) => first.split(ch).length - 1;
+  const pipes = count("|");
+  const tabs = count("\t");
+  const commas = count(",");
+  if (pipes > commas && pipes >= tabs) return "|";
+  if (tabs > commas) return "\t";
+  return ",";
 }

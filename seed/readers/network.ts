@@ -32,13 +32,16 @@ export const networkFormat: CsvFormat<NetworkRecord> = {
       if (!/^[0-9]{5}$/.test(issuerId)) return reject("malformed IssuerId");
       const networkId = f.networkId(fields).toUpperCase();
       if (!networkId) return reject("missing NetworkId");
+      // "Indemnity", or two addresses joined by "; ": the network (id, name) is still real;
+      // only its directory link is unknown.
       const rawUrl = f.url(fields);
       const url = normalizeUrl(rawUrl);
-      if (rawUrl !== "" && url === null) return reject("malformed NetworkURL");
+      const note =
+        rawUrl !== "" && url === null ? "NetworkURL not a single http(s) address (recorded as missing)" : undefined;
       const yearText = businessYear(fields);
       const planYear = options.year ?? (/^[0-9]{4}$/.test(yearText) ? Number(yearText) : NaN);
       if (!Number.isFinite(planYear)) return reject("malformed BusinessYear");
-      return row({ planYear, issuerId, networkId, name: cleanText(f.name(fields)), url });
+      return row({ planYear, issuerId, networkId, name: cleanText(f.name(fields)), url }, note);
     };
   },
 };

@@ -16,7 +16,7 @@ import {
   parseRate,
   parseYesNo,
 } from "../../db/plan-store-values";
-import { column, reject, row, yearCheck, type CsvFormat, type Parsed } from "./types";
+import { column, firstFilled, reject, row, yearCheck, type CsvFormat, type Parsed } from "./types";
 
 export type CostLimitCell = {
   kind: "deductible" | "moop" | "coinsurance";
@@ -148,7 +148,7 @@ export const planAttributesFormat: CsvFormat<PlanAttributesRecord> = {
     const year = yearCheck(header, options);
     const businessYear = c("BusinessYear");
     const market = c("MarketCoverage");
-    const dental = c("DentalOnlyPlan", "DentalOnly");
+    const dental = firstFilled(header, "DentalOnlyPlan", "DentalOnly");
     const f = {
       state: c("StateCode"),
       issuerId: c("IssuerId"),

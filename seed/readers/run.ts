@@ -5,7 +5,8 @@
  */
 import { createHash } from "node:crypto";
 import { statSync } from "node:fs";
-import { HeaderMap, csvRecordBatches, sniffDelimiter } from "./csv";
+import { HeaderMap, csvRecordBatches, sniffDelimiterOf } from "./csv";
+import { contentSize } from "./zip";
 import { JsonStreamError, jsonArrayElementBatches } from "./json-stream";
 import type { JsonFormat } from "./machine-readable";
 import { SourceFormatError, type CsvFormat, type Parsed, type ReaderOptions, type SkippedPlan } from "./types";
@@ -25,6 +26,8 @@ export type FileReport = {
   rowsRejected: number;
   skipReasons: Record<string, number>;
   rejectReasons: Record<string, RejectReason>;
+  /** Rows loaded with a remark (a field recorded as missing, a county code mapped …), by remark. */
+  notes: Record<string, number>;
 };
 
 /** What a sink says about a parsed row: loaded (undefined), or skipped / rejected with a reason. */
@@ -59,7 +62,11 @@ export class FileCounter {
       rowsRejected: 0,
       skipReasons: {},
       rejectReasons: {},
+      notes: {},
     };
+  }
+  noted(remark: string, n = 1): void {
+    this.report.notes[remark] = (this.report.notes[remark] ?? 0) + n;
   }
   read(): void {
     this.report.rowsRead++;
@@ -96,8 +103,10 @@ function apply<T>(
   counter.read();
   if (parsed.kind === "row") {
     const result = sink(parsed.value, line);
-    if (!result) counter.loaded();
-    else if ("skip" in result) counter.skipped(result.skip);
+    if (!result) {
+      counter.loaded();
+      if (parsed.note) counter.noted(parsed.note);
+    } else if ("skip" in result) counter.skipped(result.skip);
     else counter.rejected(result.reject, line);
   } else if (parsed.kind === "skip") {
     counter.skipped(parsed.reason);
@@ -127,10 +136,11 @@ export async function runCsv<T>(
   sink: (value: T, line: number) => SinkResult,
 ): Promise<FileReport> {
   const label = options.label ?? path;
-  const size = statSync(path).size;
-  const counter = new FileCounter(label, format.name, options.year ?? null, size);
+  // Progress runs over the content read (a .zip's data entry uncompressed); the report keeps the file's size.
+  const size = await contentSize(path);
+  const counter = new FileCounter(label, format.name, options.year ?? null, statSync(path).size);
   const hash = createHash("sha256");
-  const delimiter = !format.delimiter || format.delimiter === "auto" ? sniffDelimiter(path) : format.delimiter;
+  const delimiter = !format.delimiter || format.delimiter === "auto" ? await sniffDelimiterOf(path) : format.delimiter;
   let bytesRead = 0;
   const progress = throttle(options.onProgress);
   let parseRow: ((fields: string[]) => Parsed<T> | Parsed<T>[]) | null = null;

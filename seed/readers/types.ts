@@ -9,14 +9,19 @@
 import type { HeaderMap } from "./csv";
 
 export type Parsed<T> =
-  | { kind: "row"; value: T }
+  | {
+      kind: "row";
+      value: T;
+      /** Loaded, with a remark counted in the report (e.g. a field recorded as missing). */ note?: string;
+    }
   | { kind: "skip"; reason: string; subject?: SkippedPlan }
   | { kind: "reject"; reason: string };
 
 /** A plan the reader skipped as a whole, so that the loader skips its other rows alike. */
 export type SkippedPlan = { planId: string; planClass: "shop" | "dental" };
 
-export const row = <T>(value: T): Parsed<T> => ({ kind: "row", value });
+export const row = <T>(value: T, note?: string): Parsed<T> =>
+  note ? { kind: "row", value, note } : { kind: "row", value };
 export const skip = (reason: string): Parsed<never> => ({ kind: "skip", reason });
 export const reject = (reason: string): Parsed<never> => ({ kind: "reject", reason });
 
@@ -65,6 +70,23 @@ export function column(header: HeaderMap, ...aliases: string[]): (fields: string
   };
 }
 
+/**
+ * Like column(), over several columns that mean the same thing: the first
+ * non-empty value. A merged file may carry both `DentalOnlyPlan` (PY2016+)
+ * and `DentalOnly` (older years), one of them empty on each row.
+ */
+export function firstFilled(header: HeaderMap, ...aliases: string[]): (fields: string[]) => string {
+  const getters = aliases.filter((a) => header.has(a)).map((a) => column(header, a));
+  if (getters.length <= 1) return getters[0] ?? (() => "");
+  return (fields) => {
+    for (const g of getters) {
+      const v = g(fields);
+      if (v !== "") return v;
+    }
+    return "";
+  };
+}
+
 /** Shared BusinessYear check: skip rows of another plan year than the one loaded. */
 export function yearCheck(header: HeaderMap, options: ReaderOptions): (fields: string[]) => Parsed<never> | null {
   const get = column(header, "BusinessYear");
@@ -83,7 +105,7 @@ export function yearCheck(header: HeaderMap, options: ReaderOptions): (fields: s
 /** Skips SHOP and dental-only rows (puf-formats.md §0.6). */
 export function marketCheck(header: HeaderMap): (fields: string[]) => Parsed<never> | null {
   const market = column(header, "MarketCoverage");
-  const dental = column(header, "DentalOnlyPlan", "DentalOnly");
+  const dental = firstFilled(header, "DentalOnlyPlan", "DentalOnly");
   return (fields) => {
     const m = market(fields).toLowerCase();
     if (m.startsWith("shop")) return skip("SHOP (small group) row");

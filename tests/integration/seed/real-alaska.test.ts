@@ -168,4 +168,26 @@ describe("real Alaska PY2026 files without a Rate PUF", () => {
       resetPlanStoreForTests();
     }
   });
+
+  it("loads the same store from the PUFs zipped as CMS publishes them", async () => {
+    const zipped = tempDir("seed-ak-zip-");
+    cpSync(path.join(REPO, "tests/fixtures/seed/layouts/real-2026-ak-zipped"), zipped, { recursive: true });
+    cpSync(AK_COUNTIES, path.join(zipped, "national-county2020.txt"));
+    const dir = tempDir();
+    const fromZip = await buildPlanStore({ sourceDir: zipped, outPath: path.join(dir, "z.db"), allowIncomplete: true });
+    const plain = await buildPlanStore({
+      sourceDir: alaskaSource(),
+      outPath: path.join(dir, "p.db"),
+      allowIncomplete: true,
+    });
+    expect(fromZip.files.map((f) => f.file)).toEqual([
+      "national-county2020.txt",
+      "plan-attributes-puf.zip",
+      "service-area-puf.zip",
+      "benefits-and-cost-sharing-puf.zip",
+    ]);
+    expect(fromZip.tables).toEqual(plain.tables);
+    expect(fromZip.tables.plan_variants).toBe(64);
+    expect(fromZip.files.map((f) => f.checksum)).toEqual(plain.files.map((f) => f.checksum));
+  });
 });
