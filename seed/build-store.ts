@@ -16,7 +16,6 @@ import {
   openSync,
   readdirSync,
   renameSync,
-  statSync,
   unlinkSync,
 } from "node:fs";
 import path from "node:path";
