@@ -8,16 +8,7 @@
  * live there).
  */
 import Database from "better-sqlite3";
-import {
-  closeSync,
-  existsSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  renameSync,
-  unlinkSync,
-} from "node:fs";
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, unlinkSync } from "node:fs";
 import path from "node:path";
 import { getTableConfig } from "drizzle-orm/sqlite-core";
 import { PLAN_STORE_SCHEMA_VERSION, planStoreTables } from "../db/plan-store";
