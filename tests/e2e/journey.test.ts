@@ -332,31 +332,54 @@ describe("the shopping journey with JavaScript on", () => {
       expect(await planCardPremiums(page)).toEqual(api.plans.map((p) => usd(p.premium_w_credit)));
       await checkPage(page, "4-results-js-on", problems);
 
-      // Suggestions on every keystroke from the third character; a slow stale answer never wins.
+      // Suggestions on every keystroke from the third character; a stale answer never wins. The
+      // answer to "lip" is held until the answer to "lipi" is on screen, then delivered: the page
+      // must drop it. A newer request aborts the older one, which would keep the stale answer from
+      // ever arriving; the page's fetch is wrapped so that it arrives anyway (as when the abort
+      // comes too late) and records when the page's code has run on it.
       const typed: string[] = [];
+      let releaseStale = () => {};
+      const staleHeld = new Promise<void>((resolve) => (releaseStale = resolve));
       await page.route("**/api/drugs/autocomplete", async (route) => {
         const query = (route.request().postDataJSON() as { query: string }).query;
         typed.push(query);
         if (query === "lip") {
-          await new Promise((r) => setTimeout(r, 1500));
-          await route
-            .fulfill({
-              json: {
-                drugs: [{ rxcui: "1", name: "Stale answer", strength: "", route: "", full_name: "stale" }],
-                upstream: "ok",
-                sample: true,
-              },
-            })
-            .catch(() => {});
+          await staleHeld;
+          await route.fulfill({
+            json: {
+              drugs: [{ rxcui: "1", name: "Stale answer", strength: "", route: "", full_name: "stale" }],
+              upstream: "ok",
+              sample: true,
+            },
+          });
           return;
         }
         await route.continue();
+      });
+      await page.evaluate(() => {
+        const w = window as typeof window & { staleAnswerHandled?: boolean };
+        const original = w.fetch.bind(w);
+        w.fetch = async (input, init) => {
+          if (!String(input).includes("/api/drugs/autocomplete")) return original(input, init);
+          const response = await original(input, { ...init, signal: undefined });
+          const json = response.json.bind(response);
+          response.json = async () => {
+            const body = (await json()) as { drugs?: Array<{ name: string }> };
+            // A task after the parse: every promise continuation of the page's code on it has run.
+            if (body.drugs?.[0]?.name === "Stale answer") setTimeout(() => (w.staleAnswerHandled = true), 0);
+            return body;
+          };
+          return response;
+        };
       });
       const drugBox = page.getByRole("combobox", { name: "Drug name" });
       await drugBox.click();
       await page.keyboard.type("lipi", { delay: 120 });
       await suggestions(page).filter({ hasText: "Lipitor 20 mg" }).waitFor();
-      await page.waitForTimeout(1800); // past the stale answer's delay
+      releaseStale();
+      // Proof the stale answer arrived and was handled, then one frame for a render it might have asked for.
+      await page.waitForFunction(() => (window as { staleAnswerHandled?: boolean }).staleAnswerHandled === true);
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
       expect(await suggestions(page).allTextContents()).toEqual([expect.stringContaining("Lipitor 20 mg")]);
       expect(typed).toEqual(["lip", "lipi"]);
       await expect(page.locator("#drugq-status").textContent()).resolves.toContain("1 suggestion");

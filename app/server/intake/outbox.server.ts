@@ -4,7 +4,7 @@ import type { WriteStoreDb, WriteStoreHandle } from "../../../db/write-store-cli
 import { sendEmail, syncAudience, type EmailMessage, type SendEmailResult } from "./email.server";
 import type { EmailTemplate } from "./email-templates.server";
 import { logger } from "../platform/logger.server";
-import { onShutdown, processSingleton } from "../platform/lifecycle.server";
+import { onSettle, onShutdown, processSingleton } from "../platform/lifecycle.server";
 
 /**
  * The email outbox: no email is lost silently (spec decision 16).
@@ -341,7 +341,7 @@ export class OutboxDispatcher {
     }
   }
 
-  /** Tests: wait until no round is running or pending. */
+  /** Wait until no round is running or pending (backgroundWorkSettled). */
   async idle(): Promise<void> {
     while (this.running) await this.running;
   }
@@ -353,6 +353,7 @@ export function outboxDispatcher(getStore: () => WriteStoreHandle): OutboxDispat
     const dispatcher = new OutboxDispatcher(getStore);
     dispatcher.start();
     onShutdown("email outbox", () => dispatcher.stop());
+    onSettle("email outbox", () => dispatcher.idle());
     return dispatcher;
   });
 }

@@ -3,7 +3,7 @@ import type { PostHog } from "posthog-node";
 import type { BrowserAnalyticsConfig } from "../../components/analytics-config";
 import { env, type Env } from "./env.server";
 import { logger } from "./logger.server";
-import { onShutdown, processSingleton } from "./lifecycle.server";
+import { onSettle, onShutdown, processSingleton } from "./lifecycle.server";
 
 /**
  * Server-side analytics through posthog-node. A no-op client with the same
@@ -123,7 +123,10 @@ export function analytics(): AnalyticsClient {
   const key = `analytics:${serverAnalyticsEnabled(config) ? `${config.POSTHOG_HOST}:${createHash("sha256").update(config.POSTHOG_API_KEY!).digest("hex").slice(0, 16)}` : "noop"}`;
   return processSingleton(key, () => {
     const client = createAnalyticsClient(config);
-    if (client.enabled) onShutdown("analytics", () => client.shutdown());
+    if (client.enabled) {
+      onShutdown("analytics", () => client.shutdown());
+      onSettle(key, () => client.flush());
+    }
     return client;
   });
 }

@@ -42,3 +42,33 @@ export function forgetSingleton(name: string): void {
   const g = globalThis as typeof globalThis & Record<symbol, unknown>;
   delete g[Symbol.for(`marketplace.singleton.${name}`)];
 }
+
+type Settle = () => Promise<void>;
+const SETTLE_KEY = Symbol.for("marketplace.settlers");
+type GS = typeof globalThis & { [SETTLE_KEY]?: Map<string, Settle> };
+
+function settlers(): Map<string, Settle> {
+  const g = globalThis as GS;
+  return (g[SETTLE_KEY] ??= new Map());
+}
+
+/**
+ * Register how to wait for a kind of background work (the email outbox's round, analytics
+ * deliveries). A later registration under the same name replaces the earlier one (a recreated
+ * singleton).
+ */
+export function onSettle(name: string, settle: Settle): void {
+  settlers().set(name, settle);
+}
+
+/**
+ * Resolves once the background work started so far has finished: an outbox round in progress
+ * (and any it asked for) has recorded its results, captured analytics events have been
+ * delivered (or failed). Tests await it instead of sleeping before they assert that nothing
+ * (more) was sent. Two passes: work one kind finishes may start another's.
+ */
+export async function backgroundWorkSettled(): Promise<void> {
+  for (let pass = 0; pass < 2; pass++) {
+    for (const settle of [...settlers().values()]) await settle();
+  }
+}

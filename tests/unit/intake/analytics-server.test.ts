@@ -7,6 +7,7 @@ import {
   scrubAnalyticsProperties,
 } from "../../../app/server/platform/analytics.server";
 import { env } from "../../../app/server/platform/env.server";
+import { backgroundWorkSettled } from "../../../app/server/platform/lifecycle.server";
 import {
   createEnrollmentApplication,
   ENROLLMENT_ATTESTATION,
@@ -105,13 +106,20 @@ describe("server analytics", () => {
     expect(Object.values(event!.properties)).not.toContain(57);
   });
 
+  it("has delivered every captured event once background work has settled (what the no-op checks below wait on)", async () => {
+    await sandbox.configure({ POSTHOG_API_KEY: "phc_server_test", DEPLOY_ENV: "production" });
+    expect((await join("settled.person@example.com")).status).toBe(200);
+    await backgroundWorkSettled();
+    expect(posthog.bodies.join("\n")).toContain("waitlist_joined");
+  });
+
   it("is a no-op client when the token is missing: nothing is sent and the route still answers 200", async () => {
     await sandbox.configure({ POSTHOG_API_KEY: undefined, DEPLOY_ENV: "production" });
     expect(analytics().enabled).toBe(false);
     const res = await join("untracked@example.com");
     expect(res.status).toBe(200);
     await analytics().flush();
-    await new Promise((r) => setTimeout(r, 100));
+    await backgroundWorkSettled();
     expect(posthog.bodies).toEqual([]);
     expect(browserAnalyticsSettings(env()).token).toBeNull();
   });
@@ -120,7 +128,7 @@ describe("server analytics", () => {
     await sandbox.configure({ POSTHOG_API_KEY: "phc_server_test", DEPLOY_ENV: "staging" });
     expect(analytics().enabled).toBe(false);
     expect((await join("staging-user@example.com")).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 100));
+    await backgroundWorkSettled();
     expect(posthog.bodies).toEqual([]);
     expect(browserAnalyticsSettings(env())).toEqual({
       token: null,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as waitlistRoute from "../../../app/routes/api.waitlist";
 import { writeStore } from "../../../app/server/intake/write-store.server";
+import { backgroundWorkSettled } from "../../../app/server/platform/lifecycle.server";
 import { startFakeResend, type FakeResend } from "../../fakes/resend";
 import { callRoute, createIntakeSandbox, HEX24, jsonRequest, OPERATIONS_EMAIL, type IntakeSandbox } from "./support";
 
@@ -90,18 +91,28 @@ describe("POST /api/waitlist", () => {
     },
   );
 
+  it("has sent every queued email once background work has settled (what the no-duplicate check below waits on)", async () => {
+    await post({ email: "settled-mail@example.com", zip: "73301", interest: "consumer" });
+    await backgroundWorkSettled();
+    expect(resend.emails.filter((e) => e.to.includes("settled-mail@example.com"))).toHaveLength(1);
+    expect(sandbox.query("SELECT id FROM email_outbox WHERE status IN ('pending', 'sending')")).toEqual([]);
+  });
+
   it("returns the existing id for the same address (any case) and interest, without a duplicate row or new emails", async () => {
     const first = (await (await post({ email: "repeat@example.com", zip: "10001", interest: "consumer" })).json()) as {
       waitlist_submission_id: string;
     };
     await resend.waitForEmails(2);
+    const queued = sandbox.query("SELECT id FROM email_outbox").length;
     const again = await post({ email: "  REPEAT@example.com ", zip: "10002", interest: "consumer" });
     expect(again.status).toBe(200);
     expect(((await again.json()) as { waitlist_submission_id: string }).waitlist_submission_id).toBe(
       first.waitlist_submission_id,
     );
     expect(sandbox.query("SELECT id FROM waitlist_submissions WHERE email_key = 'repeat@example.com'")).toHaveLength(1);
-    await new Promise((r) => setTimeout(r, 100));
+    // Nothing new queued, and once the outbox has settled nothing more was sent.
+    expect(sandbox.query("SELECT id FROM email_outbox")).toHaveLength(queued);
+    await backgroundWorkSettled();
     expect(resend.emails).toHaveLength(2);
     // A different interest is a different sign-up.
     const agent = (await (await post({ email: "repeat@example.com", zip: "10001", interest: "agent" })).json()) as {

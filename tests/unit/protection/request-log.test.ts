@@ -83,7 +83,9 @@ describe("request log lines", () => {
     expect(blockedBody.status).toBe(403);
     const limited = await fetch(`${server.url}/plans?${query}`);
     expect(limited.status).toBe(429);
-    await new Promise((r) => setTimeout(r, 50));
+    // A request's line is written when its answer finishes on the server, which may be just after
+    // the client has the answer: wait for the fifth line rather than a fixed time.
+    await expect.poll(() => lines.filter((l) => l.msg === "request").length).toBe(5);
 
     const requestLines = lines.filter((l) => l.msg === "request");
     expect(requestLines).toHaveLength(5);
