@@ -73,7 +73,7 @@ async function main(): Promise<void> {
     );
   }
   // Open and migrate the write store and resume sending any email an earlier process left in the outbox.
-  startIntakeBackgroundWork();
+  await startIntakeBackgroundWork();
 
   const serverBuildPath = path.join(buildDir, "server", "index.js");
   if (!existsSync(serverBuildPath)) {

@@ -2,39 +2,41 @@ import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
-import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import * as schema from "./write-store";
+import { SqliteWriteStore, type WriteStoreDb } from "./write-store-sqlite";
+import { openPostgresWriteStore, redactUrl, type PostgresWriteStore } from "./write-store-postgres";
+import type { WriteStoreOps } from "./write-store-ops";
 
 /**
- * Opening the write store: where its file is (from the DATABASE_URL setting),
- * the pragmas that make an acknowledged row survive a crash, and the
- * migrations. No configuration or logging here; app/server/intake/write-store.server.ts
- * wraps this with the settings and the process-wide handle.
+ * Opening the write store: which engine and where (from the DATABASE_URL
+ * setting), the SQLite pragmas that make an acknowledged row survive a crash,
+ * and the migrations of either engine. No configuration or logging here;
+ * app/server/intake/write-store.server.ts wraps this with the settings and
+ * the process-wide handle.
  */
 
 export const DEFAULT_DATABASE_URL = "file:./data/app.db";
 
-export type WriteStoreDb = BetterSQLite3Database<typeof schema>;
+export type { WriteStoreDb };
+/** The store on either engine. */
+export type WriteStore = WriteStoreOps;
+/** The SQLite store (tests reach its raw connection). */
+export type WriteStoreHandle = SqliteWriteStore;
 
-export interface WriteStoreHandle {
-  /** drizzle over the connection; use `db.transaction(...)` for every write. */
-  db: WriteStoreDb;
-  /** The raw connection (for pragmas, RETURNING claims and tests). */
-  sqlite: Database.Database;
-  /** Absolute path of the database file. */
-  file: string;
-  close(): void;
-}
-
-export type WriteStoreLocation = { ok: true; file: string } | { ok: false; problem: string };
+export type WriteStoreLocation =
+  | { ok: true; dialect: "sqlite"; file: string }
+  | { ok: true; dialect: "postgres"; url: string; display: string }
+  | { ok: false; problem: string };
 
 /**
- * Turn the DATABASE_URL setting into a database file path.
+ * Turn the DATABASE_URL setting into an engine and place.
  *   unset                      -> file:./data/app.db
  *   "" (set but empty)         -> problem (never a silent fallback: spec decision 2)
- *   file:./rel, file:/abs, file:///abs, file://localhost/abs, ./rel, /abs -> that file
- *   anything else (postgres:, :memory:) -> problem naming the setting
+ *   file:./rel, file:/abs, file:///abs, file://localhost/abs, ./rel, /abs -> that SQLite file
+ *   postgres://..., postgresql://... -> that PostgreSQL database (decision 190)
+ *   anything else (mysql:, :memory:) -> problem naming the setting
  * Relative paths resolve against `cwd` (the directory the server starts in).
  */
 export function resolveWriteStoreLocation(raw: string | undefined, cwd: string = process.cwd()): WriteStoreLocation {
@@ -46,6 +48,16 @@ export function resolveWriteStoreLocation(raw: string | undefined, cwd: string =
       problem:
         "DATABASE_URL is set but empty; set it to a SQLite file URI such as file:./data/app.db, or unset it to use that default.",
     };
+  }
+  if (/^postgres(ql)?:\/\//i.test(value)) {
+    let host = "";
+    try {
+      host = new URL(value).hostname;
+    } catch {
+      return { ok: false, problem: "DATABASE_URL is not a valid postgres:// URL." };
+    }
+    if (!host) return { ok: false, problem: "DATABASE_URL names no PostgreSQL host." };
+    return { ok: true, dialect: "postgres", url: value, display: redactUrl(value) };
   }
   let filePart: string;
   if (/^file:/i.test(value)) {
@@ -73,7 +85,7 @@ export function resolveWriteStoreLocation(raw: string | undefined, cwd: string =
     const scheme = value.slice(0, value.indexOf(":") + 1);
     return {
       ok: false,
-      problem: `DATABASE_URL uses the unsupported scheme "${scheme}"; the write store is SQLite and needs a file: URI.`,
+      problem: `DATABASE_URL uses the unsupported scheme "${scheme}"; the write store needs a SQLite file: URI or a postgres:// URL.`,
     };
   } else {
     filePart = value;
@@ -84,19 +96,21 @@ export function resolveWriteStoreLocation(raw: string | undefined, cwd: string =
       problem: "DATABASE_URL must name a database file; an in-memory store would lose every submission on restart.",
     };
   }
-  return { ok: true, file: path.resolve(cwd, filePart) };
+  return { ok: true, dialect: "sqlite", file: path.resolve(cwd, filePart) };
 }
 
-/** The migrations folder: next to this file in the source tree, or under the working directory. */
-export function writeStoreMigrationsFolder(): string {
+/** The migrations folder of an engine: next to this file in the source tree, or under the working directory. */
+export function writeStoreMigrationsFolder(dialect: "sqlite" | "postgres" = "sqlite"): string {
+  const name = dialect === "sqlite" ? "write-store" : "write-store-pg";
   const candidates: string[] = [];
-  if (process.env.WRITE_STORE_MIGRATIONS_DIR) candidates.push(process.env.WRITE_STORE_MIGRATIONS_DIR);
+  if (dialect === "sqlite" && process.env.WRITE_STORE_MIGRATIONS_DIR)
+    candidates.push(process.env.WRITE_STORE_MIGRATIONS_DIR);
   try {
-    candidates.push(path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations", "write-store"));
+    candidates.push(path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations", name));
   } catch {
     // import.meta.url is not a file URL in some bundles; fall through to cwd.
   }
-  candidates.push(path.resolve(process.cwd(), "db", "migrations", "write-store"));
+  candidates.push(path.resolve(process.cwd(), "db", "migrations", name));
   for (const dir of candidates) {
     if (existsSync(path.join(dir, "meta", "_journal.json"))) return dir;
   }
@@ -113,7 +127,7 @@ export function writeStoreMigrationsFolder(): string {
  * - every pending migration applied.
  * Throws when the file cannot be opened or migrated.
  */
-export function openWriteStoreFile(file: string, options: { migrationsFolder?: string } = {}): WriteStoreHandle {
+export function openWriteStoreFile(file: string, options: { migrationsFolder?: string } = {}): SqliteWriteStore {
   mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new Database(file, { timeout: 5000 });
   try {
@@ -124,17 +138,18 @@ export function openWriteStoreFile(file: string, options: { migrationsFolder?: s
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma("busy_timeout = 5000");
     const db = drizzle(sqlite, { schema });
-    migrate(db, { migrationsFolder: options.migrationsFolder ?? writeStoreMigrationsFolder() });
-    return {
-      db,
-      sqlite,
-      file,
-      close: () => {
-        if (sqlite.open) sqlite.close();
-      },
-    };
+    migrate(db, { migrationsFolder: options.migrationsFolder ?? writeStoreMigrationsFolder("sqlite") });
+    return new SqliteWriteStore(db, sqlite, file);
   } catch (error) {
     sqlite.close();
     throw error;
   }
+}
+
+/** Open the PostgreSQL store and apply its migrations under the advisory lock. */
+export function openWriteStoreDatabase(
+  url: string,
+  options: { max?: number; onIdleError?: (error: Error) => void } = {},
+): Promise<PostgresWriteStore> {
+  return openPostgresWriteStore(url, { ...options, migrationsFolder: writeStoreMigrationsFolder("postgres") });
 }

@@ -4,6 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-chromium.sh
+# PostgreSQL 15 and Redis 7 for the write-store, rate-rule and cluster tests (tests/helpers/engines.ts).
+bash scripts/ensure-engines.sh
 npm run --silent build >/dev/null
 npx vitest run
 npx vitest run --config vitest.e2e.config.ts

@@ -117,7 +117,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data<DiscoveryResult>({ form: "discovery", errors, values }, { status: 400 });
   }
   try {
-    submitAgentDiscovery(parsed.data, { source: "form", ip: clientIp(context) });
+    await submitAgentDiscovery(parsed.data, { source: "form", ip: clientIp(context) });
   } catch (error) {
     const status = error instanceof ApiError ? error.status : 500;
     return data<DiscoveryResult>(

@@ -9,7 +9,7 @@ import { AgentDiscoveryInput, clientIp, submitAgentDiscovery } from "../server/i
 const route = apiRoute({
   POST: async ({ request, context }) => {
     const input = await parseJsonBody(request, AgentDiscoveryInput);
-    const result = submitAgentDiscovery(input, { source: "api", ip: clientIp(context) });
+    const result = await submitAgentDiscovery(input, { source: "api", ip: clientIp(context) });
     return jsonResponse({ discovery_submission_id: result.discoverySubmissionId });
   },
 });

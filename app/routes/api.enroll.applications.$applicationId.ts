@@ -6,8 +6,8 @@ import { bearerToken, readEnrollmentApplication } from "../server/intake/enrollm
  * -> 200 the application; 401 without a token, 403 with another token, 404 unknown id.
  */
 const route = apiRoute({
-  GET: ({ request, params }) =>
-    jsonResponse(readEnrollmentApplication(params.applicationId ?? "", bearerToken(request))),
+  GET: async ({ request, params }) =>
+    jsonResponse(await readEnrollmentApplication(params.applicationId ?? "", bearerToken(request))),
 });
 
 export const loader = route.loader;

@@ -63,7 +63,7 @@ const route = apiRoute({
   },
   POST: async ({ request }) => {
     const link = await readLink(request);
-    const result = unsubscribe(link.email, link.token, link.method);
+    const result = await unsubscribe(link.email, link.token, link.method);
     return jsonResponse({ unsubscribed: true, already_unsubscribed: result.alreadyUnsubscribed });
   },
 });

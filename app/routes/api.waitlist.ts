@@ -10,7 +10,7 @@ import { WaitlistInput, submitWaitlist } from "../server/intake/write-store.serv
 const route = apiRoute({
   POST: async ({ request }) => {
     const input = await parseJsonBody(request, WaitlistInput);
-    const result = submitWaitlist(input, { source: "api" });
+    const result = await submitWaitlist(input, { source: "api" });
     return jsonResponse({ waitlist_submission_id: result.waitlistSubmissionId });
   },
 });

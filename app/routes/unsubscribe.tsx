@@ -53,7 +53,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const email = String(form.get("email") ?? url.searchParams.get("email") ?? "");
   const token = String(form.get("token") ?? url.searchParams.get("token") ?? "");
   try {
-    unsubscribe(email, token, form.get("List-Unsubscribe") === "One-Click" ? "one_click" : "page");
+    await unsubscribe(email, token, form.get("List-Unsubscribe") === "One-Click" ? "one_click" : "page");
   } catch (error) {
     const { body, status } = stateForError(error);
     return data<PageState>(body, { status });

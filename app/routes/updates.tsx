@@ -52,7 +52,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return data<ActionResult>({ errors: fieldsFromIssues(parsed.error.issues), values }, { status: 400 });
   }
   try {
-    submitWaitlist(parsed.data, { source: "form" });
+    await submitWaitlist(parsed.data, { source: "form" });
   } catch (error) {
     const status = error instanceof ApiError ? error.status : 500;
     return data<ActionResult>(

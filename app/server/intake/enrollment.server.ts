@@ -1,11 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { enrollmentApplications } from "../../../db/write-store";
 import { Household, Place, Year } from "../../schemas/shopping";
 import { ApiError } from "../platform/api.server";
 import { captureServerEvent } from "../platform/analytics.server";
-import { emailField, newSubmissionId, writeStore } from "./write-store.server";
+import { emailField, newSubmissionId, openWriteStore, withWriteStore } from "./write-store.server";
 import { emailKey } from "./unsubscribe-token.server";
 
 /**
@@ -95,7 +93,7 @@ export async function createEnrollmentApplication(
   options: { plans: PlanOfferLookup; ip: string; now?: number },
 ): Promise<CreatedApplication> {
   // Fail before the plan check if nothing could be saved.
-  const store = writeStore();
+  await openWriteStore();
   let offered: boolean;
   try {
     offered = await options.plans.isPlanOfferedIn({
@@ -120,31 +118,26 @@ export async function createEnrollmentApplication(
   const now = options.now ?? Date.now();
   const id = newSubmissionId();
   const accessToken = randomBytes(32).toString("base64url");
-  store.db.transaction(
-    (tx) => {
-      tx.insert(enrollmentApplications)
-        .values({
-          id,
-          status: "received",
-          accessTokenHash: hashToken(accessToken),
-          planId: input.plan_id,
-          planYear: input.year,
-          state: input.place.state,
-          countyFips: input.place.county_fips,
-          zip: input.place.zip,
-          household: JSON.stringify(input.household),
-          annualIncome: Math.round(input.income * 100),
-          contact: JSON.stringify(input.contact),
-          emailKey: emailKey(input.contact.email),
-          attestationVersion: input.attestation.version,
-          attestedAt: now,
-          attestationIp: options.ip,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .run();
-    },
-    { behavior: "immediate" },
+  await withWriteStore((store) =>
+    store.addEnrollmentApplication({
+      id,
+      status: "received",
+      accessTokenHash: hashToken(accessToken),
+      planId: input.plan_id,
+      planYear: input.year,
+      state: input.place.state,
+      countyFips: input.place.county_fips,
+      zip: input.place.zip,
+      household: JSON.stringify(input.household),
+      annualIncome: Math.round(input.income * 100),
+      contact: JSON.stringify(input.contact),
+      emailKey: emailKey(input.contact.email),
+      attestationVersion: input.attestation.version,
+      attestedAt: now,
+      attestationIp: options.ip,
+      createdAt: now,
+      updatedAt: now,
+    }),
   );
   captureServerEvent(id, "enrollment_application_received", {
     plan_year: input.year,
@@ -178,7 +171,7 @@ export function bearerToken(request: Request): string | null {
  * Read an application with its access token: 401 without a token, 404 for an
  * unknown id, 403 when the token is not this application's.
  */
-export function readEnrollmentApplication(id: string, token: string | null): ApplicationView {
+export async function readEnrollmentApplication(id: string, token: string | null): Promise<ApplicationView> {
   if (!token) {
     throw new ApiError(
       401,
@@ -191,8 +184,7 @@ export function readEnrollmentApplication(id: string, token: string | null): App
     );
   }
   if (!/^[0-9a-f]{24}$/.test(id)) throw new ApiError(404, "not_found", "No application has that id.");
-  const store = writeStore();
-  const row = store.db.select().from(enrollmentApplications).where(eq(enrollmentApplications.id, id)).get();
+  const row = await withWriteStore((store) => store.enrollmentApplication(id));
   if (!row) throw new ApiError(404, "not_found", "No application has that id.");
   const given = Buffer.from(hashToken(token), "hex");
   const expected = Buffer.from(row.accessTokenHash, "hex");

@@ -1,8 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { emailOutbox, type OutboxRow } from "../../../db/write-store";
-import type { WriteStoreDb, WriteStoreHandle } from "../../../db/write-store-client";
+import { emailOutbox, type NewOutboxRow, type OutboxRow } from "../../../db/write-store";
+import type { WriteStore, WriteStoreDb } from "../../../db/write-store-client";
+import type { OutboxResult } from "../../../db/write-store-ops";
 import { sendEmail, syncAudience, type EmailMessage, type SendEmailResult } from "./email.server";
 import type { EmailTemplate } from "./email-templates.server";
+import { env } from "../platform/env.server";
 import { logger } from "../platform/logger.server";
 import { onSettle, onShutdown, processSingleton } from "../platform/lifecycle.server";
 
@@ -19,6 +21,10 @@ import { onSettle, onShutdown, processSingleton } from "../platform/lifecycle.se
  * process that died (lease expired) and rows written while the process was
  * down. Delivery is at least once; the row id is sent as Resend's
  * Idempotency-Key so a retried send is not delivered twice.
+ *
+ * Many processes may run a dispatcher on one store: a claim reserves rows
+ * for one process alone (one UPDATE ... RETURNING on SQLite, FOR UPDATE SKIP
+ * LOCKED on PostgreSQL), so each message is sent by one worker.
  */
 
 export type OutboxKind = "email" | "audience_add" | "audience_unsubscribe";
@@ -40,36 +46,38 @@ export function newOutboxId(): string {
   return randomBytes(12).toString("hex");
 }
 
-/** Write outbox rows (status pending). Call inside the submission's transaction. */
-export function enqueueOutbox(db: Writer, entries: OutboxEntry[], now: number = Date.now()): string[] {
-  const ids: string[] = [];
-  for (const entry of entries) {
+/** The outbox rows (status pending) for some entries, to be written in the submission's transaction. */
+export function outboxRows(entries: OutboxEntry[], now: number = Date.now()): NewOutboxRow[] {
+  return entries.map((entry) => {
     const id = newOutboxId();
-    ids.push(id);
     const recipient = entry.kind === "email" ? entry.message.to : entry.email;
     const payload =
       entry.kind === "email"
         ? { ...entry.message, idempotencyKey: id }
         : { email: entry.email, unsubscribed: entry.kind === "audience_unsubscribe" };
-    db.insert(emailOutbox)
-      .values({
-        id,
-        kind: entry.kind,
-        template: entry.kind === "email" ? entry.template : entry.kind,
-        recipient,
-        recipientKey: recipient.trim().toLowerCase(),
-        payload: JSON.stringify(payload),
-        subjectType: entry.subjectType ?? null,
-        subjectId: entry.subjectId ?? null,
-        status: "pending",
-        attempts: 0,
-        nextAttemptAt: now,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .run();
-  }
-  return ids;
+    return {
+      id,
+      kind: entry.kind,
+      template: entry.kind === "email" ? entry.template : entry.kind,
+      recipient,
+      recipientKey: recipient.trim().toLowerCase(),
+      payload: JSON.stringify(payload),
+      subjectType: entry.subjectType ?? null,
+      subjectId: entry.subjectId ?? null,
+      status: "pending",
+      attempts: 0,
+      nextAttemptAt: now,
+      createdAt: now,
+      updatedAt: now,
+    };
+  });
+}
+
+/** Write outbox rows (status pending) to a SQLite store; call inside the submission's transaction. */
+export function enqueueOutbox(db: Writer, entries: OutboxEntry[], now: number = Date.now()): string[] {
+  const rows = outboxRows(entries, now);
+  for (const row of rows) db.insert(emailOutbox).values(row).run();
+  return rows.map((r) => r.id);
 }
 
 export interface OutboxOptions {
@@ -118,17 +126,6 @@ function scrubAddresses(text: string | undefined): string | undefined {
   return text?.replace(EMAIL_PATTERN, "[address]");
 }
 
-interface OutboxResult {
-  id: string;
-  lease: number | null;
-  status: "sent" | "skipped" | "suppressed" | "rejected" | "dead" | "retry";
-  provider?: string | null;
-  messageId?: string | null;
-  lastError?: string | null;
-  nextAttemptAt?: number;
-  sentAt?: number | null;
-}
-
 export class OutboxDispatcher {
   readonly options: OutboxOptions;
   private running: Promise<void> | null = null;
@@ -137,7 +134,7 @@ export class OutboxDispatcher {
   private stopped = false;
 
   constructor(
-    private readonly getStore: () => WriteStoreHandle,
+    private readonly getStore: () => WriteStore | Promise<WriteStore>,
     options: Partial<OutboxOptions> = {},
   ) {
     this.options = { ...DEFAULT_OUTBOX_OPTIONS, ...options };
@@ -171,7 +168,7 @@ export class OutboxDispatcher {
     let attempted = 0;
     for (;;) {
       if (this.stopped) return attempted;
-      const batch = this.claim();
+      const batch = await this.claim();
       if (batch.length === 0) return attempted;
       attempted += batch.length;
       const results: OutboxResult[] = [];
@@ -185,43 +182,26 @@ export class OutboxDispatcher {
       await Promise.all(Array.from({ length: Math.min(this.options.concurrency, batch.length) }, worker));
       // One commit for the batch's results: a result lost to a crash only means
       // a re-send after the lease, which the idempotency key makes harmless.
-      this.record(results);
+      await this.record(results);
     }
   }
 
   /** Reserve due rows: pending, retry whose time has come, or sending whose lease ran out. */
-  claim(): OutboxRow[] {
+  async claim(): Promise<OutboxRow[]> {
     const now = this.options.now();
-    const { sqlite } = this.getStore();
-    const rows = sqlite
-      .prepare(
-        `UPDATE email_outbox
-            SET status = 'sending', lease_until = @leaseUntil, attempts = attempts + 1, updated_at = @now
-          WHERE id IN (
-                SELECT id FROM email_outbox
-                 WHERE (status IN ('pending', 'retry') AND next_attempt_at <= @now)
-                    OR (status = 'sending' AND lease_until < @now)
-                 ORDER BY next_attempt_at
-                 LIMIT @limit)
-        RETURNING id, kind, template, recipient, recipient_key AS recipientKey, payload, subject_type AS subjectType,
-                  subject_id AS subjectId, status, attempts, next_attempt_at AS nextAttemptAt, lease_until AS leaseUntil,
-                  provider, message_id AS messageId, last_error AS lastError, created_at AS createdAt,
-                  updated_at AS updatedAt, sent_at AS sentAt`,
-      )
-      .all({ now, leaseUntil: now + this.options.leaseMs, limit: this.options.batchSize }) as OutboxRow[];
-    return rows;
+    const store = await this.getStore();
+    return store.claimOutbox(now, now + this.options.leaseMs, this.options.batchSize);
   }
 
-  private isSuppressed(recipientKey: string): boolean {
-    const { sqlite } = this.getStore();
-    return sqlite.prepare("SELECT 1 FROM unsubscribes WHERE email_key = ?").get(recipientKey) !== undefined;
+  private async isSuppressed(recipientKey: string): Promise<boolean> {
+    return (await this.getStore()).isUnsubscribed(recipientKey);
   }
 
   /** Send one claimed row and say what to record (nothing is written here). */
   private async deliver(row: OutboxRow): Promise<OutboxResult> {
     const log = logger();
     const base = { id: row.id, lease: row.leaseUntil };
-    if (row.kind !== "audience_unsubscribe" && this.isSuppressed(row.recipientKey)) {
+    if (row.kind !== "audience_unsubscribe" && (await this.isSuppressed(row.recipientKey))) {
       log.info({ outboxId: row.id, template: row.template }, "outbox: recipient unsubscribed; not sent");
       return { ...base, status: "suppressed", lastError: "recipient unsubscribed" };
     }
@@ -293,34 +273,10 @@ export class OutboxDispatcher {
     };
   }
 
-  /** Write the results of a batch in one transaction. */
-  private record(results: OutboxResult[]): void {
+  /** Write the results of a batch in one transaction (only where this process still holds the lease). */
+  private async record(results: OutboxResult[]): Promise<void> {
     if (results.length === 0) return;
-    const { sqlite } = this.getStore();
-    const now = this.options.now();
-    // Only the holder of the lease writes a result (a send slower than its
-    // lease may have been taken over by another sweep).
-    const update = sqlite.prepare(
-      `UPDATE email_outbox SET status = @status, provider = COALESCE(@provider, provider), message_id = COALESCE(@messageId, message_id),
-              last_error = @lastError, next_attempt_at = COALESCE(@nextAttemptAt, next_attempt_at), sent_at = @sentAt,
-              lease_until = NULL, updated_at = @now
-        WHERE id = @id AND status = 'sending' AND lease_until = @lease`,
-    );
-    sqlite.transaction(() => {
-      for (const r of results) {
-        update.run({
-          id: r.id,
-          lease: r.lease,
-          now,
-          status: r.status,
-          provider: r.provider ?? null,
-          messageId: r.messageId ?? null,
-          lastError: r.lastError ?? null,
-          nextAttemptAt: r.nextAttemptAt ?? null,
-          sentAt: r.sentAt ?? null,
-        });
-      }
-    })();
+    await (await this.getStore()).recordOutboxResults(results, this.options.now());
   }
 
   /** Start the periodic sweep (unref'd: it never keeps the process alive). */
@@ -348,9 +304,9 @@ export class OutboxDispatcher {
 }
 
 /** The process-wide dispatcher, created (and its sweep started) on first use. */
-export function outboxDispatcher(getStore: () => WriteStoreHandle): OutboxDispatcher {
+export function outboxDispatcher(getStore: () => WriteStore | Promise<WriteStore>): OutboxDispatcher {
   return processSingleton("outbox-dispatcher", () => {
-    const dispatcher = new OutboxDispatcher(getStore);
+    const dispatcher = new OutboxDispatcher(getStore, { leaseMs: outboxLeaseMs() });
     dispatcher.start();
     onShutdown("email outbox", () => dispatcher.stop());
     onSettle("email outbox", () => dispatcher.idle());
@@ -358,11 +314,12 @@ export function outboxDispatcher(getStore: () => WriteStoreHandle): OutboxDispat
   });
 }
 
+/** OUTBOX_LEASE_MS (default 60 s): how long a claimed row is reserved for the worker that claimed it. */
+function outboxLeaseMs(): number {
+  return env().OUTBOX_LEASE_MS;
+}
+
 /** Counts by status, for the health detail and tests. */
-export function outboxCounts(store: WriteStoreHandle): Record<string, number> {
-  const rows = store.sqlite.prepare("SELECT status, COUNT(*) AS n FROM email_outbox GROUP BY status").all() as {
-    status: string;
-    n: number;
-  }[];
-  return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+export function outboxCounts(store: WriteStore): Promise<Record<string, number>> {
+  return store.outboxCounts();
 }

@@ -10,7 +10,7 @@ import { captureServerEvent } from "../platform/analytics.server";
 import { env } from "../platform/env.server";
 import { onShutdown, processSingleton } from "../platform/lifecycle.server";
 import { logger } from "../platform/logger.server";
-import { newSubmissionId, recordAgentUpload, writeStore } from "./write-store.server";
+import { newSubmissionId, openWriteStore, recordAgentUpload } from "./write-store.server";
 
 /**
  * Agent discovery uploads: reading the multipart body with a hard size cap,
@@ -349,7 +349,7 @@ export async function acceptAgentUpload(
   options: { ip: string; now?: () => number },
 ): Promise<AcceptedUpload> {
   // Fail before reading or storing anything if the upload cannot be recorded.
-  writeStore();
+  await openWriteStore();
   const form = await readUploadForm(request);
   const fields = parseWith(UploadFields, form.fields, "upload form");
   const file = form.file;
@@ -379,7 +379,7 @@ export async function acceptAgentUpload(
       "The file could not be stored right now; nothing was saved. Please try again in a few minutes.",
     );
   }
-  recordAgentUpload({
+  await recordAgentUpload({
     id: uploadId,
     objectKey: key,
     storage: stored.storage,

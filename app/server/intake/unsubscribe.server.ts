@@ -1,11 +1,9 @@
-import { and, eq, inArray } from "drizzle-orm";
-import { emailOutbox, unsubscribes } from "../../../db/write-store";
 import { ApiError } from "../platform/api.server";
 import { captureServerEvent } from "../platform/analytics.server";
 import { env } from "../platform/env.server";
-import { enqueueOutbox } from "./outbox.server";
+import { outboxRows } from "./outbox.server";
 import { emailKey, unsubscribeSecret, verifyUnsubscribeToken } from "./unsubscribe-token.server";
-import { kickOutbox, writeStore } from "./write-store.server";
+import { kickOutbox, withWriteStore } from "./write-store.server";
 
 /**
  * Unsubscribe (spec decision 17, docs/decisions/064): the link in every email
@@ -50,15 +48,8 @@ export function checkUnsubscribeLink(
   return { email: emailKey(address) };
 }
 
-export function isUnsubscribed(email: string): boolean {
-  const store = writeStore();
-  return (
-    store.db
-      .select({ k: unsubscribes.emailKey })
-      .from(unsubscribes)
-      .where(eq(unsubscribes.emailKey, emailKey(email)))
-      .get() !== undefined
-  );
+export function isUnsubscribed(email: string): Promise<boolean> {
+  return withWriteStore((store) => store.isUnsubscribed(emailKey(email)));
 }
 
 /**
@@ -67,42 +58,20 @@ export function isUnsubscribed(email: string): boolean {
  * is marked unsubscribed (through the outbox, so it is retried too).
  * Returns whether this call changed anything.
  */
-export function unsubscribe(
+export async function unsubscribe(
   email: string | null | undefined,
   token: string | null | undefined,
   method: UnsubscribeMethod,
   now: number = Date.now(),
-): { email: string; alreadyUnsubscribed: boolean } {
+): Promise<{ email: string; alreadyUnsubscribed: boolean }> {
   const checked = checkUnsubscribeLink(email, token);
-  const store = writeStore();
   const key = checked.email;
-  const changed = store.db.transaction(
-    (tx) => {
-      const inserted = tx
-        .insert(unsubscribes)
-        .values({ emailKey: key, method, unsubscribedAt: now })
-        .onConflictDoNothing()
-        .run();
-      if (inserted.changes === 0) return false;
-      tx.update(emailOutbox)
-        .set({ status: "suppressed", lastError: "recipient unsubscribed", updatedAt: now })
-        .where(
-          and(
-            eq(emailOutbox.recipientKey, key),
-            inArray(emailOutbox.status, ["pending", "retry"]),
-            inArray(emailOutbox.kind, ["email", "audience_add"]),
-          ),
-        )
-        .run();
-      if (env().EMAIL_PROVIDER === "resend")
-        enqueueOutbox(
-          tx,
-          [{ kind: "audience_unsubscribe", email: key, subjectType: "unsubscribe", subjectId: key }],
-          now,
-        );
-      return true;
-    },
-    { behavior: "immediate" },
+  const audience =
+    env().EMAIL_PROVIDER === "resend"
+      ? outboxRows([{ kind: "audience_unsubscribe", email: key, subjectType: "unsubscribe", subjectId: key }], now)
+      : [];
+  const changed = await withWriteStore((store) =>
+    store.addUnsubscribe({ emailKey: key, method, unsubscribedAt: now }, audience),
   );
   if (changed) {
     kickOutbox();

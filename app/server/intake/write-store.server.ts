@@ -1,9 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import { agentDiscoverySubmissions, agentUploads, waitlistSubmissions } from "../../../db/write-store";
-import { openWriteStoreFile, resolveWriteStoreLocation, type WriteStoreHandle } from "../../../db/write-store-client";
-import { ApiError } from "../platform/api.server";
 import { captureServerEvent } from "../platform/analytics.server";
 import {
   discoveryAgentConfirmation,
@@ -13,116 +9,30 @@ import {
   waitlistOperationsNotification,
 } from "./email-templates.server";
 import { env } from "../platform/env.server";
-import { forgetSingleton, onShutdown, processSingleton } from "../platform/lifecycle.server";
-import { logger } from "../platform/logger.server";
-import { enqueueOutbox, outboxDispatcher, type OutboxEntry } from "./outbox.server";
+import { outboxRows, type OutboxEntry } from "./outbox.server";
+import { kickOutbox, withWriteStore } from "./write-store-handle.server";
 import { emailKey } from "./unsubscribe-token.server";
 
 /**
- * The write store (spec decisions 1 and 2): the service's own SQLite database
- * for what visitors and agents send. Every write route commits here BEFORE it
- * answers; the emails a submission causes are written to the outbox in the
- * same transaction and sent after the answer.
+ * The write store (spec decisions 1 and 2): the service's own database for
+ * what visitors and agents send: a SQLite file by default, PostgreSQL when
+ * DATABASE_URL is a postgres:// URL (decision 190). Every write route commits
+ * here BEFORE it answers; the emails a submission causes are written to the
+ * outbox in the same transaction and sent after the answer.
  *
  * Also here: the waitlist and agent-discovery operations shared by the JSON
  * routes and the pages, so both paths validate and commit the same way.
  */
 
-// ------------------------------------------------------------------ the store
-
-/** 500 naming the setting: the write routes never claim success without a store. */
-export class WriteStoreUnavailableError extends ApiError {
-  constructor(message: string) {
-    super(500, "write_store_unavailable", message);
-  }
-}
-
-interface StoreRegistry {
-  stores: Map<string, WriteStoreHandle>;
-}
-
-function registry(): StoreRegistry {
-  return processSingleton("write-store", () => ({ stores: new Map<string, WriteStoreHandle>() }));
-}
-
-/**
- * The open write store named by DATABASE_URL (default file:./data/app.db),
- * opened and migrated on first use. Throws WriteStoreUnavailableError (500,
- * naming DATABASE_URL) when the setting is empty or invalid or the file
- * cannot be opened; the next call tries again.
- */
-export function writeStore(): WriteStoreHandle {
-  const location = resolveWriteStoreLocation(env().DATABASE_URL);
-  if (!location.ok) throw new WriteStoreUnavailableError(`The write store is unavailable: ${location.problem}`);
-  const stores = registry().stores;
-  const existing = stores.get(location.file);
-  if (existing) return existing;
-  let store: WriteStoreHandle;
-  try {
-    store = openWriteStoreFile(location.file);
-  } catch (error) {
-    logger().error({ err: error instanceof Error ? error.message : String(error) }, "write store could not be opened");
-    throw new WriteStoreUnavailableError(
-      "The write store named by DATABASE_URL could not be opened; nothing was saved. Please try again later.",
-    );
-  }
-  stores.set(location.file, store);
-  onShutdown(`write store ${location.file}`, () => {
-    stores.delete(location.file);
-    store.close();
-  });
-  // The first open also starts the background email delivery.
-  outboxDispatcher(currentWriteStore);
-  return store;
-}
-
-/** The dispatcher's view: the store DATABASE_URL names now. */
-function currentWriteStore(): WriteStoreHandle {
-  return writeStore();
-}
-
-/** Send what the last commit queued, without waiting. Never throws. */
-export function kickOutbox(): void {
-  try {
-    outboxDispatcher(currentWriteStore).kick();
-  } catch (error) {
-    logger().error({ err: error instanceof Error ? error.message : String(error) }, "could not start email delivery");
-  }
-}
-
-/**
- * Start-up work for server.ts: open and migrate the write store, start the
- * outbox sweep (which resends anything left unsent by an earlier process) and
- * report configuration problems (the missing unsubscribe secret is already
- * reported by env.server.ts). Safe to call more than once; never throws.
- */
-export function startIntakeBackgroundWork(): { ok: boolean; problem?: string } {
-  const log = logger();
-  const config = env();
-  if (!config.PUBLIC_BASE_URL) log.warn("PUBLIC_BASE_URL is not set: links in emails point at http://localhost.");
-  if (config.EMAIL_PROVIDER === "resend" && !config.RESEND_API_KEY) {
-    log.warn("EMAIL_PROVIDER is resend but RESEND_API_KEY is not set: emails stay in the outbox until it is.");
-  }
-  try {
-    writeStore();
-    return { ok: true };
-  } catch (error) {
-    const problem = error instanceof Error ? error.message : String(error);
-    log.error({ setting: "DATABASE_URL" }, problem);
-    return { ok: false, problem };
-  }
-}
-
-/** Tests only: close every open store and stop the dispatcher. */
-export async function resetWriteStoreForTests(): Promise<void> {
-  const dispatcherKey = Symbol.for("marketplace.singleton.outbox-dispatcher");
-  const dispatcher = (globalThis as Record<symbol, unknown>)[dispatcherKey] as
-    { stop(graceMs?: number): Promise<void> } | undefined;
-  if (dispatcher) await dispatcher.stop(10_000);
-  forgetSingleton("outbox-dispatcher");
-  for (const store of registry().stores.values()) store.close();
-  registry().stores.clear();
-}
+export {
+  kickOutbox,
+  openWriteStore,
+  resetWriteStoreForTests,
+  startIntakeBackgroundWork,
+  withWriteStore,
+  writeStore,
+  WriteStoreUnavailableError,
+} from "./write-store-handle.server";
 
 /** 24 lower-case hex characters (96 random bits). */
 export function newSubmissionId(): string {
@@ -152,13 +62,6 @@ export const zipField = z
   .string({ error: "Enter a 5-digit ZIP code." })
   .trim()
   .regex(/^\d{5}$/, { error: "Enter a 5-digit ZIP code." });
-
-function isUniqueViolation(error: unknown): boolean {
-  return (
-    (error as { code?: string })?.code === "SQLITE_CONSTRAINT_UNIQUE" ||
-    (error as { code?: string })?.code === "SQLITE_CONSTRAINT_PRIMARYKEY"
-  );
-}
 
 // ------------------------------------------------------------------ waitlist
 
@@ -194,64 +97,37 @@ export interface WaitlistResult {
  * start delivery. The same address (any case) and interest again returns the
  * existing id and sends nothing new.
  */
-export function submitWaitlist(
+export async function submitWaitlist(
   input: WaitlistInput,
   options: { source: "api" | "form"; now?: number },
-): WaitlistResult {
-  const store = writeStore();
+): Promise<WaitlistResult> {
   const now = options.now ?? Date.now();
-  const key = emailKey(input.email);
   const config = env();
-  const findExisting = () =>
-    store.db
-      .select({ id: waitlistSubmissions.id })
-      .from(waitlistSubmissions)
-      .where(and(eq(waitlistSubmissions.emailKey, key), eq(waitlistSubmissions.interest, input.interest)))
-      .get();
-  let result: WaitlistResult;
-  try {
-    result = store.db.transaction(
-      (tx) => {
-        const existing = tx
-          .select({ id: waitlistSubmissions.id })
-          .from(waitlistSubmissions)
-          .where(and(eq(waitlistSubmissions.emailKey, key), eq(waitlistSubmissions.interest, input.interest)))
-          .get();
-        if (existing) return { waitlistSubmissionId: existing.id, created: false };
-        const id = newSubmissionId();
-        const row = {
-          id,
-          email: input.email,
-          emailKey: key,
-          zip: input.zip,
-          interest: input.interest,
-          source: options.source,
-          createdAt: now,
-        };
-        tx.insert(waitlistSubmissions).values(row).run();
-        const entries: OutboxEntry[] = [
-          isAgentInterest(input.interest)
-            ? { kind: "email", ...waitlistAgentConfirmation(input.email, { zip: input.zip, interest: input.interest }) }
-            : { kind: "email", ...waitlistConsumerConfirmation(input.email, { zip: input.zip }) },
-          { kind: "email", ...waitlistOperationsNotification(config.OPERATIONS_EMAIL, row) },
-        ];
-        // The audience list exists only at the legacy provider (spec: a no-op with SES).
-        if (config.EMAIL_PROVIDER === "resend") entries.push({ kind: "audience_add", email: input.email });
-        enqueueOutbox(
-          tx,
-          entries.map((e) => ({ ...e, subjectType: "waitlist", subjectId: id })),
-          now,
-        );
-        return { waitlistSubmissionId: id, created: true };
-      },
-      { behavior: "immediate" },
-    );
-  } catch (error) {
-    // Another process inserted the same (address, interest) between our check and insert.
-    const existing = isUniqueViolation(error) ? findExisting() : undefined;
-    if (!existing) throw error;
-    result = { waitlistSubmissionId: existing.id, created: false };
-  }
+  const id = newSubmissionId();
+  const row = {
+    id,
+    email: input.email,
+    emailKey: emailKey(input.email),
+    zip: input.zip,
+    interest: input.interest,
+    source: options.source,
+    createdAt: now,
+  };
+  const entries: OutboxEntry[] = [
+    isAgentInterest(input.interest)
+      ? { kind: "email", ...waitlistAgentConfirmation(input.email, { zip: input.zip, interest: input.interest }) }
+      : { kind: "email", ...waitlistConsumerConfirmation(input.email, { zip: input.zip }) },
+    { kind: "email", ...waitlistOperationsNotification(config.OPERATIONS_EMAIL, row) },
+  ];
+  // The audience list exists only at the legacy provider (spec: a no-op with SES).
+  if (config.EMAIL_PROVIDER === "resend") entries.push({ kind: "audience_add", email: input.email });
+  const outbox = outboxRows(
+    entries.map((e) => ({ ...e, subjectType: "waitlist", subjectId: id })),
+    now,
+  );
+  // One transaction; the same (address, interest) again writes nothing and returns the existing id.
+  const saved = await withWriteStore((store) => store.addWaitlist(row, outbox));
+  const result = { waitlistSubmissionId: saved.id, created: saved.created };
   if (result.created) {
     kickOutbox();
     captureServerEvent(result.waitlistSubmissionId, "waitlist_joined", {
@@ -408,62 +284,54 @@ export const AgentDiscoveryInput = z.object({
 export type AgentDiscoveryInput = z.infer<typeof AgentDiscoveryInput>;
 
 /** Commit a discovery form with its consent record and two emails, then start delivery. */
-export function submitAgentDiscovery(
+export async function submitAgentDiscovery(
   input: AgentDiscoveryInput,
   options: { source: "api" | "form"; ip: string; now?: number },
-): { discoverySubmissionId: string } {
-  const store = writeStore();
+): Promise<{ discoverySubmissionId: string }> {
   const now = options.now ?? Date.now();
   const config = env();
   const id = newSubmissionId();
-  store.db.transaction(
-    (tx) => {
-      tx.insert(agentDiscoverySubmissions)
-        .values({
-          id,
-          name: input.name,
-          email: input.email,
-          emailKey: emailKey(input.email),
-          phone: input.phone,
-          npn: input.npn,
-          licensedStates: JSON.stringify(input.licensed_states),
-          agency: input.agency,
-          currentTools: JSON.stringify(input.current_tools),
-          needs: input.needs,
-          consentVersion: input.consent_version,
-          consentedAt: now,
-          consentIp: options.ip,
-          source: options.source,
-          createdAt: now,
-        })
-        .run();
-      const entries: OutboxEntry[] = [
-        { kind: "email", ...discoveryAgentConfirmation(input.email, { name: input.name }) },
-        {
-          kind: "email",
-          ...discoveryOperationsNotification(config.OPERATIONS_EMAIL, {
-            id,
-            name: input.name,
-            email: input.email,
-            phone: input.phone,
-            npn: input.npn,
-            licensedStates: input.licensed_states,
-            agency: input.agency,
-            currentTools: input.current_tools,
-            needs: input.needs,
-            consentVersion: input.consent_version,
-            createdAt: now,
-          }),
-        },
-      ];
-      enqueueOutbox(
-        tx,
-        entries.map((e) => ({ ...e, subjectType: "agent_discovery", subjectId: id })),
-        now,
-      );
+  const entries: OutboxEntry[] = [
+    { kind: "email", ...discoveryAgentConfirmation(input.email, { name: input.name }) },
+    {
+      kind: "email",
+      ...discoveryOperationsNotification(config.OPERATIONS_EMAIL, {
+        id,
+        name: input.name,
+        email: input.email,
+        phone: input.phone,
+        npn: input.npn,
+        licensedStates: input.licensed_states,
+        agency: input.agency,
+        currentTools: input.current_tools,
+        needs: input.needs,
+        consentVersion: input.consent_version,
+        createdAt: now,
+      }),
     },
-    { behavior: "immediate" },
+  ];
+  const row = {
+    id,
+    name: input.name,
+    email: input.email,
+    emailKey: emailKey(input.email),
+    phone: input.phone,
+    npn: input.npn,
+    licensedStates: JSON.stringify(input.licensed_states),
+    agency: input.agency,
+    currentTools: JSON.stringify(input.current_tools),
+    needs: input.needs,
+    consentVersion: input.consent_version,
+    consentedAt: now,
+    consentIp: options.ip,
+    source: options.source,
+    createdAt: now,
+  };
+  const outbox = outboxRows(
+    entries.map((e) => ({ ...e, subjectType: "agent_discovery", subjectId: id })),
+    now,
   );
+  await withWriteStore((store) => store.addAgentDiscovery(row, outbox));
   kickOutbox();
   captureServerEvent(id, "agent_discovery_submitted", {
     source: options.source,
@@ -491,9 +359,6 @@ export interface AgentUploadRecord {
 }
 
 /** Record a stored upload (after the object is safely in storage). */
-export function recordAgentUpload(record: AgentUploadRecord): void {
-  const store = writeStore();
-  store.db.transaction((tx) => {
-    tx.insert(agentUploads).values(record).run();
-  });
+export async function recordAgentUpload(record: AgentUploadRecord): Promise<void> {
+  await withWriteStore((store) => store.addAgentUpload(record));
 }

@@ -64,6 +64,18 @@ const EnvSchema = z.object({
   // Kept as given (possibly empty): an empty value must make the write routes
   // fail loudly, never fall back silently.
   DATABASE_URL: z.string().optional(),
+  // PostgreSQL connections per process when DATABASE_URL is postgres:// (decision 190).
+  PG_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  // How long a claimed outbox row is reserved for the worker that claimed it (decision 062).
+  OUTBOX_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
+  // Shared state (rate rule, upstream budget, caches) across processes (decision 191); unset = in-process.
+  REDIS_URL: optionalText,
+  // Server processes on one port (node:cluster): a number or "auto" (= cores). Read by server/cluster.ts.
+  WORKERS: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || v.trim() === "" ? "1" : v.trim().toLowerCase()))
+    .pipe(z.string().regex(/^(auto|[1-9]\d{0,2})$/, { error: 'WORKERS must be a whole number (1-999) or "auto"' })),
 
   // Email
   EMAIL_PROVIDER: z

@@ -4,17 +4,23 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { startServer } from "../../helpers/server";
+import { WRITE_STORE_DIALECTS, writeStoreTarget, type WriteStoreTarget } from "../../helpers/write-store-target";
 
 /**
  * No acknowledged submission is lost: the real server is SIGKILLed in the
  * middle of a stream of concurrent waitlist posts, restarted on the same
  * DATABASE_URL, and every submission it had answered 200 for must be there,
  * with its outbox rows, and the API must answer the same id for it again.
+ * On both write stores (SQLite file, PostgreSQL).
  */
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "intake-durability-"));
 const dbFile = path.join(dir, "app.db");
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const targets: WriteStoreTarget[] = [];
+afterAll(async () => {
+  for (const target of targets) await target.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 interface Ack {
   email: string;
@@ -32,9 +38,11 @@ async function postWaitlist(url: string, email: string, interest: string): Promi
   return { status: res.status, id: body.waitlist_submission_id };
 }
 
-describe("durability", () => {
+describe.each(WRITE_STORE_DIALECTS)("durability on the %s write store", (dialect) => {
   it("keeps every acknowledged waitlist submission when the server is killed mid-load", async () => {
-    const env = { DATABASE_URL: `file:${dbFile}`, RATE_LIMIT_MAX: "1000000" };
+    const target = await writeStoreTarget(dialect, dir);
+    targets.push(target);
+    const env = { DATABASE_URL: target.databaseUrl, RATE_LIMIT_MAX: "1000000" };
     const first = await startServer({ env });
     const acked: Ack[] = [];
     let attempted = 0;
@@ -65,30 +73,30 @@ describe("durability", () => {
     // Some requests were in flight when the process died (the kill really was mid-load).
     expect(attempted).toBeGreaterThan(acked.length);
 
-    // The file as the dead process left it: intact, and holding every acknowledged row.
-    const db = new Database(dbFile, { readonly: true });
-    try {
-      expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
-      const byId = new Map(
-        (
-          db.prepare("SELECT id, email, interest FROM waitlist_submissions").all() as {
-            id: string;
-            email: string;
-            interest: string;
-          }[]
-        ).map((r) => [r.id, r]),
-      );
-      const missing = acked.filter((a) => byId.get(a.id)?.email !== a.email || byId.get(a.id)?.interest !== a.interest);
-      expect(missing).toEqual([]);
-      // Their emails were committed with them, so none can be lost either.
-      const outbox = db
-        .prepare("SELECT subject_id, COUNT(*) AS n FROM email_outbox WHERE kind = 'email' GROUP BY subject_id")
-        .all() as { subject_id: string; n: number }[];
-      const emailsPer = new Map(outbox.map((o) => [o.subject_id, o.n]));
-      expect(acked.filter((a) => emailsPer.get(a.id) !== 2)).toEqual([]);
-    } finally {
-      db.close();
+    // The store as the dead process left it: intact, and holding every acknowledged row.
+    if (dialect === "sqlite") {
+      const db = new Database(dbFile, { readonly: true });
+      try {
+        expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
+      } finally {
+        db.close();
+      }
     }
+    const byId = new Map(
+      (
+        await target.query<{ id: string; email: string; interest: string }>(
+          "SELECT id, email, interest FROM waitlist_submissions",
+        )
+      ).map((r) => [r.id, r]),
+    );
+    const missing = acked.filter((a) => byId.get(a.id)?.email !== a.email || byId.get(a.id)?.interest !== a.interest);
+    expect(missing).toEqual([]);
+    // Their emails were committed with them, so none can be lost either.
+    const outbox = await target.query<{ subject_id: string; n: number }>(
+      "SELECT subject_id, COUNT(*) AS n FROM email_outbox WHERE kind = 'email' GROUP BY subject_id",
+    );
+    const emailsPer = new Map(outbox.map((o) => [o.subject_id, o.n]));
+    expect(acked.filter((a) => emailsPer.get(a.id) !== 2)).toEqual([]);
 
     // Restarted on the same store, the service knows every acknowledged submission.
     const second = await startServer({ env });

@@ -205,7 +205,7 @@ describe("permanent refusals and unsubscribed recipients", () => {
   });
 
   it("sends nothing more to an unsubscribed address (the operations copy still goes out)", async () => {
-    unsubscribe("gone@example.com", unsubscribeToken("gone@example.com", TEST_UNSUBSCRIBE_SECRET), "page", now);
+    await unsubscribe("gone@example.com", unsubscribeToken("gone@example.com", TEST_UNSUBSCRIBE_SECRET), "page", now);
     await round();
     const id = await join("Gone@Example.com");
     await round();
@@ -228,7 +228,12 @@ describe("permanent refusals and unsubscribed recipients", () => {
     const id = await join("later@example.com");
     await round();
     expect(statuses(id).map((r) => r.status)).toEqual(["retry", "retry"]);
-    unsubscribe("later@example.com", unsubscribeToken("later@example.com", TEST_UNSUBSCRIBE_SECRET), "one_click", now);
+    await unsubscribe(
+      "later@example.com",
+      unsubscribeToken("later@example.com", TEST_UNSUBSCRIBE_SECRET),
+      "one_click",
+      now,
+    );
     resend.setOutage(false);
     now += 10_000;
     await round();

@@ -12,7 +12,11 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 describe("resolveWriteStoreLocation (the DATABASE_URL setting)", () => {
   it("defaults to file:./data/app.db under the working directory when unset", () => {
     expect(DEFAULT_DATABASE_URL).toBe("file:./data/app.db");
-    expect(resolveWriteStoreLocation(undefined, "/srv/app")).toEqual({ ok: true, file: "/srv/app/data/app.db" });
+    expect(resolveWriteStoreLocation(undefined, "/srv/app")).toEqual({
+      ok: true,
+      dialect: "sqlite",
+      file: "/srv/app/data/app.db",
+    });
   });
 
   it.each([
@@ -25,13 +29,24 @@ describe("resolveWriteStoreLocation (the DATABASE_URL setting)", () => {
     ["./relative.db", "/srv/app/relative.db"],
     ["/abs/path.db", "/abs/path.db"],
   ])("%s -> %s", (value, file) => {
-    expect(resolveWriteStoreLocation(value, "/srv/app")).toEqual({ ok: true, file });
+    expect(resolveWriteStoreLocation(value, "/srv/app")).toEqual({ ok: true, dialect: "sqlite", file });
+  });
+
+  it("takes postgres:// and postgresql:// URLs as PostgreSQL, with the password hidden from logs", () => {
+    expect(resolveWriteStoreLocation("postgres://app:s3cret@db.internal:5432/marketplace")).toEqual({
+      ok: true,
+      dialect: "postgres",
+      url: "postgres://app:s3cret@db.internal:5432/marketplace",
+      display: "postgres://app:***@db.internal:5432/marketplace",
+    });
+    expect(resolveWriteStoreLocation("postgresql://db.internal/marketplace")).toMatchObject({ dialect: "postgres" });
   });
 
   it.each([
     ["", "set but empty"],
     ["   ", "set but empty"],
-    ["postgres://db.internal/marketplace", 'unsupported scheme "postgres:"'],
+    ["mysql://db.internal/marketplace", 'unsupported scheme "mysql:"'],
+    ["postgres:///marketplace", "no PostgreSQL host"],
     ["libsql://example.turso.io", 'unsupported scheme "libsql:"'],
     ["file::memory:", "in-memory"],
     [":memory:", "in-memory"],

@@ -1,0 +1,72 @@
+import type {
+  AgentDiscoveryRow,
+  AgentUploadRow,
+  EnrollmentApplicationRow,
+  NewOutboxRow,
+  OutboxRow,
+  WaitlistSubmissionRow,
+} from "./write-store";
+
+/**
+ * What the service does with its write store, the same on both engines
+ * (db/write-store-sqlite.ts, db/write-store-postgres.ts). Every write is one
+ * transaction that has COMMITTED when the promise resolves (decision 060):
+ * a route awaits it before it answers. The rows are the drizzle types of the
+ * one schema definition (db/write-store.ts).
+ */
+
+export type WriteStoreDialect = "sqlite" | "postgres";
+
+/** The outcome of one delivery attempt, written back by the holder of the row's lease. */
+export interface OutboxResult {
+  id: string;
+  lease: number | null;
+  status: "sent" | "skipped" | "suppressed" | "rejected" | "dead" | "retry";
+  provider?: string | null;
+  messageId?: string | null;
+  lastError?: string | null;
+  nextAttemptAt?: number;
+  sentAt?: number | null;
+}
+
+export interface WriteStoreOps {
+  readonly dialect: WriteStoreDialect;
+  /** Where the store is, for logs: the file, or the PostgreSQL URL without its password. */
+  readonly location: string;
+
+  /**
+   * A waitlist row and its outbox rows in one transaction, unless the same
+   * (email_key, interest) is already there: then nothing is written and the
+   * existing id comes back. Safe against a concurrent insert of the same pair
+   * by another process.
+   */
+  addWaitlist(row: WaitlistSubmissionRow, outbox: NewOutboxRow[]): Promise<{ id: string; created: boolean }>;
+  addAgentDiscovery(row: AgentDiscoveryRow, outbox: NewOutboxRow[]): Promise<void>;
+  addAgentUpload(row: AgentUploadRow): Promise<void>;
+  addEnrollmentApplication(row: EnrollmentApplicationRow): Promise<void>;
+  enrollmentApplication(id: string): Promise<EnrollmentApplicationRow | undefined>;
+
+  isUnsubscribed(emailKey: string): Promise<boolean>;
+  /**
+   * Record an unsubscribe; when it is new, in the same transaction mark the
+   * address's waiting emails suppressed and write `outboxIfNew`. Returns
+   * whether anything changed.
+   */
+  addUnsubscribe(
+    row: { emailKey: string; method: string; unsubscribedAt: number },
+    outboxIfNew: NewOutboxRow[],
+  ): Promise<boolean>;
+
+  /**
+   * Reserve up to `limit` due outbox rows (pending, retry whose time has come,
+   * or sending whose lease ran out) for this caller alone: status sending,
+   * lease_until set, attempts + 1. Two callers never get the same row while
+   * its lease runs.
+   */
+  claimOutbox(now: number, leaseUntil: number, limit: number): Promise<OutboxRow[]>;
+  /** Write a batch's results in one transaction; a row whose lease was taken over is left alone. */
+  recordOutboxResults(results: OutboxResult[], now: number): Promise<void>;
+  outboxCounts(): Promise<Record<string, number>>;
+
+  close(): Promise<void>;
+}

@@ -1,0 +1,208 @@
+import type Database from "better-sqlite3";
+import { and, eq, inArray } from "drizzle-orm";
+import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import * as schema from "./write-store";
+import type {
+  AgentDiscoveryRow,
+  AgentUploadRow,
+  EnrollmentApplicationRow,
+  NewOutboxRow,
+  OutboxRow,
+  WaitlistSubmissionRow,
+} from "./write-store";
+import type { OutboxResult, WriteStoreOps } from "./write-store-ops";
+
+/**
+ * The write store on one SQLite file (the embedded default). Each write is a
+ * `BEGIN IMMEDIATE` transaction run synchronously, so when the returned
+ * promise resolves the commit has been fsync'd (synchronous=FULL, decision
+ * 060). Several processes on one file are safe: the writer lock serialises
+ * them and the outbox claim is a single UPDATE ... RETURNING.
+ */
+
+export type WriteStoreDb = BetterSQLite3Database<typeof schema>;
+
+const { waitlistSubmissions, agentDiscoverySubmissions, agentUploads, enrollmentApplications, unsubscribes } = schema;
+
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: string })?.code;
+  return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+}
+
+export class SqliteWriteStore implements WriteStoreOps {
+  readonly dialect = "sqlite" as const;
+
+  constructor(
+    /** drizzle over the connection; use `db.transaction(...)` for every write. */
+    readonly db: WriteStoreDb,
+    /** The raw connection (pragmas, RETURNING claims, tests). */
+    readonly sqlite: Database.Database,
+    /** Absolute path of the database file. */
+    readonly file: string,
+  ) {}
+
+  get location(): string {
+    return this.file;
+  }
+
+  async addWaitlist(row: WaitlistSubmissionRow, outbox: NewOutboxRow[]): Promise<{ id: string; created: boolean }> {
+    const existingId = (db: Pick<WriteStoreDb, "select">) =>
+      db
+        .select({ id: waitlistSubmissions.id })
+        .from(waitlistSubmissions)
+        .where(and(eq(waitlistSubmissions.emailKey, row.emailKey), eq(waitlistSubmissions.interest, row.interest)))
+        .get()?.id;
+    try {
+      return this.db.transaction(
+        (tx) => {
+          const existing = existingId(tx);
+          if (existing) return { id: existing, created: false };
+          tx.insert(waitlistSubmissions).values(row).run();
+          insertOutbox(tx, outbox);
+          return { id: row.id, created: true };
+        },
+        { behavior: "immediate" },
+      );
+    } catch (error) {
+      // Another process inserted the same (address, interest) between our check and insert.
+      const existing = isUniqueViolation(error) ? existingId(this.db) : undefined;
+      if (!existing) throw error;
+      return { id: existing, created: false };
+    }
+  }
+
+  async addAgentDiscovery(row: AgentDiscoveryRow, outbox: NewOutboxRow[]): Promise<void> {
+    this.db.transaction(
+      (tx) => {
+        tx.insert(agentDiscoverySubmissions).values(row).run();
+        insertOutbox(tx, outbox);
+      },
+      { behavior: "immediate" },
+    );
+  }
+
+  async addAgentUpload(row: AgentUploadRow): Promise<void> {
+    this.db.transaction((tx) => {
+      tx.insert(agentUploads).values(row).run();
+    });
+  }
+
+  async addEnrollmentApplication(row: EnrollmentApplicationRow): Promise<void> {
+    this.db.transaction(
+      (tx) => {
+        tx.insert(enrollmentApplications).values(row).run();
+      },
+      { behavior: "immediate" },
+    );
+  }
+
+  async enrollmentApplication(id: string): Promise<EnrollmentApplicationRow | undefined> {
+    return this.db.select().from(enrollmentApplications).where(eq(enrollmentApplications.id, id)).get();
+  }
+
+  async isUnsubscribed(emailKey: string): Promise<boolean> {
+    return this.isUnsubscribedNow(emailKey);
+  }
+
+  isUnsubscribedNow(emailKey: string): boolean {
+    return this.sqlite.prepare("SELECT 1 FROM unsubscribes WHERE email_key = ?").get(emailKey) !== undefined;
+  }
+
+  async addUnsubscribe(
+    row: { emailKey: string; method: string; unsubscribedAt: number },
+    outboxIfNew: NewOutboxRow[],
+  ): Promise<boolean> {
+    return this.db.transaction(
+      (tx) => {
+        const inserted = tx.insert(unsubscribes).values(row).onConflictDoNothing().run();
+        if (inserted.changes === 0) return false;
+        tx.update(schema.emailOutbox)
+          .set({ status: "suppressed", lastError: "recipient unsubscribed", updatedAt: row.unsubscribedAt })
+          .where(
+            and(
+              eq(schema.emailOutbox.recipientKey, row.emailKey),
+              inArray(schema.emailOutbox.status, ["pending", "retry"]),
+              inArray(schema.emailOutbox.kind, ["email", "audience_add"]),
+            ),
+          )
+          .run();
+        insertOutbox(tx, outboxIfNew);
+        return true;
+      },
+      { behavior: "immediate" },
+    );
+  }
+
+  async claimOutbox(now: number, leaseUntil: number, limit: number): Promise<OutboxRow[]> {
+    // One statement: SQLite's writer lock makes the select-and-update atomic across processes.
+    return this.sqlite
+      .prepare(
+        `UPDATE email_outbox
+            SET status = 'sending', lease_until = @leaseUntil, attempts = attempts + 1, updated_at = @now
+          WHERE id IN (
+                SELECT id FROM email_outbox
+                 WHERE (status IN ('pending', 'retry') AND next_attempt_at <= @now)
+                    OR (status = 'sending' AND lease_until < @now)
+                 ORDER BY next_attempt_at
+                 LIMIT @limit)
+        RETURNING ${OUTBOX_COLUMNS}`,
+      )
+      .all({ now, leaseUntil, limit }) as OutboxRow[];
+  }
+
+  async recordOutboxResults(results: OutboxResult[], now: number): Promise<void> {
+    if (results.length === 0) return;
+    const update = this.sqlite.prepare(RECORD_RESULT_SQL.replace(/\$(\w+)/g, "@$1"));
+    this.sqlite.transaction(() => {
+      for (const r of results) update.run(resultParams(r, now));
+    })();
+  }
+
+  async outboxCounts(): Promise<Record<string, number>> {
+    const rows = this.sqlite.prepare("SELECT status, COUNT(*) AS n FROM email_outbox GROUP BY status").all() as {
+      status: string;
+      n: number;
+    }[];
+    return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+  }
+
+  async close(): Promise<void> {
+    if (this.sqlite.open) this.sqlite.close();
+  }
+}
+
+type Tx = Parameters<Parameters<WriteStoreDb["transaction"]>[0]>[0];
+
+function insertOutbox(tx: Tx | WriteStoreDb, rows: NewOutboxRow[]): void {
+  for (const row of rows) tx.insert(schema.emailOutbox).values(row).run();
+}
+
+/** The outbox columns under their drizzle names, for RETURNING claims on both engines. */
+export const OUTBOX_COLUMNS = `id, kind, template, recipient, recipient_key AS "recipientKey", payload,
+  subject_type AS "subjectType", subject_id AS "subjectId", status, attempts, next_attempt_at AS "nextAttemptAt",
+  lease_until AS "leaseUntil", provider, message_id AS "messageId", last_error AS "lastError",
+  created_at AS "createdAt", updated_at AS "updatedAt", sent_at AS "sentAt"`;
+
+/**
+ * Only the holder of the lease writes a result: a send slower than its lease
+ * may have been taken over by another worker, whose result then stands.
+ */
+export const RECORD_RESULT_SQL = `UPDATE email_outbox
+    SET status = $status, provider = COALESCE($provider, provider), message_id = COALESCE($messageId, message_id),
+        last_error = $lastError, next_attempt_at = COALESCE($nextAttemptAt, next_attempt_at), sent_at = $sentAt,
+        lease_until = NULL, updated_at = $now
+  WHERE id = $id AND status = 'sending' AND lease_until = $lease`;
+
+export function resultParams(r: OutboxResult, now: number) {
+  return {
+    id: r.id,
+    lease: r.lease,
+    now,
+    status: r.status,
+    provider: r.provider ?? null,
+    messageId: r.messageId ?? null,
+    lastError: r.lastError ?? null,
+    nextAttemptAt: r.nextAttemptAt ?? null,
+    sentAt: r.sentAt ?? null,
+  };
+}
