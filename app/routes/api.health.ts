@@ -2,19 +2,29 @@ import { apiRoute, jsonResponse } from "../server/platform/api.server";
 import { buildRevision } from "../server/platform/build-info.server";
 import { env, usesSampleUpstream } from "../server/platform/env.server";
 import { planDataInfo, siteDataStatus } from "../server/platform/site-status.server";
+import { upstreamStatus } from "../server/upstream/client.server";
 
 /**
  * Load-balancer health check: cheap by design (no upstream call, no query
- * beyond the plan store's cached status).
+ * beyond the plan store's cached status). `upstream` is "key_rejected" once
+ * upstream has refused our key (401/403) and not answered since, "busy" while
+ * upstream's Retry-After after a 429 runs; else "sample" or "live".
  */
 const route = apiRoute({
   GET: () => {
     const config = env();
+    const upstream = upstreamStatus();
     return jsonResponse({
       status: "ok",
       commit: buildRevision(),
       env: config.DEPLOY_ENV,
-      upstream: usesSampleUpstream(config) ? "sample" : "live",
+      upstream: upstream.keyRejected
+        ? "key_rejected"
+        : upstream.paused
+          ? "busy"
+          : usesSampleUpstream(config)
+            ? "sample"
+            : "live",
       planData: siteDataStatus().planData,
       // The loaded data's date and source, and whether it passed the seed's completeness gate.
       planStore: planDataInfo(),

@@ -1,4 +1,5 @@
 import { data, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { noUpstreamAnswer } from "../components/plans/coverage-words";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import type { RefObject } from "react";
 import { ZipForm } from "../components/zip-form";
@@ -152,7 +153,7 @@ function searchView(
   return {
     query: search.query,
     error: search.error,
-    unavailable: answer?.upstream === "unavailable",
+    unavailable: noUpstreamAnswer(answer?.upstream),
     partial: answer?.upstream === "partial",
     options,
   };
@@ -192,7 +193,7 @@ function Results({ page, headingRef }: { page: ResultsPage; headingRef: RefObjec
         selections={state.drugs}
         search={searchView(page.drugSearch, "drug")}
         year={results.year}
-        coverageUnavailable={page.drugCoverage?.upstream === "unavailable"}
+        coverageUnavailable={noUpstreamAnswer(page.drugCoverage?.upstream)}
       />
       <Picker
         kind="doctor"
@@ -200,7 +201,7 @@ function Results({ page, headingRef }: { page: ResultsPage; headingRef: RefObjec
         selections={state.doctors}
         search={searchView(page.doctorSearch, "doctor")}
         year={results.year}
-        coverageUnavailable={page.doctorCoverage?.upstream === "unavailable"}
+        coverageUnavailable={noUpstreamAnswer(page.doctorCoverage?.upstream)}
       />
       <section aria-labelledby="plans-heading" className="plans-section">
         <h2 id="plans-heading">

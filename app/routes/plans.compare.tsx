@@ -1,4 +1,5 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { noUpstreamAnswer } from "../components/plans/coverage-words";
 import { Link, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { coverageText, type CoverageCheckView } from "../components/plans/coverage-list";
@@ -155,7 +156,7 @@ function CompareTable({ page }: { page: OkPage }) {
           {coverageRows(page.doctorCoverage, "doctor")}
         </tbody>
       </table>
-      {page.drugCoverage?.upstream === "unavailable" || page.doctorCoverage?.upstream === "unavailable" ? (
+      {noUpstreamAnswer(page.drugCoverage?.upstream) || noUpstreamAnswer(page.doctorCoverage?.upstream) ? (
         <p className="notice warn">
           We could not check drug or doctor coverage right now, so it shows as unknown. Prices are not affected.
         </p>

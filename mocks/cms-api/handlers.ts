@@ -32,7 +32,10 @@ const ok = (body: unknown): FakeAnswer => ({ status: 200, body });
 export const MAX_PLAN_IDS_PER_CALL = 10;
 /** Plan search answers 10 plans per page whatever `limit` says. */
 export const PLAN_SEARCH_PAGE_SIZE = 10;
-const AUTOCOMPLETE_LIMIT = 20;
+/** The real autocomplete answers at most 10 items, ordered by RxCUI, not by how well the name matches. */
+export const AUTOCOMPLETE_LIMIT = 10;
+/** The real API's words for a plan year it does not serve. */
+export const INVALID_MARKET_YEAR = "Invalid market year";
 
 /**
  * What the fake does with a plan in a coverage answer, decided by a hash of the
@@ -65,12 +68,24 @@ function splitIds(value: string | null): string[] {
     .filter(Boolean);
 }
 
-function queryYear(query: URLSearchParams): number | null {
+/** A year the fake does not serve answers as the real API does: 400 "Invalid market year". */
+function servedYear(ds: FakeDataset, year: number): number {
+  if (!ds.years.includes(year)) throw new FakeApiError(400, "1003", INVALID_MARKET_YEAR);
+  return year;
+}
+
+function queryYear(ds: FakeDataset, query: URLSearchParams): number | null {
   const y = query.get("year");
   if (y === null || y === "") return null;
   const n = Number(y);
-  if (!Number.isInteger(n)) throw new FakeApiError(400, "1003", "year: must be an integer");
-  return n;
+  if (!Number.isInteger(n)) throw new FakeApiError(400, "1003", INVALID_MARKET_YEAR);
+  return servedYear(ds, n);
+}
+
+/** GET /market-years: `{current, supported}` (upstream-api.md §11). */
+export function marketYears(ds: FakeDataset): FakeAnswer {
+  const supported = [...ds.years].sort((a, b) => a - b);
+  return ok({ current: supported[supported.length - 1] ?? new Date().getUTCFullYear(), supported });
 }
 
 function requireQ(query: URLSearchParams): string {
@@ -118,17 +133,19 @@ export function describeDrug(drug: FakeDrug) {
   };
 }
 
+/**
+ * As live: every drug whose name holds the text, the first 10 by RxCUI. So
+ * "metformin" answers combination products and extended-release forms with
+ * lower RxCUIs before (or instead of) plain metformin tablets.
+ */
 export function drugsAutocomplete(ds: FakeDataset, query: URLSearchParams): FakeAnswer {
   const q = requireQ(query).toLowerCase();
+  queryYear(ds, query);
   const matches = [...ds.drugs.values()]
-    .map((drug) => ({ drug, d: describeDrug(drug) }))
-    .filter(({ drug }) => drug.drugName.toLowerCase().includes(q))
-    .sort((a, b) => {
-      const aStarts = a.d.name.toLowerCase().startsWith(q) ? 0 : 1;
-      const bStarts = b.d.name.toLowerCase().startsWith(q) ? 0 : 1;
-      return aStarts - bStarts || a.d.full_name.localeCompare(b.d.full_name);
-    })
-    .slice(0, AUTOCOMPLETE_LIMIT);
+    .filter((drug) => drug.drugName.toLowerCase().includes(q))
+    .sort((a, b) => Number(a.rxcui) - Number(b.rxcui) || a.rxcui.localeCompare(b.rxcui))
+    .slice(0, AUTOCOMPLETE_LIMIT)
+    .map((drug) => ({ drug, d: describeDrug(drug) }));
   return ok(matches.map(({ drug, d }) => ({ rxcui: drug.rxcui, ...d })));
 }
 
@@ -158,15 +175,16 @@ export function drugsCovered(ds: FakeDataset, query: URLSearchParams): FakeAnswe
   const rxcuis = splitIds(query.get("drugs"));
   if (rxcuis.length === 0) throw new FakeApiError(400, "1003", "drugs: cannot be blank");
   const planIds = checkPlanIds(query);
-  const year = queryYear(query);
+  const year = queryYear(ds, query);
   const coverage: Array<Record<string, string>> = [];
   for (const rxcui of rxcuis) {
     const drug = ds.drugs.get(rxcui);
     const generic = drug ? genericOf(ds, drug) : null;
     for (const planId of planIds) {
       const quirk = fakeCoverageQuirk(planId);
-      if (quirk === "omitted" || !isKnownPlan(ds, planId)) continue;
-      if (quirk === "data_not_provided") {
+      if (quirk === "omitted") continue;
+      // A plan it has no data for (unknown, or not sold that year) is DataNotProvided, as live.
+      if (quirk === "data_not_provided" || !hasPlanData(ds, planId, year)) {
         coverage.push({ rxcui, plan_id: planId, coverage: "DataNotProvided" });
         continue;
       }
@@ -182,16 +200,15 @@ export function drugsCovered(ds: FakeDataset, query: URLSearchParams): FakeAnswe
 }
 
 const knownPlansCache = new WeakMap<FakeDataset, Set<string>>();
-/** A plan id the fake has heard of (in the plan attributes or any issuer file). */
-function isKnownPlan(ds: FakeDataset, planId: string): boolean {
+/** A plan the fake has data for in that year (year null: the plan attributes of any year, or any issuer file). */
+function hasPlanData(ds: FakeDataset, planId: string, year: number | null): boolean {
   let known = knownPlansCache.get(ds);
   if (!known) {
-    known = new Set(ds.plans.map((p) => p.id));
-    for (const drug of ds.drugs.values()) for (const id of drug.plans.keys()) known.add(id);
-    for (const provider of ds.providers) for (const id of provider.plans.keys()) known.add(id);
+    known = new Set(ds.plans.map((p) => `${p.year}|${p.id}`));
+    for (const p of ds.plans) known.add(`any|${p.id}`);
     knownPlansCache.set(ds, known);
   }
-  return known.has(planId);
+  return known.has(year === null ? `any|${planId}` : `${year}|${planId}`);
 }
 
 // ------------------------------------------------------------ providers
@@ -200,8 +217,8 @@ function providerItem(p: FakeProvider) {
   return {
     npi: p.npi,
     name: p.name,
+    // The live item names its type `provider_type` only (the spec's `type` is not sent).
     provider_type: p.kind,
-    type: p.kind,
     specialties: p.specialties,
     accepting: p.kind === "Individual" ? p.accepting : "unknown",
     gender: p.gender ?? "",
@@ -234,14 +251,14 @@ export function providersCovered(ds: FakeDataset, query: URLSearchParams): FakeA
   const npis = splitIds(query.get("providerids"));
   if (npis.length === 0) throw new FakeApiError(400, "1003", "providerids: cannot be blank");
   const planIds = checkPlanIds(query);
-  const year = queryYear(query);
+  const year = queryYear(ds, query);
   const coverage: unknown[] = [];
   for (const npi of npis) {
     const entries = ds.providers.filter((p) => p.npi === npi);
     for (const planId of planIds) {
       const quirk = fakeCoverageQuirk(planId);
-      if (quirk === "omitted" || !isKnownPlan(ds, planId)) continue;
-      if (quirk === "data_not_provided") {
+      if (quirk === "omitted") continue;
+      if (quirk === "data_not_provided" || !hasPlanData(ds, planId, year)) {
         coverage.push({ npi, plan_id: planId, coverage: "DataNotProvided", accepting: "unknown", addresses: [] });
         continue;
       }
@@ -274,7 +291,8 @@ export function providersCovered(ds: FakeDataset, query: URLSearchParams): FakeA
 
 // -------------------------------------------------------------- counties
 
-export function countiesByZip(ds: FakeDataset, zipOrPrefix: string): FakeAnswer {
+export function countiesByZip(ds: FakeDataset, zipOrPrefix: string, query: URLSearchParams): FakeAnswer {
+  queryYear(ds, query);
   if (!/^\d{1,5}$/.test(zipOrPrefix)) throw new FakeApiError(400, "1003", "zipcode: must be 1 to 5 digits");
   const zips =
     zipOrPrefix.length === 5
@@ -296,8 +314,12 @@ interface HouseholdBody {
 }
 
 function bodyYear(ds: FakeDataset, body: { year?: unknown }, query: URLSearchParams): number {
-  if (typeof body.year === "number" && Number.isInteger(body.year)) return body.year;
-  const q = queryYear(query);
+  if (body.year !== undefined && body.year !== null) {
+    if (typeof body.year !== "number" || !Number.isInteger(body.year))
+      throw new FakeApiError(400, "1003", INVALID_MARKET_YEAR);
+    return servedYear(ds, body.year);
+  }
+  const q = queryYear(ds, query);
   if (q !== null) return q;
   // "Defaults to the current year": for the fake, the latest year it has data for.
   return ds.years[ds.years.length - 1] ?? new Date().getUTCFullYear();
@@ -500,7 +522,7 @@ export function searchPlans(
 }
 
 export function planById(ds: FakeDataset, planId: string, query: URLSearchParams): FakeAnswer {
-  const year = queryYear(query);
+  const year = queryYear(ds, query);
   const candidates = ds.plans.filter((plan) => plan.id === planId && (year === null || plan.year === year));
   const plan = candidates[candidates.length - 1];
   if (!plan) throw new FakeApiError(404, "1006", "Plan not found");

@@ -6,10 +6,16 @@
  *
  * Used by tests, end-to-end runs and local development; server.ts runs the
  * service against it with UPSTREAM=fake (which `npm start` sets outside
- * production when no MARKETPLACE_API_KEY is configured). It rejects a
- * missing or wrong key with 401 and more than 10 plan ids with 400, and a
- * test can make it refuse connections, answer 500 / 503 / 429, answer after
- * 6 seconds, or send a body that is not JSON.
+ * production when no MARKETPLACE_API_KEY is configured). As strict as
+ * the real API where the service could trip (issue 16): a missing or wrong
+ * key is 401, more than 10 plan ids 400, a year it does not serve
+ * 400 `{"message":"Invalid market year"}` (GET /market-years says which it
+ * serves), at most 10 drug suggestions ordered by RxCUI, DataNotProvided for
+ * plans it has no data for, `provider_type` only, 4xx bodies of `{message}`,
+ * and an optional rate limit of its own answering 429 with Retry-After.
+ * A test can make it refuse connections, answer 500 / 503 / 429, reject the
+ * key (401), answer after 6 seconds, never answer (black hole), or send a
+ * body that is not JSON.
  *
  * Only Node built-ins here: `npm run build` compiles it to build/mocks/cms-api.js,
  * which the compiled server loads only with UPSTREAM=fake (docs/decisions/150).
@@ -26,6 +32,7 @@ import {
   drugsAutocomplete,
   drugsCovered,
   eligibilityEstimates,
+  marketYears,
   planById,
   providersAutocomplete,
   providersCovered,
@@ -33,9 +40,22 @@ import {
 } from "./handlers";
 import { FakeApiError } from "./rules";
 
-export { fakeCoverageQuirk, MAX_PLAN_IDS_PER_CALL, PLAN_SEARCH_PAGE_SIZE } from "./handlers";
+export {
+  AUTOCOMPLETE_LIMIT,
+  fakeCoverageQuirk,
+  INVALID_MARKET_YEAR,
+  MAX_PLAN_IDS_PER_CALL,
+  PLAN_SEARCH_PAGE_SIZE,
+} from "./handlers";
 
-export type FakeUpstreamMode = "normal" | "refuse" | "500" | "503" | "429" | "slow" | "malformed";
+export type FakeUpstreamMode =
+  "normal" | "refuse" | "500" | "503" | "429" | "slow" | "blackhole" | "malformed" | "key_rejected";
+
+/** The fake's own limit, in Kong's fixed clock windows as the real gateway counts (upstream-api.md §11). */
+export interface FakeRateLimit {
+  perMinute?: number;
+  perSecond?: number;
+}
 
 export interface FakeUpstreamCall {
   method: string;
@@ -49,6 +69,8 @@ export interface FakeUpstreamCall {
   body?: unknown;
   /** Status the fake answered with (absent while in flight or when the client went away). */
   status?: number;
+  /** Epoch ms the request arrived. */
+  at: number;
 }
 
 export interface FakeUpstreamOptions {
@@ -60,6 +82,10 @@ export interface FakeUpstreamOptions {
   dataDir?: string;
   /** Delay of the "slow" mode in ms (default 6000: past the service's 5 s limit). */
   slowMs?: number;
+  /** Plan years served (default: the years of the data). Others answer 400 "Invalid market year". */
+  years?: number[];
+  /** A rate limit of its own (default none): over it, 429 with Retry-After. */
+  rateLimit?: FakeRateLimit;
 }
 
 export interface FakeUpstream {
@@ -75,8 +101,13 @@ export interface FakeUpstream {
    */
   setMode(mode: FakeUpstreamMode, options?: { only?: (call: FakeUpstreamCall) => boolean }): Promise<void>;
   readonly mode: FakeUpstreamMode;
-  /** Requests received, oldest first (the last 5,000). */
+  /** Requests received, oldest first (the last 5,000), except GET /market-years (counted in `marketYearsCalls`). */
   calls: FakeUpstreamCall[];
+  readonly marketYearsCalls: number;
+  /** Calls answered 429 by the fake's own rate limit since the last reset. */
+  readonly rateLimited: number;
+  /** Change (or with undefined, lift) the fake's own rate limit; its windows start afresh. */
+  setRateLimit(limit: FakeRateLimit | undefined): void;
   /** The most requests the fake has had in flight at once since the last reset. */
   readonly maxInFlight: number;
   /** Forget recorded calls and go back to "normal". */
@@ -126,7 +157,8 @@ function route(ds: FakeDataset, method: string, path: string, query: URLSearchPa
     if (p === "/providers/autocomplete") return providersAutocomplete(ds, query);
     if (p === "/providers/covered") return providersCovered(ds, query);
     const zip = /^\/counties\/by\/zip\/([^/]+)$/.exec(p);
-    if (zip) return countiesByZip(ds, decodeURIComponent(zip[1]));
+    if (zip) return countiesByZip(ds, decodeURIComponent(zip[1]), query);
+    if (p === "/market-years") return marketYears(ds);
     const plan = /^\/plans\/([^/]+)$/.exec(p);
     if (plan && plan[1] !== "search") return planById(ds, decodeURIComponent(plan[1]), query);
   }
@@ -158,7 +190,38 @@ function readBody(req: http.IncomingMessage): Promise<string> {
 
 export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Promise<FakeUpstream> {
   const dataDir = options.dataDir ?? defaultFakeDataDir();
-  const ds = loadDataset(dataDir);
+  const loaded = loadDataset(dataDir);
+  const ds: FakeDataset = options.years ? { ...loaded, years: [...options.years].sort((a, b) => a - b) } : loaded;
+  let rateLimit = options.rateLimit;
+  const windows = { minute: -1, minuteCount: 0, second: -1, secondCount: 0 };
+  let rateLimited = 0;
+  let marketYearsCalls = 0;
+  /** Kong's fixed windows: the clock minute and second; null when the call is within the limit. */
+  const overLimit = (): Record<string, string> | null => {
+    if (!rateLimit) return null;
+    const now = Date.now();
+    const minute = Math.floor(now / 60_000);
+    const second = Math.floor(now / 1_000);
+    if (minute !== windows.minute) Object.assign(windows, { minute, minuteCount: 0 });
+    if (second !== windows.second) Object.assign(windows, { second, secondCount: 0 });
+    const perMinute = rateLimit.perMinute ?? Infinity;
+    const perSecond = rateLimit.perSecond ?? Infinity;
+    const headers = (remainingMinute: number, remainingSecond: number) => ({
+      ...(Number.isFinite(perMinute)
+        ? { "x-ratelimit-limit-minute": String(perMinute), "x-ratelimit-remaining-minute": String(remainingMinute) }
+        : {}),
+      ...(Number.isFinite(perSecond)
+        ? { "x-ratelimit-limit-second": String(perSecond), "x-ratelimit-remaining-second": String(remainingSecond) }
+        : {}),
+    });
+    if (windows.minuteCount >= perMinute) {
+      return { ...headers(0, 0), "retry-after": String(Math.max(1, Math.ceil(((minute + 1) * 60_000 - now) / 1000))) };
+    }
+    if (windows.secondCount >= perSecond) return { ...headers(0, 0), "retry-after": "1" };
+    windows.minuteCount++;
+    windows.secondCount++;
+    return null;
+  };
   const slowMs = options.slowMs ?? 6_000;
   const calls: FakeUpstreamCall[] = [];
   const sockets = new Set<Socket>();
@@ -190,10 +253,14 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
       path: url.pathname,
       query: Object.fromEntries(url.searchParams),
       rawQuery: url.search.replace(/^\?/, ""),
+      at: Date.now(),
     };
     // Bounded: under server.ts the fake runs for the life of the service.
-    if (calls.length >= MAX_RECORDED_CALLS) calls.splice(0, calls.length - MAX_RECORDED_CALLS + 1);
-    calls.push(call);
+    if (url.pathname === `${BASE_PATH}/market-years`) marketYearsCalls++;
+    else {
+      if (calls.length >= MAX_RECORDED_CALLS) calls.splice(0, calls.length - MAX_RECORDED_CALLS + 1);
+      calls.push(call);
+    }
     let body: unknown;
     try {
       const text = await readBody(req);
@@ -202,10 +269,7 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
           body = JSON.parse(text);
           call.body = body;
         } catch {
-          return answer(res, call, {
-            status: 400,
-            body: { code: "1003", status: "400", message: "invalid JSON body", error: "invalid input" },
-          });
+          return answer(res, call, { status: 400, body: { message: "invalid JSON body" } });
         }
       }
     } catch {
@@ -213,6 +277,15 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     }
 
     const failing = mode !== "normal" && mode !== "refuse" && (!only || only(call));
+    if (failing && mode === "blackhole") return; // the socket stays open and nothing is ever sent
+    if (failing && mode === "key_rejected") {
+      return answer(res, call, { status: 401, body: { message: "Invalid authentication credentials" } });
+    }
+    const limited = overLimit();
+    if (limited) {
+      rateLimited++;
+      return answer(res, call, { status: 429, body: { message: "API rate limit exceeded" } }, limited);
+    }
     if (failing && mode === "500") {
       return answer(res, call, {
         status: 500,
@@ -253,9 +326,13 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
       } catch (error) {
         if (error instanceof FakeApiError) {
           const status = error.status;
+          // Live 400 bodies are the gateway's bare `{message}`; the application's 404s carry its code.
           answer(res, call, {
             status,
-            body: { code: error.code, status: String(status), message: error.message, error: error.message },
+            body:
+              status === 400
+                ? { message: error.message }
+                : { code: error.code, status: String(status), message: error.message, error: error.message },
           });
         } else {
           answer(res, call, {
@@ -318,6 +395,16 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     get maxInFlight() {
       return maxInFlight;
     },
+    get marketYearsCalls() {
+      return marketYearsCalls;
+    },
+    get rateLimited() {
+      return rateLimited;
+    },
+    setRateLimit(limit) {
+      rateLimit = limit;
+      Object.assign(windows, { minute: -1, minuteCount: 0, second: -1, secondCount: 0 });
+    },
     setMode(next, opts) {
       mode = next;
       only = opts?.only;
@@ -334,6 +421,8 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     },
     reset() {
       calls.length = 0;
+      marketYearsCalls = 0;
+      rateLimited = 0;
       maxInFlight = inFlight;
       void fake.setMode("normal");
     },

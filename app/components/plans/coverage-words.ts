@@ -22,9 +22,16 @@ export interface CoverageAnswer {
   restrictions?: { prior_authorization: boolean; step_therapy: boolean; quantity_limit: boolean };
 }
 
-export type UpstreamState = "ok" | "partial" | "unavailable";
+export type UpstreamState = "ok" | "partial" | "unavailable" | "busy";
+
+/** Upstream gave no answer at all: down, or too busy to ask (the call budget was spent). */
+export function noUpstreamAnswer(upstream: unknown): boolean {
+  return upstream === "unavailable" || upstream === "busy";
+}
 
 function unknown(upstream: UpstreamState, where: string): CoverageWords {
+  if (upstream === "busy")
+    return { tone: "unknown", text: "Unknown: the coverage check is busy; try again in a minute" };
   return upstream === "unavailable"
     ? { tone: "unknown", text: "Unknown: the coverage check is unavailable right now" }
     : { tone: "unknown", text: `Unknown: the plan has not said. Check its ${where}` };

@@ -1,4 +1,5 @@
 import { Form, Link, useNavigate } from "@remix-run/react";
+import { noUpstreamAnswer } from "./coverage-words";
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import {
   MAX_SELECTIONS,
@@ -113,14 +114,14 @@ function suggestionFetcher(kind: Kind, zip: string, year: number | undefined) {
     if (kind === "drug") {
       const body = await postJson("/api/drugs/autocomplete", { query, ...(year ? { year } : {}) }, signal);
       return {
-        unavailable: body.upstream === "unavailable",
+        unavailable: noUpstreamAnswer(body.upstream),
         partial: false,
         options: ((body.drugs as DrugSuggestionView[]) ?? []).map(drugOption),
       };
     }
     const body = await postJson("/api/providers/autocomplete", { query, zip }, signal);
     return {
-      unavailable: body.upstream === "unavailable",
+      unavailable: noUpstreamAnswer(body.upstream),
       partial: body.upstream === "partial",
       options: ((body.providers as ProviderSuggestionView[]) ?? []).map(doctorOption),
     };

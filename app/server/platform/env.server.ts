@@ -49,6 +49,9 @@ const EnvSchema = z.object({
   MARKETPLACE_API_BASE_URL: optionalText,
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
   UPSTREAM_MAX_CONCURRENCY: z.coerce.number().int().positive().default(16),
+  // The key's upstream limits (the real API: 1,000 a minute, 200 a second); the budget keeps 10 % under them.
+  UPSTREAM_CALLS_PER_MINUTE: z.coerce.number().int().positive().default(1000),
+  UPSTREAM_CALLS_PER_SECOND: z.coerce.number().int().positive().default(200),
   // "fake": answer upstream calls from the sample CMS API fake (mocks/cms-api), never in
   // production. `npm start` / `npm run dev` set it outside production when no key is configured.
   UPSTREAM: z

@@ -1,16 +1,16 @@
-import type { ZodType } from "zod";
-import { env, sanitizeSecret, usesSampleUpstream } from "../platform/env.server";
+import { usesSampleUpstream, env } from "../platform/env.server";
+import { BoundedCache } from "../platform/cache.server";
 import { forgetSingleton, processSingleton } from "../platform/lifecycle.server";
-import { logger } from "../platform/logger.server";
+import { MAX_PLAN_IDS_PER_UPSTREAM_CALL } from "../../domain/coverage";
+import { forgetCoverageAnswers } from "./coverage.server";
+import { type OutageReason, type UpstreamOperation, UpstreamRejectedError } from "./errors.server";
+import { ensureYearServed, forgetMarketYears } from "./market-years.server";
 import {
   CountiesResponse,
   DrugAutocompleteResponse,
-  DrugCoverageResponse,
   EligibilityResponse,
-  ErrorBodySchema,
   PlanSearchResponse,
   ProviderAutocompleteResponse,
-  ProviderCoverageResponse,
   type ProviderType,
   type UpstreamCounty,
   type UpstreamDrugCoverageRow,
@@ -20,26 +20,18 @@ import {
   type UpstreamProviderCoverageRow,
   type UpstreamProviderSuggestion,
 } from "./schemas.server";
-import { batchPlanIds, MAX_PLAN_IDS_PER_UPSTREAM_CALL } from "../../domain/coverage";
+import { callUpstream, clientConfig, currentBudget, resetTransportForTests, transportState } from "./transport.server";
 
 /**
- * The one client of the upstream CMS Marketplace API.
+ * The operations of the upstream CMS Marketplace API the service uses.
  *
- * - Base URL from MARKETPLACE_API_BASE_URL (the real API by default); the key
- *   goes in the `apikey` query parameter, sanitised of whitespace and a
- *   trailing literal "\n" (docs: ../shared/spec/README.md decision 5).
- * - Outage = connection error, 5xx, 429, a rejected key, a body that is not
- *   the real shape, or no full answer within UPSTREAM_TIMEOUT_MS (5 s, abort).
- *   Outages throw UpstreamUnavailableError; other 4xx answers (bad input,
- *   state not served) throw UpstreamRejectedError. Nothing waits longer than
- *   the timeout: the deadline starts when the call is asked for, so time
- *   queued behind the concurrency cap counts too.
- * - At most UPSTREAM_MAX_CONCURRENCY calls in flight process-wide.
- * - Autocomplete and county look-ups are cached briefly, and identical
- *   look-ups in flight share one upstream call (many consumers type the same
- *   first letters). Failures are not cached.
- * - One structured log line per upstream call: operation, status, duration,
- *   outcome. Never the query text, ZIP, household or key.
+ * - transport.server.ts makes each call: key, budget, concurrency cap,
+ *   deadline, shape check, log line. errors.server.ts says what a failure
+ *   means; budget.server.ts spends the key's calls; market-years.server.ts
+ *   refuses years upstream does not serve; coverage.server.ts keeps coverage.
+ * - Autocomplete and county look-ups are kept briefly (BoundedCache), and
+ *   identical look-ups in flight share one upstream call (many consumers type
+ *   the same first letters). Failures are not kept.
  */
 
 export type {
@@ -54,8 +46,19 @@ export type {
 };
 export { PROVIDER_TYPES } from "./schemas.server";
 export { MAX_PLAN_IDS_PER_UPSTREAM_CALL };
+export {
+  type OutageReason,
+  type UpstreamOperation,
+  UpstreamRejectedError,
+  UpstreamUnavailableError,
+  isUpstreamFailure,
+  upstreamProblem,
+  type UpstreamProblem,
+} from "./errors.server";
+export { DEFAULT_UPSTREAM_BASE_URL, observeUpstreamCalls, type UpstreamCallRecord } from "./transport.server";
+export { drugsCovered, providersCovered, type BatchedCoverage } from "./coverage.server";
+export { marketYears } from "./market-years.server";
 
-export const DEFAULT_UPSTREAM_BASE_URL = "https://marketplace.api.healthcare.gov/api/v1";
 /** Autocomplete answers change rarely; five minutes spares the API the same first letters. */
 export const AUTOCOMPLETE_CACHE_TTL_MS = 5 * 60_000;
 /** ZIP → county changes quarterly at most. */
@@ -64,316 +67,39 @@ const CACHE_MAX_ENTRIES = 2_000;
 /** Plan search answers 10 per page; a county with more than 500 plans does not exist. */
 const MAX_PLAN_SEARCH_PAGES = 50;
 
-export type UpstreamOperation =
-  | "drugs.autocomplete"
-  | "providers.autocomplete"
-  | "drugs.covered"
-  | "providers.covered"
-  | "counties.by_zip"
-  | "eligibility.estimates"
-  | "plans.search";
-
-export type OutageReason =
-  "not_configured" | "connection" | "timeout" | "server_error" | "rate_limited" | "unauthorized" | "malformed" | "busy";
-
-/** The upstream could not answer: the caller degrades as the specification says. */
-export class UpstreamUnavailableError extends Error {
-  override name = "UpstreamUnavailableError";
-  constructor(
-    readonly operation: UpstreamOperation,
-    readonly reason: OutageReason,
-    readonly status?: number,
-  ) {
-    super(`Upstream ${operation} unavailable (${reason}${status ? ` ${status}` : ""})`);
-  }
+interface LookupState {
+  autocomplete: BoundedCache<string, Promise<unknown>>;
+  counties: BoundedCache<string, Promise<unknown>>;
 }
-
-/** The upstream answered 4xx (other than 401/403/429): the request itself was refused. */
-export class UpstreamRejectedError extends Error {
-  override name = "UpstreamRejectedError";
-  constructor(
-    readonly operation: UpstreamOperation,
-    readonly status: number,
-    readonly upstreamCode: string | null,
-    readonly upstreamMessage: string,
-  ) {
-    super(`Upstream ${operation} rejected the request (${status}): ${upstreamMessage}`);
-  }
-}
-
-export function isUpstreamFailure(error: unknown): error is UpstreamUnavailableError | UpstreamRejectedError {
-  return error instanceof UpstreamUnavailableError || error instanceof UpstreamRejectedError;
-}
-
-// ------------------------------------------------------------------ state
-
-interface Waiter {
-  grant(): void;
-}
-interface CacheEntry {
-  expires: number;
-  value: Promise<unknown>;
-}
-export interface UpstreamCallRecord {
-  operation: UpstreamOperation;
-  status: number | null;
-  durationMs: number;
-  outcome: "ok" | "rejected" | OutageReason;
-}
-interface ClientState {
-  active: number;
-  queue: Waiter[];
-  cache: Map<string, CacheEntry>;
-  observers: Set<(record: UpstreamCallRecord) => void>;
-  lastOutage: { at: string; operation: UpstreamOperation; reason: OutageReason } | null;
-  lastSuccessAt: string | null;
-  calls: number;
-  failures: number;
-}
-
-const STATE = "upstream-client";
-function state(): ClientState {
-  return processSingleton<ClientState>(STATE, () => ({
-    active: 0,
-    queue: [],
-    cache: new Map(),
-    observers: new Set(),
-    lastOutage: null,
-    lastSuccessAt: null,
-    calls: 0,
-    failures: 0,
+const STATE = "upstream-lookups";
+function lookups(): LookupState {
+  return processSingleton<LookupState>(STATE, () => ({
+    autocomplete: new BoundedCache({ limit: CACHE_MAX_ENTRIES, ttlMs: AUTOCOMPLETE_CACHE_TTL_MS }),
+    counties: new BoundedCache({ limit: CACHE_MAX_ENTRIES, ttlMs: COUNTY_CACHE_TTL_MS }),
   }));
 }
 
-/** Tests only: forget the cache, counters and observers (env changes are read on every call anyway). */
+/** Tests only: forget every kept answer, counter, observer and budget (env is read on every call anyway). */
 export function resetUpstreamClientForTests(): void {
   forgetSingleton(STATE);
+  resetTransportForTests();
+  forgetCoverageAnswers();
+  forgetMarketYears();
 }
 
-/** Be told about every upstream call (metrics, tests). Returns the unsubscribe function. */
-export function observeUpstreamCalls(observer: (record: UpstreamCallRecord) => void): () => void {
-  const observers = state().observers;
-  observers.add(observer);
-  return () => observers.delete(observer);
-}
-
-interface ClientConfig {
-  baseUrl: string;
-  key: string | undefined;
-  timeoutMs: number;
-  maxConcurrency: number;
-}
-
-function clientConfig(): ClientConfig {
-  const e = env();
-  return {
-    baseUrl: (e.MARKETPLACE_API_BASE_URL ?? DEFAULT_UPSTREAM_BASE_URL).replace(/\/+$/, ""),
-    // Sanitised again here: a key with a trailing literal "\n" must never reach the wire.
-    key: sanitizeSecret(e.MARKETPLACE_API_KEY) || undefined,
-    timeoutMs: e.UPSTREAM_TIMEOUT_MS,
-    maxConcurrency: e.UPSTREAM_MAX_CONCURRENCY,
-  };
-}
-
-// --------------------------------------------------------------- limiter
-
-/** Less time than this left before the deadline, a queued call is not started (see acquireSlot). */
-const MIN_USEFUL_CALL_MS = 25;
-
-function acquireSlot(operation: UpstreamOperation, deadline: number, max: number): Promise<() => void> {
-  const s = state();
-  let released = false;
-  const release = () => {
-    if (released) return;
-    released = true;
-    s.active--;
-    s.queue.shift()?.grant();
-  };
-  if (s.active < max) {
-    s.active++;
-    return Promise.resolve(release);
-  }
-  return new Promise((resolve, reject) => {
-    const waiter: Waiter = {
-      grant() {
-        clearTimeout(timer);
-        if (deadline - Date.now() < MIN_USEFUL_CALL_MS) {
-          // Freed too close to this caller's deadline for a call to finish: it gives up as busy
-          // (as its own timer would have a moment later) and the slot goes to the next in line,
-          // instead of starting an upstream call that can only be aborted.
-          s.queue.shift()?.grant();
-          reject(new UpstreamUnavailableError(operation, "busy"));
-          return;
-        }
-        s.active++;
-        resolve(release);
-      },
-    };
-    const timer = setTimeout(
-      () => {
-        const i = s.queue.indexOf(waiter);
-        if (i >= 0) s.queue.splice(i, 1);
-        reject(new UpstreamUnavailableError(operation, "busy"));
-      },
-      Math.max(0, deadline - Date.now()),
-    );
-    s.queue.push(waiter);
-  });
-}
-
-// ------------------------------------------------------------------ call
-
-interface CallSpec {
-  operation: UpstreamOperation;
-  method: "GET" | "POST";
-  path: string;
-  query?: Record<string, string | number | undefined>;
-  body?: unknown;
-  /** Epoch ms by which the answer must be complete (default: now + timeout). */
-  deadline?: number;
-  /** For the log line: how many ids or items the call carried. */
-  batchSize?: number;
-}
-
-/** Query string with literal commas: the API takes comma-joined id lists. */
-function queryString(params: Record<string, string | number | undefined>): string {
-  return Object.entries(params)
-    .filter((entry): entry is [string, string | number] => entry[1] !== undefined && entry[1] !== "")
-    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v)).replace(/%2C/gi, ",")}`)
-    .join("&");
-}
-
-function record(spec: CallSpec, status: number | null, started: number, outcome: UpstreamCallRecord["outcome"]): void {
-  const s = state();
-  const durationMs = Math.round(performance.now() - started);
-  s.calls++;
-  if (outcome === "ok") s.lastSuccessAt = new Date().toISOString();
-  else if (outcome !== "rejected") {
-    s.failures++;
-    s.lastOutage = { at: new Date().toISOString(), operation: spec.operation, reason: outcome };
-  }
-  const line = {
-    event: "upstream_call",
-    operation: spec.operation,
-    status,
-    durationMs,
-    outcome,
-    ...(spec.batchSize ? { batchSize: spec.batchSize } : {}),
-  };
-  if (outcome === "ok") logger().info(line, "upstream call");
-  else logger().warn(line, "upstream call failed");
-  for (const observer of s.observers) {
-    try {
-      observer({ operation: spec.operation, status, durationMs, outcome });
-    } catch {
-      // An observer must never break a call.
-    }
-  }
-}
-
-async function callUpstream<T>(spec: CallSpec, schema: ZodType<T>): Promise<T> {
-  const config = clientConfig();
-  const started = performance.now();
-  const fail = (error: UpstreamUnavailableError | UpstreamRejectedError, status: number | null): never => {
-    record(spec, status, started, error instanceof UpstreamRejectedError ? "rejected" : error.reason);
-    throw error;
-  };
-  if (!config.key) fail(new UpstreamUnavailableError(spec.operation, "not_configured"), null);
-  const deadline = spec.deadline ?? Date.now() + config.timeoutMs;
-
-  let release: () => void;
-  try {
-    release = await acquireSlot(spec.operation, deadline, config.maxConcurrency);
-  } catch (error) {
-    return fail(error as UpstreamUnavailableError, null);
-  }
-
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), Math.max(0, deadline - Date.now()));
-  let status: number | null = null;
-  try {
-    const url = `${config.baseUrl}${spec.path}?${queryString({ ...spec.query, apikey: config.key })}`;
-    let response: Response;
-    let text: string;
-    try {
-      response = await fetch(url, {
-        method: spec.method,
-        headers: {
-          accept: "application/json",
-          ...(spec.body !== undefined ? { "content-type": "application/json" } : {}),
-        },
-        body: spec.body !== undefined ? JSON.stringify(spec.body) : undefined,
-        signal: controller.signal,
-      });
-      status = response.status;
-      // The body is read under the same deadline: a stalled body is a timeout too.
-      text = await response.text();
-    } catch {
-      return fail(
-        new UpstreamUnavailableError(
-          spec.operation,
-          controller.signal.aborted ? "timeout" : "connection",
-          status ?? undefined,
-        ),
-        status,
-      );
-    }
-    if (status === 429) return fail(new UpstreamUnavailableError(spec.operation, "rate_limited", status), status);
-    if (status >= 500) return fail(new UpstreamUnavailableError(spec.operation, "server_error", status), status);
-    if (status === 401 || status === 403)
-      return fail(new UpstreamUnavailableError(spec.operation, "unauthorized", status), status);
-    if (status >= 400) {
-      const parsed = ErrorBodySchema.safeParse(safeJson(text));
-      const body = parsed.success ? parsed.data : {};
-      return fail(
-        new UpstreamRejectedError(
-          spec.operation,
-          status,
-          body.code ?? null,
-          body.message ?? body.error ?? body.msg ?? body.err ?? `HTTP ${status}`,
-        ),
-        status,
-      );
-    }
-    const parsed = schema.safeParse(safeJson(text));
-    if (!parsed.success) return fail(new UpstreamUnavailableError(spec.operation, "malformed", status), status);
-    record(spec, status, started, "ok");
-    return parsed.data;
-  } finally {
-    clearTimeout(timer);
-    release();
-  }
-}
-
-const NOT_JSON = Symbol("not json");
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return NOT_JSON;
-  }
-}
-
-// ----------------------------------------------------------------- cache
-
-/** Cached for `ttlMs`; concurrent identical look-ups share one call; failures are forgotten at once. */
-function cachedLookup<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
-  const s = state();
-  const now = Date.now();
-  const hit = s.cache.get(key);
-  if (hit && hit.expires > now) return hit.value as Promise<T>;
-  if (hit) s.cache.delete(key);
+/** Kept for the cache's time; concurrent identical look-ups share one call; failures are forgotten at once. */
+function cachedLookup<T>(
+  cache: BoundedCache<string, Promise<unknown>>,
+  key: string,
+  load: () => Promise<T>,
+): Promise<T> {
+  const hit = cache.get(key);
+  if (hit) return hit as Promise<T>;
   const value = load();
-  const entry: CacheEntry = { expires: now + ttlMs, value };
-  s.cache.set(key, entry);
+  cache.set(key, value);
   value.catch(() => {
-    if (s.cache.get(key) === entry) s.cache.delete(key);
+    if (cache.get(key) === value) cache.delete(key);
   });
-  while (s.cache.size > CACHE_MAX_ENTRIES) {
-    const oldest = s.cache.keys().next().value;
-    if (oldest === undefined) break;
-    s.cache.delete(oldest);
-  }
   return value;
 }
 
@@ -384,15 +110,23 @@ export function normaliseQueryText(query: string): string {
 
 // ------------------------------------------------------------ operations
 
-/** GET /drugs/autocomplete: drug names with RxCUIs (bare array upstream). */
+/** GET /drugs/autocomplete: drug names with RxCUIs (bare array upstream, at most 10, by RxCUI). */
 export function drugsAutocomplete(query: string, options: { year?: number } = {}): Promise<UpstreamDrugSuggestion[]> {
   const q = normaliseQueryText(query);
-  return cachedLookup(`drugs|${options.year ?? ""}|${q.toLowerCase()}`, AUTOCOMPLETE_CACHE_TTL_MS, () =>
-    callUpstream(
-      { operation: "drugs.autocomplete", method: "GET", path: "/drugs/autocomplete", query: { q, year: options.year } },
+  return cachedLookup(lookups().autocomplete, `drugs|${options.year ?? ""}|${q.toLowerCase()}`, async () => {
+    const deadline = Date.now() + clientConfig().timeoutMs;
+    await ensureYearServed("drugs.autocomplete", options.year, deadline);
+    return callUpstream(
+      {
+        operation: "drugs.autocomplete",
+        method: "GET",
+        path: "/drugs/autocomplete",
+        query: { q, year: options.year },
+        deadline,
+      },
       DrugAutocompleteResponse,
-    ),
-  );
+    );
+  });
 }
 
 /** GET /providers/autocomplete for one provider type (the API takes a 5-digit ZIP and no year). */
@@ -402,7 +136,7 @@ export function providersAutocomplete(
   type: ProviderType,
 ): Promise<UpstreamProviderSuggestion[]> {
   const q = normaliseQueryText(query);
-  return cachedLookup(`providers|${type}|${zipcode}|${q.toLowerCase()}`, AUTOCOMPLETE_CACHE_TTL_MS, () =>
+  return cachedLookup(lookups().autocomplete, `providers|${type}|${zipcode}|${q.toLowerCase()}`, () =>
     callUpstream(
       {
         operation: "providers.autocomplete",
@@ -415,107 +149,18 @@ export function providersAutocomplete(
   );
 }
 
-export interface BatchedCoverage<Row> {
-  rows: Row[];
-  /** Plan ids whose batch failed: unknown, not "not covered". */
-  failedPlanIds: string[];
-  /** Upstream calls made (one per batch of at most 10 plan ids). */
-  calls: number;
-}
-
-async function batchedCoverage<Row extends { plan_id: string }>(
-  operation: "drugs.covered" | "providers.covered",
-  path: string,
-  codeParam: "drugs" | "providerids",
-  codes: string[],
-  planIds: string[],
-  year: number | undefined,
-  schema: ZodType<{ coverage: Row[] }>,
-  codeOf: (row: Row) => string,
-): Promise<BatchedCoverage<Row>> {
-  const batches = batchPlanIds(planIds);
-  if (batches.length === 0 || codes.length === 0) return { rows: [], failedPlanIds: [], calls: 0 };
-  // One deadline for the whole fan-out: the answer never waits longer than one timeout.
-  const deadline = Date.now() + clientConfig().timeoutMs;
-  const wanted = new Set(codes);
-  const settled = await Promise.allSettled(
-    batches.map((batch) =>
-      callUpstream(
-        {
-          operation,
-          method: "GET",
-          path,
-          query: { [codeParam]: codes.join(","), planids: batch.join(","), year },
-          deadline,
-          batchSize: batch.length,
-        },
-        schema,
-      ).then((answer) => {
-        const inBatch = new Set(batch);
-        return answer.coverage.filter((row) => inBatch.has(row.plan_id) && wanted.has(codeOf(row)));
-      }),
-    ),
-  );
-  const rows: Row[] = [];
-  const failedPlanIds: string[] = [];
-  let firstFailure: unknown;
-  settled.forEach((result, i) => {
-    if (result.status === "fulfilled") rows.push(...result.value);
-    else {
-      failedPlanIds.push(...batches[i]);
-      firstFailure ??= result.reason;
-    }
-  });
-  if (failedPlanIds.length === batches.flat().length) throw firstFailure;
-  return { rows, failedPlanIds, calls: batches.length };
-}
-
-/** GET /drugs/covered in batches of at most 10 plan ids, run in parallel under the cap. */
-export function drugsCovered(
-  rxcuis: string[],
-  planIds: string[],
-  options: { year?: number } = {},
-): Promise<BatchedCoverage<UpstreamDrugCoverageRow>> {
-  return batchedCoverage(
-    "drugs.covered",
-    "/drugs/covered",
-    "drugs",
-    [...new Set(rxcuis)],
-    planIds,
-    options.year,
-    DrugCoverageResponse,
-    (row) => row.rxcui,
-  );
-}
-
-/** GET /providers/covered in batches of at most 10 plan ids, run in parallel under the cap. */
-export function providersCovered(
-  npis: string[],
-  planIds: string[],
-  options: { year?: number } = {},
-): Promise<BatchedCoverage<UpstreamProviderCoverageRow>> {
-  return batchedCoverage(
-    "providers.covered",
-    "/providers/covered",
-    "providerids",
-    [...new Set(npis)],
-    planIds,
-    options.year,
-    ProviderCoverageResponse,
-    (row) => row.npi,
-  );
-}
-
 /** GET /counties/by/zip/{zip}: every county the ZIP touches (empty when unknown). Cached. */
 export function countiesByZip(zip: string, year?: number): Promise<UpstreamCounty[]> {
   if (!/^\d{5}$/.test(zip))
     return Promise.reject(new UpstreamRejectedError("counties.by_zip", 400, null, "zipcode must be 5 digits"));
-  return cachedLookup(`counties|${year ?? ""}|${zip}`, COUNTY_CACHE_TTL_MS, () =>
-    callUpstream(
-      { operation: "counties.by_zip", method: "GET", path: `/counties/by/zip/${zip}`, query: { year } },
+  return cachedLookup(lookups().counties, `counties|${year ?? ""}|${zip}`, async () => {
+    const deadline = Date.now() + clientConfig().timeoutMs;
+    await ensureYearServed("counties.by_zip", year, deadline);
+    return callUpstream(
+      { operation: "counties.by_zip", method: "GET", path: `/counties/by/zip/${zip}`, query: { year }, deadline },
       CountiesResponse,
-    ).then((answer) => answer.counties),
-  );
+    ).then((answer) => answer.counties);
+  });
 }
 
 // Request shapes of the two household operations (upstream-api.md §2, §4, §5).
@@ -571,6 +216,8 @@ export interface UpstreamPlanSearchRequest {
  * `aptc` is monthly and may be unrounded; read `csr` with `csrLevel`.
  */
 export async function eligibilityEstimates(body: UpstreamEligibilityRequest): Promise<UpstreamEligibilityEstimate[]> {
+  const deadline = Date.now() + clientConfig().timeoutMs;
+  await ensureYearServed("eligibility.estimates", body.year, deadline);
   const request = { market: "Individual" as const, ...body };
   const answer = await callUpstream(
     // The year goes in both places: the spec allows both and does not say which wins.
@@ -580,6 +227,7 @@ export async function eligibilityEstimates(body: UpstreamEligibilityRequest): Pr
       path: "/households/eligibility/estimates",
       query: { year: body.year },
       body: request,
+      deadline,
     },
     EligibilityResponse,
   );
@@ -607,6 +255,7 @@ export interface PlanSearchResult {
  */
 export async function searchPlans(body: UpstreamPlanSearchRequest): Promise<PlanSearchResult> {
   const deadline = Date.now() + clientConfig().timeoutMs;
+  await ensureYearServed("plans.search", body.year, deadline);
   const page = (offset: number) =>
     callUpstream(
       {
@@ -620,10 +269,11 @@ export async function searchPlans(body: UpstreamPlanSearchRequest): Promise<Plan
       PlanSearchResponse,
     );
   const first = await page(0);
+  const total = first.total ?? first.plans.length;
   const pageSize = first.plans.length;
   const offsets: number[] = [];
   if (pageSize > 0) {
-    for (let offset = pageSize; offset < first.total && offsets.length < MAX_PLAN_SEARCH_PAGES - 1; offset += pageSize)
+    for (let offset = pageSize; offset < total && offsets.length < MAX_PLAN_SEARCH_PAGES - 1; offset += pageSize)
       offsets.push(offset);
   }
   const rest = await Promise.all(offsets.map(page));
@@ -636,7 +286,7 @@ export async function searchPlans(body: UpstreamPlanSearchRequest): Promise<Plan
   }
   return {
     plans,
-    total: first.total,
+    total,
     rate_area: first.rate_area ?? null,
     facet_groups: first.facet_groups ?? [],
     ranges: first.ranges ?? null,
@@ -654,26 +304,36 @@ export interface UpstreamStatus {
   baseUrl: string;
   /** Start-up warning about the key, if any. */
   keyProblem: string | null;
+  /** Upstream refused our key (401/403) more recently than it last answered. */
+  keyRejected: boolean;
+  /** Upstream asked us to wait (429) and the wait is not over. */
+  paused: boolean;
   lastOutage: { at: string; operation: UpstreamOperation; reason: OutageReason } | null;
   lastSuccessAt: string | null;
   /** Calls and failed calls since start. */
   calls: number;
   failures: number;
+  /** Calls the budget refused (answered "busy") since start. */
+  budgetRefused: number;
 }
 
 /** What /api/health can say about the upstream, without calling it. */
 export function upstreamStatus(): UpstreamStatus {
   const e = env();
   const config = clientConfig();
-  const s = state();
+  const s = transportState();
+  const budget = currentBudget()?.snapshot();
   return {
     sample: usesSampleUpstream(e),
     configured: Boolean(config.key),
     baseUrl: config.baseUrl,
     keyProblem: e.warnings.find((w) => w.startsWith("MARKETPLACE_API_KEY")) ?? null,
+    keyRejected: s.keyRejectedAt !== null,
+    paused: Boolean(budget?.pausedUntil),
     lastOutage: s.lastOutage,
     lastSuccessAt: s.lastSuccessAt,
     calls: s.calls,
     failures: s.failures,
+    budgetRefused: budget ? budget.refused.eligibility + budget.refused.coverage + budget.refused.autocomplete : 0,
   };
 }

@@ -23,16 +23,38 @@ import {
   isUpstreamFailure,
   providersAutocomplete,
   providersCovered,
+  upstreamProblem,
+  type UpstreamRejectedError,
+  type UpstreamUnavailableError,
 } from "./client.server";
 
 /**
  * What the drug and doctor routes answer: upstream suggestions and coverage,
  * merged with the service's own formulary and network rows, degraded as the
  * specification says when the upstream is down (autocomplete → empty list,
- * coverage → empty coverage, both 200 with `upstream: "unavailable"`).
+ * coverage → empty coverage, both 200 with `upstream: "unavailable"`, or
+ * `"busy"` when the call budget was spent, with a `notice` saying why).
  */
 
-export type UpstreamState = "ok" | "partial" | "unavailable";
+export type UpstreamState = "ok" | "partial" | "unavailable" | "busy";
+
+/** Why upstream gave no answer, for the page to show (errors.server.ts). */
+export interface UpstreamNotice {
+  code: string;
+  message: string;
+}
+
+/** The state and notice of an answer upstream could not give. */
+export function failedUpstream(error: UpstreamUnavailableError | UpstreamRejectedError): {
+  upstream: "unavailable" | "busy";
+  notice: UpstreamNotice;
+} {
+  const problem = upstreamProblem(error);
+  return {
+    upstream: problem.kind === "over_budget" ? "busy" : "unavailable",
+    notice: { code: problem.code, message: problem.message },
+  };
+}
 
 export interface DrugSuggestion {
   rxcui: string;
@@ -43,7 +65,8 @@ export interface DrugSuggestion {
 }
 export interface DrugSuggestionsAnswer {
   drugs: DrugSuggestion[];
-  upstream: "ok" | "unavailable";
+  upstream: "ok" | "unavailable" | "busy";
+  notice?: UpstreamNotice;
   /** Answers come from the bundled sample upstream, not the real API. */
   sample: boolean;
 }
@@ -61,6 +84,7 @@ export interface ProviderSuggestion {
 export interface ProviderSuggestionsAnswer {
   providers: ProviderSuggestion[];
   upstream: UpstreamState;
+  notice?: UpstreamNotice;
   /** Provider types whose upstream call failed (only when some did). */
   failedTypes?: ProviderTypeName[];
   sample: boolean;
@@ -69,12 +93,14 @@ export interface ProviderSuggestionsAnswer {
 export interface DrugCoverageAnswer {
   coverage: DrugCoverageResult[];
   upstream: UpstreamState;
+  notice?: UpstreamNotice;
   year: number;
   sample: boolean;
 }
 export interface ProviderCoverageAnswer {
   coverage: ProviderCoverageResult[];
   upstream: UpstreamState;
+  notice?: UpstreamNotice;
   year: number;
   sample: boolean;
 }
@@ -148,7 +174,7 @@ export async function suggestDrugs(input: { query: string; year?: number }): Pro
     return { drugs, upstream: "ok", sample };
   } catch (error) {
     if (!isUpstreamFailure(error)) throw error;
-    return { drugs: [], upstream: "unavailable", sample };
+    return { drugs: [], ...failedUpstream(error), sample };
   }
 }
 
@@ -173,15 +199,18 @@ export async function suggestProviders(input: { query: string; zip: string }): P
   );
   const answers: Partial<Record<ProviderTypeName, UpstreamProviderSuggestion[]>> = {};
   const failedTypes: ProviderTypeName[] = [];
+  let firstFailure: UpstreamUnavailableError | UpstreamRejectedError | undefined;
   settled.forEach((result, i) => {
     const type = PROVIDER_TYPE_ORDER[i];
     if (result.status === "fulfilled") answers[type] = result.value;
-    else if (isUpstreamFailure(result.reason)) failedTypes.push(type);
-    else throw result.reason;
+    else if (isUpstreamFailure(result.reason)) {
+      failedTypes.push(type);
+      firstFailure ??= result.reason;
+    } else throw result.reason;
   });
   const providers = mergeProviderSuggestions(answers).map(toProviderSuggestion);
-  if (failedTypes.length === PROVIDER_TYPE_ORDER.length)
-    return { providers: [], upstream: "unavailable", failedTypes, sample };
+  if (firstFailure && failedTypes.length === PROVIDER_TYPE_ORDER.length)
+    return { providers: [], ...failedUpstream(firstFailure), failedTypes, sample };
   if (failedTypes.length > 0) return { providers, upstream: "partial", failedTypes, sample };
   return { providers, upstream: "ok", sample };
 }
@@ -200,7 +229,7 @@ export async function checkDrugCoverage(input: {
     upstream = await drugsCovered(input.rxcuis, input.plan_ids, { year });
   } catch (error) {
     if (!isUpstreamFailure(error)) throw error;
-    return { coverage: [], upstream: "unavailable", year, sample };
+    return { coverage: [], ...failedUpstream(error), year, sample };
   }
   // The generics upstream names are looked up too: their tier is the one that applies.
   const generics = upstream.rows.map((row) => row.generic_rxcui).filter((g): g is string => Boolean(g));
@@ -222,7 +251,7 @@ export async function checkProviderCoverage(input: {
     upstream = await providersCovered(input.npis, input.plan_ids, { year });
   } catch (error) {
     if (!isUpstreamFailure(error)) throw error;
-    return { coverage: [], upstream: "unavailable", year, sample };
+    return { coverage: [], ...failedUpstream(error), year, sample };
   }
   const own = await ownRows("network", (source) =>
     source.networkRows({ year, npis: input.npis, planIds: input.plan_ids }),

@@ -103,8 +103,15 @@ export const CountySchema = z.object({
 export type UpstreamCounty = z.infer<typeof CountySchema>;
 export const CountiesResponse = z.object({ counties: z.array(CountySchema) });
 
+/**
+ * A Medicaid-level estimate may come without `aptc` or with `aptc: null`
+ * (issue 16): that is no credit, not a broken answer.
+ */
 export const EligibilityEstimateSchema = z.object({
-  aptc: z.number(),
+  aptc: z
+    .number()
+    .nullish()
+    .transform((v) => v ?? 0),
   csr: z.string().nullish(),
   hardship_exemption: z.boolean().nullish(),
   is_medicaid_chip: z.boolean().nullish(),
@@ -128,10 +135,20 @@ export const PlanSchema = z.looseObject({
 export type UpstreamPlan = z.infer<typeof PlanSchema>;
 export const PlanSearchResponse = z.looseObject({
   plans: z.array(PlanSchema),
-  total: z.number().int().nonnegative(),
+  // Absent total: the page is all there is.
+  total: z.number().int().nonnegative().nullish(),
   facet_groups: z.array(z.unknown()).nullish(),
   rate_area: z.looseObject({ state: z.string().nullish(), area: z.number().nullish() }).nullish(),
   ranges: z.unknown().optional(),
+});
+
+/** GET /market-years: the current year and every year served. */
+export const MarketYearsResponse = z.object({
+  current: z.number().int(),
+  supported: z
+    .array(z.number().int())
+    .nullish()
+    .transform((v) => v ?? []),
 });
 
 /** Error bodies: the spec's prose says message/error, its definitions msg/err. */

@@ -54,11 +54,12 @@ describe("fake upstream: keys and limits", () => {
 });
 
 describe("fake upstream: the real shapes", () => {
-  it("answers drug autocomplete with a bare array of RxNorm names", async () => {
+  it("answers drug autocomplete with a bare array of RxNorm names, ordered by RxCUI as live", async () => {
     const { status, body } = await get("/drugs/autocomplete?q=lipit");
     expect(status).toBe(200);
     expect(Array.isArray(body)).toBe(true);
-    expect(body[0]).toEqual({
+    expect(body.map((d: { rxcui: string }) => d.rxcui)).toEqual(["262095", "617318"]);
+    expect(body[1]).toEqual({
       rxcui: "617318",
       name: "Lipitor",
       strength: "20 mg",

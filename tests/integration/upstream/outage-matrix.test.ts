@@ -88,10 +88,11 @@ beforeEach(() => {
   configureService({ MARKETPLACE_API_BASE_URL: fake.url, MARKETPLACE_API_KEY: TEST_KEY });
 });
 
-async function expectDegraded(c: RouteCase) {
+async function expectDegraded(c: RouteCase, upstream: "unavailable" | "busy" = "unavailable", noticeCode?: string) {
   const { status, body, ms } = await callRoute(c.route, jsonPost(c.path, c.body));
   expect(status, c.name).toBe(200);
-  expect(body, c.name).toMatchObject(c.degraded);
+  expect(body, c.name).toMatchObject({ ...c.degraded, upstream });
+  if (noticeCode) expect(body.notice?.code, c.name).toBe(noticeCode);
   expect(ms, c.name).toBeLessThan(TIME_BOUND_MS);
   return ms;
 }
@@ -105,19 +106,42 @@ describe("outage matrix", () => {
     }
   });
 
-  const modes: Array<Exclude<FakeUpstreamMode, "normal" | "slow">> = ["refuse", "500", "503", "429", "malformed"];
+  const modes: Array<Exclude<FakeUpstreamMode, "normal" | "slow" | "blackhole" | "429">> = [
+    "refuse",
+    "500",
+    "503",
+    "malformed",
+    "key_rejected",
+  ];
   it.each(modes)("upstream %s → every route degrades at once", async (mode) => {
     await fake.setMode(mode);
-    for (const c of ROUTES) await expectDegraded(c);
+    const notice = mode === "key_rejected" ? "upstream_key_rejected" : "upstream_unavailable";
+    for (const c of ROUTES) await expectDegraded(c, "unavailable", notice);
     if (mode !== "refuse") expect(fake.calls.length).toBeGreaterThanOrEqual(1 + 3 + 2 + 2);
     await fake.setMode("normal");
   });
 
-  it("upstream answering after 6 s → every route degrades within about 5.5 s (all routes at once)", async () => {
-    await fake.setMode("slow");
-    const durations = await Promise.all(ROUTES.map(expectDegraded));
-    // They did wait for the 5 s abort: the fake really was slow.
-    for (const ms of durations) expect(ms).toBeGreaterThanOrEqual(4_900);
+  it("upstream 429 → every route answers busy (not unavailable), and Retry-After holds further calls back", async () => {
+    await fake.setMode("429");
+    for (const c of ROUTES) await expectDegraded(c, "busy", "upstream_busy");
+    // The fake's Retry-After is 1 s: after a 429 no call is made for a second (calls already in flight
+    // at that moment arrive within a few ms of it).
+    const times = fake.calls.map((c) => c.at).sort((a, b) => a - b);
+    for (let i = 1; i < times.length; i++) {
+      const gap = times[i] - times[i - 1];
+      expect(gap < 50 || gap >= 950, `gap of ${gap} ms between calls`).toBe(true);
+    }
     await fake.setMode("normal");
   });
+
+  it.each(["slow", "blackhole"] as const)(
+    "upstream %s (no answer within 5 s) → every route degrades within about 5.5 s (all routes at once)",
+    async (mode) => {
+      await fake.setMode(mode);
+      const durations = await Promise.all(ROUTES.map((c) => expectDegraded(c)));
+      // They did wait for the 5 s abort: the fake really was slow.
+      for (const ms of durations) expect(ms).toBeGreaterThanOrEqual(4_900);
+      await fake.setMode("normal");
+    },
+  );
 });

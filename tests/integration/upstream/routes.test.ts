@@ -124,18 +124,18 @@ describe("POST /api/drugs/autocomplete", () => {
     expect(body).toEqual({
       drugs: [
         {
-          rxcui: "617318",
-          name: "Lipitor",
-          strength: "20 mg",
-          route: "Oral Pill",
-          full_name: "atorvastatin 20 MG Oral Tablet [Lipitor]",
-        },
-        {
           rxcui: "262095",
           name: "Lipitor",
           strength: "80 mg",
           route: "Oral Pill",
           full_name: "atorvastatin 80 MG Oral Tablet [Lipitor]",
+        },
+        {
+          rxcui: "617318",
+          name: "Lipitor",
+          strength: "20 mg",
+          route: "Oral Pill",
+          full_name: "atorvastatin 20 MG Oral Tablet [Lipitor]",
         },
       ],
       upstream: "ok",

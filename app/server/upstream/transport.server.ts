@@ -1,0 +1,321 @@
+import type { ZodType } from "zod";
+import { env, sanitizeSecret } from "../platform/env.server";
+import { forgetSingleton, processSingleton } from "../platform/lifecycle.server";
+import { logger } from "../platform/logger.server";
+import { budgetFor, BudgetSpentError, type BudgetPriority, forgetBudgets, retryAfterMs } from "./budget.server";
+import {
+  type OutageReason,
+  type UpstreamOperation,
+  UpstreamRejectedError,
+  UpstreamUnavailableError,
+} from "./errors.server";
+import { ErrorBodySchema } from "./schemas.server";
+
+/**
+ * One upstream HTTP call, with everything every call shares:
+ * - the key in the `apikey` query parameter, sanitised (spec README decision 5);
+ * - the call budget of the key (budget.server.ts), by the operation's priority;
+ * - at most UPSTREAM_MAX_CONCURRENCY calls in flight process-wide;
+ * - one deadline (UPSTREAM_TIMEOUT_MS from when the call was asked for, so time
+ *   waiting for budget or a slot counts);
+ * - the answer checked against the real shape; 4xx bodies read for `message`;
+ * - one structured log line per call (never the query text, ZIP, household or
+ *   key), except a rejected key, which is logged at most once a minute.
+ */
+
+export const DEFAULT_UPSTREAM_BASE_URL = "https://marketplace.api.healthcare.gov/api/v1";
+/** A rejected key is logged at most this often, however many calls fail on it. */
+const KEY_REJECTED_LOG_INTERVAL_MS = 60_000;
+/** Less time than this left before the deadline, a queued call is not started (see acquireSlot). */
+const MIN_USEFUL_CALL_MS = 25;
+
+const PRIORITY: Record<UpstreamOperation, BudgetPriority> = {
+  "eligibility.estimates": "eligibility",
+  "plans.search": "eligibility",
+  "counties.by_zip": "eligibility",
+  market_years: "eligibility",
+  "drugs.covered": "coverage",
+  "providers.covered": "coverage",
+  "drugs.autocomplete": "autocomplete",
+  "providers.autocomplete": "autocomplete",
+};
+
+interface Waiter {
+  grant(): void;
+}
+export interface UpstreamCallRecord {
+  operation: UpstreamOperation;
+  status: number | null;
+  durationMs: number;
+  outcome: "ok" | "rejected" | OutageReason;
+}
+interface TransportState {
+  active: number;
+  queue: Waiter[];
+  observers: Set<(record: UpstreamCallRecord) => void>;
+  lastOutage: { at: string; operation: UpstreamOperation; reason: OutageReason } | null;
+  lastSuccessAt: string | null;
+  /** Epoch ms of the last 401/403, and of its last log line. */
+  keyRejectedAt: number | null;
+  keyRejectedLoggedAt: number | null;
+  keyRejectedSinceLog: number;
+  calls: number;
+  failures: number;
+}
+
+const STATE = "upstream-transport";
+export function transportState(): TransportState {
+  return processSingleton<TransportState>(STATE, () => ({
+    active: 0,
+    queue: [],
+    observers: new Set(),
+    lastOutage: null,
+    lastSuccessAt: null,
+    keyRejectedAt: null,
+    keyRejectedLoggedAt: null,
+    keyRejectedSinceLog: 0,
+    calls: 0,
+    failures: 0,
+  }));
+}
+
+/** Tests only: forget counters, observers and budgets. */
+export function resetTransportForTests(): void {
+  forgetSingleton(STATE);
+  forgetBudgets();
+}
+
+/** Be told about every upstream call (metrics, tests). Returns the unsubscribe function. */
+export function observeUpstreamCalls(observer: (record: UpstreamCallRecord) => void): () => void {
+  const observers = transportState().observers;
+  observers.add(observer);
+  return () => observers.delete(observer);
+}
+
+export interface ClientConfig {
+  baseUrl: string;
+  key: string | undefined;
+  timeoutMs: number;
+  maxConcurrency: number;
+  perMinute: number;
+  perSecond: number;
+}
+
+export function clientConfig(): ClientConfig {
+  const e = env();
+  return {
+    baseUrl: (e.MARKETPLACE_API_BASE_URL ?? DEFAULT_UPSTREAM_BASE_URL).replace(/\/+$/, ""),
+    // Sanitised again here: a key with a trailing literal "\n" must never reach the wire.
+    key: sanitizeSecret(e.MARKETPLACE_API_KEY) || undefined,
+    timeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    maxConcurrency: e.UPSTREAM_MAX_CONCURRENCY,
+    perMinute: e.UPSTREAM_CALLS_PER_MINUTE,
+    perSecond: e.UPSTREAM_CALLS_PER_SECOND,
+  };
+}
+
+/** The budget of the configured key (null without a key). */
+export function currentBudget() {
+  const config = clientConfig();
+  return config.key ? budgetFor(config.key, { perMinute: config.perMinute, perSecond: config.perSecond }) : null;
+}
+
+function acquireSlot(operation: UpstreamOperation, deadline: number, max: number): Promise<() => void> {
+  const s = transportState();
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    s.active--;
+    s.queue.shift()?.grant();
+  };
+  if (s.active < max) {
+    s.active++;
+    return Promise.resolve(release);
+  }
+  return new Promise((resolve, reject) => {
+    const waiter: Waiter = {
+      grant() {
+        clearTimeout(timer);
+        if (deadline - Date.now() < MIN_USEFUL_CALL_MS) {
+          // Freed too close to this caller's deadline for a call to finish: it gives up as busy
+          // (as its own timer would have a moment later) and the slot goes to the next in line
+          // (docs/decisions/137).
+          s.queue.shift()?.grant();
+          reject(new UpstreamUnavailableError(operation, "busy"));
+          return;
+        }
+        s.active++;
+        resolve(release);
+      },
+    };
+    const timer = setTimeout(
+      () => {
+        const i = s.queue.indexOf(waiter);
+        if (i >= 0) s.queue.splice(i, 1);
+        reject(new UpstreamUnavailableError(operation, "busy"));
+      },
+      Math.max(0, deadline - Date.now()),
+    );
+    s.queue.push(waiter);
+  });
+}
+
+export interface CallSpec {
+  operation: UpstreamOperation;
+  method: "GET" | "POST";
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  /** Epoch ms by which the answer must be complete (default: now + timeout). */
+  deadline?: number;
+  /** For the log line: how many ids or items the call carried. */
+  batchSize?: number;
+}
+
+/** Query string with literal commas: the API takes comma-joined id lists. */
+function queryString(params: Record<string, string | number | undefined>): string {
+  return Object.entries(params)
+    .filter((entry): entry is [string, string | number] => entry[1] !== undefined && entry[1] !== "")
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v)).replace(/%2C/gi, ",")}`)
+    .join("&");
+}
+
+function logKeyRejected(s: TransportState, status: number | null): void {
+  const now = Date.now();
+  s.keyRejectedAt = now;
+  s.keyRejectedSinceLog++;
+  if (s.keyRejectedLoggedAt !== null && now - s.keyRejectedLoggedAt < KEY_REJECTED_LOG_INTERVAL_MS) return;
+  logger().error(
+    { event: "upstream_key_rejected", status, rejectedCalls: s.keyRejectedSinceLog },
+    "the federal Marketplace API rejected our key (401/403): renew MARKETPLACE_API_KEY (keys expire every 60 days)",
+  );
+  s.keyRejectedLoggedAt = now;
+  s.keyRejectedSinceLog = 0;
+}
+
+function record(spec: CallSpec, status: number | null, started: number, outcome: UpstreamCallRecord["outcome"]): void {
+  const s = transportState();
+  const durationMs = Math.round(performance.now() - started);
+  s.calls++;
+  if (outcome === "ok") {
+    s.lastSuccessAt = new Date().toISOString();
+    s.keyRejectedAt = null;
+  } else if (outcome !== "rejected") {
+    s.failures++;
+    s.lastOutage = { at: new Date().toISOString(), operation: spec.operation, reason: outcome };
+  }
+  const line = {
+    event: "upstream_call",
+    operation: spec.operation,
+    status,
+    durationMs,
+    outcome,
+    ...(spec.batchSize ? { batchSize: spec.batchSize } : {}),
+  };
+  if (outcome === "unauthorized") logKeyRejected(s, status);
+  else if (outcome === "ok") logger().info(line, "upstream call");
+  else logger().warn(line, "upstream call failed");
+  for (const observer of s.observers) {
+    try {
+      observer({ operation: spec.operation, status, durationMs, outcome });
+    } catch {
+      // An observer must never break a call.
+    }
+  }
+}
+
+export async function callUpstream<T>(spec: CallSpec, schema: ZodType<T>): Promise<T> {
+  const config = clientConfig();
+  const started = performance.now();
+  const fail = (error: UpstreamUnavailableError | UpstreamRejectedError, status: number | null): never => {
+    record(spec, status, started, error instanceof UpstreamRejectedError ? "rejected" : error.reason);
+    throw error;
+  };
+  if (!config.key) fail(new UpstreamUnavailableError(spec.operation, "not_configured"), null);
+  const deadline = spec.deadline ?? Date.now() + config.timeoutMs;
+  const budget = budgetFor(config.key!, { perMinute: config.perMinute, perSecond: config.perSecond });
+  try {
+    await budget.take(PRIORITY[spec.operation], deadline);
+  } catch (error) {
+    if (error instanceof BudgetSpentError) return fail(new UpstreamUnavailableError(spec.operation, "busy"), null);
+    throw error;
+  }
+
+  let release: () => void;
+  try {
+    release = await acquireSlot(spec.operation, deadline, config.maxConcurrency);
+  } catch (error) {
+    return fail(error as UpstreamUnavailableError, null);
+  }
+
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), Math.max(0, deadline - Date.now()));
+  let status: number | null = null;
+  try {
+    const url = `${config.baseUrl}${spec.path}?${queryString({ ...spec.query, apikey: config.key })}`;
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(url, {
+        method: spec.method,
+        headers: {
+          accept: "application/json",
+          ...(spec.body !== undefined ? { "content-type": "application/json" } : {}),
+        },
+        body: spec.body !== undefined ? JSON.stringify(spec.body) : undefined,
+        signal: controller.signal,
+      });
+      status = response.status;
+      // The body is read under the same deadline: a stalled body is a timeout too.
+      text = await response.text();
+    } catch {
+      return fail(
+        new UpstreamUnavailableError(
+          spec.operation,
+          controller.signal.aborted ? "timeout" : "connection",
+          status ?? undefined,
+        ),
+        status,
+      );
+    }
+    if (status === 429) {
+      // Upstream's own limit: every call of this key waits out its Retry-After.
+      await budget.pauseFor(retryAfterMs(response.headers));
+      return fail(new UpstreamUnavailableError(spec.operation, "rate_limited", status), status);
+    }
+    if (status >= 500) return fail(new UpstreamUnavailableError(spec.operation, "server_error", status), status);
+    if (status === 401 || status === 403)
+      return fail(new UpstreamUnavailableError(spec.operation, "unauthorized", status), status);
+    if (status >= 400) {
+      const parsed = ErrorBodySchema.safeParse(safeJson(text));
+      const body = parsed.success ? parsed.data : {};
+      return fail(
+        new UpstreamRejectedError(
+          spec.operation,
+          status,
+          body.code ?? null,
+          body.message ?? body.error ?? body.msg ?? body.err ?? `HTTP ${status}`,
+          typeof spec.query?.year === "number" ? spec.query.year : undefined,
+        ),
+        status,
+      );
+    }
+    const parsed = schema.safeParse(safeJson(text));
+    if (!parsed.success) return fail(new UpstreamUnavailableError(spec.operation, "malformed", status), status);
+    record(spec, status, started, "ok");
+    return parsed.data;
+  } finally {
+    clearTimeout(timer);
+    release();
+  }
+}
+
+const NOT_JSON = Symbol("not json");
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return NOT_JSON;
+  }
+}
