@@ -63,6 +63,9 @@ export async function startFuzzSandbox(): Promise<FuzzSandbox> {
     MARKETPLACE_API_BASE_URL: upstream.url,
     UPSTREAM_IS_SAMPLE: "1",
     UPSTREAM_TIMEOUT_MS: undefined,
+    // The fake has no rate limit here; thousands of generated requests must reach it, not the call budget.
+    UPSTREAM_CALLS_PER_MINUTE: "10000000",
+    UPSTREAM_CALLS_PER_SECOND: "10000000",
   };
   await resetWriteStoreForTests();
   for (const [k, v] of Object.entries(settings)) {

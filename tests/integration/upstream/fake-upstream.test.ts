@@ -53,6 +53,40 @@ describe("fake upstream: keys and limits", () => {
   });
 });
 
+describe("fake upstream: as strict as the real API", () => {
+  it("answers 400 {message: Invalid market year} for a year it does not serve, on every endpoint", async () => {
+    for (const path of [
+      "/drugs/autocomplete?q=lipit&year=2031",
+      "/drugs/covered?drugs=617318&planids=11111TX0010001&year=2031",
+      "/providers/covered?providerids=1000000004&planids=11111TX0010001&year=2031",
+      "/counties/by/zip/75001?year=2031",
+      "/plans/11111TX0010001?year=2031",
+    ]) {
+      expect(await get(path), path).toEqual({ status: 400, body: { message: "Invalid market year" } });
+    }
+    const search = await post("/plans/search", {
+      place: { countyfips: "48113", state: "TX", zipcode: "75001" },
+      market: "Individual",
+      year: 2031,
+    });
+    expect(search).toEqual({ status: 400, body: { message: "Invalid market year" } });
+    expect(await get("/market-years")).toEqual({ status: 200, body: { current: 2027, supported: [2027] } });
+  });
+
+  it("sends provider_type only (no type), and at most 10 drug suggestions", async () => {
+    const providers = (await get("/providers/autocomplete?q=aver&zipcode=75001&type=Individual")).body;
+    expect(providers.length).toBeGreaterThan(0);
+    for (const p of providers) expect(Object.keys(p)).not.toContain("type");
+    const drugs = (await get("/drugs/autocomplete?q=metformin")).body;
+    expect(drugs.length).toBeLessThanOrEqual(10);
+  });
+
+  it("answers DataNotProvided for a plan it has no data for, not NotCovered", async () => {
+    const { body } = await get("/drugs/covered?drugs=617318&planids=99999TX0000001&year=2027");
+    expect(body).toEqual({ coverage: [{ rxcui: "617318", plan_id: "99999TX0000001", coverage: "DataNotProvided" }] });
+  });
+});
+
 describe("fake upstream: the real shapes", () => {
   it("answers drug autocomplete with a bare array of RxNorm names, ordered by RxCUI as live", async () => {
     const { status, body } = await get("/drugs/autocomplete?q=lipit");
