@@ -1,16 +1,16 @@
-// The plan list's filters: which plans a person's choices keep.
+// The plan list's filters, each described once (docs/decisions/140-one-descriptor-of-the-plan-filters.md).
+//
+// A filter is one entry of PLAN_FILTERS: its field in POST /api/plans `filters`, its key in the
+// /plans URL, its field in the URL's shopping state, the words the filter form shows, and the rule
+// that says which plans it keeps. Everything else is derived from this list by the filter's kind:
+//   - the API schema (app/schemas/shopping.ts, PlanFilters),
+//   - the URL codec and "Clear filters" (app/lib/shopping-url.ts),
+//   - the URL's values checked into API values (app/server/shopping/shopping-url.server.ts),
+//   - the filter form (app/components/plans/filters-form.tsx),
+//   - the predicate a plan list applies (passesFilters, below).
+// A new filter of an existing kind is a new entry here (and its documentation in docs/api.md).
 
-/** The filters of a plans request (POST /api/plans `filters`). */
-export interface PlanFilterValues {
-  metal_levels?: string[];
-  types?: string[];
-  issuers?: string[];
-  hsa_eligible?: boolean;
-  max_premium?: number;
-  max_deductible?: number;
-}
-
-/** What the filters read of a priced plan. */
+/** What a filter may read of a priced plan (the plan list builds this for each plan when a filter is set). */
 export interface FilterFields {
   metal_level: string;
   type: string | null;
@@ -18,21 +18,199 @@ export interface FilterFields {
   hsa_eligible: boolean;
   premium_w_credit: number;
   deductible: { individual: number | null };
+  quality_rating: number | null;
+}
+
+interface FilterBase {
+  /** The field of POST /api/plans `filters`. */
+  field: string;
+  /** The query parameter of the /plans URL. */
+  urlKey: string;
+  /** The field of the URL's shopping state (ShoppingState). */
+  stateField: string;
+  /** The filter form's words: a fieldset's legend (choices) or an input's label. */
+  label: string;
+  /** The filter's value in a sentence: `We ignored … maximum premium "lots"`. */
+  noun: string;
+}
+
+/** Plans whose value is one of those chosen (tick boxes; repeated URL key; an array in the API). */
+export interface ChoicesFilter extends FilterBase {
+  kind: "choices";
+  /** The values the API accepts (an enum); absent: any text up to `maxLength`. */
+  values?: readonly string[];
+  maxLength?: number;
+  /** A URL value the page accepts when there is no `values` list (others are ignored and named). */
+  urlPattern?: RegExp;
+  maxItems: number;
+  /** The filter form's option list (what the plans sold there offer) and the least options worth a fieldset. */
+  options: "metals" | "types" | "issuers";
+  minOptions: number;
+  /** The words of each value in the form, when they say more than the value. */
+  optionWords?: Readonly<Record<string, string>>;
+  description?: string;
+  keeps(plan: FilterFields, chosen: readonly string[]): boolean;
+}
+
+/** Plans with a yes/no property when the person asks for it (a tick box; `1` in the URL; a boolean in the API). */
+export interface FlagFilter extends FilterBase {
+  kind: "flag";
+  /** The form's fieldset for it, shared with the other flag and amount filters of the group. */
+  group: string;
+  description?: string;
+  keeps(plan: FilterFields, wanted: boolean): boolean;
+}
+
+/** Plans on the right side of an amount the person types (a text box; a number in the API). */
+export interface AmountFilter extends FilterBase {
+  kind: "amount";
+  group: string;
+  /** The amounts the API accepts. */
+  min: number;
+  max: number;
+  description?: string;
+  keeps(plan: FilterFields, amount: number): boolean;
+}
+
+export type PlanFilter = ChoicesFilter | FlagFilter | AmountFilter;
+
+/** Every filter of the plan list, in the order of the URL, the API and the form. */
+export const PLAN_FILTERS = [
+  {
+    kind: "choices",
+    field: "metal_levels",
+    urlKey: "metal",
+    stateField: "metal",
+    label: "Metal level",
+    noun: "metal level",
+    values: ["Catastrophic", "Bronze", "Expanded Bronze", "Silver", "Gold", "Platinum"],
+    maxItems: 6,
+    options: "metals",
+    minOptions: 0,
+    optionWords: {
+      Catastrophic: "Catastrophic (under 30 or with a hardship exemption)",
+      Bronze: "Bronze (lowest premiums, highest costs when you get care)",
+      "Expanded Bronze": "Expanded bronze",
+      Silver: "Silver (extra savings if you qualify)",
+      Gold: "Gold",
+      Platinum: "Platinum (highest premiums, lowest costs when you get care)",
+    },
+    keeps: (plan, chosen) => chosen.includes(plan.metal_level),
+  },
+  {
+    kind: "choices",
+    field: "types",
+    urlKey: "type",
+    stateField: "type",
+    label: "Plan type",
+    noun: "plan type",
+    values: ["HMO", "PPO", "EPO", "POS", "Indemnity"],
+    maxItems: 5,
+    options: "types",
+    minOptions: 2,
+    optionWords: {
+      HMO: "HMO (in-network care only, usually a referral for specialists)",
+      EPO: "EPO (in-network care only, no referrals)",
+      POS: "POS (some out-of-network care, referrals)",
+      PPO: "PPO (out-of-network care at a higher cost)",
+      Indemnity: "Indemnity",
+    },
+    keeps: (plan, chosen) => chosen.includes(plan.type ?? ""),
+  },
+  {
+    kind: "choices",
+    field: "issuers",
+    urlKey: "issuer",
+    stateField: "issuer",
+    label: "Insurance company",
+    noun: "issuer",
+    maxLength: 200,
+    urlPattern: /^\d{5}$/,
+    maxItems: 50,
+    options: "issuers",
+    minOptions: 2,
+    description: "Issuer names or 5-digit issuer ids",
+    keeps: (plan, chosen) => {
+      const id = plan.issuer.id.toLowerCase();
+      const name = plan.issuer.name.toLowerCase();
+      return chosen.some((wanted) => {
+        const w = wanted.trim().toLowerCase();
+        return w === id || w === name;
+      });
+    },
+  },
+  {
+    kind: "flag",
+    field: "hsa_eligible",
+    urlKey: "hsa",
+    stateField: "hsa",
+    label: "Only plans that work with a health savings account (HSA)",
+    noun: "HSA",
+    group: "Costs and accounts",
+    keeps: (plan, wanted) => plan.hsa_eligible === wanted,
+  },
+  {
+    kind: "amount",
+    field: "max_premium",
+    urlKey: "max_premium",
+    stateField: "maxPremium",
+    label: "Highest monthly premium after credit, in dollars",
+    noun: "maximum premium",
+    group: "Costs and accounts",
+    min: 0,
+    max: 1_000_000,
+    description: "Maximum monthly premium after the credit",
+    keeps: (plan, amount) => plan.premium_w_credit <= amount,
+  },
+  {
+    kind: "amount",
+    field: "max_deductible",
+    urlKey: "max_deductible",
+    stateField: "maxDeductible",
+    label: "Highest deductible per person, in dollars",
+    noun: "maximum deductible",
+    group: "Costs and accounts",
+    min: 0,
+    max: 1_000_000,
+    description: "Maximum individual in-network deductible",
+    // A plan that states no deductible cannot be shown to be under any maximum.
+    keeps: (plan, amount) => (plan.deductible.individual ?? Infinity) <= amount,
+  },
+] as const satisfies readonly PlanFilter[];
+
+type Filters = (typeof PLAN_FILTERS)[number];
+
+/** A filter's value in a plans request. */
+type ApiValueOf<F> = F extends { kind: "choices"; values: readonly (infer V)[] }
+  ? V[]
+  : F extends { kind: "choices" }
+    ? string[]
+    : F extends { kind: "flag" }
+      ? boolean
+      : number;
+
+/** The filters of a plans request (POST /api/plans `filters`): each optional, named by its `field`. */
+export type PlanFilterValues = { [F in Filters as F["field"]]?: ApiValueOf<F> };
+
+/** A filter's value in the URL's shopping state: as typed, checked later. */
+type StateValueOf<F> = F extends { kind: "choices" } ? string[] : F extends { kind: "flag" } ? boolean : string;
+
+/** The filter fields of the URL's shopping state, named by each filter's `stateField`. */
+export type FilterState = { [F in Filters as F["stateField"]]: StateValueOf<F> };
+
+/** Whether a filter's value in a request asks for anything (an empty choice list does not). */
+function isSet(value: unknown): boolean {
+  return value !== undefined && !(Array.isArray(value) && value.length === 0);
 }
 
 /** Whether a plan passes every filter set (an unset filter keeps every plan). */
 export function passesFilters(plan: FilterFields, filters: PlanFilterValues | undefined): boolean {
   if (!filters) return true;
-  if (filters.metal_levels?.length && !filters.metal_levels.includes(plan.metal_level)) return false;
-  if (filters.types?.length && !filters.types.includes(plan.type ?? "")) return false;
-  if (filters.issuers?.length) {
-    const wanted = filters.issuers.map((i) => i.trim().toLowerCase());
-    if (!wanted.includes(plan.issuer.id.toLowerCase()) && !wanted.includes(plan.issuer.name.toLowerCase()))
-      return false;
+  const values = filters as Record<string, unknown>;
+  for (const filter of PLAN_FILTERS as readonly PlanFilter[]) {
+    const value = values[filter.field];
+    if (!isSet(value)) continue;
+    if (!(filter.keeps as (plan: FilterFields, value: unknown) => boolean)(plan, value)) return false;
   }
-  if (filters.hsa_eligible !== undefined && plan.hsa_eligible !== filters.hsa_eligible) return false;
-  if (filters.max_premium !== undefined && plan.premium_w_credit > filters.max_premium) return false;
-  if (filters.max_deductible !== undefined && (plan.deductible.individual ?? Infinity) > filters.max_deductible)
-    return false;
   return true;
 }

@@ -11,7 +11,11 @@
  *   /plans?zip=75201&county=48113&state=TX&income=36000&size=1
  *         &age=35&tobacco=no&pregnant=no&rel=self      (one group per person, in order)
  *         &usage=medium&sort=premium&metal=Silver&drug=617318:Lipitor%2020%20mg
+ *
+ * The filters' part of the state and of the URL is derived from their one
+ * description, PLAN_FILTERS (app/domain/plan-filters.ts).
  */
+import { PLAN_FILTERS, type FilterState, type PlanFilter } from "../domain/plan-filters";
 
 export type Relationship = "self" | "spouse" | "child" | "other";
 export const RELATIONSHIPS: readonly Relationship[] = ["self", "spouse", "child", "other"];
@@ -30,7 +34,7 @@ export interface Selection {
   name: string;
 }
 
-export interface ShoppingState {
+export interface ShoppingState extends FilterState {
   zip: string;
   state: string;
   county: string;
@@ -41,12 +45,7 @@ export interface ShoppingState {
   usage: string;
   sort: string;
   order: string;
-  metal: string[];
-  type: string[];
-  issuer: string[];
-  hsa: boolean;
-  maxPremium: string;
-  maxDeductible: string;
+  /* …then each filter's field (FilterState), in PLAN_FILTERS' order… */
   drugs: Selection[];
   doctors: Selection[];
 }
@@ -72,12 +71,7 @@ export function emptyState(): ShoppingState {
     usage: "",
     sort: "",
     order: "",
-    metal: [],
-    type: [],
-    issuer: [],
-    hsa: false,
-    maxPremium: "",
-    maxDeductible: "",
+    ...clearedFilters(),
     drugs: [],
     doctors: [],
   };
@@ -137,6 +131,55 @@ function selectionsOf(search: URLSearchParams, param: string, pattern: RegExp): 
 export const isRxcui = (code: string) => RXCUI.test(code);
 export const isNpi = (code: string) => NPI.test(code);
 
+// ---------------------------------------------------------------- filters, from PLAN_FILTERS
+
+const FILTERS: readonly PlanFilter[] = PLAN_FILTERS;
+const YES = ["1", "yes", "true"];
+
+/** One filter's value in a state (FilterState is keyed by each filter's stateField). */
+export function filterValue(state: FilterState, filter: PlanFilter): string[] | boolean | string {
+  return (state as unknown as Record<string, string[] | boolean | string>)[filter.stateField];
+}
+
+/** A filter's value in the state when it is not set. */
+function clearedValue(filter: PlanFilter): string[] | boolean | string {
+  return filter.kind === "choices" ? [] : filter.kind === "flag" ? false : "";
+}
+
+/** Every filter, not set. */
+export function clearedFilters(): FilterState {
+  return Object.fromEntries(FILTERS.map((f) => [f.stateField, clearedValue(f)])) as unknown as FilterState;
+}
+
+/** Whether a filter is set in the state. */
+export function filterIsSet(state: FilterState, filter: PlanFilter): boolean {
+  const value = filterValue(state, filter);
+  return Array.isArray(value) ? value.length > 0 : value !== false && value !== "";
+}
+
+/** Whether any filter is set (the form opens its filters, the results offer "Clear filters"). */
+export function filtering(state: FilterState): boolean {
+  return FILTERS.some((f) => filterIsSet(state, f));
+}
+
+/** "Clear filters": the same search without any filter (place, household, view, drugs and doctors kept). */
+export function withoutFilters<S extends FilterState>(state: S): S {
+  return { ...state, ...clearedFilters() };
+}
+
+function filterStateOf(search: URLSearchParams): FilterState {
+  return Object.fromEntries(
+    FILTERS.map((f) => [
+      f.stateField,
+      f.kind === "choices"
+        ? many(search, f.urlKey)
+        : f.kind === "flag"
+          ? YES.includes(one(search, f.urlKey).toLowerCase())
+          : one(search, f.urlKey),
+    ]),
+  ) as unknown as FilterState;
+}
+
 /** The shopping state held in a query string (unvalidated apart from shape). */
 export function readShoppingState(search: URLSearchParams): ShoppingState {
   return {
@@ -150,12 +193,7 @@ export function readShoppingState(search: URLSearchParams): ShoppingState {
     usage: one(search, "usage"),
     sort: one(search, "sort"),
     order: one(search, "order"),
-    metal: many(search, "metal"),
-    type: many(search, "type"),
-    issuer: many(search, "issuer"),
-    hsa: ["1", "yes", "true"].includes(one(search, "hsa").toLowerCase()),
-    maxPremium: one(search, "max_premium"),
-    maxDeductible: one(search, "max_deductible"),
+    ...filterStateOf(search),
     drugs: selectionsOf(search, "drug", RXCUI),
     doctors: selectionsOf(search, "npi", NPI),
   };
@@ -195,12 +233,12 @@ export function stateEntries(state: ShoppingState, omit: readonly StateGroup[] =
     put("order", state.order);
   }
   if (!omit.includes("filters")) {
-    state.metal.forEach((m) => put("metal", m));
-    state.type.forEach((t) => put("type", t));
-    state.issuer.forEach((i) => put("issuer", i));
-    if (state.hsa) put("hsa", "1");
-    put("max_premium", state.maxPremium);
-    put("max_deductible", state.maxDeductible);
+    for (const filter of FILTERS) {
+      const value = filterValue(state, filter);
+      if (filter.kind === "choices") (value as string[]).forEach((v) => put(filter.urlKey, v));
+      else if (filter.kind === "flag") put(filter.urlKey, value ? "1" : "");
+      else put(filter.urlKey, value as string);
+    }
   }
   if (!omit.includes("drugs")) state.drugs.forEach((d) => put("drug", `${d.code}:${d.name}`));
   if (!omit.includes("doctors")) state.doctors.forEach((d) => put("npi", `${d.code}:${d.name}`));

@@ -16,7 +16,7 @@ import { useFocusHeading } from "../components/plans/use-focus-heading";
 import { YearlyCostMethod } from "../components/plans/yearly-cost-method";
 import { money } from "../components/plans/format";
 import { shoppingPage, shoppingRedirect, type ShoppingPage } from "../server/pages/shopping-page.server";
-import { plansHref } from "../lib/shopping-url";
+import { plansHref, withoutFilters } from "../lib/shopping-url";
 import plansStyles from "../styles/plans.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: plansStyles }];
@@ -164,15 +164,7 @@ type ResultsPage = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { st
 function Results({ page, headingRef }: { page: ResultsPage; headingRef: RefObject<HTMLHeadingElement> }) {
   const { state, place, results } = page;
   const filtered = results.plan_count !== results.total_plan_count;
-  const clearFilters = plansHref({
-    ...state,
-    metal: [],
-    type: [],
-    issuer: [],
-    hsa: false,
-    maxPremium: "",
-    maxDeductible: "",
-  });
+  const clearFilters = plansHref(withoutFilters(state));
   return (
     <>
       <h1 ref={headingRef} tabIndex={-1}>

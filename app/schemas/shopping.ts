@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CSR_LEVELS } from "../domain/csr";
 import { householdProblems } from "../domain/household";
+import { PLAN_FILTERS, type PlanFilter, type PlanFilterValues } from "../domain/plan-filters";
 import { PLAN_SORTS } from "../domain/plan-order";
 import { USAGE_LEVELS } from "../domain/yearly-cost";
 
@@ -117,21 +118,37 @@ export const ShoppingRequest = z
   .strict();
 export type ShoppingRequest = z.infer<typeof ShoppingRequest>;
 
-export const MetalLevel = z.enum(["Catastrophic", "Bronze", "Expanded Bronze", "Silver", "Gold", "Platinum"]);
-export const PlanType = z.enum(["HMO", "PPO", "EPO", "POS", "Indemnity"]);
 export const UsageLevel = z.enum(USAGE_LEVELS);
 export const PlanSort = z.enum(PLAN_SORTS);
 
+/** One filter's schema, by its kind (app/domain/plan-filters.ts describes each filter once). */
+function filterSchema(filter: PlanFilter): z.ZodType {
+  let schema: z.ZodOptional;
+  switch (filter.kind) {
+    case "choices": {
+      const item = filter.values
+        ? z.enum(filter.values as readonly [string, ...string[]])
+        : z
+            .string()
+            .min(1)
+            .max(filter.maxLength ?? 200);
+      schema = z.array(item).max(filter.maxItems).optional();
+      break;
+    }
+    case "flag":
+      schema = z.boolean().optional();
+      break;
+    case "amount":
+      schema = z.number().min(filter.min).max(filter.max).optional();
+      break;
+  }
+  return filter.description ? schema.describe(filter.description) : schema;
+}
+
+/** POST /api/plans `filters`: every filter of PLAN_FILTERS under its `field`, each optional. */
 export const PlanFilters = z
-  .object({
-    metal_levels: z.array(MetalLevel).max(6).optional(),
-    types: z.array(PlanType).max(5).optional(),
-    issuers: z.array(z.string().min(1).max(200)).max(50).optional().describe("Issuer names or 5-digit issuer ids"),
-    hsa_eligible: z.boolean().optional(),
-    max_premium: z.number().min(0).max(1_000_000).optional().describe("Maximum monthly premium after the credit"),
-    max_deductible: z.number().min(0).max(1_000_000).optional().describe("Maximum individual in-network deductible"),
-  })
-  .strict();
+  .object(Object.fromEntries((PLAN_FILTERS as readonly PlanFilter[]).map((f) => [f.field, filterSchema(f)])))
+  .strict() as unknown as z.ZodType<PlanFilterValues>;
 
 export const PlansRequest = ShoppingRequest.extend({
   filters: PlanFilters.optional(),

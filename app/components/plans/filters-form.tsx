@@ -1,12 +1,93 @@
 import { Form } from "@remix-run/react";
-import type { ShoppingState } from "../../lib/shopping-url";
+import { PLAN_FILTERS, type ChoicesFilter, type PlanFilter } from "../../domain/plan-filters";
+import { filtering as anyFilterSet, filterValue, type ShoppingState } from "../../lib/shopping-url";
 import { StateFields } from "./state-fields";
-import { METAL_HINTS, SORT_LABELS, TYPE_HINTS, USAGE_LABELS } from "./format";
+import { SORT_LABELS, USAGE_LABELS } from "./format";
 
 export interface FilterOptionsView {
   metals: string[];
   types: string[];
   issuers: Array<{ id: string; name: string }>;
+}
+
+/** A choices filter's options: what the plans sold here offer, in the words the form shows. */
+function choicesOf(filter: ChoicesFilter, options: FilterOptionsView): Array<{ value: string; words: string }> {
+  const offered = options[filter.options];
+  return offered.map((o) =>
+    typeof o === "string" ? { value: o, words: filter.optionWords?.[o] ?? o } : { value: o.id, words: o.name },
+  );
+}
+
+/**
+ * The form's fieldsets, from PLAN_FILTERS: each choices filter its own (legend: its label), the
+ * flag and amount filters one per group, in order of first appearance, amounts before tick boxes.
+ */
+function fieldsets(): Array<{ legend: string; filters: PlanFilter[] }> {
+  const sets: Array<{ legend: string; filters: PlanFilter[] }> = [];
+  for (const filter of PLAN_FILTERS as readonly PlanFilter[]) {
+    const legend = filter.kind === "choices" ? filter.label : filter.group;
+    const set = filter.kind === "choices" ? undefined : sets.find((s) => s.legend === legend);
+    if (set) set.filters.push(filter);
+    else sets.push({ legend, filters: [filter] });
+  }
+  for (const set of sets) set.filters.sort((a, b) => Number(a.kind === "flag") - Number(b.kind === "flag"));
+  return sets;
+}
+const FIELDSETS = fieldsets();
+
+function FilterField({ filter, state }: { filter: PlanFilter; state: ShoppingState }) {
+  const value = filterValue(state, filter);
+  if (filter.kind === "flag") {
+    return (
+      <div className="choice">
+        <input type="checkbox" id={filter.urlKey} name={filter.urlKey} value="1" defaultChecked={value === true} />
+        <label htmlFor={filter.urlKey}>{filter.label}</label>
+      </div>
+    );
+  }
+  return (
+    <>
+      <label htmlFor={filter.urlKey}>{filter.label}</label>
+      <input
+        id={filter.urlKey}
+        name={filter.urlKey}
+        inputMode="decimal"
+        className="short"
+        defaultValue={value as string}
+      />
+    </>
+  );
+}
+
+function ChoicesFieldset({
+  filter,
+  state,
+  options,
+}: {
+  filter: ChoicesFilter;
+  state: ShoppingState;
+  options: FilterOptionsView;
+}) {
+  const choices = choicesOf(filter, options);
+  if (choices.length < filter.minOptions) return null;
+  const chosen = filterValue(state, filter) as string[];
+  return (
+    <fieldset>
+      <legend>{filter.label}</legend>
+      {choices.map((c) => (
+        <div className="choice" key={c.value}>
+          <input
+            type="checkbox"
+            id={`${filter.urlKey}-${c.value}`}
+            name={filter.urlKey}
+            value={c.value}
+            defaultChecked={chosen.includes(c.value)}
+          />
+          <label htmlFor={`${filter.urlKey}-${c.value}`}>{c.words}</label>
+        </div>
+      ))}
+    </fieldset>
+  );
 }
 
 /**
@@ -23,13 +104,7 @@ export function FiltersForm({
   options: FilterOptionsView;
   sort: string;
 }) {
-  const filtering =
-    state.metal.length > 0 ||
-    state.type.length > 0 ||
-    state.issuer.length > 0 ||
-    state.hsa ||
-    state.maxPremium !== "" ||
-    state.maxDeductible !== "";
+  const filtering = anyFilterSet(state);
   return (
     <Form method="get" action="/plans" className="filters" aria-label="Sort and filter plans">
       <StateFields state={state} omit={["view", "filters"]} />
@@ -62,72 +137,18 @@ export function FiltersForm({
       </div>
       <details open={filtering}>
         <summary>Filter plans{filtering ? " (filters on)" : ""}</summary>
-        <fieldset>
-          <legend>Metal level</legend>
-          {options.metals.map((m) => (
-            <div className="choice" key={m}>
-              <input
-                type="checkbox"
-                id={`metal-${m}`}
-                name="metal"
-                value={m}
-                defaultChecked={state.metal.includes(m)}
-              />
-              <label htmlFor={`metal-${m}`}>{METAL_HINTS[m] ?? m}</label>
-            </div>
-          ))}
-        </fieldset>
-        {options.types.length > 1 ? (
-          <fieldset>
-            <legend>Plan type</legend>
-            {options.types.map((t) => (
-              <div className="choice" key={t}>
-                <input type="checkbox" id={`type-${t}`} name="type" value={t} defaultChecked={state.type.includes(t)} />
-                <label htmlFor={`type-${t}`}>{TYPE_HINTS[t] ?? t}</label>
-              </div>
-            ))}
-          </fieldset>
-        ) : null}
-        {options.issuers.length > 1 ? (
-          <fieldset>
-            <legend>Insurance company</legend>
-            {options.issuers.map((i) => (
-              <div className="choice" key={i.id}>
-                <input
-                  type="checkbox"
-                  id={`issuer-${i.id}`}
-                  name="issuer"
-                  value={i.id}
-                  defaultChecked={state.issuer.includes(i.id)}
-                />
-                <label htmlFor={`issuer-${i.id}`}>{i.name}</label>
-              </div>
-            ))}
-          </fieldset>
-        ) : null}
-        <fieldset>
-          <legend>Costs and accounts</legend>
-          <label htmlFor="max_premium">Highest monthly premium after credit, in dollars</label>
-          <input
-            id="max_premium"
-            name="max_premium"
-            inputMode="decimal"
-            className="short"
-            defaultValue={state.maxPremium}
-          />
-          <label htmlFor="max_deductible">Highest deductible per person, in dollars</label>
-          <input
-            id="max_deductible"
-            name="max_deductible"
-            inputMode="decimal"
-            className="short"
-            defaultValue={state.maxDeductible}
-          />
-          <div className="choice">
-            <input type="checkbox" id="hsa" name="hsa" value="1" defaultChecked={state.hsa} />
-            <label htmlFor="hsa">Only plans that work with a health savings account (HSA)</label>
-          </div>
-        </fieldset>
+        {FIELDSETS.map((set) =>
+          set.filters[0].kind === "choices" ? (
+            <ChoicesFieldset key={set.legend} filter={set.filters[0]} state={state} options={options} />
+          ) : (
+            <fieldset key={set.legend}>
+              <legend>{set.legend}</legend>
+              {set.filters.map((filter) => (
+                <FilterField key={filter.field} filter={filter} state={state} />
+              ))}
+            </fieldset>
+          ),
+        )}
       </details>
       <button type="submit">Update plans</button>
     </Form>

@@ -38,23 +38,6 @@ export const SORT_LABELS: Array<{ value: string; label: string }> = [
   { value: "quality_rating", label: "Quality rating, highest first" },
 ];
 
-export const METAL_HINTS: Record<string, string> = {
-  Catastrophic: "Catastrophic (under 30 or with a hardship exemption)",
-  Bronze: "Bronze (lowest premiums, highest costs when you get care)",
-  "Expanded Bronze": "Expanded bronze",
-  Silver: "Silver (extra savings if you qualify)",
-  Gold: "Gold",
-  Platinum: "Platinum (highest premiums, lowest costs when you get care)",
-};
-
-export const TYPE_HINTS: Record<string, string> = {
-  HMO: "HMO (in-network care only, usually a referral for specialists)",
-  EPO: "EPO (in-network care only, no referrals)",
-  POS: "POS (some out-of-network care, referrals)",
-  PPO: "PPO (out-of-network care at a higher cost)",
-  Indemnity: "Indemnity",
-};
-
 export function peopleWords(count: number): string {
   return count === 1 ? "1 person" : `${count} people`;
 }

@@ -151,6 +151,7 @@ export function priceOffer(
           hsa_eligible: planAt[k].hsaEligible,
           premium_w_credit: premiumWithCredit[k],
           deductible: fieldsOfPlan(k).deductible,
+          quality_rating: planAt[k].qualityRating,
         },
         filters,
       ),

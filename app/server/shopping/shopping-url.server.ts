@@ -1,6 +1,7 @@
-import { MetalLevel, PlanSort, PlanType, PlansRequest, UsageLevel, Zip } from "../../schemas/shopping";
 import type { z } from "zod";
-import type { ShoppingState } from "../../lib/shopping-url";
+import { PLAN_FILTERS, type FilterState, type PlanFilter, type PlanFilterValues } from "../../domain/plan-filters";
+import { filterValue, type ShoppingState } from "../../lib/shopping-url";
+import { PlanSort, PlansRequest, UsageLevel, Zip } from "../../schemas/shopping";
 
 type SortKey = z.infer<typeof PlanSort>;
 type Usage = z.infer<typeof UsageLevel>;
@@ -37,14 +38,40 @@ function sizeMessage(people: number): string {
   return `Enter a number from ${people} to 20: everyone in your tax household, at least the ${people} ${people === 1 ? "person" : "people"} listed.`;
 }
 
+/**
+ * The filters of the URL as API filter values, each filter by its kind
+ * (PLAN_FILTERS): a value the API would refuse is dropped and named in
+ * `ignored`, and `cleaned` keeps only the values used.
+ */
+function filtersOf(state: ShoppingState, ignored: string[]) {
+  const filters: Record<string, unknown> = {};
+  const cleaned: Record<string, unknown> = {};
+  for (const filter of PLAN_FILTERS as readonly PlanFilter[]) {
+    const value = filterValue(state, filter);
+    if (filter.kind === "choices") {
+      const values = value as string[];
+      const accepts = (v: string) => (filter.values ? filter.values.includes(v) : (filter.urlPattern?.test(v) ?? true));
+      const ok = values.filter(accepts);
+      for (const v of values) if (!ok.includes(v)) ignored.push(`${filter.noun} "${v}"`);
+      if (ok.length) filters[filter.field] = ok;
+      cleaned[filter.stateField] = ok;
+    } else if (filter.kind === "flag") {
+      if (value) filters[filter.field] = true;
+    } else {
+      const text = value as string;
+      if (text === "") continue;
+      const amount = parseDollars(text);
+      if (amount === null) ignored.push(`${filter.noun} "${text}"`);
+      if (amount !== null) filters[filter.field] = amount;
+      cleaned[filter.stateField] = amount === null ? "" : text;
+    }
+  }
+  return { filters: filters as PlanFilterValues, cleaned: cleaned as Partial<FilterState> };
+}
+
 /** View settings and filters: only values the plans API accepts; the rest are dropped and named. */
 export function viewOptionsOf(state: ShoppingState) {
   const ignored: string[] = [];
-  const pick = <T extends string>(values: string[], allowed: readonly T[], name: string): T[] => {
-    const ok = values.filter((v): v is T => (allowed as readonly string[]).includes(v));
-    for (const v of values) if (!ok.includes(v as T)) ignored.push(`${name} "${v}"`);
-    return ok;
-  };
   const sortValue = state.sort || "premium";
   const sort = PlanSort.safeParse(sortValue).success ? (sortValue as SortKey) : "premium";
   if (state.sort && sort !== state.sort) ignored.push(`sort "${state.sort}"`);
@@ -55,38 +82,14 @@ export function viewOptionsOf(state: ShoppingState) {
   const usageValue = state.usage || "medium";
   const usage = UsageLevel.safeParse(usageValue).success ? (usageValue as Usage) : "medium";
   if (state.usage && usage !== state.usage) ignored.push(`usage "${state.usage}"`);
-
-  const metal_levels = pick(state.metal, MetalLevel.options, "metal level");
-  const types = pick(state.type, PlanType.options, "plan type");
-  const issuers = state.issuer.filter((i) => /^\d{5}$/.test(i));
-  for (const i of state.issuer) if (!issuers.includes(i)) ignored.push(`issuer "${i}"`);
-  const money = (text: string, name: string) => {
-    if (text === "") return undefined;
-    const n = parseDollars(text);
-    if (n === null) ignored.push(`${name} "${text}"`);
-    return n ?? undefined;
-  };
-  const max_premium = money(state.maxPremium, "maximum premium");
-  const max_deductible = money(state.maxDeductible, "maximum deductible");
-  const filters = {
-    ...(metal_levels.length ? { metal_levels } : {}),
-    ...(types.length ? { types } : {}),
-    ...(issuers.length ? { issuers } : {}),
-    ...(state.hsa ? { hsa_eligible: true } : {}),
-    ...(max_premium !== undefined ? { max_premium } : {}),
-    ...(max_deductible !== undefined ? { max_deductible } : {}),
-  };
+  const { filters, cleaned: usedFilters } = filtersOf(state, ignored);
   /** The state with only the values that were used: hidden fields and links carry no rejected value forward. */
   const cleaned: ShoppingState = {
     ...state,
     sort: state.sort && sort === state.sort ? state.sort : "",
     order: state.order && order === state.order ? state.order : "",
     usage: state.usage && usage === state.usage ? state.usage : "",
-    metal: metal_levels,
-    type: types,
-    issuer: issuers,
-    maxPremium: max_premium === undefined ? "" : state.maxPremium,
-    maxDeductible: max_deductible === undefined ? "" : state.maxDeductible,
+    ...usedFilters,
   };
   return { sort, order: order as "asc" | "desc", usage, filters, ignored, cleaned };
 }

@@ -10,6 +10,7 @@ const plan: FilterFields = {
   hsa_eligible: false,
   premium_w_credit: 250.5,
   deductible: { individual: 3000 },
+  quality_rating: 4,
 };
 
 describe("passesFilters", () => {
