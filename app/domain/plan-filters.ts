@@ -203,14 +203,29 @@ function isSet(value: unknown): boolean {
   return value !== undefined && !(Array.isArray(value) && value.length === 0);
 }
 
-/** Whether a plan passes every filter set (an unset filter keeps every plan). */
-export function passesFilters(plan: FilterFields, filters: PlanFilterValues | undefined): boolean {
-  if (!filters) return true;
+/** Which plans a request's filters keep; null when no filter is set (every plan is kept). */
+export type PlanPredicate = (plan: FilterFields) => boolean;
+
+/**
+ * The request's filters as one predicate, made once per list: only the filters
+ * set are in it, so a plan is tested against those alone.
+ */
+export function filterPredicate(filters: PlanFilterValues | undefined): PlanPredicate | null {
+  if (!filters) return null;
   const values = filters as Record<string, unknown>;
+  const tests: Array<[keeps: (plan: FilterFields, value: unknown) => boolean, value: unknown]> = [];
   for (const filter of PLAN_FILTERS as readonly PlanFilter[]) {
     const value = values[filter.field];
-    if (!isSet(value)) continue;
-    if (!(filter.keeps as (plan: FilterFields, value: unknown) => boolean)(plan, value)) return false;
+    if (isSet(value)) tests.push([filter.keeps as (plan: FilterFields, value: unknown) => boolean, value]);
   }
-  return true;
+  if (tests.length === 0) return null;
+  return (plan) => {
+    for (let t = 0; t < tests.length; t++) if (!tests[t][0](plan, tests[t][1])) return false;
+    return true;
+  };
+}
+
+/** Whether a plan passes every filter set (an unset filter keeps every plan). */
+export function passesFilters(plan: FilterFields, filters: PlanFilterValues | undefined): boolean {
+  return filterPredicate(filters)?.(plan) ?? true;
 }

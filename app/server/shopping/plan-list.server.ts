@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { passesFilters, type PlanFilterValues } from "../../domain/plan-filters";
+import { filterPredicate, type PlanPredicate } from "../../domain/plan-filters";
 import { pageOf, sortedIndexes, SORT_KEYS, type SortableList } from "../../domain/plan-order";
 import type { PlansRequest, PlansResponse, PricedPlan as PricedPlanSchema } from "../../schemas/shopping";
 import type { EligibilityAnswer } from "./eligibility.server";
@@ -17,7 +17,8 @@ export type PlansAnswer = z.infer<typeof PlansResponse>;
  * plans; a page shows 50; docs/decisions/122).
  */
 export interface PricedList extends SortableList {
-  passes(filters: PlanFilterValues | undefined, i: number): boolean;
+  /** Whether plan i is kept by the request's filters (filterPredicate, made once per list). */
+  passes(keep: PlanPredicate, i: number): boolean;
   answerAt(i: number): PricedPlan;
 }
 
@@ -28,7 +29,7 @@ export function listOfAnswers(plans: readonly PricedPlan[]): PricedList {
     premiumWithCredit: plans.map((p) => p.premium_w_credit),
     keyOf: (sort, i) => SORT_KEYS[sort](plans[i]),
     idOf: (i) => plans[i].id,
-    passes: (filters, i) => passesFilters(plans[i], filters),
+    passes: (keep, i) => keep(plans[i]),
     answerAt: (i) => plans[i],
   };
 }
@@ -47,7 +48,8 @@ export function plansAnswer(
 ): PlansAnswer {
   const list = priced.plans;
   const chosen: number[] = [];
-  for (let i = 0; i < list.length; i++) if (list.passes(request.filters, i)) chosen.push(i);
+  const keep = filterPredicate(request.filters);
+  for (let i = 0; i < list.length; i++) if (!keep || list.passes(keep, i)) chosen.push(i);
   // Only the places up to the end of the page are put in order (firstInOrder, docs/decisions/130).
   const sorted = sortedIndexes(list, chosen, request.sort, request.order, request.offset + request.limit);
   const page = pageOf(sorted, request);

@@ -1,6 +1,5 @@
 import { csrVariantFor, type CsrLevel } from "../../domain/csr";
 import { coveredMemberCount, householdPricer, ratingTable, type HouseholdPrice } from "../../domain/household-price";
-import { passesFilters } from "../../domain/plan-filters";
 import { creditShown, creditUsableOn, ehbPremium, premiumWithCreditOf, roundCents } from "../../domain/pricing";
 import type { Member } from "../../domain/rating";
 import type { UsageLevel } from "../../domain/yearly-cost";
@@ -140,21 +139,17 @@ export function priceOffer(
       }
     },
     idOf: (k) => planAt[k].id,
-    // Without filters nothing is built; with them, the fields the filters read.
-    passes: (filters, k) =>
-      !filters ||
-      passesFilters(
-        {
-          metal_level: planAt[k].metalLevel,
-          type: planAt[k].type,
-          issuer: planAt[k].issuer,
-          hsa_eligible: planAt[k].hsaEligible,
-          premium_w_credit: premiumWithCredit[k],
-          deductible: fieldsOfPlan(k).deductible,
-          quality_rating: planAt[k].qualityRating,
-        },
-        filters,
-      ),
+    // Called only when a filter is set: then the fields the filters read are built.
+    passes: (keep, k) =>
+      keep({
+        metal_level: planAt[k].metalLevel,
+        type: planAt[k].type,
+        issuer: planAt[k].issuer,
+        hsa_eligible: planAt[k].hsaEligible,
+        premium_w_credit: premiumWithCredit[k],
+        deductible: fieldsOfPlan(k).deductible,
+        quality_rating: planAt[k].qualityRating,
+      }),
     answerAt,
   };
 }
