@@ -34,6 +34,8 @@ import { rateFormat } from "./readers/rate";
 import { runCsv, runJson, type FileProgress, type FileReport, type RunOptions } from "./readers/run";
 import { serviceAreaFormat } from "./readers/service-area";
 import type { SourceLayout, YearSources } from "./sources";
+import { areaCounties, loadCountyChanges, remapZipCounties, type StagedZipCounty } from "./county-codes";
+import { stateOfCounty } from "../db/plan-store-values";
 import path from "node:path";
 
 export type LoadProgress = FileProgress & {
@@ -94,6 +96,8 @@ export class PlanStoreLoader {
   private overallBytes = 0;
   private readonly counties = new Map<string, CountyName>();
   private readonly db: Database.Database;
+  /** Retired county codes and their successors (seed/reference/county-code-changes.csv). */
+  private readonly changes = loadCountyChanges();
   /** Set while loading a year that is one of several found in a flat directory. */
   private yearMayBeAbsent = false;
 
@@ -135,11 +139,12 @@ export class PlanStoreLoader {
     if (layout.states) await this.loadStates(layout.states);
     if (layout.counties) await this.loadCounties(layout.counties);
     this.db.exec(
-      `CREATE TEMP TABLE zip_county_staging (source TEXT NOT NULL, zip TEXT NOT NULL, county_fips TEXT NOT NULL, state TEXT NOT NULL, share REAL NOT NULL)`,
+      `CREATE TEMP TABLE zip_county_staging (source TEXT NOT NULL, zip TEXT NOT NULL, county_fips TEXT NOT NULL, state TEXT NOT NULL, share REAL NOT NULL, file TEXT NOT NULL)`,
     );
     if (layout.zipCountyHud) await this.loadZipCounty(layout.zipCountyHud, "hud");
     if (layout.zctaCountyCensus) await this.loadZipCounty(layout.zctaCountyCensus, "census");
     for (const year of layout.years) await this.loadYear(year);
+    this.mapRetiredZipCounties();
     this.finishZipCounties();
     this.finishCounties();
   }
@@ -170,15 +175,58 @@ export class PlanStoreLoader {
 
   private async loadZipCounty(file: string, source: "hud" | "census"): Promise<void> {
     const stmt = this.db.prepare(
-      `INSERT INTO temp.zip_county_staging (source, zip, county_fips, state, share) VALUES (?, ?, ?, ?, ?)`,
+      `INSERT INTO temp.zip_county_staging (source, zip, county_fips, state, share, file) VALUES (?, ?, ?, ?, ?, ?)`,
     );
     const format = source === "hud" ? hudZipCountyFormat : censusZctaCountyFormat;
+    const label = this.label(file);
     this.files.push(
       await runCsv(file, format, this.runOptions(file), (r: ZipCountyRecord) => {
-        stmt.run(source, r.zip, r.countyFips, r.state, r.share);
+        stmt.run(source, r.zip, r.countyFips, r.state, r.share, label);
         this.nameCounty(r.countyFips, r.countyName, r.state, source === "census" ? 1 : 3);
       }),
     );
+  }
+
+  /**
+   * ZIP→county rows with a retired county code go to its successors
+   * (seed/county-codes.ts); each mapping is counted in its file's notes.
+   */
+  private mapRetiredZipCounties(): void {
+    const codes = [...this.changes.keys()];
+    const list = codes.map(() => "?").join(", ");
+    const retired = this.db
+      .prepare(
+        `SELECT rowid, source, zip, county_fips AS countyFips, share, file FROM temp.zip_county_staging WHERE county_fips IN (${list}) ORDER BY zip, county_fips, source`,
+      )
+      .all(...codes) as Array<StagedZipCounty & { file: string }>;
+    if (retired.length === 0) return;
+    const othersOf = this.db.prepare(
+      `SELECT rowid, source, zip, county_fips AS countyFips, share FROM temp.zip_county_staging WHERE zip = ? AND county_fips NOT IN (${list})`,
+    );
+    const others = [...new Set(retired.map((r) => r.zip))].flatMap(
+      (zip) => othersOf.all(zip, ...codes) as StagedZipCounty[],
+    );
+    const fileOf = new Map(retired.map((r) => [r.rowid, r.file]));
+    const sourceOf = new Map(retired.map((r) => [r.rowid, r]));
+    const remove = this.db.prepare(`DELETE FROM temp.zip_county_staging WHERE rowid = ?`);
+    const add = this.db.prepare(
+      `UPDATE temp.zip_county_staging SET share = min(1, share + ?) WHERE source = ? AND zip = ? AND county_fips = ?`,
+    );
+    const insert = this.db.prepare(
+      `INSERT INTO temp.zip_county_staging (source, zip, county_fips, state, share, file) VALUES (?, ?, ?, ?, ?, ?)`,
+    );
+    for (const m of remapZipCounties(this.changes, retired, others)) {
+      const report = this.files.find((f) => f.file === fileOf.get(m.rowid));
+      if (report) report.notes[m.remark] = (report.notes[m.remark] ?? 0) + 1;
+      if (m.kind === "keep") continue;
+      const r = sourceOf.get(m.rowid)!;
+      remove.run(m.rowid);
+      for (const to of m.to) {
+        // The same source may list the successor for this ZIP already: the shares add up.
+        if (add.run(to.share, r.source, r.zip, to.countyFips).changes === 0)
+          insert.run(r.source, r.zip, to.countyFips, stateOfCounty(to.countyFips) ?? "", to.share, r.file);
+      }
+    }
   }
 
   /**
@@ -373,8 +421,14 @@ export class PlanStoreLoader {
             ? { skip: "duplicate county" }
             : { reject: "county listed in two rating areas" };
         seen.set(r.countyFips, r.ratingArea);
-        insert({ planYear: year, ...r });
         this.nameCounty(r.countyFips, r.countyName, r.state, 2);
+        const { codes, remark } = areaCounties(this.changes, r.countyFips);
+        for (const countyFips of codes) {
+          if (countyFips !== r.countyFips && seen.has(countyFips)) continue; // the file lists the successor too
+          seen.set(countyFips, r.ratingArea);
+          insert({ planYear: year, ...r, countyFips });
+        }
+        if (remark) return { note: remark };
       }),
     );
   }
@@ -489,16 +543,18 @@ export class PlanStoreLoader {
         const key = `${r.issuerId}|${r.serviceAreaId}|${r.countyFips}`;
         if (seen.has(key)) return { skip: "duplicate service-area county" };
         seen.add(key);
-        insertArea({ ...r, planYear: year });
-        for (const zip of r.zips) {
-          insertZip({
-            planYear: year,
-            issuerId: r.issuerId,
-            serviceAreaId: r.serviceAreaId,
-            countyFips: r.countyFips,
-            zip,
-          });
+        // A retired county code stands for its successors (statewide rows have no county).
+        const { codes, remark } = r.countyFips === "" ? { codes: [""] } : areaCounties(this.changes, r.countyFips);
+        for (const countyFips of codes) {
+          const mappedKey = `${r.issuerId}|${r.serviceAreaId}|${countyFips}`;
+          if (countyFips !== r.countyFips && seen.has(mappedKey)) continue;
+          seen.add(mappedKey);
+          insertArea({ ...r, countyFips, planYear: year });
+          for (const zip of r.zips) {
+            insertZip({ planYear: year, issuerId: r.issuerId, serviceAreaId: r.serviceAreaId, countyFips, zip });
+          }
         }
+        if (remark) return { note: remark };
       }),
     );
   }

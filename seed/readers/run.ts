@@ -31,7 +31,7 @@ export type FileReport = {
 };
 
 /** What a sink says about a parsed row: loaded (undefined), or skipped / rejected with a reason. */
-export type SinkResult = void | { skip: string } | { reject: string };
+export type SinkResult = void | { skip: string } | { reject: string } | { note: string };
 
 export type FileProgress = { file: string; bytesRead: number; totalBytes: number; rowsRead: number };
 
@@ -103,9 +103,10 @@ function apply<T>(
   counter.read();
   if (parsed.kind === "row") {
     const result = sink(parsed.value, line);
-    if (!result) {
+    if (!result || "note" in result) {
       counter.loaded();
       if (parsed.note) counter.noted(parsed.note);
+      if (result) counter.noted(result.note);
     } else if ("skip" in result) counter.skipped(result.skip);
     else counter.rejected(result.reject, line);
   } else if (parsed.kind === "skip") {
