@@ -179,9 +179,22 @@ async function main(): Promise<void> {
     if (status < 500)
       log.warn({ path: req.path, status, reason: (error as Error | undefined)?.name }, "request could not be read");
     else log.error({ err: error, path: req.path }, "request failed before reaching a route");
-    const code = status === 400 ? "bad_request" : status === 413 ? "payload_too_large" : "internal_error";
+    const code =
+      status === 400
+        ? "bad_request"
+        : status === 413
+          ? "payload_too_large"
+          : status === 415
+            ? "unsupported_media_type"
+            : status < 500
+              ? "bad_request"
+              : "internal_error";
     const message =
-      status < 500 ? "The request could not be read." : "Something went wrong on our side. Please try again.";
+      status === 415
+        ? "Send the form as application/x-www-form-urlencoded or multipart/form-data."
+        : status < 500
+          ? "The request could not be read."
+          : "Something went wrong on our side. Please try again.";
     if (req.path.startsWith("/api/") || req.accepts(["json", "html"]) === "json") {
       res.status(status).json({ error: { code, message } });
     } else {

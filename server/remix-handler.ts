@@ -26,6 +26,11 @@ export function remixRequestHandler(options: {
 }) {
   const handle = createRequestHandler(options.build, options.mode);
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction): Promise<void> => {
+    const refusal = unreadableRequest(req);
+    if (refusal) {
+      next(refusal);
+      return;
+    }
     try {
       const response = await handle(remixRequest(req, res), options.getLoadContext(req, res));
       await sendResponse(res, response);
@@ -33,6 +38,43 @@ export function remixRequestHandler(options: {
       next(error);
     }
   };
+}
+
+/** An Express error with a 4xx status: server.ts's last-resort handler answers it in the error shape. */
+export class UnreadableRequestError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = "UnreadableRequestError";
+  }
+}
+
+/** The body types a page's action can read: what an HTML form sends (`request.formData()`). */
+const FORM_BODY_TYPE = /^(?:application\/x-www-form-urlencoded|multipart\/form-data)\s*(?:;|$)/i;
+
+/**
+ * Requests no route can be given, answered 4xx before Remix builds a Request
+ * from them (each used to end in a 500 from `new Request` or `formData()`):
+ * a target that is not a path (`GET *`, absolute-form URLs are rebuilt by
+ * Node), a Host that is not a host name (`Host: a b`), and a body on a page
+ * (not /api/) path that is not a form encoding, which `request.formData()`
+ * cannot read (docs/decisions/180).
+ */
+export function unreadableRequest(req: ExpressRequest): UnreadableRequestError | undefined {
+  const target = req.originalUrl || req.url || "";
+  if (!target.startsWith("/")) return new UnreadableRequestError(400, "request target is not a path");
+  try {
+    new URL(requestUrl(req));
+  } catch {
+    return new UnreadableRequestError(400, "request URL could not be built (Host)");
+  }
+  if (req.method === "GET" || req.method === "HEAD" || req.path.startsWith("/api/")) return undefined;
+  if (req.method === "OPTIONS") return undefined;
+  if (!FORM_BODY_TYPE.test(req.headers["content-type"] ?? ""))
+    return new UnreadableRequestError(415, "page actions read form encodings only");
+  return undefined;
 }
 
 function remixRequest(req: ExpressRequest, res: ExpressResponse): Request {

@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { Duplex } from "node:stream";
+import { cspNonce, securityHeaders } from "./security-headers";
 
 /**
  * Slow-client limits (issue 8 part 3). Node enforces `headersTimeout` and
@@ -79,9 +80,13 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
   if (socket.writable && !inFlight?.headersSent) {
     const answer = CLIENT_ERROR_ANSWERS[error.code ?? ""] ?? MALFORMED_REQUEST;
     const body = JSON.stringify({ error: { code: answer.code, message: answer.message } });
+    // The same security headers as every answer of the app (issue 18 item 6).
+    const headers = Object.entries(securityHeaders(cspNonce()))
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join("");
     socket.write(
       `HTTP/1.1 ${answer.status} ${answer.reason}\r\ncontent-type: application/json; charset=utf-8\r\n` +
-        `content-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\nx-content-type-options: nosniff\r\nconnection: close\r\n\r\n${body}`,
+        `content-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\n${headers}connection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy(error);
