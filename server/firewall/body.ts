@@ -2,8 +2,7 @@ import type { IncomingMessage } from "node:http";
 
 /**
  * Request-body plumbing for the firewall: read a body up to a limit and keep
- * it for the route (JSON and form bodies), or count a streamed body as it
- * passes (multipart uploads).
+ * it for the route (JSON, form and multipart bodies alike).
  *
  * A read body is kept against its request (`keepInspectedBody`) and our
  * Express → Remix glue (remix-handler.server.ts) gives Remix those bytes as
@@ -67,37 +66,4 @@ export function keepInspectedBody(req: IncomingMessage, body: Buffer): void {
 /** The body the firewall read for this request, or undefined when it read none (GET, multipart, no body). */
 export function inspectedBody(req: IncomingMessage): Buffer | undefined {
   return inspectedBodies.get(req);
-}
-
-export class BodyTooLargeError extends Error {
-  readonly status = 413;
-  constructor(readonly limit: number) {
-    super(`Request body is larger than ${limit} bytes.`);
-  }
-}
-
-/**
- * Let a body stream through untouched (no buffering, no extra stream) while
- * counting it. Counting happens where Node's HTTP parser hands the request its
- * bytes (`req.push`), so whoever reads the request later reads it exactly as
- * before. Past `limit` bytes the rest of the body is dropped and `onOverflow`
- * runs once; it answers 413 and then fails the reader with BodyTooLargeError.
- * Used for multipart uploads, which may be megabytes long.
- */
-export function meterRequestBody(req: IncomingMessage, limit: number, onOverflow: (fail: () => void) => void): void {
-  let seen = 0;
-  let overflowed = false;
-  const push = req.push;
-  const metered = function (this: IncomingMessage, chunk: unknown, encoding?: BufferEncoding): boolean {
-    if (chunk === null || chunk === undefined) return push.call(this, chunk, encoding);
-    if (overflowed) return false;
-    seen += typeof chunk === "string" ? Buffer.byteLength(chunk, encoding) : (chunk as Uint8Array).byteLength;
-    if (seen > limit) {
-      overflowed = true;
-      onOverflow(() => req.destroy(new BodyTooLargeError(limit)));
-      return false;
-    }
-    return push.call(this, chunk, encoding);
-  };
-  Object.defineProperty(req, "push", { value: metered, configurable: true, writable: true, enumerable: false });
 }

@@ -1,25 +1,29 @@
 import type { NextFunction, Request, Response } from "express";
 import type { IncomingMessage } from "node:http";
 import { JSON_BODY_LIMIT_BYTES } from "../../app/server/platform/api.server";
-import { keepInspectedBody, meterRequestBody, readBodyUpTo } from "./body";
-import { classifyRequestParts, type Classification, type RequestParts } from "./rules";
+import { keepInspectedBody, readBodyUpTo } from "./body";
+import { FirewallEngine, type Verdict } from "./engine";
+import { MalformedMultipartError, readMultipartFields } from "./multipart";
+import type { RequestData } from "./request-data";
 import { logger } from "../../app/server/platform/logger.server";
 
-export { classifyRequestParts, classifyValue, RULES, isInspectedHeader } from "./rules";
-export type { Classification, RequestParts } from "./rules";
+export { FirewallEngine, FIREWALL_BUDGET_MICROS, type Verdict } from "./engine";
 
 /**
- * The request firewall (issue 8, spec "Authentication" 4 and "Errors"):
- * every request's path, query, free-text headers and JSON / form / text body
- * are classified by server/firewall/rules.ts before any route sees them; a
- * match answers 403 with a short JSON or HTML body (by Accept). It also
- * enforces the body limits: JSON, form and other non-multipart bodies over
- * 100 KB and multipart bodies over the upload ceiling answer 413.
+ * The request firewall (issue 8, issue 18; spec "Authentication" 4 and
+ * "Errors"): every request's path, query, headers and JSON / form / multipart
+ * text fields are judged by the WAF engine (server/firewall/engine.ts:
+ * libddwaf with Datadog's recommended rules and a few service rules) before
+ * any route sees them; a match answers 403 with a short JSON or HTML body (by
+ * Accept). It also enforces the body limits: JSON, form and other
+ * non-multipart bodies over 100 KB and multipart bodies over the upload
+ * ceiling answer 413.
  *
- * Non-multipart bodies are read into memory (at most limit + 1 byte), judged,
- * then handed back to the request so @remix-run/express reads them intact.
- * Multipart bodies (uploads) stream through uncounted by memory, only metered.
- * Rules and the false-positive process: docs/firewall.md.
+ * Bodies are read into memory (at most limit + 1 byte), judged, then handed
+ * to the route (server/remix-handler.ts) as those bytes. The engine's time
+ * per request is bounded (FIREWALL_BUDGET_MICROS); an overrun is decided on
+ * what matched so far, logged and counted. Rules, measurements and the
+ * false-positive process: docs/firewall.md.
  */
 
 /** The upload ceiling: the 10 MB file the upload route accepts, plus room
@@ -33,8 +37,10 @@ export interface FirewallOptions {
   bodyLimitBytes?: number;
   /** Largest multipart body, in bytes (default 10 MB + 64 KB). */
   multipartLimitBytes?: number;
-  /** Where block lines go; default the service logger. */
+  /** Where block and overrun lines go; default the service logger. */
   log?: LogSink;
+  /** The engine (default: one built from the recommended and service rules). */
+  engine?: FirewallEngine;
 }
 
 const JSON_TYPE = /^application\/(?:[\w.+-]*\+)?json\b/;
@@ -46,47 +52,41 @@ export function requestFirewall(options: FirewallOptions = {}) {
   const bodyLimit = options.bodyLimitBytes ?? JSON_BODY_LIMIT_BYTES;
   const multipartLimit = options.multipartLimitBytes ?? MULTIPART_LIMIT_BYTES;
   const log = (): LogSink => options.log ?? logger();
+  const engine = options.engine ?? new FirewallEngine();
+
+  const judge = (req: Request, res: Response, data: RequestData, bodyUnread: boolean): boolean => {
+    const verdict = engine.inspect(data);
+    if (verdict.overrun || verdict.truncated) {
+      log().warn(
+        {
+          requestId: res.locals?.requestId,
+          path: req.path,
+          micros: Math.round(verdict.micros),
+          overrun: verdict.overrun,
+          truncated: verdict.truncated,
+          overruns: engine.stats.overruns,
+        },
+        verdict.overrun ? "firewall time budget overrun" : "firewall left values unread",
+      );
+    }
+    if (!verdict.blocked) return true;
+    block(req, res, verdict, log(), bodyUnread);
+    return false;
+  };
 
   return function firewall(req: Request, res: Response, next: NextFunction): void {
     const url = req.originalUrl || req.url || "/";
-    const q = url.indexOf("?");
-    const parts: RequestParts = {
-      path: q === -1 ? url : url.slice(0, q),
-      query: q === -1 ? "" : url.slice(q + 1),
-      headers: req.headers,
-    };
-    const head = classifyRequestParts(parts);
-    if (head.blocked) {
-      block(req, res, head, log(), hasBody(req));
-      return;
-    }
     if (req.method === "GET" || req.method === "HEAD" || !hasBody(req)) {
-      next();
+      if (judge(req, res, { url, headers: req.headers }, hasBody(req))) next();
       return;
     }
 
     const type = (req.headers["content-type"] ?? "").trim().toLowerCase();
     const declared = Number(req.headers["content-length"] ?? NaN);
-
-    if (MULTIPART_TYPE.test(type)) {
-      if (declared > multipartLimit) {
-        tooLarge(req, res, multipartLimit, true);
-        return;
-      }
-      meterRequestBody(req, multipartLimit, (fail) => {
-        if (!res.headersSent) {
-          tooLarge(req, res, multipartLimit, true);
-          sealResponse(res);
-        }
-        res.once("finish", fail);
-        if (res.writableFinished) fail();
-      });
-      next();
-      return;
-    }
-
-    if (declared > bodyLimit) {
-      tooLarge(req, res, bodyLimit, true);
+    const multipart = MULTIPART_TYPE.test(type);
+    const limit = multipart ? multipartLimit : bodyLimit;
+    if (declared > limit) {
+      tooLarge(req, res, limit, true);
       return;
     }
     const encoding = String(req.headers["content-encoding"] ?? "identity")
@@ -106,21 +106,33 @@ export function requestFirewall(options: FirewallOptions = {}) {
       );
       return;
     }
-    readBodyUpTo(req, bodyLimit).then((read) => {
+    readBodyUpTo(req, limit).then(async (read) => {
       if (read.kind === "failed") {
         // The client went away mid-body: nobody is left to answer.
         if (!res.headersSent) res.destroy();
         return;
       }
       if (read.kind === "too-large") {
-        tooLarge(req, res, bodyLimit, true);
+        tooLarge(req, res, limit, true);
         return;
       }
-      const verdict = classifyBody(read.body, type, req.headers["content-encoding"]);
-      if (verdict.blocked) {
-        block(req, res, verdict, log(), false);
+      let body: RequestData["body"];
+      try {
+        body = await parseBody(read.body, type, req);
+      } catch (error) {
+        if (!(error instanceof MalformedMultipartError)) throw error;
+        refuse(
+          req,
+          res,
+          400,
+          "bad_request",
+          "Request could not be read",
+          "The form could not be read as multipart/form-data.",
+          false,
+        );
         return;
       }
+      if (!judge(req, res, { url, headers: req.headers, body }, false)) return;
       keepInspectedBody(req, read.body);
       next();
     }, next);
@@ -135,26 +147,27 @@ function hasBody(req: IncomingMessage): boolean {
 }
 
 /**
- * Judge a buffered body the way the application will read it: JSON field by
- * field, a form pair by pair, text whole. Other types (and compressed bodies)
- * are not read by any route (API routes answer 415; Remix reads only form
- * encodings), so they are size-limited but not parsed.
+ * Read a buffered body the way the application will: JSON as JSON.parse
+ * gives it, a form as URLSearchParams gives it, multipart text fields as
+ * busboy gives them, text whole. Other types are not read by any route
+ * (API routes answer 415; page actions read only form encodings), so they are
+ * size-limited but not parsed.
  */
-function classifyBody(body: Buffer, type: string, encoding: string | undefined): Classification {
-  if (body.byteLength === 0) return { blocked: false };
-  if (encoding && encoding.toLowerCase() !== "identity") return { blocked: false };
+async function parseBody(body: Buffer, type: string, req: IncomingMessage): Promise<RequestData["body"]> {
+  if (body.byteLength === 0) return undefined;
+  if (MULTIPART_TYPE.test(type)) return readMultipartFields(body, req.headers);
   const text = body.toString("utf8");
   if (JSON_TYPE.test(type)) {
     try {
-      return classifyRequestParts({ json: JSON.parse(text) as unknown });
+      return { json: JSON.parse(text) as unknown };
     } catch {
       // Not JSON after all: the route will answer 400; judge the raw text.
-      return classifyRequestParts({ text });
+      return { text };
     }
   }
-  if (FORM_TYPE.test(type)) return classifyRequestParts({ form: text });
-  if (TEXT_TYPE.test(type) || type === "") return classifyRequestParts({ text });
-  return { blocked: false };
+  if (FORM_TYPE.test(type)) return { fields: [...new URLSearchParams(text)] };
+  if (TEXT_TYPE.test(type) || type === "") return { text };
+  return undefined;
 }
 
 function wantsHtml(req: Request): boolean {
@@ -190,12 +203,12 @@ function refuse(
   }
 }
 
-function block(req: Request, res: Response, verdict: Classification, log: LogSink, bodyUnread: boolean): void {
+function block(req: Request, res: Response, verdict: Verdict, log: LogSink, bodyUnread: boolean): void {
   const requestId = (res.locals?.requestId as string | undefined) ?? undefined;
   // The rule and where it matched, never the matched value: it may sit next
   // to an email address or an income in the same field.
   log.warn(
-    { requestId, method: req.method, path: req.path, rule: verdict.rule, where: verdict.where },
+    { requestId, method: req.method, path: req.path, rule: verdict.rule, type: verdict.type, where: verdict.where },
     "request blocked by firewall",
   );
   const reference = requestId ? ` Reference: ${requestId}.` : "";
@@ -213,28 +226,6 @@ function block(req: Request, res: Response, verdict: Classification, log: LogSin
 function tooLarge(req: Request, res: Response, limit: number, bodyUnread: boolean): void {
   const size = limit >= 1024 * 1024 ? `${Math.floor(limit / (1024 * 1024))} MB` : `${Math.round(limit / 1024)} KB`;
   refuse(req, res, 413, "payload_too_large", "Request too large", `Request body is larger than ${size}.`, bodyUnread);
-}
-
-/**
- * After the firewall has answered mid-request (an upload over the ceiling),
- * the route further down still finishes and tries to write its own answer;
- * drop those writes instead of failing with ERR_HTTP_HEADERS_SENT.
- */
-function sealResponse(res: Response): void {
-  const noop = () => res;
-  for (const name of ["setHeader", "appendHeader", "removeHeader", "writeHead", "flushHeaders"]) {
-    Object.defineProperty(res, name, { value: noop, configurable: true, writable: true });
-  }
-  Object.defineProperty(res, "write", { value: () => true, configurable: true, writable: true });
-  Object.defineProperty(res, "end", {
-    value: (...args: unknown[]) => {
-      const callback = args.find((a) => typeof a === "function") as (() => void) | undefined;
-      callback?.();
-      return res;
-    },
-    configurable: true,
-    writable: true,
-  });
 }
 
 function escapeHtml(s: string): string {

@@ -103,10 +103,11 @@ describe("request log lines", () => {
     expect(new Set(requestLines.map((l) => l.requestId)).size).toBe(5);
 
     const firewallLines = lines.filter((l) => l.msg === "request blocked by firewall");
-    expect(firewallLines.map((l) => [l.rule, l.where])).toEqual([
-      ["sqli-quote-tautology", "query:q"],
-      ["xss-script-tag", "body:notes"],
+    expect(firewallLines.map((l) => [l.type, l.where])).toEqual([
+      ["sql_injection", "query:q"],
+      ["xss", "body:notes"],
     ]);
+    for (const line of firewallLines) expect(line.rule).toMatch(/^(?:crs|dog|sqr|svc|ua0)-/);
     // A block line carries the request id of its request line, for support.
     expect(firewallLines[0].requestId).toBe(requestLines[2].requestId);
     expect(lines.filter((l) => l.msg === "client rate limited")).toHaveLength(1);

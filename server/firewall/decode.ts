@@ -1,0 +1,111 @@
+/**
+ * A decoded view of a value, for the values that carry escapes: what a
+ * browser, a shell or a database driver further down would make of it
+ * (percent-encoding up to 3 times, with IIS `%uXXXX` and overlong UTF-8 dots
+ * and slashes; HTML character references; JavaScript escapes; Unicode NFKC;
+ * form feeds and other odd whitespace as spaces; invisible characters
+ * dropped). The engine inspects the view beside the value as sent. Each
+ * pattern below is a plain scan with no nested quantifier: linear in the input.
+ */
+
+const MAX_ROUNDS = 3;
+
+const OVERLONG: Record<string, string> = {
+  "%c0%ae": ".",
+  "%c0%af": "/",
+  "%c0%5c": "\\",
+  "%c1%9c": "\\",
+  "%c1%1c": "\\",
+  "%e0%80%ae": ".",
+};
+
+const NAMED_ENTITIES: Record<string, string> = {
+  lt: "<",
+  gt: ">",
+  amp: "&",
+  quot: '"',
+  apos: "'",
+  colon: ":",
+  semi: ";",
+  sol: "/",
+  bsol: "\\",
+  lpar: "(",
+  rpar: ")",
+  equals: "=",
+  tab: "\t",
+  newline: "\n",
+  nbsp: " ",
+  grave: "`",
+  num: "#",
+  period: ".",
+  comma: ",",
+  excl: "!",
+  dollar: "$",
+  percnt: "%",
+  lsqb: "[",
+  rsqb: "]",
+  lcub: "{",
+  rcub: "}",
+};
+
+function codePoint(n: number, fallback: string): string {
+  return n <= 0x10ffff ? String.fromCodePoint(n) : fallback;
+}
+
+/** Percent-decoding that never throws: invalid sequences keep their ASCII bytes. */
+export function percentDecode(input: string): string {
+  if (!input.includes("%")) return input;
+  let s = input.replace(/%(?:c0%ae|c0%af|c0%5c|c1%9c|c1%1c|e0%80%ae)/gi, (m) => OVERLONG[m.toLowerCase()] ?? m);
+  s = s.replace(/%u([0-9a-f]{4})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return s.replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run.replace(/%([0-9a-f]{2})/gi, (m, hex: string) => {
+        const code = parseInt(hex, 16);
+        return code < 0x80 ? String.fromCharCode(code) : m;
+      });
+    }
+  });
+}
+
+export function decodeEntities(input: string): string {
+  if (!input.includes("&")) return input;
+  return input
+    .replace(/&#x([0-9a-f]{1,6});?/gi, (m, hex: string) => codePoint(parseInt(hex, 16), m))
+    .replace(/&#(\d{1,7});?/g, (m, dec: string) => codePoint(parseInt(dec, 10), m))
+    .replace(/&([a-z]{2,8});/gi, (m, name: string) => NAMED_ENTITIES[name.toLowerCase()] ?? m);
+}
+
+export function decodeJsEscapes(input: string): string {
+  if (!input.includes("\\")) return input;
+  return input
+    .replace(/\\u\{([0-9a-f]{1,6})\}/gi, (m, hex: string) => codePoint(parseInt(hex, 16), m))
+    .replace(/\\u([0-9a-f]{4})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    .replace(/\\x([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+// Zero-width, soft hyphen and bidi characters: they let "<scr\u200bipt" slip past a literal match.
+const INVISIBLE = /[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/g;
+// Whitespace other than space, tab and line breaks (form feed, vertical tab, NBSP, ideographic space …).
+const ODD_SPACE = /[\v\f\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/g;
+// Quotes and backslashes inside a word, which a shell drops: c''at, w"h"oami, c\at.
+const SHELL_QUOTES = /([a-z])(?:''|""|['"\\])(?=[a-z])/gi;
+const ESCAPES = /[%&\\]/;
+// Which values need a view at all.
+const NEEDS_VIEW = /[%&\\\v\f\u0080-\uffff'"]/;
+
+/** The decoded view, or undefined when it equals the value (the usual case: plain text). */
+export function decodedView(value: string): string | undefined {
+  if (!NEEDS_VIEW.test(value)) return undefined;
+  let s = value;
+  for (let round = 0; round < MAX_ROUNDS && ESCAPES.test(s); round++) {
+    const next = decodeJsEscapes(decodeEntities(percentDecode(s)));
+    if (next === s) break;
+    s = next;
+  }
+  // eslint-disable-next-line no-control-regex -- plain ASCII needs no NFKC
+  if (!/^[\x00-\x7f]*$/.test(s)) s = s.normalize("NFKC").replace(INVISIBLE, "");
+  s = s.replace(ODD_SPACE, " ").replace(SHELL_QUOTES, "$1");
+  return s === value ? undefined : s;
+}

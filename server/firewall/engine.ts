@@ -1,0 +1,164 @@
+import { createRequire } from "node:module";
+import type * as NativeAppsec from "@datadog/native-appsec";
+import type { DDWAF as DDWAFInstance } from "@datadog/native-appsec";
+import { buildRuleSet, type FirewallRuleSet } from "./ruleset";
+import { collect, type RequestData } from "./request-data";
+
+/**
+ * The firewall's engine: libddwaf (Datadog's WAF library, through
+ * @datadog/native-appsec's prebuilt binary). Its regular expressions run on
+ * RE2, which matches in time linear in the input, and each request gets a
+ * time budget in microseconds: past it the engine stops and the request is
+ * decided by what matched so far (docs/decisions/181, 183).
+ */
+
+/** The engine's time per request (µs). The benign corpus runs at p99 well under 1 ms; see docs/firewall.md. */
+export const FIREWALL_BUDGET_MICROS = 20_000;
+
+export interface Verdict {
+  blocked: boolean;
+  /** The first matching rule's id (logged), e.g. `crs-942-100`. */
+  rule?: string;
+  /** Its family, e.g. `sql_injection`. */
+  type?: string;
+  /** Where it matched: `path`, `query:<name>`, `header:<name>`, `body:<field.path>`. */
+  where?: string;
+  /** The budget ran out before every rule had run. */
+  overrun: boolean;
+  /** Values left unread (more than the collector takes). */
+  truncated: boolean;
+  /** Engine time, µs. */
+  micros: number;
+}
+
+export interface EngineStats {
+  inspected: number;
+  blocked: number;
+  overruns: number;
+}
+
+interface WafEvent {
+  rule: { id: string; tags?: { type?: string } };
+  rule_matches?: Array<{
+    parameters?: Array<{ address?: string; key_path?: Array<string | number>; highlight?: string[] }>;
+  }>;
+}
+
+/**
+ * libinjection fingerprints (token classes: n word, U union, E select, T a
+ * T-SQL keyword, s string, & and/or, 1 number) that ordinary text produces
+ * and no attack in the corpus needs: "Anthem Union Select Gold" is nUEn,
+ * "Please 'OR' not" s&s, "Print(2 copies)" T(1n).
+ * A libinjection match with only these fingerprints blocks nothing by
+ * itself; any other rule matching still blocks (docs/decisions/184).
+ */
+export const PROSE_FINGERPRINTS = new Set(["nUEn", "nEnUE", "s&s", "T(1n)"]);
+
+function isProseFingerprint(event: WafEvent): boolean {
+  if (event.rule.id !== "crs-942-100") return false;
+  const highlights = (event.rule_matches ?? []).flatMap((m) => (m.parameters ?? []).flatMap((p) => p.highlight ?? []));
+  return highlights.length > 0 && highlights.every((h) => PROSE_FINGERPRINTS.has(h));
+}
+
+export class FirewallEngine {
+  readonly rulesVersion: string;
+  readonly ruleCount: number;
+  readonly stats: EngineStats = { inspected: 0, blocked: 0, overruns: 0 };
+  private readonly waf: DDWAFInstance;
+  private readonly types: Map<string, string>;
+
+  constructor(
+    ruleSet: FirewallRuleSet = buildRuleSet(),
+    readonly budgetMicros = FIREWALL_BUDGET_MICROS,
+  ) {
+    const { DDWAF } = createRequire(import.meta.url)("@datadog/native-appsec") as typeof NativeAppsec;
+    this.waf = new DDWAF(ruleSet.config, "marketplace");
+    const loaded = this.waf.diagnostics.rules;
+    const failed = loaded && "failed" in loaded ? loaded.failed : [];
+    if (failed.length > 0) throw new Error(`firewall rules failed to load: ${failed.join(", ")}`);
+    this.rulesVersion = ruleSet.rulesVersion;
+    this.ruleCount = ruleSet.config.rules.length;
+    this.types = ruleSet.types;
+    this.warmUp();
+  }
+
+  inspect(data: RequestData): Verdict {
+    const { input, truncated } = collect(data);
+    return this.run(input, truncated);
+  }
+
+  run(input: Record<string, unknown>, truncated = false): Verdict {
+    const context = this.waf.createContext();
+    const started = process.hrtime.bigint();
+    let result;
+    try {
+      result = context.run({ ephemeral: input }, this.budgetMicros);
+    } finally {
+      context.dispose();
+    }
+    const micros = Number(process.hrtime.bigint() - started) / 1_000;
+    this.stats.inspected++;
+    if (result.timeout) this.stats.overruns++;
+    const event = (result.events as WafEvent[] | undefined)?.find((e) => !isProseFingerprint(e));
+    if (!event) return { blocked: false, overrun: result.timeout, truncated, micros };
+    this.stats.blocked++;
+    return {
+      blocked: true,
+      rule: event.rule.id,
+      type: this.types.get(event.rule.id),
+      where: whereOf(event),
+      overrun: result.timeout,
+      truncated,
+      micros,
+    };
+  }
+
+  /** libddwaf compiles some matchers on first use: run each address once so no visitor pays for it. */
+  private warmUp(): void {
+    const sample = "warm up ' or 1=1 -- <script>alert(1)</script> ; cat /etc/passwd ../../x";
+    for (let i = 0; i < 3; i++)
+      this.run(
+        collect({
+          url: `/warm/${encodeURIComponent(sample)}?q=${encodeURIComponent(sample)}`,
+          headers: { "user-agent": sample, cookie: `a=${encodeURIComponent(sample)}`, "x-test": sample },
+          body: {
+            fields: [
+              ["notes", sample],
+              ["zip", sample],
+            ],
+          },
+        }).input,
+      );
+    this.stats.inspected = this.stats.blocked = this.stats.overruns = 0;
+  }
+}
+
+const WHERE: Record<string, string> = {
+  "server.request.uri.raw": "path",
+  "server.request.path_params": "path",
+  "server.request.query": "query",
+  "server.request.body": "body",
+  "marketplace.request.body.free_text": "body",
+  "server.request.headers.no_cookies": "header",
+  "marketplace.request.headers.text": "header",
+  "server.request.cookies": "cookie",
+};
+
+/**
+ * Where a rule matched, for the log line: the part and the field's name,
+ * never the value. A name that is not a plain identifier (it could be an
+ * email address or the payload itself) is left out.
+ */
+function whereOf(event: WafEvent): string | undefined {
+  const parameter = event.rule_matches?.[0]?.parameters?.[0];
+  if (!parameter?.address) return undefined;
+  const part = WHERE[parameter.address] ?? parameter.address;
+  if (part === "path") return "path";
+  const keyPath = parameter.key_path ?? [];
+  // Flattened values sit under a chunk number; the field's path is the key after it.
+  const name = String((part === "query" || part === "body" ? keyPath[1] : keyPath[0]) ?? "").replace(
+    /(?:~decoded)?(?:@\d+)?$/,
+    "",
+  );
+  return name !== "" && /^[\w.[\]-]{1,64}$/.test(name) ? `${part}:${name}` : part;
+}

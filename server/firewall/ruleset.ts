@@ -1,0 +1,128 @@
+import { createRequire } from "node:module";
+import { SERVICE_RULES } from "./service-rules";
+
+/**
+ * The rule set the firewall engine runs (docs/decisions/181): Datadog's
+ * recommended App and API Protection rules (OWASP CRS-derived regular
+ * expressions run by RE2, plus libinjection's SQL-injection and XSS
+ * detectors), loaded at start from the dd-trace package that publishes them,
+ * never copied into this repository, plus the few service rules in
+ * service-rules.ts that cover what it lacks. Updating dd-trace updates the rules.
+ */
+
+/** Where dd-trace keeps the recommended rule set; `npm update dd-trace` refreshes it. */
+export const RECOMMENDED_RULES_MODULE = "dd-trace/packages/dd-trace/src/appsec/recommended.json";
+
+/** Request parts, by the engine's address names. The first six are libddwaf's own. */
+export const ADDRESS = {
+  uriRaw: "server.request.uri.raw",
+  query: "server.request.query",
+  body: "server.request.body",
+  pathParams: "server.request.path_params",
+  headers: "server.request.headers.no_cookies",
+  cookies: "server.request.cookies",
+  /** User-Agent, Referer and X-* headers: the ones shown as text in logs and analytics. */
+  textHeaders: "marketplace.request.headers.text",
+  /** Fields stored and shown as text (names, notes, needs, tools, addresses): high-confidence rules only. */
+  freeText: "marketplace.request.body.free_text",
+} as const;
+
+/** Attack families the firewall blocks (the rule's `tags.type`). */
+export const BLOCKED_TYPES = new Set([
+  "sql_injection",
+  "xss",
+  "command_injection",
+  "lfi",
+  "rfi",
+  "ssrf",
+  "js_code_injection",
+  "php_code_injection",
+  "java_code_injection",
+  "nosql_injection",
+  "exploit_detection",
+  "attack_tool",
+  "security_scanner",
+  "http_protocol_violation",
+  "xxe",
+]);
+
+/**
+ * Published rules replaced by service rules: they match prose ("Skills:
+ * JavaScript: advanced", "alert (daily)", "Eval(pending)"); svc-xss-001/002
+ * keep the code-shaped cases (`javascript:alert(1)`, `alert(1)`).
+ */
+export const REPLACED_RULES = new Set(["crs-941-210", "crs-941-390"]);
+
+/** High-confidence rules left off free-text fields: `javascript:` in a note is never a URL here. */
+export const NOT_ON_FREE_TEXT = new Set(["crs-941-170"]);
+
+export interface WafRule {
+  id: string;
+  name: string;
+  tags: { type: string; category: string; confidence?: string; module?: string; [tag: string]: string | undefined };
+  conditions: Array<{
+    operator: string;
+    parameters: { inputs?: Array<{ address: string; key_path?: string[] }>; [key: string]: unknown };
+  }>;
+  transformers?: string[];
+  on_match?: string[];
+}
+
+interface RecommendedRuleSet {
+  version: string;
+  metadata?: { rules_version?: string };
+  rules: WafRule[];
+}
+
+export interface FirewallRuleSet {
+  config: { version: string; metadata: { rules_version: string }; rules: WafRule[] };
+  rulesVersion: string;
+  /** Rule id → attack family, for logs and counts. */
+  types: Map<string, string>;
+}
+
+/**
+ * Build the engine's configuration from the published rule set:
+ * - keep the request-blocking (`module: waf`) rules of the families above,
+ *   minus the low-confidence ones (`confidence: 0`: scanner fingerprints that
+ *   also match ordinary clients);
+ * - a rule that reads query or body values also reads path segments, cookies
+ *   and the text headers (the published set reads them only for some rules;
+ *   here they reach pages and logs the same way);
+ * - free-text fields are read only by rules tagged `confidence: 1`, the
+ *   published set's high-confidence ones (libinjection's SQL detector is not
+ *   among them: "Ambetter; Select * Health; Oscar" is an insurer list).
+ */
+export function buildRuleSet(recommended: RecommendedRuleSet = loadRecommended()): FirewallRuleSet {
+  const rules: WafRule[] = [];
+  for (const rule of [...recommended.rules, ...SERVICE_RULES]) {
+    if (rule.tags.module !== undefined && rule.tags.module !== "waf") continue;
+    if (!BLOCKED_TYPES.has(rule.tags.type) || rule.tags.confidence === "0" || REPLACED_RULES.has(rule.id)) continue;
+    const copy = structuredClone(rule);
+    delete copy.on_match;
+    // libddwaf stops a family's rules at its first match; every rule its own
+    // family lets libinjection's verdict be weighed against the others (engine.ts).
+    copy.tags.family = rule.tags.type;
+    copy.tags.type = `${rule.tags.type}.${rule.id}`;
+    for (const condition of copy.conditions) {
+      const inputs = condition.parameters.inputs;
+      if (!inputs) continue;
+      const readsValues = inputs.some((i) => i.address === ADDRESS.query || i.address === ADDRESS.body);
+      if (!readsValues) continue;
+      const add = [ADDRESS.pathParams, ADDRESS.cookies, ADDRESS.textHeaders] as string[];
+      if (copy.tags.confidence === "1" && !NOT_ON_FREE_TEXT.has(copy.id)) add.push(ADDRESS.freeText);
+      for (const address of add) if (!inputs.some((i) => i.address === address)) inputs.push({ address });
+    }
+    rules.push(copy);
+  }
+  const rulesVersion = recommended.metadata?.rules_version ?? "unknown";
+  return {
+    config: { version: recommended.version, metadata: { rules_version: rulesVersion }, rules },
+    rulesVersion,
+    types: new Map(rules.map((r) => [r.id, r.tags.family!])),
+  };
+}
+
+export function loadRecommended(): RecommendedRuleSet {
+  return createRequire(import.meta.url)(RECOMMENDED_RULES_MODULE) as RecommendedRuleSet;
+}

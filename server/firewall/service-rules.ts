@@ -1,0 +1,141 @@
+import type { WafRule } from "./ruleset";
+
+/**
+ * Service rules: what this service needs blocked that the published rule
+ * set does not catch (measured on tests/fixtures/firewall; docs/firewall.md).
+ * They run inside the engine like the published rules: RE2 regular
+ * expressions (linear time, no backtracking) under the same time budget.
+ * Each needs the *structure* of an attack, never a lone word, and command
+ * rules are case-sensitive because shell commands are (`| ID` is a list,
+ * `| id` is a command). Rules tagged `confidence: "1"` also read free-text
+ * fields; the others read only structured values, paths and headers.
+ * Decision record: docs/decisions/184-service-rules.md.
+ */
+
+const VALUES = [
+  "server.request.query",
+  "server.request.body",
+  "server.request.path_params",
+  "server.request.cookies",
+  "marketplace.request.headers.text",
+];
+
+// Commands a shell injection runs. Everyday words that are also commands need an argument shaped like a shell's.
+const COMMANDS =
+  "cat|tac|head|tail|more|less|ls|dir|rm|cp|mv|chmod|chown|touch|echo|printf|find|grep|awk|sed|xxd|base64|kill|" +
+  "crontab|useradd|passwd|mkfifo|tar|unzip|ps|xargs|nohup|env|printenv|id|whoami|uname|ifconfig|ipconfig|hostname|" +
+  "netstat|wget|curl|nc|ncat|netcat|telnet|tftp|ftp|nslookup|ping|dig|socat|ssh|scp|bash|sh|zsh|ksh|dash|python[23]?|" +
+  "perl|ruby|php|node|lua|powershell|pwsh|cmd|busybox|certutil|net|sleep|timeout|nmap|systeminfo|set";
+// An argument only a command line has: an option, a path, a dot file, a variable, a drive, a host or an address.
+const SHELL_ARG =
+  String.raw`(?:-{1,2}[a-zA-Z0-9]|/[\w.~*?-]*|~/|\.\.?/|\.[a-z]\w*|\$[a-zA-Z_{(]|[a-zA-Z]:\\|%[a-zA-Z_]+%|https?://|` +
+  String.raw`\d{1,3}(?:\.\d{1,3}){3}|[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|me|sh|xyz|example|ru|cn|site|online)\b|'[^']*'|"[^"]*")`;
+const SEP = String.raw`(?:^|[\n;|&\x60]|\$\()`;
+const SPACE = String.raw`(?:[ \t]+|\$\{IFS\}|\$IFS\b)`;
+
+function rule(
+  id: string,
+  type: string,
+  name: string,
+  regex: string,
+  options: { caseSensitive?: boolean; freeText?: boolean; inputs?: string[]; transformers?: string[] } = {},
+): WafRule {
+  return {
+    id,
+    name,
+    tags: { type, category: "attack_attempt", module: "waf", ...(options.freeText ? { confidence: "1" } : {}) },
+    conditions: [
+      {
+        operator: "match_regex",
+        parameters: {
+          inputs: (options.inputs ?? VALUES).map((address) => ({ address })),
+          regex,
+          options: { case_sensitive: options.caseSensitive ?? false, min_length: 2 },
+        },
+      },
+    ],
+    transformers: options.transformers ?? [],
+  };
+}
+
+export const SERVICE_RULES: WafRule[] = [
+  // ---- command injection
+  rule(
+    "svc-cmdi-001",
+    "command_injection",
+    "Shell separator, then a command with a shell-shaped argument",
+    String.raw`${SEP}\s*(?:[\w/]{0,30}/)?(?:${COMMANDS})${SPACE}${SHELL_ARG}`,
+    { caseSensitive: true },
+  ),
+  rule(
+    "svc-cmdi-002",
+    "command_injection",
+    "Shell separator, then a bare command ending the value or the statement",
+    String.raw`${SEP}\s*(?:[\w/]{0,30}/)?(?:id|whoami|uname|ifconfig|ipconfig|printenv|env|hostname|netstat|ls|pwd|set|dir|systeminfo|ver)\s*(?:$|[;|&\x60)#])`,
+    { caseSensitive: true },
+  ),
+  rule(
+    "svc-cmdi-003",
+    "command_injection",
+    "Command substitution, brace expansion, variable concatenation or globbed paths",
+    String.raw`\$\((?:${COMMANDS})\b|\x60\s*(?:[\w/]{0,30}/)?(?:${COMMANDS})(?:${SPACE}(?:${SHELL_ARG}|\d+)[^\x60]*)?\s*\x60|\{(?:${COMMANDS}),[^}]*\}|\$\{?[a-zA-Z_]\w*\}?\$\{?[a-zA-Z_]|/\?{2,}/|(?:^|[;|&])\s*(?:sleep|timeout|ping\s+-[cn])\s+\d+\s*(?:$|[;|&#)])`,
+    { caseSensitive: true },
+  ),
+  rule(
+    "svc-cmdi-004",
+    "command_injection",
+    "Shell payloads: reverse shells, download-and-run, encoded PowerShell, cmd /c",
+    String.raw`/bin/(?:ba|z|da|k)?sh\b|/dev/(?:tcp|udp)/|>&\s*/dev/|\bnc(?:at)?\s+(?:-\w+\s+)*-[a-z]*e\b|\bmkfifo\s|\(\)\s*\{\s*:;\s*\};|\b(?:curl|wget)\b[^|\n]{0,200}\|\s*(?:ba|z|da)?sh\b|\bpowershell(?:\.exe)?\s+-(?:enc|e|nop|w|c)\b|\bcmd(?:\.exe)?\s+/c\b|\bpython[23]?\s+-c\s|\bperl\s+-e\s`,
+    { freeText: true },
+  ),
+  // ---- path traversal and file access
+  rule(
+    "svc-lfi-001",
+    "lfi",
+    "A dot-dot path segment",
+    String.raw`(?:^|[/\\])\.\.(?:[/\\;]|$)|\.{3,4}[/\\]{1,2}\.{0,4}[/\\]`,
+  ),
+  rule(
+    "svc-lfi-002",
+    "lfi",
+    "System and secret files",
+    String.raw`/(?:etc/(?:passwd|shadow|hosts|group|issue|hostname|crontab)|proc/(?:self|version|cpuinfo|meminfo|environ|\d+/)|var/run/secrets|root/|home/\w+/\.)|(?:^|[/\\])\.(?:env|git|htaccess|htpasswd|aws|ssh|bash_history|npmrc|docker)\b|[a-z]:[\\/](?:(?:windows|winnt|inetpub)[\\/]|boot\.ini)|\b(?:win|boot|system)\.ini\b|web-inf[/\\]|wp-config\.php|id_rsa\b`,
+    { freeText: true },
+  ),
+  rule("svc-lfi-003", "lfi", "A NUL byte (typed text never has one)", String.raw`\x00`, { freeText: true }),
+  rule(
+    "svc-rfi-001",
+    "rfi",
+    "File and protocol wrappers",
+    String.raw`\b(?:file|phar|gopher|dict|netdoc|expect|php|zip|ldap|tftp)://|\bjar:(?:file|https?):`,
+    { freeText: true },
+  ),
+  // ---- SQL injection the libinjection and CRS rules let through (SQLite's dialect among them)
+  rule(
+    "svc-sqli-001",
+    "sql_injection",
+    "SQLite and MSSQL statements and functions after a quote or separator; catalog tables",
+    String.raw`['";)]\s*;?\s*(?:attach|detach)\s+database\b|['";)]\s*;\s*pragma\s+\w|\bsqlite_(?:master|schema|version|temp_master)\b|\bglob\s*\(\s*'|\brandomblob\s*\(\s*\d|\bwaitfor\s+delay\s*'|\bbenchmark\s*\(\s*\d+\s*,|\bchar\s*\(\s*\d+\s*(?:,\s*\d+\s*){2,}\)|\bselect\s+\*\s+from\s+\w|\bselect\s[^;]{1,80}\sfrom\s+[\w.]+\s+where\s+[\w.]+\s*(?:=|<|>|\blike\b|\bin\b)`,
+  ),
+  rule(
+    "svc-sqli-002",
+    "sql_injection",
+    "Quote tautologies and comments libinjection misses",
+    String.raw`"\s*or\s*"[^"]*"\s*=\s*"|'\s*(?:or|and)\s+[\w.]+\s+(?:like|glob|regexp|between|in)\s|^\s*\d+\s+or\s+true\b|[\w)]'\s*(?:#|--|/\*)\s*$|^\s*\d+\s*\|\|\s*\d+\s*=\s*\d+|\w'\s+(?:or|and)\s+'\w*$`,
+  ),
+  // ---- script injection
+  rule(
+    "svc-xss-001",
+    "xss",
+    "A script URL with code after it",
+    String.raw`(?:java|vb)script\s*:\s*(?:[\w$.]+[(\x60=]|//|/\*|\\n|\[)`,
+    { freeText: true },
+  ),
+  rule(
+    "svc-xss-002",
+    "xss",
+    "Dialog and eval calls with code-shaped arguments; a quote breaking out into script",
+    String.raw`\b(?:alert|prompt|confirm|eval|setTimeout|Function)\s*(?:\(\s*(?:\d|['"\x60]|document|window|this|top|self|/|atob|String)|\x60)|['"]\s*[;,+\-*/|&]+\s*(?:top|self|window|parent|frames|globalThis|document|this)\s*[\[.]|-moz-binding\s*:|<\s*portal\b|data:\s*(?:text/html|image/svg\+xml|application/(?:x-)?javascript)\s*[;,]`,
+    { freeText: true },
+  ),
+];
