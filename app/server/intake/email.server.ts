@@ -66,7 +66,7 @@ export function rewriteFromDomain(from: string, domain: string | undefined): str
 
 /** The bare address inside a From/To value. */
 export function addressOf(value: string): string {
-  const angle = /<\s*([^<>\s]+@[^<>\s]+)\s*>/.exec(value);
+  const angle = /<\s*([^<>\s@]+@[^<>\s]+)\s*>/.exec(value);
   return (angle ? angle[1] : value).trim();
 }
 

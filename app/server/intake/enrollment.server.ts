@@ -163,7 +163,7 @@ export interface ApplicationView {
 /** The bearer token from `Authorization: Bearer <token>`, or null. */
 export function bearerToken(request: Request): string | null {
   const header = request.headers.get("authorization") ?? "";
-  const match = /^Bearer\s+([A-Za-z0-9_-]{10,200})\s*$/i.exec(header);
+  const match = /^Bearer\s+([\w-]{10,200})\s*$/i.exec(header);
   return match ? match[1]! : null;
 }
 

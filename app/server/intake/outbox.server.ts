@@ -120,7 +120,8 @@ export function retryDelayMs(attempts: number, base: number, max: number, random
   return Math.round(exponential * (0.8 + 0.4 * random()));
 }
 
-const EMAIL_PATTERN = /[^\s<>()"',;:]+@[^\s<>()"',;:]+/g;
+// Starts only where a word starts (the lookbehind): unanchored, `[^…]+@` is quadratic on long text.
+const EMAIL_PATTERN = /(?<![^\s<>()"',;:])[^\s<>()"',;:]+@[^\s<>()"',;:]+/g;
 /** Provider messages can quote the recipient; logs never carry addresses. */
 function scrubAddresses(text: string | undefined): string | undefined {
   return text?.replace(EMAIL_PATTERN, "[address]");

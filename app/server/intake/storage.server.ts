@@ -145,10 +145,10 @@ export function safeUploadFileName(original: string, type: AcceptedFileType): st
     .replace(/\.{2,}/g, ".")
     .replace(/-?\.-?/g, ".")
     .replace(/^[.-]+/, "")
-    .replace(/[.-]+$/, "");
+    .replace(/(?<![.-])[.-]+$/, "");
   const dot = cleaned.lastIndexOf(".");
   let base = dot > 0 ? cleaned.slice(0, dot) : cleaned;
-  base = base.replace(/[.-]+$/, "").slice(0, 90) || "upload";
+  base = base.replace(/(?<![.-])[.-]+$/, "").slice(0, 90) || "upload";
   cleaned = `${base}.${type.extension}`;
   return cleaned;
 }

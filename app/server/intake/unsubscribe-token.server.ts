@@ -46,7 +46,7 @@ export interface UnsubscribeLinks {
 /** The service's public origin for links in emails. */
 export function publicBaseUrl(): string {
   const config = env();
-  return (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, "");
+  return (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/(?<!\/)\/+$/, "");
 }
 
 /** The links for an address, or null when no secret is configured (then emails carry none). */

@@ -104,7 +104,7 @@ export interface ClientConfig {
 export function clientConfig(): ClientConfig {
   const e = env();
   return {
-    baseUrl: (e.MARKETPLACE_API_BASE_URL ?? DEFAULT_UPSTREAM_BASE_URL).replace(/\/+$/, ""),
+    baseUrl: (e.MARKETPLACE_API_BASE_URL ?? DEFAULT_UPSTREAM_BASE_URL).replace(/(?<!\/)\/+$/, ""),
     // Sanitised again here: a key with a trailing literal "\n" must never reach the wire.
     key: sanitizeSecret(e.MARKETPLACE_API_KEY) || undefined,
     timeoutMs: e.UPSTREAM_TIMEOUT_MS,
