@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import type * as NativeAppsec from "@datadog/native-appsec";
 import type { DDWAF as DDWAFInstance } from "@datadog/native-appsec";
 import { buildRuleSet, type FirewallRuleSet } from "./ruleset";
-import { collect, type RequestData } from "./request-data";
+import { CHUNK_ENTRIES, collect, type RequestData } from "./request-data";
 
 /**
  * The firewall's engine: libddwaf (Datadog's WAF library, through
@@ -83,11 +83,11 @@ export class FirewallEngine {
   }
 
   inspect(data: RequestData): Verdict {
-    const { input, truncated } = collect(data);
-    return this.run(input, truncated);
+    const { input, paths, truncated } = collect(data);
+    return this.run(input, truncated, paths);
   }
 
-  run(input: Record<string, unknown>, truncated = false): Verdict {
+  run(input: Record<string, unknown>, truncated = false, paths: Record<string, string[]> = {}): Verdict {
     const context = this.waf.createContext();
     const started = process.hrtime.bigint();
     let result;
@@ -106,7 +106,7 @@ export class FirewallEngine {
       blocked: true,
       rule: event.rule.id,
       type: this.types.get(event.rule.id),
-      where: whereOf(event),
+      where: whereOf(event, paths),
       overrun: result.timeout,
       truncated,
       micros,
@@ -149,16 +149,16 @@ const WHERE: Record<string, string> = {
  * never the value. A name that is not a plain identifier (it could be an
  * email address or the payload itself) is left out.
  */
-function whereOf(event: WafEvent): string | undefined {
+function whereOf(event: WafEvent, paths: Record<string, string[]>): string | undefined {
   const parameter = event.rule_matches?.[0]?.parameters?.[0];
   if (!parameter?.address) return undefined;
   const part = WHERE[parameter.address] ?? parameter.address;
   if (part === "path") return "path";
   const keyPath = parameter.key_path ?? [];
-  // Flattened values sit under a chunk number; the field's path is the key after it.
-  const name = String((part === "query" || part === "body" ? keyPath[1] : keyPath[0]) ?? "").replace(
-    /(?:~decoded)?(?:@\d+)?$/,
-    "",
-  );
+  let name = String(keyPath[0] ?? "");
+  const flattened = paths[parameter.address];
+  // Flattened values: key_path is [chunk, index]; the field's path was kept beside them.
+  if (flattened) name = /^\d+$/.test(name) ? (flattened[Number(name) * CHUNK_ENTRIES + Number(keyPath[1])] ?? "") : "";
+  name = name.replace(/(?:~decoded)?(?:@\d+)?$/, "");
   return name !== "" && /^[\w.[\]-]{1,64}$/.test(name) ? `${part}:${name}` : part;
 }

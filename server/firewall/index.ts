@@ -120,7 +120,10 @@ export function requestFirewall(options: FirewallOptions = {}) {
       try {
         body = await parseBody(read.body, type, req);
       } catch (error) {
-        if (!(error instanceof MalformedMultipartError)) throw error;
+        if (!(error instanceof MalformedMultipartError)) {
+          next(error);
+          return;
+        }
         refuse(
           req,
           res,
@@ -132,7 +135,12 @@ export function requestFirewall(options: FirewallOptions = {}) {
         );
         return;
       }
-      if (!judge(req, res, { url, headers: req.headers, body }, false)) return;
+      try {
+        if (!judge(req, res, { url, headers: req.headers, body }, false)) return;
+      } catch (error) {
+        next(error);
+        return;
+      }
       keepInspectedBody(req, read.body);
       next();
     }, next);

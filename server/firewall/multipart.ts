@@ -30,13 +30,20 @@ export function readMultipartFields(body: Buffer, headers: IncomingHttpHeaders):
       return;
     }
     const fields: Array<[string, string]> = [];
-    parser.on("field", (name, value) => fields.push([name, value]));
+    // busboy gives `name=""` as undefined.
+    parser.on("field", (name, value) => fields.push([name ?? "", value]));
     parser.on("file", (name, stream, info) => {
-      if (info.filename) fields.push([`${name}.filename`, info.filename]);
+      if (info.filename) fields.push([`${name ?? ""}.filename`, info.filename]);
+      // A truncated part fails its stream as well as the parser: the parser's error answers.
+      stream.on("error", () => undefined);
       stream.resume();
     });
     parser.on("error", (error: Error) => reject(new MalformedMultipartError(error.message)));
     parser.on("close", () => resolve({ fields }));
-    parser.end(body);
+    try {
+      parser.end(body);
+    } catch (error) {
+      reject(new MalformedMultipartError((error as Error).message));
+    }
   });
 }

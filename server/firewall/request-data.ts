@@ -41,7 +41,6 @@ export const FREE_TEXT_FIELDS = new Set([
   "city",
 ]);
 
-const CHUNK_ENTRIES = 200;
 const WINDOW = 4_000;
 const WINDOW_STEP = 3_500;
 /** More leaves than any 10 MB form could have with sense; the rest is counted as truncated. */
@@ -61,6 +60,8 @@ export interface RequestData {
 
 export interface Collected {
   input: EngineInput;
+  /** The field path of each flattened value, by address: chunk c, index i is paths[address][c * CHUNK_ENTRIES + i]. */
+  paths: Record<string, string[]>;
   /** Whether leaves past MAX_LEAVES or MAX_DEPTH were left unread. */
   truncated: boolean;
 }
@@ -71,12 +72,18 @@ class Collector {
   names: string[] = [];
   truncated = false;
   private count = 0;
+  // A value seen once needs no second look: 10,000 copies of "'" cost the engine as much as 10,000 fields.
+  private readonly seen = [new Set<string>(), new Set<string>()];
 
-  add(path: string, value: string, free: boolean): void {
+  add(path: string, raw: string, free: boolean): void {
     if (++this.count > MAX_LEAVES) {
       this.truncated = true;
       return;
     }
+    const value = collapseRuns(raw);
+    const seen = this.seen[free ? 1 : 0]!;
+    if (seen.has(value)) return;
+    seen.add(value);
     const into = free ? this.freeText : this.structured;
     const view = decodedView(value);
     if (view !== undefined) this.push(into, `${path}~decoded`, view);
@@ -103,6 +110,7 @@ export function collect(data: RequestData): Collected {
   const path = q === -1 ? data.url : data.url.slice(0, q);
   const query = q === -1 ? "" : data.url.slice(q + 1);
   const input: EngineInput = { [ADDRESS.uriRaw]: data.url };
+  const paths: Record<string, string[]> = {};
 
   const segments: Record<string, string> = {};
   path
@@ -122,7 +130,7 @@ export function collect(data: RequestData): Collected {
       c.name(name);
       c.add(name, value, false);
     }
-    input[ADDRESS.query] = chunked(c.structured, c.names);
+    input[ADDRESS.query] = chunked(c.structured, c.names, (paths[ADDRESS.query] = []));
   }
 
   const { headers, text, cookies } = splitHeaders(data.headers);
@@ -140,11 +148,12 @@ export function collect(data: RequestData): Collected {
         c.add(name, value, FREE_TEXT_FIELDS.has(name.toLowerCase()));
       }
     else c.add("", data.body.text, false);
-    if (c.structured.length > 0 || c.names.length > 0) input[ADDRESS.body] = chunked(c.structured, c.names);
-    if (c.freeText.length > 0) input[ADDRESS.freeText] = chunked(c.freeText, []);
+    if (c.structured.length > 0 || c.names.length > 0)
+      input[ADDRESS.body] = chunked(c.structured, c.names, (paths[ADDRESS.body] = []));
+    if (c.freeText.length > 0) input[ADDRESS.freeText] = chunked(c.freeText, [], (paths[ADDRESS.freeText] = []));
     truncated = c.truncated;
   }
-  return { input, truncated };
+  return { input, paths, truncated };
 }
 
 /** Depth-first over a parsed JSON value without recursion (a body can nest 50,000 levels). */
@@ -174,15 +183,21 @@ function walkJson(root: unknown, c: Collector): void {
   }
 }
 
-/** Leaves as `{ "0": { path: value, … }, "1": … }`, each chunk within the engine's container limit. */
-function chunked(leaves: Leaves, names: string[]): Record<string, unknown> {
+/**
+ * Leaves as `{ "0": [value, …], "1": … }`, each chunk within the engine's
+ * container limit (arrays: building objects with 10,000 keys cost more than
+ * the engine's run); their paths go to `paths` in the same order.
+ */
+export const CHUNK_ENTRIES = 200;
+
+function chunked(leaves: Leaves, names: string[], paths: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   let n = 0;
   for (let i = 0; i < leaves.length; i += CHUNK_ENTRIES) {
-    const chunk: Record<string, string> = {};
-    for (const [path, value] of leaves.slice(i, i + CHUNK_ENTRIES)) {
-      // Two leaves can share a path (a repeated query parameter): keep both.
-      chunk[path in chunk ? `${path}#${i}` : path] = value;
+    const chunk: string[] = [];
+    for (let k = i; k < Math.min(leaves.length, i + CHUNK_ENTRIES); k++) {
+      chunk.push(leaves[k]![1]);
+      paths.push(leaves[k]![0]);
     }
     out[String(n++)] = chunk;
   }
@@ -222,6 +237,35 @@ function splitHeaders(raw: IncomingHttpHeaders): {
     }
   }
   return { headers, text, cookies };
+}
+
+/** Longest run of one character handed to the engine. */
+const MAX_RUN = 32;
+
+/**
+ * Runs of one character longer than MAX_RUN cut to MAX_RUN: no attack needs
+ * 99,000 dots, but matching them cost the engine tens of milliseconds, and
+ * padding made of one repeated character can no longer push a payload out of
+ * reach of the time budget. One pass, no regular expression.
+ */
+export function collapseRuns(value: string): string {
+  if (value.length <= MAX_RUN) return value;
+  let out = "";
+  let kept = 0;
+  let run = 0;
+  for (let i = 0; i < value.length; i++) {
+    run = i > 0 && value.charCodeAt(i) === value.charCodeAt(i - 1) ? run + 1 : 1;
+    if (run > MAX_RUN) {
+      // Copy what came before this run's excess, then skip the excess.
+      if (kept < i) out += value.slice(kept, i);
+      let end = i;
+      while (end < value.length && value.charCodeAt(end) === value.charCodeAt(i)) end++;
+      kept = end;
+      i = end - 1;
+      run = 0;
+    }
+  }
+  return kept === 0 ? value : out + value.slice(kept);
 }
 
 function safeDecode(s: string): string {
