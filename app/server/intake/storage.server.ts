@@ -1,9 +1,11 @@
 import { createHash } from "node:crypto";
 import { constants as fsConstants, promises as fs } from "node:fs";
 import path from "node:path";
+import { Readable } from "node:stream";
+import type { ReadableStream as NodeWebStream } from "node:stream/web";
 import type { S3Client } from "@aws-sdk/client-s3";
 import type * as S3Sdk from "@aws-sdk/client-s3";
-import { unstable_parseMultipartFormData, type UploadHandler } from "@remix-run/node";
+import busboy from "busboy";
 import { z } from "zod";
 import { ApiError, parseWith } from "../platform/api.server";
 import { captureServerEvent } from "../platform/analytics.server";
@@ -11,16 +13,32 @@ import { env } from "../platform/env.server";
 import { onShutdown, processSingleton } from "../platform/lifecycle.server";
 import { logger } from "../platform/logger.server";
 import { newSubmissionId, openWriteStore, recordAgentUpload } from "./write-store.server";
+import {
+  displayFileName,
+  makeUploadSafe,
+  RefusedUpload,
+  safeUploadFileName,
+  type AcceptedFileType,
+} from "./upload-content.server";
+
+export {
+  displayFileName,
+  makeUploadSafe,
+  safeUploadFileName,
+  sniffFileType,
+  type AcceptedFileType,
+} from "./upload-content.server";
 
 /**
- * Agent discovery uploads: reading the multipart body with a hard size cap,
- * recognising the file by its bytes, naming it safely and storing it in S3
- * (when UPLOAD_BUCKET is set) or in a local directory with the same key
- * layout:
+ * Agent discovery uploads: reading the multipart body (busboy) with a hard
+ * size cap, making the file safe (upload-content.server.ts: images
+ * re-encoded, PDFs checked for active content and rewritten), naming it
+ * safely and storing it in S3 (when UPLOAD_BUCKET is set) or in a local
+ * directory with the same key layout:
  *
  *   agent-survey-uploads/<docType>/<epoch-millis>-<24-hex-id>-<safe-file-name>
  *
- * See docs/decisions/063-upload-content-checks.md for what is accepted.
+ * See docs/decisions/063-upload-content-checks.md and 185 for what is accepted.
  */
 
 export const UPLOAD_KEY_PREFIX = "agent-survey-uploads";
@@ -61,98 +79,6 @@ export const UPLOAD_DOC_TYPE_LABELS: Record<UploadDocType, string> = {
   other: "Something else",
 };
 
-export interface AcceptedFileType {
-  mime: "application/pdf" | "image/png" | "image/jpeg";
-  extension: "pdf" | "png" | "jpg";
-}
-
-const PDF: AcceptedFileType = { mime: "application/pdf", extension: "pdf" };
-const PNG: AcceptedFileType = { mime: "image/png", extension: "png" };
-const JPEG: AcceptedFileType = { mime: "image/jpeg", extension: "jpg" };
-
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-const PNG_IEND = Buffer.from([0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
-
-/** The type named by the leading magic bytes, or null. Name and declared type are never consulted. */
-export function sniffFileType(bytes: Uint8Array): AcceptedFileType | null {
-  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (b.length >= 5 && b.subarray(0, 5).toString("latin1") === "%PDF-") return PDF;
-  if (b.length >= 8 && b.subarray(0, 8).equals(PNG_SIGNATURE)) return PNG;
-  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return JPEG;
-  return null;
-}
-
-const ACTIVE_CONTENT = /<\s*(script|html|iframe|svg|object|embed|body)\b|<\?php|javascript:/i;
-
-/**
- * Accept a file only if it is a PDF, PNG or JPEG by content AND is shaped
- * like one end to end, so a magic-byte prefix glued onto something else (a
- * polyglot) is refused:
- * - PNG: signature, then an IHDR chunk, and the file ends exactly with IEND
- *   (nothing appended); no markup anywhere in it.
- * - JPEG: starts FF D8 FF, ends with the FF D9 end-of-image marker (up to 32
- *   trailing padding bytes); no markup anywhere in it.
- * - PDF: starts %PDF-1.x or %PDF-2.x, has no markup in its first 1 KB (where
- *   PDF/HTML polyglots put their page) and has an %%EOF marker in its last
- *   1 KB. The rest of a PDF is not scanned: it is a text format and may quote
- *   anything.
- */
-export function checkUploadContent(bytes: Uint8Array): AcceptedFileType | null {
-  const type = sniffFileType(bytes);
-  if (!type) return null;
-  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (type === PNG) {
-    if (b.length < 8 + 25 + 12) return null;
-    if (b.readUInt32BE(8) !== 13 || b.subarray(12, 16).toString("latin1") !== "IHDR") return null;
-    if (!b.subarray(b.length - 12).equals(PNG_IEND)) return null;
-    if (ACTIVE_CONTENT.test(b.toString("latin1"))) return null;
-    return PNG;
-  }
-  if (type === JPEG) {
-    if (b.length < 4) return null;
-    let end = b.length;
-    const floor = Math.max(2, b.length - 34);
-    while (end > floor && !(b[end - 2] === 0xff && b[end - 1] === 0xd9)) end--;
-    if (!(b[end - 2] === 0xff && b[end - 1] === 0xd9)) return null;
-    if (ACTIVE_CONTENT.test(b.toString("latin1"))) return null;
-    return JPEG;
-  }
-  if (!/^%PDF-[12]\.\d/.test(b.subarray(0, 8).toString("latin1"))) return null;
-  if (ACTIVE_CONTENT.test(b.subarray(0, 1024).toString("latin1"))) return null;
-  if (
-    !b
-      .subarray(Math.max(0, b.length - 1024))
-      .toString("latin1")
-      .includes("%%EOF")
-  )
-    return null;
-  return PDF;
-}
-
-/**
- * A file name safe for an object key and a file system: the last path
- * segment only, ASCII letters, digits, dot, dash and underscore (everything
- * else becomes "-"), no leading dots, at most 100 characters, and the
- * extension set to the type found in the bytes (photo.png holding a PDF is
- * stored as photo.pdf; form.exe holding a PDF as form.pdf).
- */
-export function safeUploadFileName(original: string, type: AcceptedFileType): string {
-  const last = original.split(/[/\\]/).pop() ?? "";
-  const ascii = last.normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
-  let cleaned = ascii
-    .replace(/[^A-Za-z0-9._-]+/g, "-")
-    .replace(/-{2,}/g, "-")
-    .replace(/\.{2,}/g, ".")
-    .replace(/-?\.-?/g, ".")
-    .replace(/^[.-]+/, "")
-    .replace(/(?<![.-])[.-]+$/, "");
-  const dot = cleaned.lastIndexOf(".");
-  let base = dot > 0 ? cleaned.slice(0, dot) : cleaned;
-  base = base.replace(/(?<![.-])[.-]+$/, "").slice(0, 90) || "upload";
-  cleaned = `${base}.${type.extension}`;
-  return cleaned;
-}
-
 /** agent-survey-uploads/<docType>/<epoch-millis>-<24-hex-id>-<safe-file-name> */
 export function uploadObjectKey(parts: { docType: UploadDocType; at: number; id: string; fileName: string }): string {
   if (!/^[0-9a-f]{24}$/.test(parts.id)) throw new Error("upload id must be 24 hex characters");
@@ -171,9 +97,11 @@ function tooLarge(): ApiError {
 }
 
 /**
- * Read a multipart/form-data body: small text fields and at most one file,
- * streamed with a running count so that a body over the limit is refused
- * (413) as soon as it passes 10 MB, never buffered whole.
+ * Read a multipart/form-data body with busboy: small text fields and at most
+ * one file, streamed with a running count so that a file over the limit is
+ * refused (413) as soon as it passes 10 MB. busboy reads file names as
+ * browsers send them: `;`, `=`, quotes and `filename*=UTF-8''…` included
+ * ("Consent form; blank.pdf", "Intake (rev=2).pdf", "Formulário.pdf").
  */
 export async function readUploadForm(request: Request): Promise<UploadForm> {
   const type = request.headers.get("content-type") ?? "";
@@ -186,47 +114,70 @@ export async function readUploadForm(request: Request): Promise<UploadForm> {
   }
   const declared = Number(request.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD_BYTES) throw tooLarge();
+  const unreadable = () => new ApiError(400, "bad_request", "The upload could not be read as multipart/form-data.");
+  if (!request.body) throw unreadable();
 
-  const fields: Record<string, string> = {};
-  let file: UploadForm["file"] = null;
-  let parts = 0;
-  const handler: UploadHandler = async (part) => {
-    parts++;
-    if (parts > MAX_PARTS)
-      throw new ApiError(400, "bad_request", "The form has too many parts: send docType, blankConfirmed and one file.");
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    const isFile = typeof part.filename === "string";
-    if (isFile && file)
-      throw new ApiError(400, "validation_failed", "Send exactly one file.", { file: "Send exactly one file." });
-    const limit = isFile ? MAX_UPLOAD_BYTES : MAX_FIELD_BYTES;
-    for await (const chunk of part.data) {
-      size += chunk.byteLength;
-      if (size > limit) {
-        if (isFile) throw tooLarge();
-        throw new ApiError(400, "validation_failed", `The field ${part.name} is too long.`, {
-          [part.name]: "Too long.",
-        });
-      }
-      chunks.push(chunk);
-    }
-    const bytes = Buffer.concat(chunks);
-    if (isFile) {
-      // A file input left empty arrives as a part with an empty name and no bytes.
-      if (part.filename === "" && bytes.length === 0) return undefined;
-      file = { name: part.filename ?? "", declaredType: part.contentType, bytes };
-      return undefined;
-    }
-    fields[part.name] = bytes.toString("utf8");
-    return undefined;
-  };
+  let parser: busboy.Busboy;
   try {
-    await unstable_parseMultipartFormData(request, handler);
-  } catch (error) {
-    if (error instanceof ApiError) throw error;
-    throw new ApiError(400, "bad_request", "The upload could not be read as multipart/form-data.");
+    parser = busboy({
+      headers: { "content-type": type },
+      defParamCharset: "utf8",
+      // busboy flags a file that reaches fileSize, so one byte more: exactly 10 MB is accepted.
+      limits: { fieldSize: MAX_FIELD_BYTES, fileSize: MAX_UPLOAD_BYTES + 1, files: 1, parts: MAX_PARTS },
+    });
+  } catch {
+    throw unreadable();
   }
-  return { fields, file };
+  const body = Readable.fromWeb(request.body as NodeWebStream<Uint8Array>);
+  return new Promise<UploadForm>((resolve, reject) => {
+    const fields: Record<string, string> = {};
+    let file: UploadForm["file"] = null;
+    let failed = false;
+    const pending: Array<Promise<void>> = [];
+    const fail = (error: ApiError) => {
+      if (failed) return;
+      failed = true;
+      body.unpipe(parser);
+      body.resume();
+      reject(error);
+    };
+    parser.on("field", (name, value, info) => {
+      if (info.valueTruncated)
+        fail(new ApiError(400, "validation_failed", `The field ${name} is too long.`, { [name]: "Too long." }));
+      else fields[name ?? ""] = value;
+    });
+    parser.on("file", (_name, stream, info) => {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("limit", () => fail(tooLarge()));
+      stream.on("error", () => undefined);
+      pending.push(
+        new Promise((done) =>
+          stream.on("close", () => {
+            const bytes = Buffer.concat(chunks);
+            // A file input left empty arrives as a part with an empty name and no bytes.
+            if (!stream.truncated && !(info.filename === "" && bytes.length === 0))
+              file = { name: info.filename ?? "", declaredType: info.mimeType, bytes };
+            done();
+          }),
+        ),
+      );
+    });
+    parser.on("filesLimit", () =>
+      fail(new ApiError(400, "validation_failed", "Send exactly one file.", { file: "Send exactly one file." })),
+    );
+    parser.on("partsLimit", () =>
+      fail(new ApiError(400, "bad_request", "The form has too many parts: send docType, blankConfirmed and one file.")),
+    );
+    parser.on("error", () => fail(unreadable()));
+    body.on("error", () => fail(unreadable()));
+    parser.on("close", () => {
+      void Promise.all(pending).then(() => {
+        if (!failed) resolve({ fields, file });
+      });
+    });
+    body.pipe(parser);
+  });
 }
 
 const truthy = new Set(["true", "on", "yes", "1"]);
@@ -302,7 +253,8 @@ export async function putUploadObject(
         Body: body,
         ContentType: meta.contentType,
         ContentLength: body.length,
-        ContentDisposition: "attachment",
+        // Never shown inline, whatever asks for it: a download with the type found in the bytes.
+        ContentDisposition: `attachment; filename="${key.slice(key.lastIndexOf("/") + 1)}"`,
         Metadata: { sha256: meta.sha256, "doc-type": meta.docType },
       }),
       { abortSignal: AbortSignal.timeout(30_000) },
@@ -357,17 +309,25 @@ export async function acceptAgentUpload(
     throw new ApiError(400, "validation_failed", "Attach one file: a PDF, JPG or PNG.", {
       file: "Attach one file: a PDF, JPG or PNG.",
     });
-  const type = checkUploadContent(file.bytes);
-  if (!type) throw new ApiError(400, "unsupported_file_type", ONLY_PDF_JPG_PNG, { file: ONLY_PDF_JPG_PNG });
+  let safe: { type: AcceptedFileType; bytes: Buffer };
+  try {
+    safe = await makeUploadSafe(file.bytes);
+  } catch (error) {
+    if (!(error instanceof RefusedUpload)) throw error;
+    logger().warn({ reason: error.reason, sizeBytes: file.bytes.length }, "upload refused");
+    throw new ApiError(400, "unsupported_file_type", ONLY_PDF_JPG_PNG, { file: ONLY_PDF_JPG_PNG });
+  }
+  const type = safe.type;
+  const storedBytes = safe.bytes;
 
   const at = (options.now ?? Date.now)();
   const uploadId = newSubmissionId();
   const fileName = safeUploadFileName(file.name, type);
   const key = uploadObjectKey({ docType: fields.docType, at, id: uploadId, fileName });
-  const sha256 = sha256Hex(file.bytes);
+  const sha256 = sha256Hex(storedBytes);
   let stored: StoredObject;
   try {
-    stored = await putUploadObject(key, file.bytes, { contentType: type.mime, sha256, docType: fields.docType });
+    stored = await putUploadObject(key, storedBytes, { contentType: type.mime, sha256, docType: fields.docType });
   } catch (error) {
     logger().error(
       { err: error instanceof Error ? error.message : String(error), storage: uploadStorageKind() },
@@ -386,17 +346,17 @@ export async function acceptAgentUpload(
     docType: fields.docType,
     blankConfirmed: fields.blankConfirmed,
     contentType: type.mime,
-    sizeBytes: file.bytes.length,
+    sizeBytes: storedBytes.length,
     sha256,
-    originalFileName: file.name.slice(0, 255),
+    originalFileName: displayFileName(file.name),
     uploaderIp: options.ip,
     createdAt: at,
   });
   captureServerEvent(uploadId, "agent_upload_stored", {
     doc_type: fields.docType,
     file_type: type.extension,
-    size_kb: Math.ceil(file.bytes.length / 1024),
+    size_kb: Math.ceil(storedBytes.length / 1024),
     storage: stored.storage,
   });
-  return { key, uploadId, contentType: type.mime, sizeBytes: file.bytes.length };
+  return { key, uploadId, contentType: type.mime, sizeBytes: storedBytes.length };
 }

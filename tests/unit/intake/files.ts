@@ -40,17 +40,35 @@ export function pngTextChunk(text: string): Buffer {
   return pngChunk("tEXt", Buffer.from(`Comment\0${text}`, "latin1"));
 }
 
-/** A minimal baseline JPEG frame: SOI, APP0 (JFIF), ..., EOI. */
+/** A real 8x8 grey baseline JPEG (made once with sharp). */
+const JPEG_8X8 =
+  "/9j/2wBDAAYEBQYFBAYGBQYHBwYIChAKCgkJChQODwwQFxQYGBcUFhYaHSUfGhsjHBYWICwgIyYnKSopGR8tMC0oMCUoKSj/2wBDAQcHBwoIChMKChMoGhYaKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCj/wAARCAAIAAgDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAT/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFAEBAAAAAAAAAAAAAAAAAAAAAP/EABQRAQAAAAAAAAAAAAAAAAAAAAD/2gAMAwEAAhEDEQA/AKwAf//Z";
+
 export function jpeg(): Buffer {
-  return Buffer.concat([
-    Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]),
-    Buffer.from("JFIF\0", "latin1"),
-    Buffer.from([0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]),
-    Buffer.from([0xff, 0xda, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3f, 0x00, 0x12, 0x34]),
-    Buffer.from([0xff, 0xd9]),
-  ]);
+  return Buffer.from(JPEG_8X8, "base64");
 }
 
-export function pdf(body = "1 0 obj << /Type /Catalog >> endobj"): Buffer {
-  return Buffer.from(`%PDF-1.7\n%\xe2\xe3\xcf\xd3\n${body}\ntrailer << /Root 1 0 R >>\n%%EOF\n`, "latin1");
+/** The same JPEG with a comment (COM) segment right after SOI. */
+export function jpegWithComment(text: string): Buffer {
+  const body = Buffer.from(text, "latin1");
+  const com = Buffer.concat([Buffer.from([0xff, 0xfe, (body.length + 2) >> 8, (body.length + 2) & 0xff]), body]);
+  const j = jpeg();
+  return Buffer.concat([j.subarray(0, 2), com, j.subarray(2)]);
+}
+
+/**
+ * A minimal real one-page PDF. `catalog` adds entries to the catalog
+ * (an /OpenAction, /Names …), `objects` adds objects after the page, `after`
+ * is appended after %%EOF.
+ */
+export function pdf(options: { catalog?: string; objects?: string; after?: string } | string = {}): Buffer {
+  const o = typeof options === "string" ? { objects: options } : options;
+  return Buffer.from(
+    `%PDF-1.7\n%\xe2\xe3\xcf\xd3\n` +
+      `1 0 obj << /Type /Catalog /Pages 2 0 R ${o.catalog ?? ""} >> endobj\n` +
+      `2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n` +
+      `3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >> endobj\n` +
+      `${o.objects ?? ""}\ntrailer << /Root 1 0 R >>\n%%EOF\n${o.after ?? ""}`,
+    "latin1",
+  );
 }

@@ -3,15 +3,17 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as uploadRoute from "../../../app/routes/api.agents.discovery.upload";
 import * as discoveryPage from "../../../app/routes/agent-discovery";
+import sharp from "sharp";
 import {
-  checkUploadContent,
+  displayFileName,
+  makeUploadSafe,
   MAX_UPLOAD_BYTES,
   safeUploadFileName,
   sniffFileType,
 } from "../../../app/server/intake/storage.server";
 import { startFakeS3, type FakeS3 } from "../../fakes/s3";
 import { callRoute, createIntakeSandbox, type IntakeSandbox } from "./support";
-import { jpeg, pdf, png, pngTextChunk } from "./files";
+import { jpeg, jpegWithComment, pdf, png, pngTextChunk } from "./files";
 
 let sandbox: IntakeSandbox;
 
@@ -61,26 +63,80 @@ describe("content checks", () => {
     expect(sniffFileType(Buffer.alloc(0))).toBeNull();
   });
 
-  it("refuses polyglots and files that only start like an accepted type", () => {
-    const pngWithPayload = Buffer.concat([png().subarray(0, 8), Buffer.from("<html><script>alert(1)</script></html>")]);
-    expect(checkUploadContent(pngWithPayload)).toBeNull();
-    expect(checkUploadContent(Buffer.concat([png(), Buffer.from("<script>alert(1)</script>")]))).toBeNull();
-    expect(checkUploadContent(png([pngTextChunk("<script>alert(1)</script>")]))).toBeNull();
+  const refused = async (bytes: Buffer) =>
+    makeUploadSafe(bytes).then(
+      () => false,
+      () => true,
+    );
+
+  it("refuses files that only start like an accepted type, and PDFs with active content", async () => {
     expect(
-      checkUploadContent(Buffer.concat([jpeg(), Buffer.from("PK\x03\x04 a zip archive appended after the image")])),
-    ).toBeNull();
-    expect(
-      checkUploadContent(
-        Buffer.concat([jpeg().subarray(0, -2), Buffer.from("<?php echo 1; ?>"), Buffer.from([0xff, 0xd9])]),
-      ),
-    ).toBeNull();
-    expect(checkUploadContent(Buffer.from("%PDF-1.7\n1 0 obj\nendobj\n"))).toBeNull(); // no %%EOF
-    expect(checkUploadContent(pdf("<html><body><script>alert(1)</script></body></html>"))).toBeNull();
-    expect(checkUploadContent(Buffer.from("%PDF-x\n%%EOF"))).toBeNull();
-    // Genuine files pass, including a PNG with an ordinary text chunk and a JPEG with padding after EOI.
-    expect(checkUploadContent(png([pngTextChunk("Scanned blank intake form")]))?.mime).toBe("image/png");
-    expect(checkUploadContent(Buffer.concat([jpeg(), Buffer.alloc(16)]))?.mime).toBe("image/jpeg");
-    expect(checkUploadContent(pdf())?.mime).toBe("application/pdf");
+      await refused(Buffer.concat([png().subarray(0, 8), Buffer.from("<html><script>alert(1)</script></html>")])),
+    ).toBe(true);
+    expect(await refused(Buffer.from("%PDF-1.7\n1 0 obj\nendobj\n"))).toBe(true);
+    expect(await refused(Buffer.from("%PDF-x\n%%EOF"))).toBe(true);
+    expect(await refused(Buffer.concat([jpeg().subarray(0, 40), Buffer.from("<?php echo 1; ?>")]))).toBe(true);
+    const active = [
+      { catalog: "/OpenAction << /S /JavaScript /JS (app.alert(1)) >>" },
+      { catalog: "/OpenAction 4 0 R", objects: "4 0 obj << /S /GoTo /D [3 0 R /Fit] >> endobj" },
+      { catalog: "/AA << /WC << /S /JavaScript /JS (x) >> >>" },
+      {
+        catalog: "/Names << /JavaScript 4 0 R >>",
+        objects: "4 0 obj << /Names [(a) 5 0 R] >> endobj\n5 0 obj << /S /JavaScript /JS (x) >> endobj",
+      },
+      { catalog: "/Names << /J#61vaScript 4 0 R >>", objects: "4 0 obj << /Names [] >> endobj" },
+      { catalog: "/Names << /EmbeddedFiles 4 0 R >>", objects: "4 0 obj << /Names [] >> endobj" },
+      { objects: "4 0 obj << /Type /EmbeddedFile /Length 0 >> stream\n\nendstream endobj" },
+      { objects: "4 0 obj << /Type /Annot /Subtype /Link /A << /S /Launch /F (cmd.exe) >> >> endobj" },
+      { catalog: "/AcroForm << /XFA 4 0 R >>", objects: "4 0 obj << >> endobj" },
+    ];
+    for (const parts of active) expect(await refused(pdf(parts)), JSON.stringify(parts)).toBe(true);
+  });
+
+  it("re-encodes images without their metadata, comments and trailing data", async () => {
+    const payloads = [
+      png([pngTextChunk("<script>alert(1)</script>")]),
+      Buffer.concat([png(), Buffer.from("<html><script>alert(1)</script></html>")]),
+      jpegWithComment("<script>alert(1)</script>"),
+      Buffer.concat([jpeg(), Buffer.from("PK\x03\x04 a zip archive appended <script>")]),
+      await sharp(jpeg())
+        .withMetadata({ exif: { IFD0: { ImageDescription: "<script>alert(1)</script>" } } })
+        .jpeg()
+        .toBuffer(),
+    ];
+    for (const bytes of payloads) {
+      const safe = await makeUploadSafe(bytes);
+      const text = safe.bytes.toString("latin1");
+      expect(text).not.toMatch(/script|html/i);
+      expect(text).not.toContain("PK\u0003\u0004");
+      const meta = await sharp(safe.bytes).metadata();
+      expect(meta.format).toBe(safe.type === sniffFileType(bytes) ? meta.format : "never");
+      expect(meta.exif).toBeUndefined();
+      expect(meta.comments ?? []).toEqual([]);
+    }
+  });
+
+  it("rewrites a PDF from its objects: HTML or script between them or after %%EOF is dropped", async () => {
+    const polyglot = pdf({
+      objects: "<html><body><script>alert(1)</script></body></html>",
+      after: "<script>alert(2)</script>" + " ".repeat(2048) + "<iframe src=x>",
+    });
+    const safe = await makeUploadSafe(polyglot);
+    expect(safe.type.extension).toBe("pdf");
+    expect(safe.bytes.subarray(0, 8).toString("latin1")).toMatch(/^%PDF-1\.\d/);
+    expect(safe.bytes.toString("latin1")).not.toMatch(/script|iframe|html/i);
+    expect(await refused(safe.bytes)).toBe(false);
+  });
+
+  it.each([
+    ["Consent form; blank.pdf", "Consent form; blank.pdf"],
+    ["Intake (rev=2).pdf", "Intake (rev=2).pdf"],
+    ["C:\\Users\\me\\scan.pdf", "scan.pdf"],
+    ["\u202etxt.exe.pdf", "txt.exe.pdf"],
+    ["bell\u0007 and\u0000 nul.pdf", "bell and nul.pdf"],
+    ["Formula\u0301rio.pdf", "Formulário.pdf"],
+  ])("keeps %j for display as %j", (original, shown) => {
+    expect(displayFileName(original)).toBe(shown);
   });
 
   it.each([
@@ -109,8 +165,11 @@ describe("POST /api/agents/discovery/upload (local directory storage)", () => {
     const match = KEY("consent_form", "Blank-consent-form.pdf").exec(key);
     expect(match).not.toBeNull();
     expect(Number(match![1])).toBeGreaterThanOrEqual(before);
-    expect(body).toEqual({ key, upload_id: match![2], content_type: "application/pdf", size_bytes: bytes.length });
-    expect(readFileSync(path.join(sandbox.uploadDir, key))).toEqual(bytes);
+    const stored = readFileSync(path.join(sandbox.uploadDir, key));
+    expect(body).toEqual({ key, upload_id: match![2], content_type: "application/pdf", size_bytes: stored.length });
+    // What is stored is the PDF rewritten from its objects (docs/decisions/185), still one page.
+    expect(stored.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    expect(stored.toString("latin1")).toContain("/MediaBox [ 0 0 612 792 ]");
     expect(
       sandbox.query(
         "SELECT object_key, storage, doc_type, blank_confirmed, content_type, original_file_name, uploader_ip FROM agent_uploads WHERE id = ?",
@@ -126,6 +185,41 @@ describe("POST /api/agents/discovery/upload (local directory storage)", () => {
         original_file_name: "Blank consent form.pdf",
         uploader_ip: "203.0.113.7",
       },
+    ]);
+  });
+
+  it.each([
+    ['filename="Consent form; blank.pdf"', "Consent form; blank.pdf", "Consent-form-blank.pdf"],
+    ['filename="Intake (rev=2).pdf"', "Intake (rev=2).pdf", "Intake-rev-2.pdf"],
+    ['filename="Quote \\"final\\".pdf"', 'Quote "final".pdf', "Quote-final.pdf"],
+    ['filename="Formul\u00e1rio; se\u00f1or.pdf"', "Formulário; señor.pdf", "Formulario-senor.pdf"],
+    ["filename*=UTF-8''Formul%C3%A1rio%20%3D%20blank.pdf", "Formulário = blank.pdf", "Formulario-blank.pdf"],
+    ['filename="\u202egpj.exe.pdf"', "gpj.exe.pdf", "gpj.exe.pdf"],
+  ])("reads a real file name (%s): shown as sent, stored under a safe key", async (disposition, shown, safe) => {
+    const boundary = "----name-test";
+    const body = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="docType"\r\n\r\nconsent_form\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="blankConfirmed"\r\n\r\ntrue\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; ${disposition}\r\nContent-Type: application/pdf\r\n\r\n`,
+        "utf8",
+      ),
+      pdf(),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const res = await callRoute(
+      uploadRoute,
+      new Request("http://localhost/api/agents/discovery/upload", {
+        method: "POST",
+        headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+        body,
+      }),
+    );
+    expect(res.status).toBe(200);
+    const { key, upload_id } = (await res.json()) as { key: string; upload_id: string };
+    expect(key).toMatch(KEY("consent_form", safe));
+    expect(sandbox.query("SELECT original_file_name FROM agent_uploads WHERE id = ?", upload_id)).toEqual([
+      { original_file_name: shown },
     ]);
   });
 
@@ -163,10 +257,10 @@ describe("POST /api/agents/discovery/upload (local directory storage)", () => {
       "image/png",
     ],
     [
-      "a PNG with a script appended",
-      Buffer.concat([png(), Buffer.from("<script>alert(1)</script>")]),
-      "x.png",
-      "image/png",
+      "a PDF that opens with JavaScript",
+      pdf({ catalog: "/OpenAction << /S /JavaScript /JS (app.alert(1)) >>" }),
+      "form.pdf",
+      "application/pdf",
     ],
     ["an empty file", Buffer.alloc(0), "empty.pdf", "application/pdf"],
   ])("refuses %s with 400 and stores nothing", async (_label, bytes, name, type) => {
@@ -219,12 +313,9 @@ describe("POST /api/agents/discovery/upload (local directory storage)", () => {
   });
 
   it("accepts a file of exactly 10 MB", async () => {
-    const body = pdf();
-    const exact = Buffer.concat([
-      body.subarray(0, -7),
-      Buffer.alloc(MAX_UPLOAD_BYTES - body.length),
-      body.subarray(-7),
-    ]);
+    const size = pdf({ objects: "4 0 obj << /Length 0 >> stream\n\nendstream endobj" }).length;
+    const fill = MAX_UPLOAD_BYTES - size - String(MAX_UPLOAD_BYTES).length + 1;
+    const exact = pdf({ objects: `4 0 obj << /Length ${fill} >> stream\n${"0".repeat(fill)}\nendstream endobj` });
     expect(exact.length).toBe(MAX_UPLOAD_BYTES);
     const { status } = await upload({ bytes: exact, name: "exact.pdf" });
     expect(status).toBe(200);
@@ -307,7 +398,9 @@ describe("S3 storage (s3rver)", () => {
     expect(key).toMatch(KEY("income_worksheet", "intake-sheet.png"));
     expect(await s3.listKeys("agent-survey-uploads/")).toContain(key);
     const object = await s3.getObject(key);
-    expect(object.body).toEqual(bytes);
+    // Re-encoded (docs/decisions/185): the same pixels, stored as a fresh PNG.
+    expect(object.body.length).toBe(body.size_bytes);
+    expect((await sharp(object.body).metadata()).format).toBe("png");
     expect(object.contentType).toBe("image/png");
     expect(existsSync(path.join(sandbox.uploadDir, key))).toBe(false);
     expect(sandbox.query("SELECT storage FROM agent_uploads WHERE object_key = ?", key)).toEqual([{ storage: "s3" }]);
