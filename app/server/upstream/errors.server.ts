@@ -139,7 +139,7 @@ export function upstreamProblem(error: UpstreamUnavailableError | UpstreamReject
       field: "place",
     };
   }
-  if (["1006", "1013", "1014"].includes(code) || /rxcui|drug|npi|provider|plan ?id|planids/.test(text)) {
+  if (["1006", "1013", "1014"].includes(code) || /rxcui|drug|npi|provider|plan ?id/.test(text)) {
     return {
       kind: "bad_code",
       status: 422,
