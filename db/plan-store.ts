@@ -435,6 +435,21 @@ export const formulary = sqliteTable(
   (t) => [index("formulary_rxcui_plan").on(t.planYear, t.rxcui, t.planId)],
 );
 
+/**
+ * Drug names from the issuers' drugs.json (`drug_name` per RxCUI), for the
+ * service's own drug search (docs/decisions/204-own-drug-name-index.md).
+ * A store built before this table existed simply has no own drug names.
+ */
+export const drugNames = sqliteTable(
+  "drug_names",
+  {
+    planYear: integer("plan_year").notNull(),
+    rxcui: text("rxcui").notNull(),
+    name: text("name").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.planYear, t.rxcui] })],
+);
+
 /** Provider-network rows from the issuers' providers.json (NPI × plan × tier). */
 export const providerNetwork = sqliteTable(
   "provider_network",
@@ -469,5 +484,6 @@ export const planStoreTables = [
   qualityRatings,
   planDocuments,
   formulary,
+  drugNames,
   providerNetwork,
 ] as const;

@@ -355,6 +355,8 @@ export class PlanStoreLoader {
     }
 
     const insertFormulary = inserter(this.db, schema.formulary);
+    // One name per RxCUI and year: the first issuer's spelling (they copy RxNorm's).
+    const insertDrugName = inserter(this.db, schema.drugNames, { conflict: "IGNORE" });
     const insertNetwork = inserter(this.db, schema.providerNetwork);
     for (const mr of y.machineReadable) {
       const opts = this.runOptions(mr.path, year);
@@ -372,7 +374,9 @@ export class PlanStoreLoader {
           await runJson(mr.path, mrDrugsFormat, opts, (r) => {
             const skipped = classify(r.planId);
             if (skipped) return skipped;
-            insertFormulary({ planYear: year, ...r });
+            const { drugName, ...formularyRow } = r;
+            insertFormulary({ planYear: year, ...formularyRow });
+            if (drugName) insertDrugName({ planYear: year, rxcui: r.rxcui, name: drugName });
           }),
         );
       } else {

@@ -134,16 +134,17 @@ export function describeDrug(drug: FakeDrug) {
 }
 
 /**
- * As live: every drug whose name holds the text, the first 10 by RxCUI. So
- * "metformin" answers combination products and extended-release forms with
- * lower RxCUIs before (or instead of) plain metformin tablets.
+ * As live: every drug whose name holds the text, the first 10 by RxCUI
+ * compared as text. So "metformin" answers combination products (newer,
+ * 7-digit RxCUIs such as "1368001" sort before "861007") before, or instead
+ * of, plain metformin tablets.
  */
 export function drugsAutocomplete(ds: FakeDataset, query: URLSearchParams): FakeAnswer {
   const q = requireQ(query).toLowerCase();
   queryYear(ds, query);
   const matches = [...ds.drugs.values()]
     .filter((drug) => drug.drugName.toLowerCase().includes(q))
-    .sort((a, b) => Number(a.rxcui) - Number(b.rxcui) || a.rxcui.localeCompare(b.rxcui))
+    .sort((a, b) => (a.rxcui < b.rxcui ? -1 : a.rxcui > b.rxcui ? 1 : 0))
     .slice(0, AUTOCOMPLETE_LIMIT)
     .map((drug) => ({ drug, d: describeDrug(drug) }));
   return ok(matches.map(({ drug, d }) => ({ rxcui: drug.rxcui, ...d })));

@@ -39,6 +39,8 @@ export const REAL_DRUGS: readonly Drug[] = [
   d("1373463", "canagliflozin 100 MG Oral Tablet", "brand"),
   d("897122", "3 ML liraglutide 6 MG/ML Pen Injector", "specialty"),
   d("1664463", "24 HR tacrolimus 1 MG Extended Release Oral Tablet", "specialty"),
+  // Added last so that every earlier drug keeps its place in the generated files.
+  d("861004", "metformin hydrochloride 1000 MG Oral Tablet", "generic"),
 ];
 
 const FORMS = [

@@ -23,6 +23,8 @@ export type MrPlanRecord = {
 
 export type FormularyRecord = {
   rxcui: string;
+  /** The entry's `drug_name` (RxNorm-style), when given. */
+  drugName: string | null;
   planId: string;
   drugTier: string | null;
   priorAuth: boolean | null;
@@ -99,6 +101,7 @@ export const mrDrugsFormat: JsonFormat<FormularyRecord> = {
       if (typeof planId !== "string") return planId;
       return row({
         rxcui,
+        drugName: text(element.drug_name),
         planId,
         drugTier: text(entry.drug_tier)?.toUpperCase() ?? null,
         priorAuth: flag(entry.prior_authorization),

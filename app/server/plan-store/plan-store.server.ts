@@ -49,6 +49,11 @@ export class PlanStore {
     return this.file.use(fn);
   }
 
+  /** Runs `fn` on the current store version's connection (queries kept in their own files, e.g. drug-names). */
+  read<T>(fn: (handle: StoreHandle) => T): T {
+    return this.use((_q, h) => fn(h));
+  }
+
   /** Whether a readable store is present. */
   available(): boolean {
     return this.file.available();

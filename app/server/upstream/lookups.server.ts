@@ -12,7 +12,9 @@ import {
   PROVIDER_TYPE_ORDER,
   type ProviderTypeName,
 } from "../../domain/coverage-suggestions";
+import { drugNameParts, rankDrugs } from "../../domain/drug-names";
 import { defaultPlanYear } from "../../domain/plan-year";
+import { searchOwnDrugNames, type OwnDrugName } from "../plan-store/drug-names.server";
 import { usesSampleUpstream } from "../platform/env.server";
 import { logger } from "../platform/logger.server";
 import { planStore } from "../plan-store/plan-store.server";
@@ -113,6 +115,8 @@ export interface OwnCoverageData {
   networkRows(query: { year: number; npis: string[]; planIds: string[] }): NetworkRow[] | Promise<NetworkRow[]>;
   /** Plan years the store holds (decides the default year from 1 November). */
   planYears?(): readonly number[];
+  /** Own drug names matching typed words, with how many plans list each (drug-names.server.ts). */
+  drugNames?(query: { year: number; text: string }): OwnDrugName[];
 }
 
 let ownDataOverride: OwnCoverageData | undefined;
@@ -128,6 +132,7 @@ function ownData(): OwnCoverageData {
     formularyRows: (q) => planStore().formularyRows(q),
     networkRows: (q) => planStore().networkRows(q),
     planYears: () => planStore().yearsWithData(),
+    drugNames: (q) => searchOwnDrugNames(planStore(), q),
   };
 }
 
@@ -160,21 +165,68 @@ async function shoppingYear(requested: number | undefined): Promise<number> {
 
 // ---------------------------------------------------------- suggestions
 
+/**
+ * Drug search: upstream's autocomplete (at most 10, by RxCUI) merged with the
+ * service's own drug names from the formulary rows, ranked by name match
+ * (app/domain/drug-names.ts): "metformin" lists plain metformin tablets
+ * first. Own names answer on their own while upstream is down or busy.
+ */
 export async function suggestDrugs(input: { query: string; year?: number }): Promise<DrugSuggestionsAnswer> {
   const sample = usesSampleUpstream();
-  try {
-    const found = await drugsAutocomplete(input.query, { year: input.year });
-    const drugs = distinctDrugSuggestions(found).map((d) => ({
+  const [upstream, own] = await Promise.all([
+    drugsAutocomplete(input.query, { year: input.year }).then(
+      (found) => ({ found, failure: null }),
+      (error: unknown) => {
+        if (!isUpstreamFailure(error)) throw error;
+        return { found: [], failure: error };
+      },
+    ),
+    ownDrugNames(input.query, input.year),
+  ]);
+  const plansOf = new Map(own.map((d) => [d.rxcui, d.plans]));
+  const merged = [
+    ...upstream.found.map((d) => ({
       rxcui: d.rxcui,
-      name: d.name,
-      strength: d.strength,
-      route: d.route,
-      full_name: d.full_name,
-    }));
-    return { drugs, upstream: "ok", sample };
+      full_name: d.full_name || d.name,
+      plans: plansOf.get(d.rxcui) ?? 0,
+      suggestion: { rxcui: d.rxcui, name: d.name, strength: d.strength, route: d.route, full_name: d.full_name },
+    })),
+    ...own.map((d) => {
+      const parts = drugNameParts(d.full_name);
+      return {
+        rxcui: d.rxcui,
+        full_name: d.full_name,
+        plans: d.plans,
+        suggestion: {
+          rxcui: d.rxcui,
+          name: parts.name,
+          strength: parts.strength,
+          route: parts.route,
+          full_name: parts.full_name,
+        },
+      };
+    }),
+  ];
+  // Upstream's entry wins for an RxCUI both know (its names are RxTerms'); ranking is by the name.
+  const drugs = distinctDrugSuggestions(rankDrugs(input.query, distinctDrugSuggestions(merged, Infinity))).map(
+    (d) => d.suggestion,
+  );
+  if (upstream.failure) return { drugs, ...failedUpstream(upstream.failure), sample };
+  return { drugs, upstream: "ok", sample };
+}
+
+/** Own names for the typed words, none when the plan store cannot answer (upstream still does). */
+async function ownDrugNames(query: string, requestedYear: number | undefined): Promise<OwnDrugName[]> {
+  try {
+    const source = ownData();
+    if (!source.drugNames) return [];
+    return source.drugNames({ year: await shoppingYear(requestedYear), text: query });
   } catch (error) {
-    if (!isUpstreamFailure(error)) throw error;
-    return { drugs: [], ...failedUpstream(error), sample };
+    logger().warn(
+      { event: "own_drug_names_failed", error: error instanceof Error ? error.message : String(error) },
+      "own drug names unavailable",
+    );
+    return [];
   }
 }
 

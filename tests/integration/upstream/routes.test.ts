@@ -122,20 +122,21 @@ describe("POST /api/drugs/autocomplete", () => {
     );
     expect(status).toBe(200);
     expect(body).toEqual({
+      // Upstream sends them by RxCUI; ranked by name, the lower strength comes first.
       drugs: [
-        {
-          rxcui: "262095",
-          name: "Lipitor",
-          strength: "80 mg",
-          route: "Oral Pill",
-          full_name: "atorvastatin 80 MG Oral Tablet [Lipitor]",
-        },
         {
           rxcui: "617318",
           name: "Lipitor",
           strength: "20 mg",
           route: "Oral Pill",
           full_name: "atorvastatin 20 MG Oral Tablet [Lipitor]",
+        },
+        {
+          rxcui: "262095",
+          name: "Lipitor",
+          strength: "80 mg",
+          route: "Oral Pill",
+          full_name: "atorvastatin 80 MG Oral Tablet [Lipitor]",
         },
       ],
       upstream: "ok",
@@ -147,9 +148,9 @@ describe("POST /api/drugs/autocomplete", () => {
 
   it("says when answers come from the sample upstream", async () => {
     configureService({ MARKETPLACE_API_BASE_URL: fake.url, MARKETPLACE_API_KEY: TEST_KEY, UPSTREAM_IS_SAMPLE: "1" });
-    const { body } = await callRoute(drugsAutocomplete, jsonPost("/api/drugs/autocomplete", { query: "metformin" }));
+    const { body } = await callRoute(drugsAutocomplete, jsonPost("/api/drugs/autocomplete", { query: "lisinopril" }));
     expect(body.sample).toBe(true);
-    expect(body.drugs.map((d: { rxcui: string }) => d.rxcui)).toEqual(["861007"]);
+    expect(body.drugs.map((d: { rxcui: string }) => d.rxcui)).toEqual(["314077"]);
   });
 });
 

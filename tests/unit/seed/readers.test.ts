@@ -438,6 +438,7 @@ describe("QHP machine-readable readers", () => {
     expect(rows).toEqual([
       {
         rxcui: "209459",
+        drugName: "Acetaminophen 500 MG Oral Tablet [Tylenol]",
         planId: "12345XX9876543",
         drugTier: "GENERIC",
         priorAuth: false,
@@ -446,6 +447,7 @@ describe("QHP machine-readable readers", () => {
       },
       {
         rxcui: "209459",
+        drugName: "Acetaminophen 500 MG Oral Tablet [Tylenol]",
         planId: "12345XX9876542",
         drugTier: "GENERIC",
         priorAuth: false,
@@ -454,6 +456,7 @@ describe("QHP machine-readable readers", () => {
       },
       {
         rxcui: "209459",
+        drugName: "Acetaminophen 500 MG Oral Tablet [Tylenol]",
         planId: "12345XX9876541",
         drugTier: "GENERIC",
         priorAuth: false,
@@ -462,6 +465,7 @@ describe("QHP machine-readable readers", () => {
       },
       {
         rxcui: "248656",
+        drugName: "Azithromycin 500 MG Oral Tablet [Zithromax]",
         planId: "12345XX9876543",
         drugTier: "GENERIC",
         priorAuth: false,
@@ -470,6 +474,7 @@ describe("QHP machine-readable readers", () => {
       },
       {
         rxcui: "248656",
+        drugName: "Azithromycin 500 MG Oral Tablet [Zithromax]",
         planId: "12345XX9876542",
         drugTier: "GENERIC",
         priorAuth: false,
