@@ -2,6 +2,7 @@ import { apiRoute, jsonResponse } from "../server/platform/api.server";
 import { buildRevision } from "../server/platform/build-info.server";
 import { env, usesSampleUpstream } from "../server/platform/env.server";
 import { planDataInfo, siteDataStatus } from "../server/platform/site-status.server";
+import { eligibilityDrift } from "../server/shopping/eligibility-fallback.server";
 import { upstreamStatus } from "../server/upstream/client.server";
 
 /**
@@ -28,6 +29,8 @@ const route = apiRoute({
       planData: siteDataStatus().planData,
       // The loaded data's date and source, and whether it passed the seed's completeness gate.
       planStore: planDataInfo(),
+      // How far our own subsidy estimate is from upstream's, over fresh upstream answers (decision 205).
+      eligibilityDrift: eligibilityDrift(),
       warnings: config.warnings.map((w) => w.split(":")[0]),
     });
   },

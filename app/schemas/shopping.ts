@@ -226,6 +226,14 @@ export const EligibilityResponse = z.strictObject({
       "Monthly expected contribution (applicable percentage x income / 12); null when no credit applies or from upstream",
     ),
   source: z.enum(["own", "upstream"]),
+  upstream: z
+    .enum(["unavailable", "busy", "key_rejected", "year_not_served"])
+    .optional()
+    .describe("Only on our own estimate made because the federal estimate could not be had: why not"),
+  note: z
+    .string()
+    .optional()
+    .describe("Only on our own estimate standing in for the federal one: a sentence saying so"),
   reasons: z.array(z.string()).describe("Plain-language steps of the own calculation; empty from upstream"),
 });
 

@@ -13,6 +13,8 @@ export interface EligibilityFacts {
   in_coverage_gap: boolean;
   essential_plan?: boolean;
   fpl_percent: number | null;
+  /** On our own estimate standing in for the federal one: a sentence saying so. */
+  note?: string;
 }
 
 export interface Link {
@@ -66,6 +68,15 @@ export function eligibilityMessages(
     return messages;
   }
   const ny = state === "NY";
+  if (eligibility.note) {
+    messages.push({
+      id: "own-estimate",
+      tone: "info",
+      heading: "Our own estimate",
+      body: [eligibility.note],
+      links: [LINKS.taxCredit],
+    });
+  }
   if (eligibility.is_medicaid_chip) {
     messages.push({
       id: "medicaid",

@@ -200,9 +200,9 @@ export function openApiDocument(): Json {
           "404": error("No plan data for the year (year_not_available)"),
           "409": error("The state runs its own marketplace (state_based_marketplace)"),
           "422": error(
-            "Upstream refused this household or place (eligibility_rejected), or no silver plan in own data for a NY place (benchmark_unavailable)",
+            "Upstream refused this household, place or year (upstream_bad_place, upstream_state_not_served, upstream_year_not_served, upstream_refused), or no silver plan in own data for a NY place (benchmark_unavailable)",
           ),
-          "503": error("Upstream estimate unavailable (eligibility_unavailable)"),
+          "503": error("Neither upstream's estimate nor our own could be made (eligibility_unavailable)"),
         },
       },
     },

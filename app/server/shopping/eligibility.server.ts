@@ -9,8 +9,11 @@ import {
   csrLevel as upstreamCsrLevel,
   eligibilityEstimates,
   isUpstreamFailure,
-  UpstreamRejectedError,
+  type UpstreamRejectedError,
+  type UpstreamUnavailableError,
+  upstreamProblem,
 } from "../upstream/client.server";
+import { fallbackReason, ownEstimateInstead, recordEligibilityDrift } from "./eligibility-fallback.server";
 import { householdBenchmark } from "./benchmark.server";
 import { householdSizeOf, upstreamHousehold } from "./household.server";
 import { checkPlace, marketFor } from "./place.server";
@@ -92,12 +95,51 @@ function copyOf(answer: EligibilityAnswer): EligibilityAnswer {
   return { ...answer, reasons: [...answer.reasons] };
 }
 
-function upstreamEligibility(request: ShoppingRequest, year: number): Promise<EligibilityAnswer> {
+/**
+ * The federal estimate, or, when it cannot be had (outage, busy, key refused,
+ * year not published), our own for an owned-data state, marked as ours
+ * (docs/decisions/205-own-estimate-when-upstream-cannot.md). Fresh federal
+ * estimates are compared with our own (a drift metric).
+ */
+async function federalOrOwnEligibility(
+  request: ShoppingRequest,
+  year: number,
+  store: PlanStore,
+  ownedData: boolean,
+): Promise<EligibilityAnswer> {
+  let fresh = false;
+  try {
+    const answer = await upstreamEligibility(request, year, () => (fresh = true));
+    if (fresh && ownedData) {
+      try {
+        recordEligibilityDrift(answer, ownEligibility(request, year, store));
+      } catch {
+        // No own estimate for this place: nothing to compare.
+      }
+    }
+    return answer;
+  } catch (error) {
+    if (!isUpstreamFailure(error)) throw error;
+    const reason = fallbackReason(error);
+    if (ownedData && reason) {
+      try {
+        return ownEstimateInstead(ownEligibility(request, year, store), reason);
+      } catch (ownError) {
+        if (!(ownError instanceof ApiError)) throw ownError;
+        // Our own data cannot estimate here either: the federal failure is the answer.
+      }
+    }
+    throw eligibilityError(error);
+  }
+}
+
+function upstreamEligibility(request: ShoppingRequest, year: number, onAsk: () => void): Promise<EligibilityAnswer> {
   const key = JSON.stringify([year, request.income, request.household, request.place, request.coverage_date ?? null]);
   const settled = eligibilitySettled.get(key);
   if (settled) return Promise.resolve(copyOf(settled));
   const pending = eligibilityInFlight.get(key);
   if (pending) return pending.then(copyOf);
+  onAsk();
   const call = askUpstreamEligibility(request, year).finally(() => eligibilityInFlight.delete(key));
   eligibilityInFlight.set(key, call);
   call.then(
@@ -113,19 +155,12 @@ export function forgetEligibilityAnswers(): void {
 }
 
 async function askUpstreamEligibility(request: ShoppingRequest, year: number): Promise<EligibilityAnswer> {
-  let estimates;
-  try {
-    estimates = await eligibilityEstimates({
-      household: upstreamHousehold(request, { countNonApplicants: true }),
-      place: { countyfips: request.place.county_fips, state: request.place.state, zipcode: request.place.zip },
-      year,
-    });
-  } catch (error) {
-    // Upstream refused this household or place itself: retrying will not help, so not a 503 (docs/decisions/103).
-    if (error instanceof UpstreamRejectedError) throw eligibilityRejected(error);
-    if (isUpstreamFailure(error)) throw eligibilityUnavailable();
-    throw error;
-  }
+  // A failure is classified by the caller: our own estimate, or the failure's own code and message.
+  const estimates = await eligibilityEstimates({
+    household: upstreamHousehold(request, { countNonApplicants: true }),
+    place: { countyfips: request.place.county_fips, state: request.place.state, zipcode: request.place.zip },
+    year,
+  });
   // One estimate per person; the household's credit is the subscriber's entry.
   const first = estimates[0];
   if (!first) throw eligibilityUnavailable();
@@ -143,13 +178,26 @@ async function askUpstreamEligibility(request: ShoppingRequest, year: number): P
   };
 }
 
-/** 422: the federal Marketplace refused to estimate for this household and place (its words, bounded). */
-export function eligibilityRejected(error: UpstreamRejectedError): ApiError {
+/**
+ * A federal failure our own estimate could not stand in for, by its class
+ * (docs/decisions/200): 422 when upstream refused this household, place or
+ * year (retrying will not help, docs/decisions/103), 503 when it could not
+ * answer. The 503 keeps the code eligibility_unavailable (clients know it).
+ */
+export function eligibilityError(error: UpstreamUnavailableError | UpstreamRejectedError): ApiError {
+  const problem = upstreamProblem(error);
+  if (problem.status === 503) {
+    return new ApiError(
+      503,
+      "eligibility_unavailable",
+      `The subsidy estimate is unavailable right now: ${problem.message} Plans can still be shown at full price.`,
+    );
+  }
   return new ApiError(
     422,
-    "eligibility_rejected",
-    `The federal Marketplace could not estimate a subsidy for this household and place: ${error.upstreamMessage.slice(0, 200)}. Check the state, county and ZIP code.`,
-    { place: "The federal Marketplace did not accept this place" },
+    problem.code,
+    `The federal Marketplace could not estimate a subsidy here. ${problem.message}`,
+    { [problem.field ?? "place"]: problem.message },
   );
 }
 
@@ -167,9 +215,9 @@ export async function determineEligibility(request: ShoppingRequest): Promise<El
   const year = resolvePlanYear(request.year, store);
   checkCoverageDate(request, year);
   checkPlace(request, store);
-  marketFor(request.place.state, year, store);
+  const { ownedData } = marketFor(request.place.state, year, store);
   if (OWN_CALCULATION_STATES.has(request.place.state)) return ownEligibility(request, year, store);
-  return upstreamEligibility(request, year);
+  return federalOrOwnEligibility(request, year, store, ownedData);
 }
 
 /** The eligibility to price with; an upstream outage leaves it null with a reason, and plans at full price. */
@@ -177,7 +225,7 @@ export async function eligibilityForPricing(request: ShoppingRequest, year: numb
   try {
     const eligibility = OWN_CALCULATION_STATES.has(request.place.state)
       ? ownEligibility(request, year, store)
-      : await upstreamEligibility(request, year);
+      : await federalOrOwnEligibility(request, year, store, Boolean(store.state(request.place.state, year)?.ownedData));
     return { eligibility, unavailable: null };
   } catch (error) {
     // No estimate (upstream down, or it refused this place): plans still show, at full price, saying why.

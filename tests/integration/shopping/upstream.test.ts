@@ -2,6 +2,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import * as eligibilityRoute from "../../../app/routes/api.eligibility";
 import * as plansRoute from "../../../app/routes/api.plans";
 import { forgetEligibilityAnswers } from "../../../app/server/shopping/eligibility.server";
+import { eligibilityDrift } from "../../../app/server/shopping/eligibility-fallback.server";
+import { startFakeUpstream } from "../../../mocks/cms-api/index";
 import { EligibilityResponse, PlansResponse } from "../../../app/schemas/shopping";
 import type { FakeUpstream, FakeUpstreamMode } from "../../../mocks/cms-api/index";
 import {
@@ -10,12 +12,14 @@ import {
   editedStoreCopy,
   PLACES,
   postJson,
+  SAMPLE_DIR,
   sampleEhbShare,
   sampleRate,
   self,
   shoppingBody,
   startShoppingFake,
   upstreamCalls,
+  UPSTREAM_KEY,
   type Body,
 } from "./helpers";
 
@@ -142,32 +146,88 @@ describe("TX eligibility from upstream", () => {
 
 describe("upstream down", () => {
   const outages: FakeUpstreamMode[] = ["refuse", "500", "503", "429", "malformed"];
+  afterEach(() => fake.setMode("normal"));
 
-  it.each(outages)("%s: /api/eligibility answers 503 eligibility_unavailable", async (mode) => {
+  // Hand calculation (the spec scenario above): FPL 225% → 7.72 %, contribution 231.60 a month;
+  // benchmark = second-lowest age-35 EHB premium of Dallas's silver plans.
+  const DALLAS_SILVER = [
+    "10101TX0010004",
+    "10101TX0010005",
+    "10202TX0020003",
+    "10202TX0030004",
+    "10303TX0030003",
+    "10303TX0030004",
+    "10404TX0010002",
+    "10404TX0040003",
+    "10505TX0010003",
+  ];
+  const handAptc = () => {
+    const ehb = DALLAS_SILVER.map((id) => sampleRate(id, 8, "35") * sampleEhbShare(id)).sort((a, b) => a - b);
+    return cents(ehb[1] - 231.6);
+  };
+
+  it.each(outages)("%s: /api/eligibility answers 200 with our own estimate, saying so", async (mode) => {
     await fake.setMode(mode);
     const { status, body } = await eligibility(shoppingBody(PLACES.dallas, [self(35)], 36_000));
-    expect(status).toBe(503);
-    expect(body.error.code).toBe("eligibility_unavailable");
-    expect(body.error.message).toMatch(/estimate is unavailable/i);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      source: "own",
+      upstream: mode === "429" ? "busy" : "unavailable",
+      csr: "73",
+      is_medicaid_chip: false,
+      fpl_percent: 225,
+      expected_contribution: 231.6,
+    });
+    expect(body.aptc).toBe(handAptc());
+    expect(body.note).toMatch(/our own estimate/);
+    expect(() => EligibilityResponse.parse(body)).not.toThrow();
   });
 
-  it.each(outages)("%s: /api/plans still answers, at full price, saying why", async (mode) => {
+  it.each(outages)("%s: /api/plans prices with our own estimate, saying so", async (mode) => {
     await fake.setMode(mode);
     const { status, body } = await plans(shoppingBody(PLACES.dallas, [self(35)], 36_000));
     expect(status).toBe(200);
-    expect(body.eligibility).toBeNull();
-    expect(body.eligibility_unavailable).toMatch(/estimate is unavailable/i);
+    expect(body.eligibility).toMatchObject({ source: "own", csr: "73", aptc: handAptc() });
+    expect(body.eligibility_unavailable).toBeNull();
     expect(body.plans).toHaveLength(32);
-    for (const plan of body.plans as Body[]) {
-      expect(plan.premium_w_credit).toBe(plan.premium);
-      expect(plan.credit_applied).toBe(0);
-      // Without an estimate there is no CSR variant either.
-      expect(plan.csr_variant).toBeNull();
-    }
+    const silver = body.plans.find((p: Body) => p.id === "10101TX0010004");
+    expect(silver.premium).toBe(603.78);
+    expect(silver.premium_w_credit).toBe(cents(603.78 - Math.min(handAptc(), 603.78 * 0.9935)));
+    expect(silver).toMatchObject({ csr_variant: "73" });
     expect(() => PlansResponse.parse(body)).not.toThrow();
   });
 
-  it("a household estimated before the outage keeps its estimate; a new one is told it is unavailable", async () => {
+  it("a key upstream rejects, or a year it has not published: our own estimate, with the reason", async () => {
+    await fake.setMode("key_rejected");
+    const rejected = await eligibility(shoppingBody(PLACES.dallas, [self(35)], 36_000));
+    expect(rejected.body).toMatchObject({ source: "own", upstream: "key_rejected", csr: "73" });
+    await fake.setMode("normal");
+    // A fake that has not published 2027: the year is not asked at all, and our own estimate answers.
+    const early = await startFakeUpstream({ apiKey: UPSTREAM_KEY, dataDir: SAMPLE_DIR, years: [2026] });
+    try {
+      configureShopping({ upstreamUrl: early.url });
+      const { status, body } = await eligibility(shoppingBody(PLACES.dallas, [self(35)], 36_000));
+      expect(status).toBe(200);
+      expect(body).toMatchObject({ source: "own", upstream: "year_not_served", csr: "73" });
+      expect(body.note).toMatch(/has not published this plan year/);
+      expect(early.calls).toHaveLength(0);
+    } finally {
+      await early.close();
+      configureShopping({ upstreamUrl: fake.url });
+    }
+  });
+
+  it("upstream black hole: Dallas, single, 35, $36,000 answers 200 within 6 s from our own calculation", async () => {
+    await fake.setMode("blackhole");
+    const started = performance.now();
+    const { status, body } = await eligibility(shoppingBody(PLACES.dallas, [self(35)], 36_000));
+    const ms = performance.now() - started;
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ source: "own", upstream: "unavailable", csr: "73", aptc: handAptc() });
+    expect(ms).toBeLessThan(6_000);
+  });
+
+  it("a household estimated before the outage keeps the federal estimate; a new one gets ours", async () => {
     const before = await eligibility(shoppingBody(PLACES.dallas, [self(35)], 36_000));
     expect(before.status).toBe(200);
     await fake.setMode("503");
@@ -176,8 +236,18 @@ describe("upstream down", () => {
     expect(again.body.eligibility).toEqual(before.body);
     expect(again.body.eligibility_unavailable).toBeNull();
     const other = await eligibility(shoppingBody(PLACES.dallas, [self(36)], 36_000));
-    expect(other.status).toBe(503);
-    expect(other.body.error.code).toBe("eligibility_unavailable");
+    expect(other.status).toBe(200);
+    expect(other.body).toMatchObject({ source: "own", upstream: "unavailable" });
+  });
+
+  it("where both answer, the difference is kept as a metric", async () => {
+    const before = eligibilityDrift().compared;
+    await eligibility(shoppingBody(PLACES.dallas, [self(44)], 36_000));
+    const after = eligibilityDrift();
+    expect(after.compared).toBe(before + 1);
+    // The fake and our own code follow the same rules: no drift in the credit beyond a cent's rounding.
+    expect(after.maxAbsAptc).toBeLessThanOrEqual(0.01);
+    expect(after.csrDiffers).toBe(0);
   });
 
   it("NY keeps working and never asks upstream", async () => {
@@ -191,12 +261,13 @@ describe("upstream down", () => {
     expect(fake.calls).toHaveLength(0);
   });
 
-  it("upstream refusing the household (no rating area for the place) is a 422 naming the place, and plans are full price", async () => {
+  it("upstream refusing the place (no rating area) is a 422 with the place's own code, and plans are full price", async () => {
     // 33139 Miami Beach: FL is an owned-data state, but the sample has no FL plans or rating areas.
     const place = { state: "FL", county_fips: "12086", zip: "33139" };
     const estimate = await eligibility(shoppingBody(place, [self(35)], 36_000));
     expect(estimate.status).toBe(422);
-    expect(estimate.body.error.code).toBe("eligibility_rejected");
+    expect(estimate.body.error.code).toBe("upstream_bad_place");
+    expect(estimate.body.error.message).toMatch(/Check the state, county and ZIP code/);
     expect(Object.keys(estimate.body.error.fields)).toContain("place");
     const { status, body } = await plans(shoppingBody(place, [self(35)], 36_000));
     expect(status).toBe(200);

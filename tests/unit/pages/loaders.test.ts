@@ -172,16 +172,19 @@ describe("/plans: one route, the step chosen by the URL", () => {
     expect(short.step === "results" && short.drugSearch?.error).toBe("Type at least 3 letters of the drug's name.");
   });
 
-  it("keeps prices when the upstream is down: the estimate says it is unavailable, search and coverage say so", async () => {
+  it("keeps prices when the upstream is down: our own estimate says so, search and coverage say upstream is unavailable", async () => {
     await fake.setMode("refuse");
     forgetEligibilityAnswers(); // this household's estimate from an earlier test is kept ten minutes (docs/decisions/120)
     const page = (await load<ShoppingPage>(plansRoute, `/plans?${SINGLE_35}&drug=617318%3ALipitor&drugq=metf`)).body;
     if (page.step !== "results") throw new Error(page.step);
-    expect(page.results.eligibility).toBeNull();
-    expect(page.results.eligibility_unavailable).toContain("unavailable");
+    expect(page.results.eligibility).toMatchObject({ source: "own", upstream: "unavailable", csr: "73" });
+    expect(page.results.eligibility?.note).toMatch(/our own estimate/);
+    expect(page.results.eligibility_unavailable).toBeNull();
     expect(page.results.plan_count).toBe(32);
-    for (const plan of page.results.plans) expect(plan.premium_w_credit).toBe(plan.premium);
+    for (const plan of page.results.plans) expect(plan.premium_w_credit).toBeLessThanOrEqual(plan.premium);
     expect(page.drugSearch?.answer?.upstream).toBe("unavailable");
+    // Own drug names still answer "metf" while upstream is down.
+    expect(page.drugSearch?.answer?.drugs.map((d) => d.rxcui)).toContain("861007");
     expect(page.drugCoverage?.upstream).toBe("unavailable");
   });
 });
