@@ -25,42 +25,54 @@ export interface DrugNameParts {
   strengthValue: number;
 }
 
-const STRENGTH = /(\d[\d.,]*)\s*(MG|MCG|G|UNT|MEQ|ML|%)(?:\/(?:ML|ACTUAT|HR))?/i;
+const NUMBER = /^\d[\d.,]*$/;
+const UNIT = /^(?:MG|MCG|G|UNT|MEQ|ML|%)(?:\/(?:ML|ACTUAT|HR))?$/i;
+const PACKAGE_UNIT = /^(?:HR|ML|ACTUAT)$/i;
 
-/** The parts of an RxNorm-style name. */
+/**
+ * The parts of an RxNorm-style name. Read word by word (no searching regular
+ * expressions: the names come from files and from upstream).
+ */
 export function drugNameParts(fullName: string): DrugNameParts {
-  const full = fullName.trim().replace(/\s+/g, " ");
-  const brand = /\[([^\]]+)\]\s*$/.exec(full)?.[1]?.trim() ?? null;
-  const base = full.replace(/\s*\[[^\]]+\]\s*$/, "");
-  const combination = base.includes(" / ");
-  const strengthMatch = STRENGTH.exec(base);
-  const firstStrengthAt = strengthMatch ? strengthMatch.index : base.length;
-  // The ingredient is the text before the first strength, without a leading package size ("24 HR").
-  const ingredient = base
-    .slice(0, firstStrengthAt)
-    .replace(/^\d+\s*(HR|ML|ACTUAT)\s+/i, "")
-    .trim();
-  const lastStrength = [...base.matchAll(new RegExp(STRENGTH.source, "gi"))].pop();
-  const doseForm = lastStrength ? base.slice((lastStrength.index ?? 0) + lastStrength[0].length).trim() : "";
-  const form = `${base} ${doseForm}`.toLowerCase();
-  const oralPill = /oral (tablet|capsule)/.test(form);
-  const release = /extended release|delayed release|\b(12|24) hr\b/.test(form);
-  const strengths = [...base.matchAll(new RegExp(STRENGTH.source, "gi"))].map((m) => `${m[1]} ${m[2].toLowerCase()}`);
+  const full = fullName.trim().split(/\s+/).join(" ");
+  const open = full.lastIndexOf("[");
+  const hasBrand = open >= 0 && full.endsWith("]");
+  const brand = hasBrand ? full.slice(open + 1, -1).trim() || null : null;
+  const base = hasBrand ? full.slice(0, open).trim() : full;
+  const tokens = base.split(" ");
+  const combination = tokens.includes("/");
+  // Strengths: a number followed by a unit ("500 MG", "0.09 MG/ACTUAT").
+  const strengthAt: number[] = [];
+  for (let t = 0; t + 1 < tokens.length; t++) {
+    if (NUMBER.test(tokens[t]) && UNIT.test(tokens[t + 1])) strengthAt.push(t);
+  }
+  // A leading package size ("24 HR", "3 ML") is not part of the ingredient.
+  const start = tokens.length > 2 && NUMBER.test(tokens[0]) && PACKAGE_UNIT.test(tokens[1]) ? 2 : 0;
+  const first = strengthAt.find((t) => t >= start) ?? tokens.length;
+  const last = strengthAt.length ? strengthAt[strengthAt.length - 1] : -1;
+  const ingredient = tokens.slice(start, first).join(" ");
+  const doseForm = last >= 0 ? tokens.slice(last + 2).join(" ") : "";
+  const form = base.toLowerCase();
+  const oralPill = form.includes("oral tablet") || form.includes("oral capsule");
+  const release =
+    form.includes("extended release") || form.includes("delayed release") || tokens[1] === "HR" || tokens[1] === "hr";
+  const strengths = strengthAt.filter((t) => t >= start).map((t) => `${tokens[t]} ${tokens[t + 1].toLowerCase()}`);
+  const combinationName = tokens.slice(start, last >= 0 ? last + 2 : tokens.length).join(" ");
   return {
-    name: brand ?? (combination ? base.slice(0, base.length - doseForm.length).trim() : ingredient || base),
+    name: brand ?? (combination ? combinationName : ingredient || base),
     strength: strengths.join(" / "),
     route: oralPill
       ? "Oral Pill"
-      : /^oral/i.test(doseForm)
+      : doseForm.toLowerCase().startsWith("oral")
         ? "Oral Liquid"
-        : /inject|pen/i.test(form)
+        : form.includes("inject") || form.includes("pen ")
           ? "Injectable"
           : doseForm,
     full_name: full,
     combination,
     usualForm: oralPill && !release,
     brand,
-    strengthValue: strengthMatch ? Number(strengthMatch[1].replace(/,/g, "")) : Number.POSITIVE_INFINITY,
+    strengthValue: first < tokens.length ? Number(tokens[first].split(",").join("")) : Number.POSITIVE_INFINITY,
   };
 }
 
