@@ -21,6 +21,13 @@ export interface FilterFields {
   quality_rating: number | null;
 }
 
+/** What the filter form offers for the choices filters: the values some plan sold at the place has. */
+export interface FilterOptions {
+  metals: string[];
+  types: string[];
+  issuers: Array<{ id: string; name: string }>;
+}
+
 interface FilterBase {
   /** The field of POST /api/plans `filters`. */
   field: string;
@@ -44,7 +51,7 @@ export interface ChoicesFilter extends FilterBase {
   urlPattern?: RegExp;
   maxItems: number;
   /** The filter form's option list (what the plans sold there offer) and the least options worth a fieldset. */
-  options: "metals" | "types" | "issuers";
+  options: keyof FilterOptions;
   minOptions: number;
   /** The words of each value in the form, when they say more than the value. */
   optionWords?: Readonly<Record<string, string>>;

@@ -237,7 +237,7 @@ export const EligibilityResponse = z.strictObject({
   reasons: z.array(z.string()).describe("Plain-language steps of the own calculation; empty from upstream"),
 });
 
-const CostLimitAnswer = z.strictObject({
+export const CostLimitAnswer = z.strictObject({
   individual: z.number().nullable().describe("Dollars per person; null when the plan states none"),
   family: z.number().nullable().describe("Dollars per family; null when the plan states none"),
 });

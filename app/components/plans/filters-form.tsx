@@ -1,17 +1,11 @@
 import { Form } from "@remix-run/react";
-import { PLAN_FILTERS, type ChoicesFilter, type PlanFilter } from "../../domain/plan-filters";
+import { PLAN_FILTERS, type ChoicesFilter, type FilterOptions, type PlanFilter } from "../../domain/plan-filters";
 import { filtering as anyFilterSet, filterValue, type ShoppingState } from "../../lib/shopping-url";
 import { StateFields } from "./state-fields";
 import { SORT_LABELS, USAGE_LABELS } from "./format";
 
-export interface FilterOptionsView {
-  metals: string[];
-  types: string[];
-  issuers: Array<{ id: string; name: string }>;
-}
-
 /** A choices filter's options: what the plans sold here offer, in the words the form shows. */
-function choicesOf(filter: ChoicesFilter, options: FilterOptionsView): Array<{ value: string; words: string }> {
+function choicesOf(filter: ChoicesFilter, options: FilterOptions): Array<{ value: string; words: string }> {
   const offered = options[filter.options];
   return offered.map((o) =>
     typeof o === "string" ? { value: o, words: filter.optionWords?.[o] ?? o } : { value: o.id, words: o.name },
@@ -66,7 +60,7 @@ function ChoicesFieldset({
 }: {
   filter: ChoicesFilter;
   state: ShoppingState;
-  options: FilterOptionsView;
+  options: FilterOptions;
 }) {
   const choices = choicesOf(filter, options);
   if (choices.length < filter.minOptions) return null;
@@ -95,15 +89,7 @@ function ChoicesFieldset({
  * narrowing filters sit in a native disclosure (no JavaScript needed), open
  * whenever one of them is set.
  */
-export function FiltersForm({
-  state,
-  options,
-  sort,
-}: {
-  state: ShoppingState;
-  options: FilterOptionsView;
-  sort: string;
-}) {
+export function FiltersForm({ state, options, sort }: { state: ShoppingState; options: FilterOptions; sort: string }) {
   const filtering = anyFilterSet(state);
   return (
     <Form method="get" action="/plans" className="filters" aria-label="Sort and filter plans">

@@ -4,6 +4,7 @@
  * route reads the URL, calls shoppingPage (or shoppingRedirect) and renders
  * the model.
  */
+import type { FilterOptions } from "../../domain/plan-filters";
 import { EVERY_PLAN } from "../../domain/plan-order";
 import {
   MAX_PEOPLE,
@@ -56,12 +57,6 @@ export type ShoppingPage =
   | { step: "household"; state: ShoppingState; place: PlaceSummary; errors: FieldErrors }
   | ({ step: "results"; state: ShoppingState; place: PlaceSummary } & ResultsModel)
   | { step: "unavailable"; state: ShoppingState; message: string };
-
-export interface FilterOptions {
-  metals: string[];
-  types: string[];
-  issuers: Array<{ id: string; name: string }>;
-}
 
 export interface ResultsModel {
   results: PlansAnswer;

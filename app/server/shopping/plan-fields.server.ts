@@ -1,12 +1,11 @@
+import type { z } from "zod";
+import type { CostLimitAnswer as CostLimitAnswerSchema } from "../../schemas/shopping";
 import { keyBenefitWords, planCostShareOf, type KeyBenefitsText } from "../../domain/cost-share";
 import { expectedOutOfPocket, type PlanCostShare, type UsageLevel } from "../../domain/yearly-cost";
 import { deepFreeze } from "../../lib/deep-freeze";
 
-/** A deductible or out-of-pocket maximum as the plan list answers it. */
-export interface CostLimitAnswer {
-  individual: number | null;
-  family: number | null;
-}
+/** A deductible or out-of-pocket maximum as the plan list answers it (the shape is the schema's). */
+export type CostLimitAnswer = z.infer<typeof CostLimitAnswerSchema>;
 
 /** A plan's (or CSR variant's) list fields that do not depend on the household. */
 export interface ListFields {
