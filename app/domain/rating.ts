@@ -19,9 +19,9 @@ import {
   usesFamilyTiers,
   type FamilyTierName,
 } from "./parameters";
+import type { Relationship } from "./relationship";
 
-/** How a covered person relates to the subscriber. */
-export type Relationship = "self" | "spouse" | "child" | "other";
+export type { Relationship };
 
 /** A covered household member as the rating rules see them. */
 export interface Member {

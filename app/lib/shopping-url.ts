@@ -16,9 +16,9 @@
  * description, PLAN_FILTERS (app/domain/plan-filters.ts).
  */
 import { PLAN_FILTERS, type FilterState, type PlanFilter } from "../domain/plan-filters";
+import { RELATIONSHIPS, type Relationship } from "../domain/relationship";
 
-export type Relationship = "self" | "spouse" | "child" | "other";
-export const RELATIONSHIPS: readonly Relationship[] = ["self", "spouse", "child", "other"];
+export { RELATIONSHIPS, type Relationship } from "../domain/relationship";
 
 export interface PersonInput {
   /** As typed: validated later (an empty string is a person row not filled in yet). */

@@ -3,6 +3,7 @@ import { CSR_LEVELS } from "../domain/csr";
 import { householdProblems } from "../domain/household";
 import { PLAN_FILTERS, type PlanFilter, type PlanFilterValues } from "../domain/plan-filters";
 import { PLAN_SORTS } from "../domain/plan-order";
+import { RELATIONSHIPS } from "../domain/relationship";
 import { USAGE_LEVELS } from "../domain/yearly-cost";
 
 /**
@@ -26,7 +27,7 @@ export const CountyFips = z
   .regex(/^\d{5}$/, "Five-digit county FIPS code")
   .describe("Five-digit county FIPS code");
 
-export const Relationship = z.enum(["self", "spouse", "child", "other"]);
+export const Relationship = z.enum(RELATIONSHIPS);
 
 export const Person = z
   .object({
