@@ -25,6 +25,7 @@ import { startIntakeBackgroundWork } from "./app/server/intake/write-store.serve
 import { ServerTiming } from "./app/server/platform/server-timing.server.ts";
 import { compressWholeAnswers } from "./server/compression.ts";
 import { remixRequestHandler } from "./server/remix-handler.ts";
+import { startCluster } from "./server/cluster.ts";
 import { startupRefusal } from "./server/startup-checks.ts";
 // Types only (erased by esbuild): the fake's code is loaded from its own file, below.
 import type * as FakeUpstreamModule from "./mocks/cms-api/index.ts";
@@ -51,6 +52,8 @@ async function main(): Promise<void> {
     console.error(refusal);
     process.exit(1);
   }
+  // WORKERS > 1: this process only starts and watches the workers, each of which runs all of main().
+  if (startCluster(config, logger())) return;
   const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
   if (config.UPSTREAM === "fake") {
     // Asked for: answer upstream calls from the sample CMS API fake, and say so (pages and

@@ -66,8 +66,10 @@ export class PostgresWriteStore implements WriteStoreOps {
     this.pool = new pg.Pool({
       connectionString: url,
       max: options.max ?? 10,
-      // A write route answers 500 within seconds when the database is unreachable, never hangs.
-      connectionTimeoutMillis: 5_000,
+      // Also the longest a request waits for a free pooled connection in a burst. A database that
+      // refuses connections fails at once; one that does not answer gives a 500 after this long
+      // (inside the 30 s request timeout), never a hang.
+      connectionTimeoutMillis: 15_000,
       idleTimeoutMillis: 30_000,
       // Times are epoch milliseconds in bigint columns: well inside a double's exact range.
       types: {

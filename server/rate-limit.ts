@@ -1,10 +1,15 @@
 import type { NextFunction, Request, Response } from "express";
 import { isIP } from "node:net";
+import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { logger } from "../app/server/platform/logger.server";
+import { sharedLimiter, trackedKeys } from "../app/server/platform/shared-state.server";
 
 /**
  * The edge rate rule (spec "Limits": 2,000 requests per 5 minutes per client
- * IP), enforced by server.ts itself in front of every route.
+ * IP), enforced by server.ts itself in front of every route, on
+ * rate-limiter-flexible (decision 191): counted in Redis across every process
+ * when REDIS_URL is set (atomic), in this process otherwise or while Redis is
+ * down.
  *
  * - Window: fixed, anchored at each client's first request (not at the clock),
  *   so Retry-After and RateLimit-Reset are exact. A client gets at most `max`
@@ -20,11 +25,12 @@ import { logger } from "../app/server/platform/logger.server";
  *   Every counted response carries RateLimit-Limit, RateLimit-Remaining,
  *   RateLimit-Reset (seconds) and RateLimit-Policy ("2000;w=300"), the IETF
  *   draft-ietf-httpapi-ratelimit-headers fields.
- * - Memory: at most `maxClients` tracked clients (default 100,000, about
- *   10 MB). Expired windows are dropped first; past the cap the client whose
- *   window started longest ago is forgotten (it simply starts a fresh window
- *   on its next request: a flood of distinct addresses can make the rule
- *   forget, never refuse, an ordinary client).
+ * - Memory: the in-process counts track at most `maxClients` clients (default
+ *   100,000); past the cap the oldest windows are forgotten (those clients
+ *   start afresh: a flood of distinct addresses can make the rule forget,
+ *   never refuse, an ordinary client).
+ * - A fault of the limiter itself never refuses or fails a request: it is let
+ *   through (fail open) and logged.
  */
 
 export interface RateLimitOptions {
@@ -34,19 +40,12 @@ export interface RateLimitOptions {
   windowMs: number;
   /** Paths never counted or limited (exact match, trailing slash ignored). */
   exemptPaths?: string[];
-  /** Cap on tracked clients (default 100,000). */
+  /** Cap on clients tracked in process (default 100,000). */
   maxClients?: number;
-  /** Clock, for tests. */
-  now?: () => number;
   /** Where "client limited" lines go; default the service logger. */
   log?: { warn: (obj: object, msg: string) => void };
-}
-
-interface Window {
-  count: number;
-  resetAt: number;
-  /** Whether the "limited" line was logged in this window (once per window). */
-  logged: boolean;
+  /** The limiter (tests); default sharedLimiter() with the rule above. */
+  limiter?: RateLimiterAbstract;
 }
 
 export interface Hit {
@@ -55,70 +54,8 @@ export interface Hit {
   remaining: number;
   /** Milliseconds until this client's window ends. */
   resetInMs: number;
-  /** True for the first refused request of a window. */
+  /** True for the first refused request of a window (across all processes when shared). */
   firstRefusal: boolean;
-}
-
-/**
- * Per-client fixed windows in one Map. Map iteration order is insertion
- * order, and an entry is (re)inserted exactly when its window starts, so the
- * Map is ordered by window end: expired entries are always at the front and
- * eviction is O(1) per request.
- */
-export class RateLimitStore {
-  private readonly windows = new Map<string, Window>();
-
-  constructor(
-    readonly max: number,
-    readonly windowMs: number,
-    readonly maxClients = 100_000,
-  ) {
-    if (!(max > 0) || !(windowMs > 0) || !(maxClients > 0))
-      throw new RangeError("max, windowMs and maxClients must be positive");
-  }
-
-  get size(): number {
-    return this.windows.size;
-  }
-
-  hit(key: string, now: number): Hit {
-    let w = this.windows.get(key);
-    if (w && w.resetAt <= now) {
-      this.windows.delete(key);
-      w = undefined;
-    }
-    if (!w) {
-      this.evict(now);
-      w = { count: 0, resetAt: now + this.windowMs, logged: false };
-      this.windows.set(key, w);
-    }
-    // Count refused requests too, but stop at max + 1: the number only needs
-    // to say "over".
-    if (w.count <= this.max) w.count++;
-    const allowed = w.count <= this.max;
-    const firstRefusal = !allowed && !w.logged;
-    if (firstRefusal) w.logged = true;
-    return {
-      allowed,
-      limit: this.max,
-      remaining: Math.max(0, this.max - w.count),
-      resetInMs: w.resetAt - now,
-      firstRefusal,
-    };
-  }
-
-  private evict(now: number): void {
-    // Front to back: drop every expired window, then (only if still full)
-    // the oldest live ones until there is room for one more.
-    for (const [key, w] of this.windows) {
-      if (w.resetAt > now && this.windows.size < this.maxClients) break;
-      this.windows.delete(key);
-    }
-  }
-
-  clear(): void {
-    this.windows.clear();
-  }
 }
 
 /** The rate-limit key for a client address. */
@@ -145,48 +82,95 @@ function expandIPv6(ip: string): string[] {
   );
 }
 
-export type RateLimiter = ((req: Request, res: Response, next: NextFunction) => void) & { store: RateLimitStore };
+export type RateLimiter = ((req: Request, res: Response, next: NextFunction) => void) & {
+  /** Count one request for a client key. Never rejects: a limiter fault resolves as allowed. */
+  hit(key: string): Promise<Hit>;
+  /** Clients tracked in this process. */
+  readonly trackedClients: number;
+  readonly limiter: RateLimiterAbstract;
+};
 
 export function createRateLimiter(options: RateLimitOptions): RateLimiter {
-  const store = new RateLimitStore(options.max, options.windowMs, options.maxClients);
-  const now = options.now ?? Date.now;
+  if (!(options.max > 0) || !(options.windowMs > 0)) throw new RangeError("max and windowMs must be positive");
+  const limiter =
+    options.limiter ??
+    sharedLimiter({
+      keyPrefix: "rate-rule",
+      points: options.max,
+      durationSeconds: options.windowMs / 1000,
+      maxKeys: options.maxClients ?? 100_000,
+    });
   const exempt = new Set((options.exemptPaths ?? []).map(stripSlash));
   const windowSeconds = Math.ceil(options.windowMs / 1000);
   const policy = `${options.max};w=${windowSeconds}`;
+  const log = () => options.log ?? logger();
 
-  const limiter = (req: Request, res: Response, next: NextFunction): void => {
+  const toHit = (res: RateLimiterRes): Hit => {
+    const allowed = res.consumedPoints <= options.max;
+    return {
+      allowed,
+      limit: options.max,
+      remaining: Math.max(0, options.max - res.consumedPoints),
+      resetInMs: Math.max(0, res.msBeforeNext),
+      firstRefusal: res.consumedPoints === options.max + 1,
+    };
+  };
+
+  const hit = async (key: string): Promise<Hit> => {
+    try {
+      return toHit(await limiter.consume(key));
+    } catch (refusal) {
+      if (refusal instanceof RateLimiterRes) return toHit(refusal);
+      // Not a refusal: the limiter itself failed. Let the request through.
+      log().warn(
+        { client: key, err: refusal instanceof Error ? refusal.message : String(refusal) },
+        "rate rule could not count a request; allowed it",
+      );
+      return {
+        allowed: true,
+        limit: options.max,
+        remaining: options.max,
+        resetInMs: options.windowMs,
+        firstRefusal: false,
+      };
+    }
+  };
+
+  const middleware = (req: Request, res: Response, next: NextFunction): void => {
     if (exempt.has(stripSlash(req.path))) {
       next();
       return;
     }
     const key = clientKey(req.ip ?? req.socket?.remoteAddress);
-    const hit = store.hit(key, now());
-    const resetSeconds = Math.max(1, Math.ceil(hit.resetInMs / 1000));
-    res.setHeader("RateLimit-Policy", policy);
-    res.setHeader("RateLimit-Limit", String(hit.limit));
-    res.setHeader("RateLimit-Remaining", String(hit.remaining));
-    res.setHeader("RateLimit-Reset", String(resetSeconds));
-    if (hit.allowed) {
-      next();
-      return;
-    }
-    if (hit.firstRefusal) {
-      // Once per client per window, so a flood does not flood the log too.
-      (options.log ?? logger()).warn(
-        { requestId: res.locals?.requestId, client: key, limit: hit.limit, windowSeconds },
-        "client rate limited",
-      );
-    }
-    res.setHeader("Retry-After", String(resetSeconds));
-    res.setHeader("cache-control", "no-store");
-    res.status(429).json({
-      error: {
-        code: "rate_limited",
-        message: `Too many requests from your address: the limit is ${hit.limit} every ${formatWindow(windowSeconds)}. Try again in ${resetSeconds} seconds.`,
-      },
-    });
+    void hit(key).then((result) => {
+      const resetSeconds = Math.max(1, Math.ceil(result.resetInMs / 1000));
+      res.setHeader("RateLimit-Policy", policy);
+      res.setHeader("RateLimit-Limit", String(result.limit));
+      res.setHeader("RateLimit-Remaining", String(result.remaining));
+      res.setHeader("RateLimit-Reset", String(resetSeconds));
+      if (result.allowed) {
+        next();
+        return;
+      }
+      if (result.firstRefusal) {
+        // Once per client per window, so a flood does not flood the log too.
+        log().warn(
+          { requestId: res.locals?.requestId, client: key, limit: result.limit, windowSeconds },
+          "client rate limited",
+        );
+      }
+      res.setHeader("Retry-After", String(resetSeconds));
+      res.setHeader("cache-control", "no-store");
+      res.status(429).json({
+        error: {
+          code: "rate_limited",
+          message: `Too many requests from your address: the limit is ${result.limit} every ${formatWindow(windowSeconds)}. Try again in ${resetSeconds} seconds.`,
+        },
+      });
+    }, next);
   };
-  return Object.assign(limiter, { store });
+  Object.defineProperty(middleware, "trackedClients", { get: () => trackedKeys(limiter) ?? 0 });
+  return Object.assign(middleware, { hit, limiter }) as RateLimiter;
 }
 
 function stripSlash(path: string): string {

@@ -1,7 +1,11 @@
 import http from "node:http";
 import express from "express";
-import { afterEach, describe, expect, it } from "vitest";
-import { clientKey, createRateLimiter, RateLimitStore } from "../../../server/rate-limit";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { clientKey, createRateLimiter } from "../../../server/rate-limit";
+import { resetEnvForTests } from "../../../app/server/platform/env.server";
+import { forgetSingleton, processSingleton } from "../../../app/server/platform/lifecycle.server";
+import { sharedRedis } from "../../../app/server/platform/shared-state.server";
+import { startRedis, type RunningRedis } from "../../helpers/engines";
 import { listen } from "./helpers";
 
 const FIVE_MINUTES = 5 * 60 * 1000;
@@ -107,59 +111,101 @@ describe("the edge rate rule over real HTTP", () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ limit: 1, windowSeconds: 60 });
   });
+
+  it("lets a request through (never 5xx) when the limiter itself fails", async () => {
+    const broken = { consume: () => Promise.reject(new Error("store exploded")) };
+    const base = await appWith(createRateLimiter({ max: 1, windowMs: 60_000, log: quiet, limiter: broken as never }));
+    expect((await get(`${base}/`)).status).toBe(200);
+    expect((await get(`${base}/`)).status).toBe(200);
+  });
 });
 
 describe("windows", () => {
-  it("opens a new window for a client once its window has passed", () => {
-    let now = 1_000_000;
-    const limiter = createRateLimiter({ max: 3, windowMs: 10_000, now: () => now, log: quiet });
-    const store = limiter.store;
-    expect([1, 2, 3, 4].map(() => store.hit("a", now).allowed)).toEqual([true, true, true, false]);
-    now += 9_999;
-    expect(store.hit("a", now)).toMatchObject({ allowed: false, resetInMs: 1 });
-    now += 1;
-    expect(store.hit("a", now)).toMatchObject({ allowed: true, remaining: 2, resetInMs: 10_000 });
+  afterEach(() => vi.useRealTimers());
+
+  it("opens a new window for a client once its window has passed", async () => {
+    vi.useFakeTimers({ toFake: ["Date", "setTimeout", "clearTimeout"] });
+    const limiter = createRateLimiter({ max: 3, windowMs: 10_000, log: quiet });
+    const allowed = [];
+    for (let i = 0; i < 4; i++) allowed.push((await limiter.hit("a")).allowed);
+    expect(allowed).toEqual([true, true, true, false]);
+    vi.advanceTimersByTime(9_999);
+    expect(await limiter.hit("a")).toMatchObject({ allowed: false, resetInMs: 1 });
+    vi.advanceTimersByTime(1);
+    expect(await limiter.hit("a")).toMatchObject({ allowed: true, remaining: 2, resetInMs: 10_000 });
   });
 
-  it("reports Retry-After in whole seconds, rounded up, never 0", () => {
-    const store = new RateLimitStore(1, 1_500);
-    store.hit("a", 0);
-    expect(store.hit("a", 1_499)).toMatchObject({ allowed: false, resetInMs: 1 });
+  it("reports the first refusal of a window once", async () => {
+    const limiter = createRateLimiter({ max: 1, windowMs: 60_000, log: quiet });
+    const hits = [];
+    for (let i = 0; i < 4; i++) hits.push(await limiter.hit("b"));
+    expect(hits.map((h) => h.firstRefusal)).toEqual([false, true, false, false]);
   });
 });
 
 describe("memory stays bounded", () => {
-  it("tracks at most maxClients addresses under 100,000 distinct IPs, forgetting the oldest", () => {
-    const store = new RateLimitStore(2000, FIVE_MINUTES, 10_000);
+  it("tracks at most maxClients addresses under 100,000 distinct IPs, forgetting the oldest", async () => {
+    const limiter = createRateLimiter({ max: 2000, windowMs: FIVE_MINUTES, maxClients: 10_000, log: quiet });
     let peak = 0;
     for (let i = 0; i < 100_000; i++) {
-      const ip = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
-      store.hit(ip, 1_000 + i);
-      peak = Math.max(peak, store.size);
+      await limiter.hit(`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
+      peak = Math.max(peak, limiter.trackedClients);
     }
     expect(peak).toBe(10_000);
-    expect(store.size).toBe(10_000);
     // The newest client is still counted; the first one was forgotten and starts afresh.
-    expect(store.hit("10.1.134.159", 200_000).remaining).toBe(1998); // i = 99,999
-    expect(store.hit("10.0.0.0", 200_000).remaining).toBe(1999);
+    expect((await limiter.hit("10.1.134.159")).remaining).toBe(1998); // i = 99,999
+    expect((await limiter.hit("10.0.0.0")).remaining).toBe(1999);
+  }, 60_000);
+});
+
+describe("shared across processes on Redis (REDIS_URL)", () => {
+  let redis: RunningRedis;
+  const saved = process.env.REDIS_URL;
+  const lines: string[] = [];
+  beforeAll(async () => {
+    redis = await startRedis();
+    process.env.REDIS_URL = redis.url;
+    resetEnvForTests();
+    forgetSingleton("shared-state");
+    forgetSingleton("logger");
+    // Capture the service's warnings.
+    processSingleton("logger", () => ({
+      warn: (_obj: object, msg?: string) => lines.push(String(msg ?? _obj)),
+      info: () => undefined,
+      error: () => undefined,
+    }));
+  });
+  afterAll(async () => {
+    sharedRedis()?.disconnect();
+    forgetSingleton("shared-state");
+    forgetSingleton("logger");
+    if (saved === undefined) delete process.env.REDIS_URL;
+    else process.env.REDIS_URL = saved;
+    resetEnvForTests();
+    await redis?.stop();
   });
 
-  it("drops expired windows before evicting live ones", () => {
-    const store = new RateLimitStore(10, 1_000, 3);
-    store.hit("old-1", 0);
-    store.hit("old-2", 0);
-    store.hit("live", 900);
-    store.hit("live", 950);
-    // At t=1500 the two old windows have ended: a newcomer takes their room
-    // and the live client keeps its count.
-    store.hit("new", 1_500);
-    expect(store.size).toBe(2);
-    expect(store.hit("live", 1_600).remaining).toBe(7);
-  });
+  it("counts one client once across two instances (atomic), then falls back to per-process counts when Redis stops", async () => {
+    await new Promise<void>((resolve) => {
+      const client = sharedRedis()!;
+      if (client.status === "ready") resolve();
+      else client.once("ready", () => resolve());
+    });
+    // Two limiters = two processes' views of the same rule: they share one count in Redis.
+    const one = createRateLimiter({ max: 100, windowMs: FIVE_MINUTES, log: quiet });
+    const two = createRateLimiter({ max: 100, windowMs: FIVE_MINUTES, log: quiet });
+    const hits = await Promise.all(Array.from({ length: 150 }, (_, i) => (i % 2 ? one : two).hit("198.51.100.20")));
+    expect(hits.filter((h) => h.allowed)).toHaveLength(100);
+    expect(hits.filter((h) => h.firstRefusal)).toHaveLength(1);
+    expect(Number(await sharedRedis()!.get("marketplace:rate-rule:198.51.100.20"))).toBe(150);
 
-  it("uses the default cap of 100,000 tracked clients through the middleware", () => {
-    expect(createRateLimiter({ max: 1, windowMs: 1000 }).store.maxClients).toBe(100_000);
-  });
+    await redis.stop();
+    const during = await Promise.all(Array.from({ length: 50 }, () => one.hit("198.51.100.21")));
+    // Each process now counts on its own (the full rule, in this process), and says so once.
+    expect(during.every((h) => h.allowed)).toBe(true);
+    expect(during.at(-1)!.remaining).toBe(50);
+    expect(lines.filter((l) => l.startsWith("Redis unavailable"))).toHaveLength(1);
+  }, 30_000);
 });
 
 describe("client keys", () => {
