@@ -1,5 +1,9 @@
 /**
- * npm run bench -- [--no-build] [--no-write] [--regenerate] [--seconds N] [--warmup N] [--connections N] [--only KEYS]
+ * npm run bench -- [--no-build] [--no-write] [--regenerate] [--seconds N] [--warmup N] [--connections N] [--only KEYS] [--workers N]
+ *
+ * (--workers N: the whole measurement twice in one run, the server with WORKERS=1 and then with
+ * WORKERS=N (node:cluster, decision 192), and a comparison table: throughput ratio, p99 and the
+ * peak RSS of each worker. Each pass runs as a child bench with --server-workers K --json FILE.)
  *
  * (--only drives some endpoints, for trying a change; a partial run is never written to the doc.
  * --profile runs the server with --cpu-prof into data/bench/profiles/; --server FILE runs another entry
@@ -57,6 +61,12 @@ type Args = {
   only: string[] | null;
   profile: boolean;
   server: string;
+  /** Compare 1 and this many workers (0: a plain run). */
+  workers: number;
+  /** WORKERS for the server in this run. */
+  serverWorkers: number;
+  /** Write the measured figures as JSON here (a pass of a --workers run). */
+  json: string;
 };
 
 function parseArgs(argv: string[]): Args {
@@ -70,9 +80,12 @@ function parseArgs(argv: string[]): Args {
     only: null,
     profile: false,
     server: "",
+    workers: 0,
+    serverWorkers: 1,
+    json: "",
   };
   const usage =
-    "usage: npm run bench -- [--no-build] [--no-write] [--regenerate] [--seconds N] [--warmup N] [--connections N] [--only health,counties,plans,planPage,drugs] [--profile] [--server FILE]";
+    "usage: npm run bench -- [--no-build] [--no-write] [--regenerate] [--seconds N] [--warmup N] [--connections N] [--only health,counties,plans,planPage,drugs] [--profile] [--server FILE] [--workers N]";
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const num = () => {
@@ -89,6 +102,9 @@ function parseArgs(argv: string[]): Args {
     else if (a === "--profile") args.profile = true;
     else if (a === "--server") args.server = argv[++i] ?? "";
     else if (a === "--only") args.only = (argv[++i] ?? "").split(",").filter(Boolean);
+    else if (a === "--workers") args.workers = Math.max(2, Math.round(num()));
+    else if (a === "--server-workers") args.serverWorkers = Math.max(1, Math.round(num()));
+    else if (a === "--json") args.json = argv[++i] ?? "";
     else throw new Error(`unknown argument ${a}\n${usage}`);
   }
   return args;
@@ -187,21 +203,41 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-/** Peak VmRSS of a process, sampled every 100 ms; `mark()` starts a new phase peak. */
+/** The server processes: with WORKERS > 1 the cluster primary's children (the workers), else the process. */
+function serverPids(pid: number): number[] {
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+    return children.length ? children.map(Number) : [pid];
+  } catch {
+    return [pid];
+  }
+}
+
+/**
+ * Peak VmRSS of the server, sampled every 100 ms; `mark()` starts a new phase peak. With several
+ * workers, the largest worker's RSS (each worker must stay under the single-process target).
+ */
 function rssSampler(pid: number) {
   let peakKb = 0;
   let phaseKb = 0;
   let lastKb = 0;
+  let pids = serverPids(pid);
+  let reads = 0;
   const read = () => {
-    try {
-      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-      if (m) {
-        lastKb = Number(m[1]);
-        peakKb = Math.max(peakKb, lastKb);
-        phaseKb = Math.max(phaseKb, lastKb);
+    if (reads++ % 10 === 0) pids = serverPids(pid);
+    let largest = 0;
+    for (const p of pids) {
+      try {
+        const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, "utf8"));
+        if (m) largest = Math.max(largest, Number(m[1]));
+      } catch {
+        // the process has gone; keep the last readings
       }
-    } catch {
-      // the process has gone; keep the last readings
+    }
+    if (largest) {
+      lastKb = largest;
+      peakKb = Math.max(peakKb, lastKb);
+      phaseKb = Math.max(phaseKb, lastKb);
     }
   };
   const timer = setInterval(read, 100);
@@ -215,12 +251,16 @@ function rssSampler(pid: number) {
     },
     peakMb: () => (read(), Math.round(peakKb / 1024)),
     hwmMb(): number | null {
-      try {
-        const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-        return m ? Math.round(Number(m[1]) / 1024) : null;
-      } catch {
-        return null;
+      let largest: number | null = null;
+      for (const p of serverPids(pid)) {
+        try {
+          const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, "utf8"));
+          if (m) largest = Math.max(largest ?? 0, Math.round(Number(m[1]) / 1024));
+        } catch {
+          // gone
+        }
       }
+      return largest;
     },
     stop: () => clearInterval(timer),
   };
@@ -441,6 +481,7 @@ function shoppingState(s: Scenario): ShoppingState {
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
+  if (args.workers) return compareWorkers(args);
   const started = Date.now();
   const host = machine();
   console.log(
@@ -518,7 +559,9 @@ async function main(): Promise<void> {
     MARKETPLACE_API_BASE_URL: upstreamUrl,
     // The per-IP rate rule would throttle one load generator within a second.
     RATE_LIMIT_MAX: "1000000000",
+    WORKERS: String(args.serverWorkers),
   };
+  delete serverEnv.REDIS_URL;
   delete serverEnv.POSTHOG_API_KEY;
   const spawnedAt = performance.now();
   const profileDir = join(BENCH_DIR, "profiles");
@@ -723,6 +766,18 @@ async function main(): Promise<void> {
   console.log(`\n${entry}`);
 
   if (args.profile) console.log(`bench: CPU profile of the server in ${relative(ROOT, profileDir)}/`);
+  if (args.json) {
+    const figures: WorkerPass = {
+      workers: args.serverWorkers,
+      loadAverage: host.loadAverage,
+      commit: host.commit,
+      peakWorkerRssMb: Math.max(peakRssMb, hwmMb ?? 0),
+      firstAnswerMs,
+      endpoints: measured.map((m) => ({ key: m.key, label: m.label, rps: m.result.rps, ...m.result.latencyMs })),
+    };
+    writeFileSync(args.json, JSON.stringify(figures));
+    return;
+  }
   if (args.write && !args.only && !args.profile && args.server === "") {
     const doc = existsSync(DOC) ? readFileSync(DOC, "utf8") : "# Benchmarks\n";
     const next = doc.includes(RUNS_END)
@@ -732,6 +787,87 @@ async function main(): Promise<void> {
     console.log(`bench: appended to ${relative(ROOT, DOC)}`);
   }
   process.exitCode = allMet ? 0 : 1;
+}
+
+// ---------------------------------------------------------------- 1 vs N workers
+
+type WorkerPass = {
+  workers: number;
+  loadAverage: number;
+  commit: string;
+  peakWorkerRssMb: number;
+  firstAnswerMs: number;
+  endpoints: Array<{ key: string; label: string; rps: number; p50: number; p97_5: number; p99: number }>;
+};
+
+/** Build and data once, then one child bench per worker count, then the comparison. */
+async function compareWorkers(args: Args): Promise<void> {
+  const passes: WorkerPass[] = [];
+  const scratch = mkdtempSync(join(tmpdir(), "marketplace-bench-workers-"));
+  const passArgs = ["--seconds", String(args.seconds), "--warmup", String(args.warmup)];
+  passArgs.push("--connections", String(args.connections));
+  if (args.only) passArgs.push("--only", args.only.join(","));
+  for (const [i, workers] of [1, args.workers].entries()) {
+    const out = join(scratch, `pass-${workers}.json`);
+    const build = i === 0 && args.build ? [] : ["--no-build"];
+    console.log(`bench: pass ${i + 1} of 2, WORKERS=${workers}`);
+    execFileSync(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "scripts/bench.ts",
+        ...build,
+        ...passArgs,
+        "--server-workers",
+        String(workers),
+        "--json",
+        out,
+      ],
+      { cwd: ROOT, stdio: "inherit" },
+    );
+    passes.push(JSON.parse(readFileSync(out, "utf8")) as WorkerPass);
+  }
+  rmSync(scratch, { recursive: true, force: true });
+  const [one, many] = passes as [WorkerPass, WorkerPass];
+  const host = machine();
+  const lines: string[] = [];
+  lines.push(
+    `#### ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC — 1 vs ${many.workers} workers, commit ${one.commit}`,
+    "",
+    `Machine: ${host.cpus} CPU (${host.cpu}), node ${host.node}; load average ${one.loadAverage.toFixed(2)} / ${many.loadAverage.toFixed(2)} at the start of each pass; load generator on the same machine. ${args.connections} connections, ${args.warmup} s warm-up, ${args.seconds} s measured per endpoint.`,
+    "",
+    `| Endpoint | req/s, 1 worker | req/s, ${many.workers} workers | ratio | p99 ms, 1 | p99 ms, ${many.workers} |`,
+    "|---|---:|---:|---:|---:|---:|",
+  );
+  for (const e of one.endpoints) {
+    const m = many.endpoints.find((x) => x.key === e.key);
+    if (!m) continue;
+    lines.push(
+      `| ${e.label} | ${f0(e.rps)} | ${f0(m.rps)} | ${(m.rps / e.rps).toFixed(2)} | ${f1(e.p99)} | ${f1(m.p99)} |`,
+    );
+  }
+  lines.push(
+    "",
+    `Peak RSS of the largest worker: ${one.peakWorkerRssMb} MB with 1, ${many.peakWorkerRssMb} MB with ${many.workers} (target < ${TARGETS.rssMb} MB each). First 200 after spawn: ${f0(one.firstAnswerMs)} / ${f0(many.firstAnswerMs)} ms.`,
+    "",
+  );
+  const entry = lines.join("\n");
+  console.log(`\n${entry}`);
+  // A comparison is only worth keeping from a machine that is not busy with other work.
+  const busiest = Math.max(one.loadAverage, many.loadAverage);
+  if (args.write && !args.only && busiest > host.cpus) {
+    console.log(
+      `bench: not recorded: load average ${busiest.toFixed(2)} on ${host.cpus} CPUs (other work on the machine skews the comparison)`,
+    );
+  } else if (args.write && !args.only) {
+    const doc = existsSync(DOC) ? readFileSync(DOC, "utf8") : "# Benchmarks\n";
+    const next = doc.includes(RUNS_END)
+      ? doc.replace(RUNS_END, `${entry}\n${RUNS_END}`)
+      : `${doc.trimEnd()}\n\n${entry}\n`;
+    writeFileSync(DOC, next);
+    console.log(`bench: appended to ${relative(ROOT, DOC)}`);
+  }
 }
 
 main()
