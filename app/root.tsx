@@ -60,8 +60,10 @@ function SourceBanners() {
   const data = useRouteLoaderData<typeof loader>("root");
   if (!data) return null;
   const { planData, sampleUpstream } = data.status;
+  if (planData !== "sample" && planData !== "missing" && !sampleUpstream) return null;
+  // Inside a landmark (axe `region`): every piece of content belongs to one.
   return (
-    <>
+    <aside className="notices" aria-label="About the data on this site">
       {planData === "sample" ? (
         <p className="banner" role="note" data-testid="sample-data-banner">
           <strong>Sample data:</strong> the plans and prices on this site are made up for demonstration. Counties and
@@ -79,7 +81,7 @@ function SourceBanners() {
           the HealthCare.gov API, not from the real service.
         </p>
       ) : null}
-    </>
+    </aside>
   );
 }
 

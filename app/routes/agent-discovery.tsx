@@ -185,8 +185,9 @@ export default function AgentDiscovery() {
         <div className="success-panel" role="status">
           <h2>Thank you: we have your answers</h2>
           <p>
-            We saved your form and sent a confirmation to your email address. Someone from the team may contact you with
-            a follow-up question. You can also <a href="#upload">share a blank copy of a form you use</a>.
+            We saved your form. We will send a confirmation to your email address in the next few minutes. Someone from
+            the team may contact you with a follow-up question. You can also{" "}
+            <a href="#upload">share a blank copy of a form you use</a>.
           </p>
         </div>
       ) : null}

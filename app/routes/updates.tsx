@@ -91,8 +91,8 @@ export default function Updates() {
         <div className="success-panel" role="status">
           <h2>You are on the list</h2>
           <p>
-            Thank you. We have saved your sign-up and sent a confirmation email. If it has not arrived in a few minutes,
-            check your spam folder.
+            Thank you. We have saved your sign-up. We will send you a confirmation email in the next few minutes (it is
+            queued, not yet sent); if it has not arrived in a while, check your spam folder.
           </p>
           <p>
             <Link to="/plans">Compare plans now</Link>

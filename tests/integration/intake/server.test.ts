@@ -83,6 +83,9 @@ describe.each(WRITE_STORE_DIALECTS)("intake on the %s write store", (dialect) =>
       expect(res.headers.get("location")).toBe("/updates?joined=1");
       const thanks = await (await fetch(`${server.url}/updates?joined=1`)).text();
       expect(thanks).toContain("You are on the list");
+      // The email is only queued when the page answers: it must not claim it was sent.
+      expect(thanks).toContain("We will send you a confirmation email");
+      expect(thanks).not.toMatch(/\bsent a confirmation/);
       expect(await rows("SELECT source FROM waitlist_submissions WHERE email_key = 'nojs@example.com'")).toEqual([
         { source: "form" },
       ]);
