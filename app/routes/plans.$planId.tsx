@@ -1,3 +1,5 @@
+import { EnrollLinks } from "../components/plans/enroll-links";
+import { STANDARDIZED_HINT, STANDARDIZED_LABEL } from "../domain/plan-design";
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, Link, useLoaderData, useLocation, useParams, useRouteError } from "@remix-run/react";
 import { CoverageLines } from "../components/plans/coverage-list";
@@ -61,6 +63,11 @@ export default function PlanDetail() {
         {plan.type ? ` · ${plan.type}` : ""}
         {plan.hsaEligible ? " · HSA-eligible" : ""} · Plan year {plan.year} · Plan ID {plan.id}
       </p>
+      {page.extras.standardized ? (
+        <p className="standardized" data-testid="standardized">
+          <span className="badge">{STANDARDIZED_LABEL}</span> <span className="hint-inline">{STANDARDIZED_HINT}</span>
+        </p>
+      ) : null}
 
       <section aria-labelledby="price-heading">
         <h2 id="price-heading">What it costs you</h2>
@@ -100,6 +107,11 @@ export default function PlanDetail() {
             benefits below are the ones for your level{plan.variantName ? ` (${plan.variantName})` : ""}.
           </p>
         ) : null}
+      </section>
+
+      <section aria-labelledby="enroll-heading" className="enroll-step">
+        <h2 id="enroll-heading">Apply / enroll</h2>
+        <EnrollLinks links={page.extras.enroll} planName={plan.name} />
       </section>
 
       {price || page.eligibilityUnavailable ? (

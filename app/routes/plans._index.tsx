@@ -236,6 +236,7 @@ function Results({ page, headingRef }: { page: ResultsPage; headingRef: RefObjec
                   drugCoverage={page.drugCoverage}
                   doctorCoverage={page.doctorCoverage}
                   compareChecked={page.compareIds.includes(plan.id)}
+                  extras={page.extras[plan.id]}
                 />
               ))}
             </ol>

@@ -6,6 +6,7 @@ import { coverageText, type CoverageCheckView } from "../components/plans/covera
 import { costShareWords, money, moneyOr, USAGE_SHORT } from "../components/plans/format";
 import { KEY_BENEFIT_WORDS, limitWords } from "../components/plans/plan-card";
 import { Stars } from "../components/plans/stars";
+import { EnrollLinks } from "../components/plans/enroll-links";
 import { comparePage } from "../server/pages/compare-page.server";
 import { planHref, plansHref, type ShoppingState } from "../lib/shopping-url";
 import plansStyles from "../styles/plans.css?url";
@@ -145,6 +146,7 @@ function CompareTable({ page }: { page: OkPage }) {
               `scenario-${scenario.key}`,
             ),
           )}
+          {rowFor("Standardized design", (p) => (p.extras.standardized ? "Yes (Easy Pricing)" : "No"), "standardized")}
           {rowFor(
             "Quality rating",
             (p) => (
@@ -154,6 +156,13 @@ function CompareTable({ page }: { page: OkPage }) {
           )}
           {coverageRows(page.drugCoverage, "drug")}
           {coverageRows(page.doctorCoverage, "doctor")}
+          {rowFor(
+            "Apply / enroll",
+            (p) => (
+              <EnrollLinks links={p.extras.enroll} planName={p.plan.name} compact />
+            ),
+            "enroll",
+          )}
         </tbody>
       </table>
       {noUpstreamAnswer(page.drugCoverage?.upstream) || noUpstreamAnswer(page.doctorCoverage?.upstream) ? (

@@ -4,6 +4,7 @@
  * app/domain/parameters/aca-parameters.json (marketplaceType); marketplace
  * names and addresses are the states' own public sites.
  */
+import { STATE_MARKETPLACES } from "../../app/domain/marketplaces";
 import { ACA } from "./reference";
 
 export type ExchangeKind = "healthcaregov" | "sbe_federal_platform" | "sbe";
@@ -75,31 +76,10 @@ export const STATES: readonly StateInfo[] = [
 export const STATE_BY_CODE = new Map(STATES.map((s) => [s.code, s]));
 export const STATE_BY_FIPS = new Map(STATES.map((s) => [s.fips, s]));
 
-/** States that run their own enrollment platform, with the name and address consumers know. */
-const OWN_MARKETPLACES: Record<string, [string, string]> = {
-  CA: ["Covered California", "https://www.coveredca.com"],
-  CO: ["Connect for Health Colorado", "https://connectforhealthco.com"],
-  CT: ["Access Health CT", "https://www.accesshealthct.com"],
-  DC: ["DC Health Link", "https://dchealthlink.com"],
-  GA: ["Georgia Access", "https://georgiaaccess.gov"],
-  ID: ["Your Health Idaho", "https://www.yourhealthidaho.org"],
-  IL: ["Get Covered Illinois", "https://getcovered.illinois.gov"],
-  KY: ["kynect", "https://kynect.ky.gov"],
-  ME: ["CoverME.gov", "https://www.coverme.gov"],
-  MD: ["Maryland Health Connection", "https://www.marylandhealthconnection.gov"],
-  MA: ["Massachusetts Health Connector", "https://www.mahealthconnector.org"],
-  MN: ["MNsure", "https://www.mnsure.org"],
-  NV: ["Nevada Health Link", "https://www.nevadahealthlink.com"],
-  NJ: ["Get Covered New Jersey", "https://www.nj.gov/getcoverednj"],
-  NM: ["beWellnm", "https://www.bewellnm.com"],
-  NY: ["NY State of Health", "https://nystateofhealth.ny.gov"],
-  PA: ["Pennie", "https://pennie.com"],
-  RI: ["HealthSource RI", "https://healthsourceri.com"],
-  VT: ["Vermont Health Connect", "https://info.healthconnect.vermont.gov"],
-  VA: ["Virginia's Insurance Marketplace", "https://www.marketplace.virginia.gov"],
-  WA: ["Washington Healthplanfinder", "https://www.wahealthplanfinder.org"],
-  OR: ["Oregon Health Insurance Marketplace", "https://healthcare.oregon.gov"],
-};
+/** States that run their own enrollment platform, with the name and address consumers know (the app's one table). */
+const OWN_MARKETPLACES: Record<string, [string, string]> = Object.fromEntries(
+  Object.entries(STATE_MARKETPLACES).map(([code, m]) => [code, [m.name, m.url]]),
+);
 
 const HEALTHCARE_GOV: [string, string] = ["HealthCare.gov", "https://www.healthcare.gov"];
 

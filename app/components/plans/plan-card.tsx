@@ -3,6 +3,9 @@ import { planHref, type ShoppingState } from "../../lib/shopping-url";
 import { CoverageLines, type CoverageCheckView } from "./coverage-list";
 import { costShareWords, csrWords, money, moneyOr, USAGE_SHORT } from "./format";
 import { Stars } from "./stars";
+import { EnrollLinks } from "./enroll-links";
+import type { PlanExtras } from "../../server/pages/plan-extras.server";
+import { STANDARDIZED_LABEL } from "../../domain/plan-design";
 import type { PricedPlan } from "../../server/shopping/plan-list.server";
 
 /** The fields of a priced plan (POST /api/plans) a card shows. */
@@ -32,6 +35,7 @@ export function PlanCard({
   drugCoverage,
   doctorCoverage,
   compareChecked,
+  extras,
 }: {
   plan: PlanCardPlan;
   state: ShoppingState;
@@ -40,6 +44,7 @@ export function PlanCard({
   drugCoverage: CoverageCheckView | null;
   doctorCoverage: CoverageCheckView | null;
   compareChecked: boolean;
+  extras?: PlanExtras;
 }) {
   const nameId = `plan-${plan.id}-name`;
   const many = householdSize > 1;
@@ -57,6 +62,14 @@ export function PlanCard({
           </span>
           {plan.type ? ` · ${plan.type}` : ""}
           {plan.hsa_eligible ? " · HSA-eligible" : ""}
+          {extras?.standardized ? (
+            <>
+              {" · "}
+              <span className="badge" data-testid="standardized">
+                {STANDARDIZED_LABEL}
+              </span>
+            </>
+          ) : null}
         </p>
         <div className="premium-block">
           <p className="premium">
@@ -134,6 +147,7 @@ export function PlanCard({
             Plan details<span className="visually-hidden"> for {plan.name}</span>
           </Link>
         </div>
+        {extras ? <EnrollLinks links={extras.enroll} planName={plan.name} compact /> : null}
       </article>
     </li>
   );

@@ -14,6 +14,7 @@ import {
   type DrugCoverageCheck,
   type PlaceSummary,
 } from "./page-parts.server";
+import { planExtrasOf, type PlanExtras } from "./plan-extras.server";
 import { hasScenarios, scenarioViews, type ScenarioView } from "./scenarios.server";
 
 /** The compare page (/plans/compare): two or three plans side by side, priced for the URL's household. */
@@ -21,6 +22,7 @@ import { hasScenarios, scenarioViews, type ScenarioView } from "./scenarios.serv
 export interface ComparedPlan {
   plan: PricedPlan;
   scenarios: ScenarioView[];
+  extras: PlanExtras;
 }
 
 export type ComparePage =
@@ -81,7 +83,12 @@ export async function comparePage(url: URL): Promise<ComparePage> {
     const variant = plan.csr_variant && detail ? detail.puf.csrVariants[plan.csr_variant] : undefined;
     const scenarios =
       variant && hasScenarios(variant.sbcScenarios) ? variant.sbcScenarios : (detail?.puf.sbcScenarios ?? {});
-    return { plan, scenarios: scenarioViews(scenarios) };
+    const extras = planExtrasOf(
+      detail,
+      { id, name: plan.name, issuerName: plan.issuer.name, state: place.state },
+      answer.year,
+    );
+    return { plan, scenarios: scenarioViews(scenarios), extras };
   });
   const [drugCoverage, doctorCoverage] = await Promise.all([
     drugCoverageFor(state.drugs, ids, answer.year),

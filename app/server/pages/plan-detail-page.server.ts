@@ -21,6 +21,7 @@ import {
   type DrugCoverageCheck,
   type PlaceSummary,
 } from "./page-parts.server";
+import { planExtrasOf, type PlanExtras } from "./plan-extras.server";
 import { hasScenarios, scenarioViews, type ScenarioView } from "./scenarios.server";
 
 /** The plan detail page (/plans/<planId>): the plan's costs, priced for the URL's household when it has one. */
@@ -69,6 +70,7 @@ export interface PlanDetailModel {
   drugCoverage: DrugCoverageCheck | null;
   doctorCoverage: DoctorCoverageCheck | null;
   place: PlaceSummary | null;
+  extras: PlanExtras;
 }
 
 const DOCUMENT_LABELS: Array<[keyof PlanDetail["puf"]["urls"], string]> = [
@@ -76,7 +78,7 @@ const DOCUMENT_LABELS: Array<[keyof PlanDetail["puf"]["urls"], string]> = [
   ["formulary", "Drug list (formulary)"],
   ["providerDirectory", "Provider directory"],
   ["brochure", "Plan brochure"],
-  ["enrollment", "Enroll or pay with the insurer"],
+  // The enrollment page is the plan's "Apply / enroll" next step (PlanExtras.enroll), not a document.
 ];
 
 export function documentLinks(urls: PlanDetail["puf"]["urls"]): DocumentLink[] {
@@ -202,6 +204,11 @@ export async function planDetailPage(
     scenarios: scenarioViews(scenarios),
     quality: detail.puf.qualityRating,
     documents: documentLinks(detail.puf.urls),
+    extras: planExtrasOf(
+      detail,
+      { id: detail.id, name: detail.name, issuerName: detail.issuer.name, state: detail.state },
+      year,
+    ),
     drugCoverage,
     doctorCoverage,
     place,

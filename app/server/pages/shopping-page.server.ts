@@ -33,6 +33,7 @@ import {
   type PlaceSummary,
   type SearchOutcome,
 } from "./page-parts.server";
+import { planExtrasFor, type PlanExtras } from "./plan-extras.server";
 import { yearlyCostMethod, type YearlyCostMethodRow } from "./yearly-cost-method.server";
 
 export interface CountyOption {
@@ -68,6 +69,8 @@ export interface ResultsModel {
   doctorCoverage: DoctorCoverageCheck | null;
   compareIds: string[];
   yearlyCostMethod: YearlyCostMethodRow[];
+  /** Where to enroll and the design label, by plan id. */
+  extras: Record<string, PlanExtras>;
 }
 
 /**
@@ -237,6 +240,7 @@ export async function shoppingPage(url: URL): Promise<ShoppingPage> {
     doctorCoverage,
     compareIds: compareIdsOf(search).slice(0, 3),
     yearlyCostMethod: yearlyCostMethod(),
+    extras: planExtrasFor(place, results.year, results.plans),
   };
 }
 

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resetEnvForTests } from "../../../app/server/platform/env.server";
+import { resetPlanStoreForTests } from "../../../app/server/plan-store/plan-store.server";
+import { resetUpstreamClientForTests } from "../../../app/server/upstream/client.server";
+import { shoppingPage } from "../../../app/server/pages/shopping-page.server";
+import { planDetailPage } from "../../../app/server/pages/plan-detail-page.server";
+import { comparePage } from "../../../app/server/pages/compare-page.server";
+import { startFakeUpstream, type FakeUpstream } from "../../../mocks/cms-api/index";
+import { TEST_PLAN_STORE } from "../../helpers/server";
+
+/**
+ * Item 1 of issue 17: every plan the pages show carries an "Apply / enroll"
+ * next step for its state's marketplace, and item 11: the standardized design.
+ */
+
+const KEY = "enroll-step-test-key-0123456789";
+const HOUSEHOLD = "income=36000&age=35&tobacco=no&pregnant=no&rel=self";
+let fake: FakeUpstream;
+
+beforeAll(async () => {
+  fake = await startFakeUpstream({ apiKey: KEY });
+  Object.assign(process.env, {
+    PLAN_STORE_PATH: TEST_PLAN_STORE,
+    MARKETPLACE_API_KEY: KEY,
+    MARKETPLACE_API_BASE_URL: fake.url,
+    UPSTREAM_IS_SAMPLE: "1",
+    LOG_LEVEL: "silent",
+  });
+  resetEnvForTests();
+  resetPlanStoreForTests();
+  resetUpstreamClientForTests();
+});
+
+afterAll(async () => {
+  resetPlanStoreForTests();
+  await fake.close();
+});
+
+async function results(query: string) {
+  const page = await shoppingPage(new URL(`http://localhost/plans?${query}&${HOUSEHOLD}`));
+  if (page.step !== "results") throw new Error(`expected results, got ${page.step}`);
+  return page;
+}
+
+describe("the Apply / enroll next step", () => {
+  it("gives every Texas plan card HealthCare.gov, plus the insurer's page where the data has one", async () => {
+    const page = await results("zip=75201&county=48113&state=TX");
+    expect(page.results.plans.length).toBeGreaterThan(0);
+    for (const plan of page.results.plans) {
+      const steps = page.extras[plan.id].enroll;
+      expect(steps[0].label).toBe("Apply and enroll at HealthCare.gov");
+      expect(steps[0].note).toContain(plan.id);
+      for (const extra of steps.slice(1)) expect(extra.label).toBe(`Enroll or pay with ${plan.issuer.name}`);
+    }
+    const standardized = page.results.plans.filter((p) => page.extras[p.id].standardized).map((p) => p.name);
+    expect(standardized).toContain("Bluebonnet Silver Standard");
+    expect(standardized).not.toContain("Bluebonnet Bronze Essential");
+  });
+
+  it("sends New York plans to NY State of Health and none to HealthCare.gov", async () => {
+    const page = await results("zip=10001&county=36061&state=NY");
+    expect(page.results.plans.length).toBeGreaterThan(0);
+    for (const plan of page.results.plans) {
+      const steps = page.extras[plan.id].enroll;
+      expect(steps[0].href).toBe("https://nystateofhealth.ny.gov");
+      expect(steps.some((s) => s.href.includes("healthcare.gov"))).toBe(false);
+    }
+    const first = page.results.plans[0].id;
+    const detail = await planDetailPage(
+      first,
+      new URL(`http://localhost/plans/${first}?zip=10001&county=36061&state=NY&${HOUSEHOLD}`),
+    );
+    expect(detail.extras.enroll[0].label).toBe("Apply and enroll at NY State of Health");
+    expect(detail.documents.map((d) => d.label)).not.toContain("Enroll or pay with the insurer");
+  });
+
+  it("puts the step in the comparison for each plan", async () => {
+    const page = await results("zip=75201&county=48113&state=TX");
+    const ids = page.results.plans.slice(0, 2).map((p) => p.id);
+    const compare = await comparePage(
+      new URL(
+        `http://localhost/plans/compare?zip=75201&county=48113&state=TX&${HOUSEHOLD}&compare=${ids[0]}&compare=${ids[1]}`,
+      ),
+    );
+    if (!compare.ok) throw new Error(compare.message);
+    expect(compare.plans.map((p) => p.extras.enroll[0].href)).toEqual([
+      "https://www.healthcare.gov/apply-and-enroll/how-to-apply/",
+      "https://www.healthcare.gov/apply-and-enroll/how-to-apply/",
+    ]);
+  });
+});
