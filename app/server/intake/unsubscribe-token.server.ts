@@ -46,7 +46,10 @@ export interface UnsubscribeLinks {
 /** The service's public origin for links in emails. */
 export function publicBaseUrl(): string {
   const config = env();
-  return (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/(?<!\/)\/+$/, "");
+  // Trailing slashes trimmed without a regular expression (the redos lint flags /\/+$/ as polynomial).
+  let base = config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`;
+  while (base.endsWith("/")) base = base.slice(0, -1);
+  return base;
 }
 
 /** The links for an address, or null when no secret is configured (then emails carry none). */
