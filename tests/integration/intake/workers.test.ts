@@ -1,0 +1,100 @@
+import { copyFileSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+import { startServer, TEST_PLAN_STORE, type RunningServer } from "../../helpers/server";
+
+/**
+ * WORKERS=2 (decision 192): two server processes on one port under a
+ * node:cluster primary, on the embedded engines. Every worker answers, a
+ * reseed is picked up by every worker, a dead worker is replaced, and SIGTERM
+ * to the primary stops them all.
+ */
+
+const dir = mkdtempSync(path.join(os.tmpdir(), "intake-workers-"));
+const storeFile = path.join(dir, "plan-store.sqlite");
+let server: RunningServer | undefined;
+afterAll(async () => {
+  await server?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function workerPids(primary: number): number[] {
+  try {
+    return readFileSync(`/proc/${primary}/task/${primary}/children`, "utf8")
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** A county's name as served, each request on a new connection (so the primary spreads them over the workers). */
+function countyNames(url: string, times: number): Promise<string[]> {
+  const one = () =>
+    new Promise<string>((resolve, reject) => {
+      const req = http.get(`${url}/api/counties?zip=10001`, { agent: false, timeout: 10_000 }, (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => (body += c));
+        res.on("end", () => {
+          if (res.statusCode !== 200) return reject(new Error(`answered ${res.statusCode}: ${body.slice(0, 200)}`));
+          const parsed = JSON.parse(body) as { counties: Array<{ fips: string; name: string }> };
+          resolve(parsed.counties.find((c) => c.fips === "36061")?.name ?? "none");
+        });
+      });
+      req.on("timeout", () => req.destroy(new Error("no answer within 10 s")));
+      req.on("error", reject);
+    });
+  return Promise.all(Array.from({ length: times }, one));
+}
+
+describe("WORKERS=2 on one port", () => {
+  it("serves from both workers, follows a reseed in each, replaces a dead worker and stops on SIGTERM", async () => {
+    copyFileSync(TEST_PLAN_STORE, storeFile);
+    server = await startServer({ env: { WORKERS: "2", PLAN_STORE_PATH: storeFile }, timeoutMs: 40_000 });
+    // Both workers listen (the first "listening" line resolves startServer).
+    const listening = () => (server!.output().match(/listening on http/g) ?? []).length;
+    for (let i = 0; i < 200 && listening() < 2; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(listening()).toBe(2);
+    expect(server.output()).toContain("starting 2 workers");
+    expect(server.output()).toContain("WORKERS > 1 without REDIS_URL");
+    const pids = workerPids(server.process.pid!);
+    expect(pids).toHaveLength(2);
+
+    const before = await countyNames(server.url, 20);
+    expect(new Set(before)).toEqual(new Set(["New York County"]));
+
+    // A reseed: a new file renamed over the old one, as the seed pipeline does.
+    const next = path.join(dir, "next.sqlite");
+    copyFileSync(storeFile, next);
+    const db = new Database(next);
+    db.prepare("UPDATE counties SET name = 'New York County (reseeded)' WHERE fips = '36061'").run();
+    db.close();
+    renameSync(next, storeFile);
+    await new Promise((r) => setTimeout(r, 1_500));
+    const after = await countyNames(server.url, 20);
+    expect(new Set(after)).toEqual(new Set(["New York County (reseeded)"]));
+
+    // A worker killed outright: once the primary has seen it go, the port keeps answering from the
+    // other, and a replacement starts.
+    process.kill(pids[0]!, "SIGKILL");
+    for (let i = 0; i < 100 && !server.output().includes("worker died; starting another"); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(server.output()).toContain("worker died; starting another");
+    expect(new Set(await countyNames(server.url, 6))).toEqual(new Set(["New York County (reseeded)"]));
+    for (let i = 0; i < 200 && listening() < 3; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(listening()).toBe(3);
+    expect(workerPids(server.process.pid!)).toHaveLength(2);
+
+    // SIGTERM to the primary: every worker shuts down gracefully and the primary exits 0.
+    const survivors = workerPids(server.process.pid!);
+    expect(await server.stop()).toBe(0);
+    server = undefined;
+    for (const pid of survivors) expect(() => process.kill(pid, 0)).toThrow();
+  }, 90_000);
+});
