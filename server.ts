@@ -1,7 +1,8 @@
 /**
  * Express entry point: configuration, security headers, edge protection,
  * compression, static files and the Remix request handler, plus graceful
- * shutdown. `npm run build` compiles it to build/server.js (scripts/build-server.mjs), which `npm start` runs.
+ * shutdown. `npm run build` compiles it to build/server.js (scripts/build-server.mjs), which `npm start` runs;
+ * `npm run dev` runs this file through tsx with Vite in middleware mode (hot reload).
  */
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
@@ -27,11 +28,15 @@ import { compressWholeAnswers } from "./server/compression.ts";
 import { remixRequestHandler } from "./server/remix-handler.ts";
 import { startCluster } from "./server/cluster.ts";
 import { startupRefusal } from "./server/startup-checks.ts";
+import { unappliedPatches } from "./server/patch-check.ts";
+import type { ViteDevServer } from "vite";
 // Types only (erased by esbuild): the fake's code is loaded from its own file, below.
 import type * as FakeUpstreamModule from "./mocks/cms-api/index.ts";
 import type { FakeUpstream } from "./mocks/cms-api/index.ts";
 
 const SHUTDOWN_GRACE_MS = 9_000;
+/** `npm run dev` (scripts/start.mjs --dev, under tsx): Vite in middleware mode instead of the build. */
+const DEV = process.argv.includes("--dev");
 const FAKE_UPSTREAM_KEY = "sample-fake-upstream-key";
 
 async function main(): Promise<void> {
@@ -78,14 +83,35 @@ async function main(): Promise<void> {
   // Open and migrate the write store and resume sending any email an earlier process left in the outbox.
   await startIntakeBackgroundWork();
 
-  const serverBuildPath = path.join(buildDir, "server", "index.js");
-  if (!existsSync(serverBuildPath)) {
-    console.error("No production build found: run `npm run build` first.");
-    process.exit(1);
+  for (const { patch, file } of unappliedPatches()) {
+    log.warn(
+      { patch, file },
+      `patch-package patch not applied: ${patch} (${file}); run \`npx patch-package\` (an install with --ignore-scripts skips it). Pages still work, slower.`,
+    );
   }
-  const build = (await import(pathToFileURL(serverBuildPath).href)) as ServerBuild;
 
   const app = express();
+  // Slow clients are cut off by header and whole-request timeouts (docs/decisions/053).
+  const server: Server = createHttpServer(app);
+  // `npm run dev`: the app from its sources through Vite in middleware mode, with hot reload over
+  // this server's own socket; otherwise the production build. Everything else below is the same.
+  let build: ServerBuild | (() => Promise<ServerBuild>);
+  let vite: ViteDevServer | undefined;
+  if (DEV) {
+    const { createServer } = await import("vite");
+    const devServer = await createServer({ server: { middlewareMode: true, hmr: { server } }, appType: "custom" });
+    vite = devServer;
+    build = () => devServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>;
+    onShutdown("vite", () => devServer.close());
+  } else {
+    const serverBuildPath = path.join(buildDir, "server", "index.js");
+    if (!existsSync(serverBuildPath)) {
+      console.error("No production build found: run `npm run build` first.");
+      process.exit(1);
+    }
+    build = (await import(pathToFileURL(serverBuildPath).href)) as ServerBuild;
+  }
+
   app.disable("x-powered-by");
   app.set("trust proxy", config.TRUST_PROXY);
   // Nothing reads req.query (Remix and the firewall read the URL themselves): don't parse every query string with qs.
@@ -120,6 +146,9 @@ async function main(): Promise<void> {
     next();
   });
   app.use(requestLog(log));
+  // Vite's own files (the client, modules, dependencies) first: the rate rule would count every
+  // module of a page, and they are no route of the app. Anything else falls through.
+  if (vite) app.use(vite.middlewares);
   app.use(
     createRateLimiter({
       max: config.RATE_LIMIT_MAX,
@@ -136,29 +165,34 @@ async function main(): Promise<void> {
   });
 
   // Fingerprinted assets never change under one name: cache them for a year.
-  app.use(
-    "/assets",
-    compressFiles,
-    express.static(path.join(buildDir, "client", "assets"), { immutable: true, maxAge: "1y" }),
-  );
+  if (!vite) {
+    app.use(
+      "/assets",
+      compressFiles,
+      express.static(path.join(buildDir, "client", "assets"), { immutable: true, maxAge: "1y" }),
+    );
+  }
   // Outside /assets only files with an extension are served (favicon.svg, robots.txt): a page or API
   // path would cost two failed file look-ups on every request (docs/decisions/113).
-  const staticFiles = [
-    express.static(path.join(buildDir, "client"), { maxAge: "1h" }),
-    express.static("public", { maxAge: "1h" }),
-  ];
-  app.use((req, res, next) =>
-    /\.[A-Za-z0-9]+$/.test(req.path)
-      ? compressFiles(req, res, () => staticFiles[0](req, res, () => staticFiles[1](req, res, next)))
-      : next(),
-  );
+  // (Under Vite, its middleware has served public/ and the client already.)
+  if (!vite) {
+    const staticFiles = [
+      express.static(path.join(buildDir, "client"), { maxAge: "1h" }),
+      express.static("public", { maxAge: "1h" }),
+    ];
+    app.use((req, res, next) =>
+      /\.[A-Za-z0-9]+$/.test(req.path)
+        ? compressFiles(req, res, () => staticFiles[0](req, res, () => staticFiles[1](req, res, next)))
+        : next(),
+    );
+  }
   app.use(compressWholeAnswers());
 
   app.all(
     "*",
     remixRequestHandler({
       build,
-      mode: "production",
+      mode: DEV ? "development" : "production",
       getLoadContext: (req, res) => ({
         cspNonce: res.locals.cspNonce as string,
         requestId: res.locals.requestId as string,
@@ -208,8 +242,6 @@ async function main(): Promise<void> {
     }
   });
 
-  // Slow clients are cut off by header and whole-request timeouts (docs/decisions/053).
-  const server: Server = createHttpServer(app);
   server.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.PORT;

@@ -20,7 +20,8 @@ import {
 import { inspectedBody } from "./firewall/body";
 
 export function remixRequestHandler(options: {
-  build: ServerBuild;
+  /** The production build, or (`npm run dev`) a function that loads the current one through Vite. */
+  build: ServerBuild | (() => Promise<ServerBuild>);
   mode: string;
   getLoadContext: (req: ExpressRequest, res: ExpressResponse) => AppLoadContext;
 }) {

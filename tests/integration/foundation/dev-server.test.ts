@@ -1,0 +1,58 @@
+/**
+ * `npm run dev`: server.ts through tsx with Vite in middleware mode (hot reload), behind the
+ * same middleware as production. Spawned as a developer runs it, polled until it listens, killed.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, it } from "vitest";
+import { REPO_ROOT, TEST_PLAN_STORE } from "../../helpers/server";
+
+it("npm run dev serves the start page from the sources, with Vite's client for hot reload", async () => {
+  const scratch = mkdtempSync(path.join(os.tmpdir(), "marketplace-dev-"));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    PLAN_STORE_PATH: TEST_PLAN_STORE,
+    DATABASE_URL: `file:${path.join(scratch, "app.db")}`,
+    UPLOAD_LOCAL_DIR: path.join(scratch, "uploads"),
+    DEPLOY_ENV: "development",
+  };
+  for (const name of ["VITEST", "VITEST_POOL_ID", "VITEST_WORKER_ID", "NODE_ENV", "MARKETPLACE_API_KEY", "UPSTREAM"])
+    delete env[name];
+  // Its own process group, so that npm, node and Vite's workers all stop together.
+  const child = spawn("npm", ["run", "dev"], {
+    cwd: REPO_ROOT,
+    env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk) => (output += chunk.toString()));
+  try {
+    await expect
+      .poll(() => /listening on http:\/\/[^:]+:(\d+)/.exec(output)?.[1], { timeout: 90_000, interval: 200 })
+      .toBeDefined();
+    const base = `http://127.0.0.1:${/listening on http:\/\/[^:]+:(\d+)/.exec(output)![1]}`;
+    const page = await fetch(`${base}/`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("Your ZIP code");
+    // Served from the sources: the page loads Remix's hot-reload runtime and Vite's client, which Vite serves.
+    expect(html).toContain('import "/@id/__x00__virtual:remix/inject-hmr-runtime"');
+    expect(html).toContain('import * as route0 from "/app/root.tsx"');
+    expect((await fetch(`${base}/@id/__x00__virtual:remix/inject-hmr-runtime`)).status).toBe(200);
+    expect((await fetch(`${base}/@vite/client`)).status).toBe(200);
+    // The same middleware as production: security headers and the request log.
+    expect(page.headers.get("content-security-policy")).toMatch(/script-src 'self' 'nonce-/);
+    expect(output).toMatch(/"path":"\/","status":200/);
+    expect(output).toMatch(/UPSTREAM=fake/);
+  } finally {
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    if (child.exitCode === null) process.kill(-child.pid!, "SIGTERM");
+    await exited;
+  }
+}, 120_000);
