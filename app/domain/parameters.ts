@@ -1,13 +1,14 @@
 // Typed, year-aware accessors over the ACA parameter file.
 //
 // Every number the eligibility and rating code uses comes from
-// ./parameters/aca-parameters.json (each block there carries its `source`);
+// ./parameters/aca-parameters.json (each block there carries its `source`), validated with zod when
+// it is loaded (./parameter-file.ts);
 // see /work/shared/reference/eligibility-rules.md for the rules and caveats.
 // A year that the file does not hold raises MissingParameterError rather than
 // silently borrowing a neighbouring year (docs/decisions/010-parameter-lookups.md).
 
 import type { CsrLevel } from "./csr";
-import params from "./parameters/aca-parameters.json";
+import { ACA_PARAMETERS, type AcaParameterFile } from "./parameter-file";
 
 /** Raised when aca-parameters.json holds no value for the requested year, date or state. */
 export class MissingParameterError extends Error {
@@ -21,77 +22,9 @@ export class MissingParameterError extends Error {
   }
 }
 
-// ---------------------------------------------------------------------------
-// Shape of the JSON file (only the parts the domain reads).
-
-interface GuidelineColumn {
-  base: number;
-  perAdditional: number;
-}
-interface RawBand {
-  fromFpl: number;
-  toFpl: number | null;
-  initial: number;
-  final: number;
-}
-interface RawApplicableYear {
-  bands?: RawBand[];
-  sameAs?: string;
-  minFplForCredit?: number;
-  maxFplForCredit?: number | null;
-  maxInclusive?: boolean;
-  cliffAbove400: boolean;
-  source: string;
-}
-interface RawCsrBand {
-  variant: string;
-  avPercent: number;
-  fplAtLeast?: number;
-  fplAbove?: number;
-  fplAtMost: number;
-}
-interface RawEssentialPlanPeriod {
-  from: string;
-  to: string | null;
-  authority: string;
-  upperFpl: number;
-}
-interface RawFamilyTiers {
-  ONE_ADULT: number;
-  TWO_ADULTS: number;
-  ONE_ADULT_AND_CHILDREN: number;
-  TWO_ADULTS_AND_CHILDREN: number;
-  CHILD_ONLY?: number;
-  extraAdultNotDependent?: string;
-  age29RiderMultiplier?: { value: number; from: number };
-  validFrom?: number;
-  source: string;
-}
-interface AcaParameterFile {
-  povertyGuidelines: Record<string, { contiguous: GuidelineColumn; AK: GuidelineColumn; HI: GuidelineColumn }>;
-  guidelineYearForCoverageYear: { ptcAndCsr: Record<string, number | string> };
-  applicablePercentage: Record<string, RawApplicableYear | string>;
-  csr: { bands: RawCsrBand[] };
-  medicaid: {
-    expansionAdultThresholdFpl: number;
-    nonExpansionStates: Record<string, string[] | Record<string, string> | string>;
-  };
-  ageCurves: {
-    federalDefault: { validFrom: number; factors: Record<string, number> };
-    stateSpecific: { curves: Record<string, Record<string, number>> };
-    noAgeRating: { states: string[] };
-    ownedDataStatesWithOwnCurve: string[];
-  };
-  familyTiers: Record<string, RawFamilyTiers>;
-  nyEssentialPlan: {
-    ageRange: [number, number];
-    premiumMonthly: { value: number };
-    periods: RawEssentialPlanPeriod[];
-  };
-  otherParameters: { maxOutOfPocket: Record<string, [number, number] | string> };
-}
-
-const P = params as unknown as AcaParameterFile;
+// The file, validated at load (./parameter-file.ts); its types come from the schemas there.
+const P = ACA_PARAMETERS;
+type RawApplicableYear = AcaParameterFile["applicablePercentage"][string];
 
 // ---------------------------------------------------------------------------
 // Small helpers.

@@ -20,8 +20,7 @@
  * - aptc (monthly) = max(0, benchmark − income × pct / 12), left unrounded as
  *   the real API sends it.
  */
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
+import { ACA_PARAMETERS } from "../../app/domain/parameter-file";
 import type { FakeDataset, FakePlan } from "./dataset";
 
 export class FakeApiError extends Error {
@@ -60,14 +59,10 @@ export interface AcaParameters {
   marketplaceType: Record<string, { healthcareGov?: string[] }>;
 }
 
-// Next to this file in the source tree; from the working directory when bundled into build/server.js.
-const PARAMETERS_NEXT_TO_SOURCE = new URL("../../app/domain/parameters/aca-parameters.json", import.meta.url);
-const PARAMETERS_FILE = existsSync(PARAMETERS_NEXT_TO_SOURCE)
-  ? PARAMETERS_NEXT_TO_SOURCE
-  : path.resolve(process.cwd(), "app/domain/parameters/aca-parameters.json");
-let cached: AcaParameters | undefined;
+// The service's parameter file as data, validated at load (app/domain/parameter-file.ts); the
+// rules below that read it are the fake's own.
 export function acaParameters(): AcaParameters {
-  return (cached ??= JSON.parse(readFileSync(PARAMETERS_FILE, "utf8")) as AcaParameters);
+  return ACA_PARAMETERS as unknown as AcaParameters;
 }
 
 function yearKeys(record: Record<string, unknown>): number[] {

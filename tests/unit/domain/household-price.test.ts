@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import parameters from "../../../app/domain/parameters/aca-parameters.json";
+import testVectors from "../../fixtures/parameters/aca-test-vectors.json";
 import type { Member } from "../../../app/domain/rating";
 import { priceForHousehold, ratingTable } from "../../../app/domain/household-price";
 import { csrVariantFor } from "../../../app/domain/csr";
@@ -16,7 +16,7 @@ import {
  * Household pricing: store rate tables → household premium in cents
  * (priceForHousehold, ratingTable), and the credit on a plan
  * (premiumAfterCredit, ehbPremium). Hand calculations cite eligibility-rules.md §§5, 6, 8
- * and aca-parameters.json (ageCurves, familyTiers, testVectors).
+ * and aca-parameters.json (ageCurves, familyTiers) and tests/fixtures/parameters/aca-test-vectors.json.
  */
 
 const person = (age: number, relationship: Member["relationship"] = "self", usesTobacco = false): Member => ({
@@ -112,7 +112,7 @@ describe("household rules", () => {
   });
 });
 
-describe("PolicyEngine family-tier vectors, read from aca-parameters.json testVectors", () => {
+describe("PolicyEngine family-tier vectors, read from tests/fixtures/parameters/aca-test-vectors.json", () => {
   // Members as the vectors write them: the first is the subscriber; "N (tax dependent)" is a
   // dependent of N; a later member of 21 or more is the spouse; one under 21 a child.
   type Vector = {
@@ -122,7 +122,7 @@ describe("PolicyEngine family-tier vectors, read from aca-parameters.json testVe
     expectedMonthly: number;
     tier: string;
   };
-  const vectors = (parameters.testVectors.familyTier.cases as Vector[]).filter((v) => v.slcspBaseMonthly !== undefined);
+  const vectors = (testVectors.familyTier.cases as Vector[]).filter((v) => v.slcspBaseMonthly !== undefined);
   const membersOf = (list: Array<number | string>): Member[] =>
     list.map((m, i) => {
       if (typeof m === "string") return person(Number.parseInt(m, 10), "child");

@@ -1,9 +1,9 @@
-// Every case under `testVectors` in aca-parameters.json, iterated. Most are PolicyEngine's own YAML
+// Every case in tests/fixtures/parameters/aca-test-vectors.json (once `testVectors` in aca-parameters.json), iterated. Most are PolicyEngine's own YAML
 // tests (an outside oracle); `derivedExamples` are computed from the file's parameters. Where a case
 // needs a year the file does not carry, or an input we do not take (immigration status), the test
 // says so and asserts what we do instead, so a silent change of behaviour still fails.
 import { describe, expect, it } from "vitest";
-import params from "../../../app/domain/parameters/aca-parameters.json";
+import vectors from "../../fixtures/parameters/aca-test-vectors.json";
 import {
   applicablePercentage,
   csrLevel,
@@ -20,7 +20,7 @@ import {
 import { ageBandLabel, householdPremium, ratedMembers, type Member, type RateTable } from "../../../app/domain/rating";
 import { appliedCredit, roundCents } from "../../../app/domain/pricing";
 
-const V = params.testVectors;
+const V = vectors;
 
 /** Whole FPL percent from a PolicyEngine fraction (1.33 → 133). */
 const pct = (fraction: number) => Math.round(fraction * 100);
