@@ -189,13 +189,40 @@ export async function buildPlanStore(options: BuildPlanStoreOptions): Promise<Lo
         isSample: layout.sample,
       });
     }
-    db.exec("COMMIT");
-
     const tables: Record<string, number> = {};
     for (const table of planStoreTables) {
       const name = getTableConfig(table).name;
       tables[name] = (db.prepare(`SELECT count(*) AS n FROM "${name}"`).get() as { n: number }).n;
     }
+    tables.store_meta += 1; // the report row itself, written next
+    const totals = { rowsRead: 0, rowsLoaded: 0, rowsSkipped: 0, rowsRejected: 0 };
+    for (const f of loader.files) {
+      totals.rowsRead += f.rowsRead;
+      totals.rowsLoaded += f.rowsLoaded;
+      totals.rowsSkipped += f.rowsSkipped;
+      totals.rowsRejected += f.rowsRejected;
+    }
+    // The summary report (per file: read, loaded, skipped, rejected with reasons, notes) for /api/health and operators.
+    const summary = {
+      files: loader.files.map((f) => ({
+        file: f.file,
+        format: f.format,
+        planYear: f.planYear,
+        rowsRead: f.rowsRead,
+        rowsLoaded: f.rowsLoaded,
+        rowsSkipped: f.rowsSkipped,
+        rowsRejected: f.rowsRejected,
+        skipReasons: f.skipReasons,
+        rejectReasons: f.rejectReasons,
+        notes: f.notes,
+      })),
+      tables,
+      totals,
+      warnings: loader.warnings,
+    };
+
+    insertMeta({ key: "report", value: JSON.stringify(summary) });
+    db.exec("COMMIT");
 
     options.onProgress?.({ phase: "finish", message: "syncing and swapping in the new store" });
     // Readers open the store read-only; a rollback journal (not WAL) means no -wal/-shm files.
@@ -207,13 +234,6 @@ export async function buildPlanStore(options: BuildPlanStoreOptions): Promise<Lo
     renameSync(tmpPath, outPath);
     fsyncPath(path.dirname(outPath));
 
-    const totals = { rowsRead: 0, rowsLoaded: 0, rowsSkipped: 0, rowsRejected: 0 };
-    for (const f of loader.files) {
-      totals.rowsRead += f.rowsRead;
-      totals.rowsLoaded += f.rowsLoaded;
-      totals.rowsSkipped += f.rowsSkipped;
-      totals.rowsRejected += f.rowsRejected;
-    }
     return {
       outPath,
       sourceDir: layout.root,

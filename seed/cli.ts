@@ -10,8 +10,9 @@
  */
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { buildPlanStore, type BuildProgress, type LoadReport } from "./build-store";
+import { buildPlanStore, type LoadReport } from "./build-store";
 import { StoreRefusedError } from "./gate";
+import { progressPrinter } from "./progress";
 
 export type CliArgs = {
   source: string;
@@ -87,39 +88,6 @@ export function parseArgs(argv: string[]): CliArgs {
   }
   if (!args.source) throw new Error("--source <dir> is required");
   return args as CliArgs;
-}
-
-function formatBytes(n: number): string {
-  if (n >= 1 << 30) return `${(n / (1 << 30)).toFixed(2)} GB`;
-  if (n >= 1 << 20) return `${(n / (1 << 20)).toFixed(1)} MB`;
-  return `${(n / 1024).toFixed(0)} KB`;
-}
-
-function progressPrinter(stream: NodeJS.WriteStream): (p: BuildProgress) => void {
-  const tty = Boolean(stream.isTTY);
-  let lastLine = 0;
-  let lastFile = "";
-  return (p) => {
-    let text: string;
-    if (p.phase === "read") {
-      const pct = p.overallTotalBytes > 0 ? Math.floor((100 * p.overallBytesRead) / p.overallTotalBytes) : 100;
-      text = `[${String(pct).padStart(3)}%] ${p.file}: ${p.rowsRead.toLocaleString("en-US")} rows, ${formatBytes(p.bytesRead)} of ${formatBytes(p.totalBytes)}`;
-    } else if (p.phase === "index") {
-      text = p.done < p.total ? `indexing ${p.index} (${p.done + 1}/${p.total})` : "indexes built";
-    } else {
-      text = p.message;
-    }
-    const now = Date.now();
-    const newFile = p.phase === "read" && p.file !== lastFile;
-    if (tty) {
-      stream.write(`\r\x1b[K${text}`);
-      if (p.phase === "finish") stream.write("\n");
-    } else if (newFile || p.phase !== "read" || now - lastLine >= 5000) {
-      stream.write(`${text}\n`);
-      lastLine = now;
-    }
-    if (p.phase === "read") lastFile = p.file;
-  };
 }
 
 export function summarize(report: LoadReport): string {

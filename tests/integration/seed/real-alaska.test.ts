@@ -116,6 +116,16 @@ describe("real Alaska PY2026 files without a Rate PUF", () => {
         ]),
       );
       expect(meta.complete).toBe("0");
+      // The summary report, per file: read, loaded, skipped and rejected with reasons.
+      const report = JSON.parse(meta.report);
+      const benefits = report.files.find((f: { file: string }) => f.file === "benefits-and-cost-sharing-puf.csv");
+      expect(benefits.rowsRead).toBe(rawRows(path.join(AK, "benefits-and-cost-sharing-puf.csv")).length);
+      expect(benefits.rowsRead).toBe(benefits.rowsLoaded + benefits.rowsSkipped + benefits.rowsRejected);
+      expect(Object.keys(benefits.skipReasons)).toEqual(
+        expect.arrayContaining(["dental-only plan", "SHOP (small group) plan"]),
+      );
+      expect(report.tables.plan_variants).toBe(64);
+      expect(report.tables.store_meta).toBe(8); // schema_version, plan_years, sample, complete, problems, loaded_at, source, report
       expect(JSON.parse(meta.problems)).toEqual([
         expect.objectContaining({ condition: "rates", message: expect.stringMatching(/^2026 AK: 15 of 15 plans/) }),
       ]);
