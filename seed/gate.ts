@@ -88,13 +88,13 @@ export function checkCompleteness(
     "rate-puf.csv",
     grouped("NOT EXISTS (SELECT 1 FROM rates r WHERE r.plan_year = p.plan_year AND r.plan_id = p.plan_id)"),
   );
+  // Nested EXISTS, not a join: without statistics SQLite would scan a year's benefits per plan.
   perGroup(
     "benefits",
     "benefits",
     "benefits-and-cost-sharing-puf.csv",
-    grouped(`NOT EXISTS (SELECT 1 FROM plan_variants v JOIN benefits b
-               ON b.plan_year = v.plan_year AND b.variant_id = v.variant_id
-             WHERE v.plan_year = p.plan_year AND v.plan_id = p.plan_id)`),
+    grouped(`NOT EXISTS (SELECT 1 FROM plan_variants v WHERE v.plan_year = p.plan_year AND v.plan_id = p.plan_id
+               AND EXISTS (SELECT 1 FROM benefits b WHERE b.plan_year = v.plan_year AND b.variant_id = v.variant_id))`),
   );
   perGroup(
     "service-area",

@@ -248,6 +248,21 @@ export function buildNationalWorld(
     const areaSet = new Set(areas);
     const stateCounties = countiesByState.get(iss.state)!;
     const covered = stateCounties.filter((c) => areaSet.has(countyAreas.get(c.fips)!));
+    // A ZIP3-rated state (AK) may have no county whose first ZIP lies in the areas covered:
+    // the issuer then serves, as partial counties, the ZIPs it prices, so that its plans have a
+    // service area (the seed's completeness gate refuses plans without one).
+    const zip3Rule = ZIP3_RATED[iss.state];
+    let partials: Array<{ county: string; partialZips: string[] }> = [];
+    if (covered.length === 0 && zip3Rule) {
+      partials = stateCounties
+        .map((c) => ({
+          county: c.fips,
+          partialZips: hudZips
+            .filter((z) => z.county === c.fips && areaSet.has(zip3Rule(Number(z.zip.slice(0, 3)))))
+            .map((z) => z.zip),
+        }))
+        .filter((p) => p.partialZips.length > 0);
+    }
     const statewide = areas.length === RATING_AREAS[iss.state] && di % 2 === 0;
     const sa: ServiceArea = {
       id: `${iss.state}S001`,
@@ -255,17 +270,19 @@ export function buildNationalWorld(
       statewide,
       counties: statewide
         ? []
-        : covered.map((c, i) =>
-            i === 0 && di % 8 === 3
-              ? {
-                  county: c.fips,
-                  partialZips: hudZips
-                    .filter((z) => z.county === c.fips)
-                    .slice(0, 2)
-                    .map((z) => z.zip),
-                }
-              : { county: c.fips },
-          ),
+        : partials.length > 0
+          ? partials
+          : covered.map((c, i) =>
+              i === 0 && di % 8 === 3
+                ? {
+                    county: c.fips,
+                    partialZips: hudZips
+                      .filter((z) => z.county === c.fips)
+                      .slice(0, 2)
+                      .map((z) => z.zip),
+                  }
+                : { county: c.fips },
+            ),
       market: "Individual",
       dental: false,
     };
