@@ -203,6 +203,31 @@ export const CountiesResponse = z.strictObject({
 
 export const CsrLevelAnswer = z.enum(CSR_LEVELS);
 
+const MemberIndexes = z.array(z.number().int().min(0)).describe("Indexes into household.people, ascending");
+
+export const IncomeLineAnswer = z.strictObject({
+  kind: z
+    .enum([
+      "medicaid_adults",
+      "coverage_gap",
+      "medicaid_children",
+      "essential_plan",
+      "csr_94",
+      "csr_87",
+      "csr_73",
+      "premium_tax_credit",
+    ])
+    .describe(
+      "What changes at the line: adult Medicaid, the coverage-gap floor (100%, non-expansion states), children's Medicaid/CHIP, the NY Essential Plan, the top of a CSR level, the 400% credit limit",
+    ),
+  percent: z.number().describe("The line as a percent of its poverty guideline"),
+  amount: z.number().describe("Yearly household income at the line, dollars"),
+  side: z
+    .enum(["at_or_below", "below"])
+    .describe("at_or_below: the programme applies up to and including amount; below: only under it"),
+  guideline_year: z.number().int().describe("Poverty-guideline year the line is measured on"),
+});
+
 export const EligibilityResponse = z.strictObject({
   year: z.number().int(),
   aptc: z.number().describe("Monthly advance premium tax credit in dollars (2 decimals)"),
@@ -212,10 +237,22 @@ export const EligibilityResponse = z.strictObject({
   essential_plan: z.boolean().optional().describe("NY only: the household should be routed to the Essential Plan"),
   fpl_percent: z
     .number()
-    .nullable()
     .describe(
-      "Household income as a whole percent of the poverty guideline used (own calculation; null from upstream)",
+      "Household income as a percent of the credit's poverty guideline (the year before the plan year), truncated to one decimal; our own estimate in every state, also where the credit comes from upstream",
     ),
+  medicaid_chip_members: MemberIndexes.describe(
+    "Indexes of the people likely eligible for Medicaid or CHIP (children against the state's children's limit): left out of the credit",
+  ),
+  essential_plan_members: MemberIndexes.describe("NY: indexes of the adults (19-64) routed to the Essential Plan"),
+  medicare_members: MemberIndexes.describe(
+    "Indexes of the people treated as eligible for premium-free Medicare Part A (65+, unless medicare_eligible is false): no credit",
+  ),
+  coverage_family_members: MemberIndexes.describe(
+    "Indexes of the people the benchmark, the credit and the plan prices are for (everyone else has other coverage)",
+  ),
+  income_lines: z
+    .array(IncomeLineAnswer)
+    .describe("The income lines that change what this household gets, in yearly dollars, ascending"),
   benchmark_premium: z
     .number()
     .nullable()
@@ -288,6 +325,13 @@ export const PlansResponse = z.strictObject({
   }),
   household_size: z.number().int(),
   eligibility: EligibilityResponse.nullable().describe("The estimate the prices use; null when it is unavailable"),
+  fpl_percent: z.number().describe("As eligibility.fpl_percent; given also when the estimate is unavailable"),
+  coverage_family_members: MemberIndexes.describe(
+    "Indexes of the people the plan prices are for: those not on Medicaid/CHIP, the Essential Plan or Medicare (everyone, when nobody is left)",
+  ),
+  income_lines: z
+    .array(IncomeLineAnswer)
+    .describe("As eligibility.income_lines; given also when the estimate is unavailable"),
   eligibility_unavailable: z
     .string()
     .nullable()

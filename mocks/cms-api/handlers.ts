@@ -18,6 +18,8 @@ import {
   householdPremium,
   personAge,
   plansOffered,
+  povertyGuideline,
+  ptcGuidelineYear,
   ratingAreaFor,
 } from "./rules";
 
@@ -307,6 +309,28 @@ export function countiesByZip(ds: FakeDataset, zipOrPrefix: string, query: URLSe
 
 // ------------------------------------------------------------ eligibility
 
+/**
+ * GET /households/pcfpl: income as a percent of the poverty guideline the year's credit uses, two
+ * decimals, for a household of any size (16 and more included: the guideline has no top).
+ */
+export function percentOfPoverty(
+  ds: FakeDataset,
+  query: URLSearchParams,
+  p: AcaParameters = acaParameters(),
+): FakeAnswer {
+  const year = queryYear(ds, query);
+  if (year === null) throw new FakeApiError(400, "1003", "year: cannot be blank.");
+  const state = (query.get("state") ?? "").toUpperCase();
+  if (!/^[A-Z]{2}$/.test(state)) throw new FakeApiError(400, "1003", "state: cannot be blank.");
+  const size = Number(query.get("size"));
+  if (!Number.isInteger(size) || size < 1)
+    throw new FakeApiError(400, "1003", "size: must be a whole number of at least 1.");
+  const income = Number(query.get("income"));
+  if (!Number.isFinite(income) || income < 0) throw new FakeApiError(400, "1003", "income: must be a number.");
+  const guideline = povertyGuideline(p, ptcGuidelineYear(p, year), state, size);
+  return ok({ pc_fpl: Math.floor((Math.round(income * 100) * 100) / guideline) / 100 });
+}
+
 interface HouseholdBody {
   household?: FakeHousehold;
   place?: FakePlace;
@@ -336,15 +360,18 @@ export function eligibilityEstimates(
   const place = checkPlace(p, body.place, year);
   if (!body.household) throw new FakeApiError(400, "1003", "household: cannot be blank.");
   const result = householdEligibility(ds, p, year, place, body.household);
-  const csrName = result.csr ? `${result.csr}% AV Level Silver Plan CSR` : null;
-  // One entry per person, in order; the household's credit is repeated on each.
-  const estimates = body.household.people.map(() => ({
-    aptc: result.aptc,
-    ...(csrName ? { csr: csrName } : {}),
-    hardship_exemption: false,
-    is_medicaid_chip: result.isMedicaidChip,
-    in_coverage_gap: result.inCoverageGap,
-  }));
+  // One entry per person, in order: the household's credit on each person in the coverage family,
+  // nothing for people with other coverage or on Medicaid/CHIP.
+  const estimates = result.people.map((person) => {
+    const csrName = person.csr ? `${person.csr}% AV Level Silver Plan CSR` : null;
+    return {
+      aptc: person.aptc,
+      ...(csrName ? { csr: csrName } : {}),
+      hardship_exemption: false,
+      is_medicaid_chip: person.isMedicaidChip,
+      in_coverage_gap: person.inCoverageGap,
+    };
+  });
   return ok({ estimates });
 }
 

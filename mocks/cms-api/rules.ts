@@ -86,7 +86,7 @@ export function povertyGuideline(p: AcaParameters, guidelineYear: number, state:
   return column.base + column.perAdditional * (Math.max(1, size) - 1);
 }
 
-function ptcGuidelineYear(p: AcaParameters, coverageYear: number): number {
+export function ptcGuidelineYear(p: AcaParameters, coverageYear: number): number {
   const mapped = p.guidelineYearForCoverageYear.ptcAndCsr[String(coverageYear)];
   return typeof mapped === "number" ? mapped : coverageYear - 1;
 }
@@ -254,27 +254,76 @@ export function benchmarkPremium(ds: FakeDataset, year: number, place: FakePlace
     .filter((plan) => plan.metalLevel.toLowerCase() === "silver")
     .map((plan) => {
       const premium = householdPremium(ds, plan, area, ages, onDate);
-      return premium === null ? null : premium * plan.ehbShare;
+      // The same cent-rounded EHB premium the plan search shows (planObject's ehb_premium).
+      return premium === null ? null : centsOf(premium * plan.ehbShare);
     })
     .filter((premium): premium is number => premium !== null)
     .sort((a, b) => a - b);
-  if (silver.length < 2) throw new FakeApiError(404, "1016", "not enough plans to calculate SLCSP/LCBP");
-  return silver[1];
+  if (silver.length === 0) throw new FakeApiError(404, "1016", "not enough plans to calculate SLCSP/LCBP");
+  // One silver plan offered: it is the benchmark (26 CFR 1.36B-3(f)).
+  return silver.length === 1 ? silver[0] : silver[1];
+}
+
+/** Dollars rounded to cents, as the plan search rounds premiums. */
+export function centsOf(dollars: number): number {
+  return Math.round(dollars * 100) / 100;
+}
+
+/** income ≤ fraction × guideline, compared in whole cents and basis points, not floats (1.38 × 21,640 is 29,863.199…). */
+export function atOrBelowLine(income: number, fraction: number, guideline: number): boolean {
+  return Math.round(income * 100) * 100 <= Math.round(fraction * 10_000) * guideline;
+}
+
+/** income < fraction × guideline, compared the same way. */
+export function belowLine(income: number, fraction: number, guideline: number): boolean {
+  return Math.round(income * 100) * 100 < Math.round(fraction * 10_000) * guideline;
 }
 
 // ------------------------------------------------------------ eligibility
 
-export interface HouseholdEligibility {
+export interface PersonEligibility {
   aptc: number;
   csr: "94" | "87" | "73" | null;
   isMedicaidChip: boolean;
   inCoverageGap: boolean;
 }
 
+export interface HouseholdEligibility extends PersonEligibility {
+  /** One entry per person, in order. */
+  people: PersonEligibility[];
+}
+
 const PARTIAL_MEDICAID_LIMIT: Record<string, number> = {
   // aca-parameters.json medicaid.nonExpansionStates.notes.WI: covers adults to 100% FPL, so no gap.
   WI: 1.0,
 };
+
+/** The children's Medicaid/CHIP limits the service publishes (read as data, like the parameters). */
+interface ChildLimitsFile {
+  years: Record<string, { limits?: Record<string, number>; sameAs?: string }>;
+}
+const CHILD_LIMITS_NEXT_TO_SOURCE = new URL(
+  "../../app/domain/parameters/child-medicaid-chip-limits.json",
+  import.meta.url,
+);
+let childLimitsCached: ChildLimitsFile | undefined;
+function childLimits(): ChildLimitsFile {
+  const file = existsSync(CHILD_LIMITS_NEXT_TO_SOURCE)
+    ? CHILD_LIMITS_NEXT_TO_SOURCE
+    : path.resolve(process.cwd(), "app/domain/parameters/child-medicaid-chip-limits.json");
+  return (childLimitsCached ??= JSON.parse(readFileSync(file, "utf8")) as ChildLimitsFile);
+}
+function childLimitFor(state: string, year: number): number | undefined {
+  const years = childLimits().years;
+  const y = latestAtOrBefore(years, year);
+  if (y === null) return undefined;
+  let entry = years[String(y)];
+  if (!entry.limits && entry.sameAs) entry = years[entry.sameAs];
+  return entry.limits?.[state];
+}
+
+const CHILD_AGE_LIMIT = 19;
+const MEDICAID_ADULT_MAX_AGE = 64;
 
 export function householdEligibility(
   ds: FakeDataset,
@@ -289,44 +338,85 @@ export function householdEligibility(
   if (!Array.isArray(household.people) || household.people.length === 0) {
     throw new FakeApiError(400, "1003", "household: (people: cannot be blank.)");
   }
+  // Households of any size, 16 and more included: the guideline formula has no top.
   const size = household.people.length;
   const ptcFpl = povertyGuideline(p, ptcGuidelineYear(p, year), place.state, size);
   const medicaidFpl = povertyGuideline(p, year, place.state, size);
+  const onDate = effectiveDate(household, year);
 
   const nonExpansionKey = latestAtOrBefore(p.medicaid.nonExpansionStates, year);
   const nonExpansion = new Set(
     (nonExpansionKey ? p.medicaid.nonExpansionStates[String(nonExpansionKey)] : []) as string[],
   );
-  const medicaidLimit = nonExpansion.has(place.state)
+  const adultLimit = nonExpansion.has(place.state)
     ? PARTIAL_MEDICAID_LIMIT[place.state]
     : p.medicaid.expansionAdultThresholdFpl;
-  const isMedicaidChip = medicaidLimit !== undefined && income <= medicaidLimit * medicaidFpl;
-  const inCoverageGap =
-    !isMedicaidChip &&
-    nonExpansion.has(place.state) &&
-    PARTIAL_MEDICAID_LIMIT[place.state] === undefined &&
-    income < ptcFpl;
+  // WI's partial limit is "below 100%"; the expansion line is "at or below 138%".
+  const adultMedicaid =
+    adultLimit === undefined
+      ? false
+      : nonExpansion.has(place.state)
+        ? belowLine(income, adultLimit, medicaidFpl)
+        : atOrBelowLine(income, adultLimit, medicaidFpl);
+  const childLimit = childLimitFor(place.state, year);
+  const childMedicaid = childLimit === undefined ? adultMedicaid : atOrBelowLine(income, childLimit, medicaidFpl);
+  const gapState = nonExpansion.has(place.state) && PARTIAL_MEDICAID_LIMIT[place.state] === undefined;
+  const belowFloor = belowLine(income, 1, ptcFpl);
 
-  const fplFraction = Math.floor((100 * income) / ptcFpl) / 100;
+  // Person by person: who is Medicaid/CHIP-eligible, and who is in the coverage family.
+  const people = household.people.map((person) => {
+    const age = personAge(person, onDate);
+    const covered = person.aptc_eligible !== false && person.has_mec !== true;
+    const medicaid =
+      person.has_mec !== true &&
+      (age < CHILD_AGE_LIMIT ? childMedicaid : age <= MEDICAID_ADULT_MAX_AGE && adultMedicaid);
+    const gap = !medicaid && gapState && belowFloor && age >= CHILD_AGE_LIMIT && age <= MEDICAID_ADULT_MAX_AGE;
+    return { covered, medicaid, gap };
+  });
+  const family = people.filter((x) => x.covered && !x.medicaid);
+  const isMedicaidChip = people.some((x) => x.medicaid);
+  const inCoverageGap = people.some((x) => x.gap);
+
+  const fplFraction = Math.floor(Math.round(income * 100) / ptcFpl) / 100;
   // The 100% floor and the 400% cliff are tested in dollars (the truncated fraction would let $1 over 400% through).
   const table = applicableYear(p, year);
   const overCliff = Boolean(
-    table.cliffAbove400 && table.maxFplForCredit != null && income > table.maxFplForCredit * ptcFpl,
+    table.cliffAbove400 && table.maxFplForCredit != null && !atOrBelowLine(income, table.maxFplForCredit, ptcFpl),
   );
-  const pct = isMedicaidChip || income < ptcFpl || overCliff ? null : applicablePercentage(p, year, fplFraction);
-  if (pct === null) return { aptc: 0, csr: null, isMedicaidChip, inCoverageGap };
+  const pct = family.length === 0 || belowFloor || overCliff ? null : applicablePercentage(p, year, fplFraction);
+  const none = (x: { medicaid: boolean; gap: boolean }): PersonEligibility => ({
+    aptc: 0,
+    csr: null,
+    isMedicaidChip: x.medicaid,
+    inCoverageGap: x.gap,
+  });
+  if (pct === null) return { aptc: 0, csr: null, isMedicaidChip, inCoverageGap, people: people.map(none) };
 
-  const benchmark = benchmarkPremium(ds, year, place, household);
+  const benchmark = benchmarkPremium(ds, year, place, {
+    ...household,
+    // Medicaid/CHIP-eligible people are not in the coverage family either.
+    people: household.people.filter((_, i) => people[i].covered && !people[i].medicaid),
+  });
   const aptc = Math.max(0, benchmark - (income * pct) / 12);
 
-  const ratio = income / ptcFpl;
   let csr: HouseholdEligibility["csr"] = null;
   for (const band of p.csr.bands) {
-    const above = band.fplAtLeast !== undefined ? ratio >= band.fplAtLeast : ratio > (band.fplAbove ?? Infinity);
-    if (above && ratio <= band.fplAtMost) {
+    const above =
+      band.fplAtLeast !== undefined
+        ? !belowLine(income, band.fplAtLeast, ptcFpl)
+        : band.fplAbove !== undefined && !atOrBelowLine(income, band.fplAbove, ptcFpl);
+    if (above && atOrBelowLine(income, band.fplAtMost, ptcFpl)) {
       csr = band.variant as HouseholdEligibility["csr"];
       break;
     }
   }
-  return { aptc, csr, isMedicaidChip, inCoverageGap };
+  return {
+    aptc,
+    csr,
+    isMedicaidChip,
+    inCoverageGap,
+    people: people.map((x) =>
+      x.covered && !x.medicaid ? { aptc, csr, isMedicaidChip: false, inCoverageGap: x.gap } : none(x),
+    ),
+  };
 }

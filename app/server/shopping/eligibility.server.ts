@@ -1,5 +1,6 @@
 import type { z } from "zod";
-import { estimateEligibility, type EligibilityEstimate } from "../../domain/eligibility";
+import { estimateHousehold } from "../../domain/household-eligibility";
+import { householdReasons } from "../../domain/household-reasons";
 import { roundCents } from "../../domain/pricing";
 import type { EligibilityResponse, ShoppingRequest } from "../../schemas/shopping";
 import { planStore, type PlanStore } from "../plan-store/plan-store.server";
@@ -15,7 +16,7 @@ import {
 } from "../upstream/client.server";
 import { fallbackReason, ownEstimateInstead, recordEligibilityDrift } from "./eligibility-fallback.server";
 import { householdBenchmark } from "./benchmark.server";
-import { householdSizeOf, upstreamHousehold } from "./household.server";
+import { householdDecisions, incomeLinesAnswer, upstreamHousehold, type HouseholdDecisions } from "./household.server";
 import { checkPlace, marketFor } from "./place.server";
 import { checkCoverageDate, resolvePlanYear } from "./plan-year.server";
 
@@ -25,12 +26,24 @@ export type EligibilityAnswer = z.infer<typeof EligibilityResponse>;
 /** States whose eligibility the service computes itself (the rest ask upstream). */
 const OWN_CALCULATION_STATES = new Set(["NY"]);
 
-function coverageDateOf(request: ShoppingRequest, year: number): string {
-  return request.coverage_date ?? `${year}-01-01`;
+/** The answer's per-person and household fields from our own rules (every state). */
+function householdFields(d: HouseholdDecisions) {
+  const e = d.estimate;
+  return {
+    fpl_percent: e.fplPercent,
+    medicaid_chip_members: e.medicaidChipMembers,
+    essential_plan_members: e.essentialPlanMembers,
+    medicare_members: e.medicareMembers,
+    coverage_family_members: e.coverageFamily,
+    income_lines: incomeLinesAnswer(d.lines),
+  };
 }
 
 function ownEligibility(request: ShoppingRequest, year: number, store: PlanStore): EligibilityAnswer {
-  const benchmark = householdBenchmark(request, year, store);
+  const decisions = householdDecisions(request, year);
+  // The benchmark for the people plans are priced for (the coverage family, or everyone when it is
+  // empty), so a place without rating area or silver plans is refused whoever the household is.
+  const benchmark = householdBenchmark(request, year, store, decisions.pricedMembers);
   if (!benchmark) {
     const { state, county_fips, zip } = request.place;
     if (!store.ratingAreaFor({ year, state, countyFips: county_fips, zip })) {
@@ -46,28 +59,20 @@ function ownEligibility(request: ShoppingRequest, year: number, store: PlanStore
       "We cannot estimate the tax credit here: there are not enough silver plans in our data for this county.",
     );
   }
-  const estimate: EligibilityEstimate = estimateEligibility({
-    coverageYear: year,
-    coverageDate: coverageDateOf(request, year),
-    state: request.place.state,
-    income: request.income,
-    householdSize: householdSizeOf(request),
-    applicantAge: request.household.people[0].age,
-    benchmarkMonthly: benchmark.monthly,
-  });
+  const estimate = estimateHousehold(decisions.input, () => benchmark.monthly);
   return {
     year,
     aptc: roundCents(estimate.aptc),
     csr: estimate.csr,
-    is_medicaid_chip: estimate.is_medicaid_chip,
-    in_coverage_gap: estimate.in_coverage_gap,
-    ...(estimate.essential_plan !== undefined ? { essential_plan: estimate.essential_plan } : {}),
-    fpl_percent: estimate.fplPercent,
+    is_medicaid_chip: estimate.isMedicaidChip,
+    in_coverage_gap: estimate.inCoverageGap,
+    ...(estimate.essentialPlan !== undefined ? { essential_plan: estimate.essentialPlan } : {}),
+    ...householdFields({ ...decisions, estimate }),
     benchmark_premium: benchmark.monthly,
     expected_contribution:
       estimate.expectedContributionMonthly === null ? null : roundCents(estimate.expectedContributionMonthly),
     source: "own",
-    reasons: estimate.reasons,
+    reasons: householdReasons(estimate, year, request.place.state),
   };
 }
 
@@ -92,7 +97,15 @@ const eligibilitySettled = new BoundedCache<string, EligibilityAnswer>({
 
 /** Each caller gets its own copy: one changing its answer cannot change another's. */
 function copyOf(answer: EligibilityAnswer): EligibilityAnswer {
-  return { ...answer, reasons: [...answer.reasons] };
+  return {
+    ...answer,
+    reasons: [...answer.reasons],
+    medicaid_chip_members: [...answer.medicaid_chip_members],
+    essential_plan_members: [...answer.essential_plan_members],
+    medicare_members: [...answer.medicare_members],
+    coverage_family_members: [...answer.coverage_family_members],
+    income_lines: answer.income_lines.map((l) => ({ ...l })),
+  };
 }
 
 /**
@@ -155,27 +168,53 @@ export function forgetEligibilityAnswers(): void {
 }
 
 async function askUpstreamEligibility(request: ShoppingRequest, year: number): Promise<EligibilityAnswer> {
-  // A failure is classified by the caller: our own estimate, or the failure's own code and message.
-  const estimates = await eligibilityEstimates({
-    household: upstreamHousehold(request, { countNonApplicants: true }),
-    place: { countyfips: request.place.county_fips, state: request.place.state, zipcode: request.place.zip },
+  const decisions = householdDecisions(request, year);
+  const own = decisions.estimate;
+  const fields = householdFields(decisions);
+  const flags = {
+    is_medicaid_chip: own.isMedicaidChip,
+    in_coverage_gap: own.inCoverageGap,
+    ...(own.essentialPlan !== undefined ? { essential_plan: own.essentialPlan } : {}),
+  };
+  const answer = (aptc: number, csr: EligibilityAnswer["csr"]): EligibilityAnswer => ({
     year,
-  });
-  // One estimate per person; the household's credit is the subscriber's entry.
-  const first = estimates[0];
-  if (!first) throw eligibilityUnavailable();
-  return {
-    year,
-    aptc: roundCents(Math.max(0, first.aptc ?? 0)),
-    csr: upstreamCsrLevel(first.csr),
-    is_medicaid_chip: Boolean(first.is_medicaid_chip),
-    in_coverage_gap: Boolean(first.in_coverage_gap),
-    fpl_percent: null,
+    aptc,
+    csr,
+    ...flags,
+    ...fields,
     benchmark_premium: null,
     expected_contribution: null,
     source: "upstream",
     reasons: [],
-  };
+  });
+  // Everyone has other coverage (Medicare, Medicaid/CHIP): no credit to ask upstream for.
+  if (own.coverageFamily.length === 0) return answer(0, null);
+  // A failure is classified by the caller: our own estimate, or the failure's own code and message.
+  const estimates = await eligibilityEstimates({
+    household: upstreamHousehold(request, {
+      countNonApplicants: true,
+      outsideCoverageFamily: {
+        medicare: own.medicareMembers,
+        other: [...own.medicaidChipMembers, ...own.essentialPlanMembers],
+      },
+    }),
+    place: { countyfips: request.place.county_fips, state: request.place.state, zipcode: request.place.zip },
+    year,
+  });
+  // One estimate per person, in the order sent: the household's credit is the same for everyone in the
+  // coverage family, so the largest of theirs is read, whoever is listed first (docs/decisions/211).
+  let best: (typeof estimates)[number] | undefined;
+  for (const i of own.coverageFamily) {
+    const e = estimates[i];
+    if (e && (best === undefined || (e.aptc ?? 0) > (best.aptc ?? 0))) best = e;
+  }
+  if (!best) throw eligibilityUnavailable();
+  const result = answer(roundCents(Math.max(0, best.aptc ?? 0)), upstreamCsrLevel(best.csr));
+  // Upstream's own flags for the people it estimated still count.
+  const theirs = own.coverageFamily.map((i) => estimates[i]).filter((e) => e !== undefined);
+  result.is_medicaid_chip ||= theirs.some((e) => Boolean(e.is_medicaid_chip));
+  result.in_coverage_gap ||= theirs.some((e) => Boolean(e.in_coverage_gap));
+  return result;
 }
 
 /**

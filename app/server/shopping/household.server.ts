@@ -1,4 +1,11 @@
 import { resolveRelationships } from "../../domain/household";
+import {
+  estimateHousehold,
+  incomeLines,
+  type HouseholdEstimate,
+  type HouseholdInput,
+  type IncomeLine,
+} from "../../domain/household-eligibility";
 import type { Member, Relationship } from "../../domain/rating";
 import type { ShoppingRequest } from "../../schemas/shopping";
 import type { UpstreamHousehold } from "../upstream/client.server";
@@ -27,6 +34,57 @@ const UPSTREAM_RELATIONSHIP: Record<Relationship, string> = {
   other: "Other Relative",
 };
 
+/** The household as the per-person programme tests read it (docs/decisions/211). */
+export function householdInputOf(request: ShoppingRequest, year: number): HouseholdInput {
+  return {
+    coverageYear: year,
+    coverageDate: request.coverage_date ?? `${year}-01-01`,
+    state: request.place.state,
+    income: request.income,
+    householdSize: householdSizeOf(request),
+    people: request.household.people.map((p) => ({
+      age: p.age,
+      relationship: p.relationship,
+      medicareEligible: p.medicare_eligible,
+    })),
+  };
+}
+
+/** Who gets Medicare, Medicaid/CHIP, the Essential Plan or a plan, from our own rules, in every state. */
+export interface HouseholdDecisions {
+  input: HouseholdInput;
+  /** The estimate without a benchmark (its credit is 0): the people, the FPL percent, CSR, flags. */
+  estimate: HouseholdEstimate;
+  lines: IncomeLine[];
+  /** The people plans are priced for: the coverage family, or everyone when nobody is in it. */
+  pricedMembers: number[];
+}
+
+export function householdDecisions(request: ShoppingRequest, year: number): HouseholdDecisions {
+  const input = householdInputOf(request, year);
+  const estimate = estimateHousehold(input, () => null);
+  const pricedMembers =
+    estimate.coverageFamily.length > 0 ? estimate.coverageFamily : request.household.people.map((_, i) => i);
+  return { input, estimate, lines: incomeLines(input), pricedMembers };
+}
+
+/** The income lines in the answers' shape. */
+export function incomeLinesAnswer(lines: readonly IncomeLine[]) {
+  return lines.map((l) => ({
+    kind: l.kind,
+    percent: l.percent,
+    amount: l.amount,
+    side: l.side,
+    guideline_year: l.guidelineYear,
+  }));
+}
+
+/** The members a plan is priced for (indexes into the request's people). */
+export function membersAt(request: Pick<ShoppingRequest, "household">, indexes: readonly number[]): Member[] {
+  const all = membersOf(request);
+  return indexes.map((i) => all[i]);
+}
+
 export function householdSizeOf(request: Pick<ShoppingRequest, "household">): number {
   return request.household.size ?? request.household.people.length;
 }
@@ -40,15 +98,25 @@ export function householdSizeOf(request: Pick<ShoppingRequest, "household">): nu
  */
 export function upstreamHousehold(
   request: ShoppingRequest,
-  options: { countNonApplicants?: boolean } = {},
+  options: {
+    countNonApplicants?: boolean;
+    /**
+     * People our rules put outside the credit's coverage family (docs/decisions/211): sent as not
+     * APTC-eligible, so upstream's credit is for the same people; Medicare is also minimum coverage.
+     */
+    outsideCoverageFamily?: { medicare: readonly number[]; other: readonly number[] };
+  } = {},
 ): UpstreamHousehold {
   const relationships = relationshipsOf(request);
+  const medicare = new Set(options.outsideCoverageFamily?.medicare ?? []);
+  const other = new Set(options.outsideCoverageFamily?.other ?? []);
   const people: UpstreamHousehold["people"] = request.household.people.map((p, i) => ({
     age: p.age,
     uses_tobacco: p.uses_tobacco,
     is_pregnant: p.is_pregnant,
     relationship: UPSTREAM_RELATIONSHIP[relationships[i]],
-    aptc_eligible: true,
+    aptc_eligible: !medicare.has(i) && !other.has(i),
+    ...(medicare.has(i) ? { has_mec: true } : {}),
   }));
   if (options.countNonApplicants) {
     const notApplying = householdSizeOf(request) - request.household.people.length;

@@ -3,7 +3,7 @@ import { filterPredicate, type PlanPredicate } from "../../domain/plan-filters";
 import { pageOf, sortedIndexes, SORT_KEYS, type SortableList } from "../../domain/plan-order";
 import type { PlansRequest, PlansResponse, PricedPlan as PricedPlanSchema } from "../../schemas/shopping";
 import type { EligibilityAnswer } from "./eligibility.server";
-import { householdSizeOf } from "./household.server";
+import { householdSizeOf, incomeLinesAnswer, type HouseholdDecisions } from "./household.server";
 
 /** One plan of a plan list, priced for the household (the shape is the schema's). */
 export type PricedPlan = z.infer<typeof PricedPlanSchema>;
@@ -44,6 +44,8 @@ export function plansAnswer(
     eligibility: EligibilityAnswer | null;
     unavailable: string | null;
     plans: PricedList;
+    /** Our own per-person decisions: who the prices are for, the FPL percent, the income lines. */
+    household: HouseholdDecisions;
   },
 ): PlansAnswer {
   const list = priced.plans;
@@ -61,6 +63,9 @@ export function plansAnswer(
     household_size: householdSizeOf(request),
     eligibility: priced.eligibility,
     eligibility_unavailable: priced.unavailable,
+    fpl_percent: priced.household.estimate.fplPercent,
+    coverage_family_members: priced.household.pricedMembers,
+    income_lines: incomeLinesAnswer(priced.household.lines),
     usage: request.usage,
     sort: request.sort,
     order: request.order,

@@ -2,7 +2,7 @@ import type { PlansRequest } from "../../schemas/shopping";
 import { planStore } from "../plan-store/plan-store.server";
 import { ServerTiming } from "../platform/server-timing.server";
 import { eligibilityForPricing } from "./eligibility.server";
-import { membersOf } from "./household.server";
+import { householdDecisions, membersAt } from "./household.server";
 import { plansAnswer, type PlansAnswer } from "./plan-list.server";
 import { checkPlace, marketFor } from "./place.server";
 import { checkCoverageDate, resolvePlanYear } from "./plan-year.server";
@@ -23,7 +23,10 @@ export async function pricePlans(
   if (!ownedData) return upstreamPlans(request, year, timing);
 
   const { state, county_fips, zip } = request.place;
-  const members = membersOf(request);
+  // Plans are priced for the credit's coverage family: people on Medicare, Medicaid/CHIP or the
+  // Essential Plan do not buy one (everyone, when nobody is left; docs/decisions/211).
+  const household = householdDecisions(request, year);
+  const members = membersAt(request, household.pricedMembers);
   // Eligibility first: an upstream estimate is on its way while the store work below runs.
   const pendingEligibility = timing.measureAsync("eligibility", () => eligibilityForPricing(request, year, store));
   pendingEligibility.catch(() => undefined); // awaited below; not "unhandled" if the store work throws first
@@ -34,5 +37,5 @@ export async function pricePlans(
   const plans = timing.measure("pricing", () =>
     priceOffer(offer, { members, state, year, usage: request.usage, eligibility, onlyPlanIds: options.onlyPlanIds }),
   );
-  return plansAnswer(request, { year, source: "own", ratingArea, eligibility, unavailable, plans });
+  return plansAnswer(request, { year, source: "own", ratingArea, eligibility, unavailable, plans, household });
 }

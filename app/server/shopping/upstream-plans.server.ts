@@ -5,7 +5,7 @@ import { ApiError } from "../platform/api.server";
 import type { ServerTiming } from "../platform/server-timing.server";
 import { isUpstreamFailure, searchPlans } from "../upstream/client.server";
 import { eligibilityForPricing } from "./eligibility.server";
-import { upstreamHousehold } from "./household.server";
+import { householdDecisions, relationshipsOf, upstreamHousehold } from "./household.server";
 import { listOfAnswers, plansAnswer, type PlansAnswer, type PricedPlan } from "./plan-list.server";
 
 /** Upstream's star rating: `global_rating` when `available`, else none. */
@@ -23,11 +23,21 @@ function upstreamQualityRating(value: unknown): number | null {
  */
 export async function upstreamPlans(request: PlansRequest, year: number, timing: ServerTiming): Promise<PlansAnswer> {
   const { eligibility, unavailable } = await eligibilityForPricing(request, year, planStore());
+  // Only the people plans are priced for are sent, each with the relationship the whole household gave them.
+  const household = householdDecisions(request, year);
+  const relationships = relationshipsOf(request);
+  const priced = {
+    ...request,
+    household: {
+      ...request.household,
+      people: household.pricedMembers.map((i) => ({ ...request.household.people[i], relationship: relationships[i] })),
+    },
+  };
   let result;
   try {
     result = await timing.measureAsync("upstream", () =>
       searchPlans({
-        household: upstreamHousehold(request),
+        household: upstreamHousehold(priced),
         place: { countyfips: request.place.county_fips, state: request.place.state, zipcode: request.place.zip },
         market: "Individual",
         year,
@@ -85,5 +95,6 @@ export async function upstreamPlans(request: PlansRequest, year: number, timing:
     eligibility,
     unavailable,
     plans: listOfAnswers(plans),
+    household,
   });
 }

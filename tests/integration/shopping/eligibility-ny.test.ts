@@ -84,37 +84,44 @@ describe("a worked example, every step written out", () => {
     expect(fake.calls).toHaveLength(0);
   });
 
-  it("Kings County, family of four, $75,900 (230% FPL) → QHP with aptc and CSR 73, not the Essential Plan", async () => {
+  it("Kings County, family of four, $75,900 (230% FPL) → the parents on a QHP with aptc and CSR 73, the children on Child Health Plus", async () => {
     // Guideline 2026 for four: 15,960 + 3 × 5,680 = 33,000. 75,900 / 33,000 = 230%.
     // Essential Plan limit for 2027 coverage: 200% (BHP reinstated 2026-07-01), so not EP.
+    // The children: NY's Medicaid/CHP limit for children is 405% (133,650): CHP-eligible, so not in
+    // the credit's coverage family (26 CFR 1.36B-2(c)(2)); the parents are, as a couple (tier 2.00).
     // Applicable %: 6.78 + (230 − 200)/50 × (8.66 − 6.78) = 6.78 + 1.128 = 7.908 → 7.91%.
     // Contribution = 0.0791 × 75,900 / 12 = 500.3075.
-    // Benchmark = second-lowest of (rate × 2.85 → cents) × EHB → cents:
-    //   20101: 911.67 × 2.85 = 2598.2595 → 2598.26 × 0.9935 = 2581.3713 → 2581.37
-    //   20202: 906.52 × 2.85 = 2583.582  → 2583.58 × 0.9935 = 2566.7867 → 2566.79
-    //   20303: 1010.78 × 2.85 = 2880.723 → 2880.72 × 0.9985 = 2876.3989 → 2876.40
-    // → 2581.37; aptc = 2581.37 − 500.3075 = 2081.0625 → 2081.06. 230% is in (200, 250]: CSR 73.
-    expect(kingsBenchmark(TIER.family)).toBe(2581.37);
+    // Benchmark = second-lowest of (rate × 2.00 → cents) × EHB → cents:
+    //   20101: 911.67 × 2 = 1823.34 × 0.9935 = 1811.4883 → 1811.49
+    //   20202: 906.52 × 2 = 1813.04 × 0.9935 = 1801.2552 → 1801.26
+    //   20303: 1010.78 × 2 = 2021.56 × 0.9985 = 2018.5277 → 2018.53
+    // → 1811.49; aptc = 1811.49 − 500.3075 = 1311.1825 → 1311.18. 230% is in (200, 250]: CSR 73.
+    expect(kingsBenchmark(TIER.couple)).toBe(1811.49);
     const { body } = await ask(shoppingBody(PLACES.kings, [self(42), spouse(40), child(12), child(9)], 75_900));
     expect(body).toMatchObject({
-      aptc: 2081.06,
+      aptc: 1311.18,
       csr: "73",
       essential_plan: false,
-      is_medicaid_chip: false,
+      is_medicaid_chip: true,
+      medicaid_chip_members: [2, 3],
+      coverage_family_members: [0, 1],
+      medicare_members: [],
       fpl_percent: 230,
-      benchmark_premium: 2581.37,
+      benchmark_premium: 1811.49,
     });
   });
 });
 
 // ---------------------------------------------------------------- the FPL lines, one dollar either side
 
-type Household = { name: string; people: PersonIn[]; tier: number };
+// `tier`: the credit's coverage family. Up to 405% FPL NY children are on Medicaid or Child Health
+// Plus, so at every line below the children are outside it and only the adults are priced.
+type Household = { name: string; people: PersonIn[]; tier: number; children: boolean };
 const HOUSEHOLDS: Household[] = [
-  { name: "single", people: [self(40)], tier: TIER.single },
-  { name: "couple", people: [self(45), spouse(43)], tier: TIER.couple },
-  { name: "one adult with children", people: [self(38), child(10), child(7)], tier: TIER.adultAndChildren },
-  { name: "family", people: [self(42), spouse(40), child(12), child(9)], tier: TIER.family },
+  { name: "single", people: [self(40)], tier: TIER.single, children: false },
+  { name: "couple", people: [self(45), spouse(43)], tier: TIER.couple, children: false },
+  { name: "one adult with children", people: [self(38), child(10), child(7)], tier: TIER.single, children: true },
+  { name: "family", people: [self(42), spouse(40), child(12), child(9)], tier: TIER.couple, children: true },
 ];
 const LINES = [100, 138, 150, 200, 250, 400];
 
@@ -130,6 +137,7 @@ function expected(household: Household, income: number) {
   const atOrBelow = (percent: number) => incomeCents <= percent * g; // percent% of G dollars = percent × G cents
   const above = (percent: number) => incomeCents > percent * g;
   const fpl = Math.floor(incomeCents / g);
+  const fplOneDecimal = Math.floor((incomeCents * 10) / g) / 10;
   const medicaid = atOrBelow(138);
   const essentialPlan = !medicaid && atOrBelow(200);
   const credit = !medicaid && !essentialPlan && !above(400) && incomeCents >= 100 * g;
@@ -140,10 +148,11 @@ function expected(household: Household, income: number) {
   return {
     aptc,
     csr,
-    is_medicaid_chip: medicaid,
+    // The children (under 405%) are on Medicaid/CHP at every line here.
+    is_medicaid_chip: medicaid || household.children,
     in_coverage_gap: false,
     essential_plan: essentialPlan,
-    fpl_percent: fpl,
+    fpl_percent: fplOneDecimal,
   };
 }
 
@@ -187,13 +196,13 @@ describe("household facts the calculation reads", () => {
     expect(three.body).toMatchObject({ fpl_percent: 183, essential_plan: true, aptc: 0, csr: null });
     // The same income for one: 313% → credit at 10.22%: 905.74 − 0.1022 × 50,000 / 12 = 905.74 − 425.8333 = 479.9067 → 479.91.
     const one = await ask(shoppingBody(PLACES.kings, [self(40)], 50_000));
-    expect(one.body).toMatchObject({ fpl_percent: 313, essential_plan: false, aptc: 479.91 });
+    expect(one.body).toMatchObject({ fpl_percent: 313.2, essential_plan: false, aptc: 479.91 });
   });
 
-  it("the Essential Plan is for ages 19–64: a 65-year-old applicant at 180% FPL gets the credit and CSR 87 instead", async () => {
+  it("the Essential Plan is for ages 19–64: a 65-year-old without Medicare at 180% FPL gets the credit and CSR 87 instead", async () => {
     // 180% of 15,960 = 28,728. Applicable %: 4.30 + 30/50 × (6.78 − 4.30) = 5.788 → 5.79%.
     // Contribution = 0.0579 × 28,728 / 12 = 138.6126; aptc = 905.74 − 138.6126 = 767.1274 → 767.13 (community rating: age does not change the benchmark).
-    const { body } = await ask(shoppingBody(PLACES.kings, [self(65)], 28_728));
+    const { body } = await ask(shoppingBody(PLACES.kings, [{ ...self(65), medicare_eligible: false }], 28_728));
     expect(body).toMatchObject({
       essential_plan: false,
       is_medicaid_chip: false,
@@ -201,6 +210,9 @@ describe("household facts the calculation reads", () => {
       csr: "87",
       aptc: 767.13,
     });
+    // With Medicare (the default at 65): no credit, listed as a Medicare member.
+    const medicare = await ask(shoppingBody(PLACES.kings, [self(65)], 28_728));
+    expect(medicare.body).toMatchObject({ medicare_members: [0], coverage_family_members: [], aptc: 0, csr: null });
     const younger = await ask(shoppingBody(PLACES.kings, [self(64)], 28_728));
     expect(younger.body).toMatchObject({ essential_plan: true, aptc: 0, csr: null });
   });
@@ -250,7 +262,7 @@ describe("the Essential Plan limit in force on the coverage date (250% until 202
     expect(answer).toMatchObject({
       year: 2026,
       essential_plan: false,
-      fpl_percent: 234,
+      fpl_percent: 234.5,
       benchmark_premium: 905.74,
       aptc: 665.61,
       csr: "73",

@@ -117,7 +117,12 @@ export const upstreamCalls = (fake: FakeUpstream, fragment: string): FakeUpstrea
 
 // ---------------------------------------------------------------- households
 
-export type PersonIn = { age: number; relationship?: "self" | "spouse" | "child" | "other"; uses_tobacco?: boolean };
+export type PersonIn = {
+  age: number;
+  relationship?: "self" | "spouse" | "child" | "other";
+  uses_tobacco?: boolean;
+  medicare_eligible?: boolean;
+};
 
 export const self = (age: number, uses_tobacco = false): PersonIn => ({ age, relationship: "self", uses_tobacco });
 export const spouse = (age: number, uses_tobacco = false): PersonIn => ({ age, relationship: "spouse", uses_tobacco });

@@ -129,7 +129,9 @@ describe("TX (age-rated, federal curve), Dallas County", () => {
     //    5:  0
     //   total 2427.47
     const six = [self(40), spouse(38), child(16), child(12), child(9), child(5)];
-    const answer = await plansFor(PLACES.dallas, six, 90_000);
+    // $100,000 is 225% of the six-person guideline (44,360): above TX's 206% children's Medicaid/CHIP
+    // line, so the children are in the coverage family and priced.
+    const answer = await plansFor(PLACES.dallas, six, 100_000);
     expect(answer.household_size).toBe(6);
     expect(answer.plans.find((p: Plan) => p.id === "10101TX0010004").premium).toBe(2427.47);
     for (const plan of answer.plans as Plan[]) {
@@ -137,7 +139,7 @@ describe("TX (age-rated, federal curve), Dallas County", () => {
       expect(plan.premium, plan.id).toBe(cents(byHand));
     }
     // Without the youngest child: the same premiums (the eligibility differs, so compare by plan).
-    const five = await plansFor(PLACES.dallas, six.slice(0, 5), 90_000);
+    const five = await plansFor(PLACES.dallas, six.slice(0, 5), 100_000);
     const premiums = (a: Body) => Object.fromEntries(a.plans.map((p: Plan) => [p.id, p.premium]));
     expect(premiums(five)).toEqual(premiums(answer));
   });
@@ -145,7 +147,8 @@ describe("TX (age-rated, federal curve), Dallas County", () => {
   it("a child of 22 is rated as an adult and does not count among the three children", async () => {
     // Rated: 50, 22 (adult), and 17, 15, 12 (the three oldest under 21); the 10-year-old adds nothing.
     const people = [self(50), child(22), child(17), child(15), child(12), child(10)];
-    const answer = await plansFor(PLACES.dallas, people, 90_000);
+    // $100,000 = 225% of 44,360: above TX's 206% children's line, so the children are priced.
+    const answer = await plansFor(PLACES.dallas, people, 100_000);
     for (const plan of answer.plans as Plan[]) {
       const byHand = [50, 22, 17, 15, 12].reduce((sum, age) => sum + memberByHand(plan.id, age), 0);
       expect(plan.premium, plan.id).toBe(cents(byHand));

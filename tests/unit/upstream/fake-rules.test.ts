@@ -40,17 +40,22 @@ describe("fake upstream eligibility (independent of the service's code)", () => 
     ).toBeCloseTo(482.69, 6);
   });
 
-  it("rates only the three oldest children under 21 and answers CSR 87 at exactly 200% FPL", () => {
+  it("rates only the three oldest children under 21 and answers CSR 87 at exactly 200% FPL, the children on CHIP", () => {
     // Household of 6: guideline 15,960 + 5 × 5,680 = 44,360; income 88,720 = 200.00% → pct 6.78%.
-    // Benchmark (22222TX0020001): 2 × 504.81 (age 40) + 3 × 302.18 (age 0-14; the 4th child is free) = 1,916.16.
-    // aptc = 1,916.16 − 88,720 × 0.0678 / 12 = 1,916.16 − 501.268 = 1,414.892.
+    // The children are at or below TX's 206% children's line: CHIP, so outside the coverage family.
+    // Benchmark (22222TX0020001) for the parents: 2 × 504.81 (age 40) = 1,009.62.
+    // aptc = 1,009.62 − 88,720 × 0.0678 / 12 = 1,009.62 − 501.268 = 508.352.
     const household = {
       income: 88_720,
       people: [{ age: 40 }, { age: 40 }, { age: 12 }, { age: 10 }, { age: 8 }, { age: 5 }],
     };
     const result = householdEligibility(ds, p, 2027, DALLAS, household);
-    expect(result.aptc).toBeCloseTo(1414.892, 6);
+    expect(result.aptc).toBeCloseTo(508.352, 6);
     expect(result.csr).toBe("87");
+    expect(result.people.map((x) => x.isMedicaidChip)).toEqual([false, false, true, true, true, true]);
+    expect(result.people.map((x) => x.aptc > 0)).toEqual([true, true, false, false, false, false]);
+    // The benchmark itself: 2 × 504.81 + 3 × 302.18 (age 0-14; the 4th child is free) = 1,916.16.
+    expect(benchmarkPremium(ds, 2027, DALLAS, household)).toBeCloseTo(1916.16, 6);
     const threeKids = { income: 88_720, people: household.people.slice(0, 5) };
     expect(benchmarkPremium(ds, 2027, DALLAS, household)).toBeCloseTo(benchmarkPremium(ds, 2027, DALLAS, threeKids), 6);
   });
@@ -64,7 +69,7 @@ describe("fake upstream eligibility (independent of the service's code)", () => 
 
   it("puts TX below 100% FPL in the coverage gap, with no credit", () => {
     const result = householdEligibility(ds, p, 2027, DALLAS, single(12_000));
-    expect(result).toEqual({ aptc: 0, csr: null, isMedicaidChip: false, inCoverageGap: true });
+    expect(result).toMatchObject({ aptc: 0, csr: null, isMedicaidChip: false, inCoverageGap: true });
   });
 
   it("sends an adult at or below 138% FPL in an expansion state (AZ) to Medicaid", () => {
