@@ -10,6 +10,7 @@
  *
  *   /plans?zip=75201&county=48113&state=TX&income=36000&size=1
  *         &age=35&tobacco=no&pregnant=no&rel=self      (one group per person, in order)
+ *         &no_medicare=2                                (index of a person told "no premium-free Part A")
  *         &usage=medium&sort=premium&metal=Silver&drug=617318:Lipitor%2020%20mg
  *
  * The filters' part of the state and of the URL is derived from their one
@@ -25,7 +26,10 @@ export interface PersonInput {
   age: string;
   tobacco: boolean;
   pregnant: boolean;
-  relationship: Relationship;
+  /** "" when not chosen yet: the page asks, it never guesses (docs/decisions/210). */
+  relationship: Relationship | "";
+  /** Told "not eligible for premium-free Medicare Part A" (matters from 65). */
+  noMedicare?: boolean;
 }
 
 /** A chosen drug (RxCUI) or doctor (NPI) with the name shown on its chip. */
@@ -87,10 +91,14 @@ const many = (search: URLSearchParams, name: string) => [
   ),
 ];
 
-/** The relationship a person gets when the URL does not say: the first is the subscriber. */
-export function defaultRelationship(index: number, age: string): Relationship {
-  if (index === 0) return "self";
-  return /^\d+$/.test(age) && Number(age) < 21 ? "child" : "spouse";
+/**
+ * The relationship the page proposes for an added person as their age is typed (JavaScript only;
+ * the person can change it): a child under 19, otherwise another relative — the API's rule for a
+ * person whose relationship is not given (docs/api.md "Relationships"). "" until the age is a number.
+ */
+export function proposedRelationship(age: string): Relationship | "" {
+  if (!/^\d{1,3}$/.test(age.trim())) return "";
+  return Number(age) < 19 ? "child" : "other";
 }
 
 function peopleOf(search: URLSearchParams): PersonInput[] {
@@ -98,14 +106,19 @@ function peopleOf(search: URLSearchParams): PersonInput[] {
   const tobacco = search.getAll("tobacco");
   const pregnant = search.getAll("pregnant");
   const rel = search.getAll("rel");
+  // Checkboxes send only when ticked, so they carry the person's index rather than a place in a list.
+  const noMedicare = new Set(search.getAll("no_medicare").map((v) => v.trim()));
   return ages.slice(0, MAX_PEOPLE).map((age, i) => {
     const r = (rel[i] ?? "").trim().toLowerCase() as Relationship;
-    return {
+    const person: PersonInput = {
       age,
       tobacco: (tobacco[i] ?? "").trim().toLowerCase() === "yes",
       pregnant: (pregnant[i] ?? "").trim().toLowerCase() === "yes",
-      relationship: i === 0 ? "self" : RELATIONSHIPS.includes(r) && r !== "self" ? r : defaultRelationship(i, age),
+      // The first person is "you"; anyone else without a (valid) relationship has not chosen one.
+      relationship: i === 0 ? "self" : RELATIONSHIPS.includes(r) && r !== "self" ? r : "",
     };
+    if (noMedicare.has(String(i))) person.noMedicare = true;
+    return person;
   });
 }
 
@@ -224,7 +237,11 @@ export function stateEntries(state: ShoppingState, omit: readonly StateGroup[] =
       out.push(["age", p.age]);
       out.push(["tobacco", p.tobacco ? "yes" : "no"]);
       out.push(["pregnant", p.pregnant ? "yes" : "no"]);
+      // Kept even when empty: the nth rel belongs to the nth person.
       out.push(["rel", i === 0 ? "self" : p.relationship]);
+    });
+    state.people.forEach((p, i) => {
+      if (p.noMedicare) out.push(["no_medicare", String(i)]);
     });
   }
   if (!omit.includes("view")) {

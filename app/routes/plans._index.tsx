@@ -8,6 +8,7 @@ import { EligibilitySummary } from "../components/plans/eligibility-summary";
 import { FiltersForm } from "../components/plans/filters-form";
 import { HouseholdForm } from "../components/plans/household-form";
 import { HouseholdSummary } from "../components/plans/household-summary";
+import { IncomeWhatIf } from "../components/plans/income-what-if";
 import { PlanCard } from "../components/plans/plan-card";
 import { doctorOption, drugOption, Picker, type SearchView } from "../components/plans/picker";
 import { SbeHandoff } from "../components/plans/sbe-handoff";
@@ -178,7 +179,10 @@ function Results({ page, headingRef }: { page: ResultsPage; headingRef: RefObjec
         eligibility={results.eligibility}
         unavailable={results.eligibility_unavailable}
         state={place.state}
+        ages={state.people.map((p) => p.age)}
+        household={{ income: page.income, fplPercent: results.fpl_percent, lines: results.income_lines }}
       />
+      {page.whatIf ? <IncomeWhatIf whatIf={page.whatIf} /> : null}
       <Picker
         kind="drug"
         state={state}

@@ -1,4 +1,5 @@
 import { eligibilityMessages, fplWords, type EligibilityFacts } from "./eligibility-words";
+import { incomeLineSentences, type IncomeLineFact } from "./income-line-words";
 
 /** The eligibility result in plain words: credit, savings level, Medicaid/CHIP, coverage gap or Essential Plan, and what to do next. */
 export function EligibilitySummary({
@@ -6,16 +7,26 @@ export function EligibilitySummary({
   unavailable,
   state,
   headingLevel = 2,
+  ages = [],
+  household,
 }: {
   eligibility: EligibilityFacts | null;
   unavailable: string | null;
   state: string;
   headingLevel?: 2 | 3;
+  /** The ages as typed, to name who a note is about. */
+  ages?: readonly string[];
+  /** The household's income, FPL percent and income lines (given also when the estimate is unavailable). */
+  household?: { income: number; fplPercent: number; lines: readonly IncomeLineFact[] };
 }) {
-  const messages = eligibilityMessages(eligibility, unavailable, state);
+  const messages = eligibilityMessages(eligibility, unavailable, state, ages);
+  const where = household ? incomeLineSentences(household.lines, household.income) : null;
   const Heading = headingLevel === 2 ? "h2" : "h3";
   const SubHeading = headingLevel === 2 ? "h3" : "h4";
-  const fpl = fplWords(eligibility?.fpl_percent ?? null);
+  const fpl = fplWords(
+    eligibility?.fpl_percent ?? household?.fplPercent ?? null,
+    eligibility?.source === "own" ? "own" : "upstream",
+  );
   return (
     <section className="eligibility" aria-labelledby="eligibility-heading" data-testid="eligibility-summary">
       <Heading id="eligibility-heading">Your savings estimate</Heading>
@@ -43,6 +54,15 @@ export function EligibilitySummary({
         </div>
       ))}
       {fpl ? <p className="hint">{fpl}</p> : null}
+      {where && (where.above || where.below) ? (
+        <div className="income-lines" data-testid="income-lines">
+          <SubHeading>Where your income stands</SubHeading>
+          <ul>
+            {where.below ? <li>{where.below}</li> : null}
+            {where.above ? <li>{where.above}</li> : null}
+          </ul>
+        </div>
+      ) : null}
       <p className="hint">This is an estimate. The marketplace decides your final credit and savings when you apply.</p>
     </section>
   );

@@ -1,4 +1,5 @@
 import { csrWords, money } from "./format";
+import { membersWords } from "./income-line-words";
 
 /**
  * The eligibility summary in plain words, with what to do next and real
@@ -15,6 +16,12 @@ export interface EligibilityFacts {
   fpl_percent: number | null;
   /** On our own estimate standing in for the federal one: a sentence saying so. */
   note?: string;
+  /** Indexes of the people on each programme (issue 15); absent in old answers. */
+  medicaid_chip_members?: number[];
+  essential_plan_members?: number[];
+  medicare_members?: number[];
+  coverage_family_members?: number[];
+  source?: "own" | "upstream";
 }
 
 export interface Link {
@@ -46,12 +53,24 @@ export const LINKS = {
     label: "How the premium tax credit works (HealthCare.gov)",
     href: "https://www.healthcare.gov/lower-costs/",
   },
+  medicare: {
+    label: "Get started with Medicare (Medicare.gov)",
+    href: "https://www.medicare.gov/basics/get-started-with-medicare",
+  },
+  medicareMarketplace: {
+    label: "Medicare and the Marketplace (HealthCare.gov)",
+    href: "https://www.healthcare.gov/medicare/medicare-and-the-marketplace/",
+  },
 } satisfies Record<string, Link>;
+
+const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 export function eligibilityMessages(
   eligibility: EligibilityFacts | null,
   unavailable: string | null,
   state: string,
+  /** The ages as typed, to name the people a message is about. */
+  ages: readonly string[] = [],
 ): EligibilityMessage[] {
   const messages: EligibilityMessage[] = [];
   if (!eligibility) {
@@ -77,7 +96,35 @@ export function eligibilityMessages(
       links: [LINKS.taxCredit],
     });
   }
-  if (eligibility.is_medicaid_chip) {
+  const everyone = ages.length;
+  // Whether a list names only part of the household: then the prices below are for the others.
+  const some = (list: readonly number[] | undefined) => list !== undefined && list.length > 0 && list.length < everyone;
+  const forOthers = "The plans and prices below are for the others in your household.";
+  const medicare = eligibility.medicare_members ?? [];
+  if (medicare.length > 0) {
+    messages.push({
+      id: "medicare",
+      tone: "info",
+      heading: `Medicare, not a Marketplace tax credit, for ${membersWords(medicare, ages)}`,
+      body: [
+        "People who can get premium-free Medicare Part A (most people 65 and older) cannot get a premium tax credit for a Marketplace plan, so we have left them out of the credit.",
+        `What to do next: sign up for Medicare. If someone cannot get premium-free Part A, tick "Not eligible for premium-free Medicare Part A" for them and we will include them. ${some(medicare) ? forOthers : ""}`.trim(),
+      ],
+      links: [LINKS.medicare, LINKS.medicareMarketplace],
+    });
+  }
+  if (eligibility.is_medicaid_chip && some(eligibility.medicaid_chip_members)) {
+    messages.push({
+      id: "medicaid",
+      tone: "info",
+      heading: `${capital(membersWords(eligibility.medicaid_chip_members!, ages))} may qualify for Medicaid or CHIP`,
+      body: [
+        "Based on your income and household size, they can likely get free or low-cost coverage from Medicaid or the Children's Health Insurance Program (CHIP), which rules out the tax credit for them.",
+        `${ny ? "What to do next: apply at NY State of Health, which decides Medicaid and Child Health Plus too." : "What to do next: apply through your state's Medicaid agency or on HealthCare.gov."} ${forOthers}`,
+      ],
+      links: ny ? [LINKS.nyApply, LINKS.medicaidChip] : [LINKS.medicaidChip],
+    });
+  } else if (eligibility.is_medicaid_chip) {
     messages.push({
       id: "medicaid",
       tone: "info",
@@ -91,7 +138,18 @@ export function eligibilityMessages(
       links: ny ? [LINKS.nyApply, LINKS.medicaidChip] : [LINKS.medicaidChip],
     });
   }
-  if (eligibility.essential_plan) {
+  if (eligibility.essential_plan && some(eligibility.essential_plan_members)) {
+    messages.push({
+      id: "essential-plan",
+      tone: "info",
+      heading: `${capital(membersWords(eligibility.essential_plan_members!, ages))} may qualify for New York's Essential Plan`,
+      body: [
+        "The Essential Plan is New York's low-cost coverage for adults 19–64 with your income: most people pay no monthly premium and there is no deductible.",
+        `What to do next: apply at NY State of Health and ask for the Essential Plan. ${forOthers}`,
+      ],
+      links: [LINKS.essentialPlan, LINKS.nyApply],
+    });
+  } else if (eligibility.essential_plan) {
     messages.push({
       id: "essential-plan",
       tone: "info",
@@ -125,7 +183,12 @@ export function eligibilityMessages(
       ],
       links: [LINKS.taxCredit],
     });
-  } else if (!eligibility.is_medicaid_chip && !eligibility.in_coverage_gap && !eligibility.essential_plan) {
+  } else if (
+    !eligibility.is_medicaid_chip &&
+    !eligibility.in_coverage_gap &&
+    !eligibility.essential_plan &&
+    !(medicare.length > 0 && medicare.length >= everyone)
+  ) {
     messages.push({
       id: "no-credit",
       tone: "info",
@@ -151,8 +214,8 @@ export function eligibilityMessages(
   return messages;
 }
 
-/** "about 250% of the federal poverty level", when the service computed it (NY). */
-export function fplWords(fplPercent: number | null): string | null {
+/** "250.3% of the federal poverty level", labelled as our estimate where the credit is the federal one. */
+export function fplWords(fplPercent: number | null, source: "own" | "upstream" = "own"): string | null {
   if (fplPercent === null || !Number.isFinite(fplPercent)) return null;
-  return `Your income is about ${Math.round(fplPercent)}% of the federal poverty level.`;
+  return `Your income is ${fplPercent}% of the federal poverty level${source === "upstream" ? " (our estimate; the credit is the federal Marketplace's)" : ""}.`;
 }

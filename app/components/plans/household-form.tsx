@@ -1,6 +1,6 @@
 import { Form, Link } from "@remix-run/react";
 import type { ShoppingState } from "../../lib/shopping-url";
-import { MAX_PEOPLE } from "../../lib/shopping-url";
+import { MAX_PEOPLE, proposedRelationship } from "../../lib/shopping-url";
 import { StateFields } from "./state-fields";
 
 const FIELD_LABELS: Record<string, string> = {
@@ -14,12 +14,27 @@ const FIELD_LABELS: Record<string, string> = {
 function fieldLabel(key: string): string {
   const person = /^age-(\d+)$/.exec(key);
   if (person) return `Age of person ${Number(person[1]) + 1}`;
+  const rel = /^rel-(\d+)$/.exec(key);
+  if (rel) return `Relationship of person ${Number(rel[1]) + 1}`;
   return FIELD_LABELS[key] ?? key;
 }
 
 function fieldTarget(key: string): string {
-  if (/^age-\d+$/.test(key)) return key;
+  if (/^(age|rel)-\d+$/.test(key)) return key;
   return key === "income" || key === "size" ? key : "age-0";
+}
+
+/**
+ * With JavaScript, a relationship is proposed from the age as it is typed, until the person picks
+ * one themselves (docs/decisions/210). Without JavaScript the select stays at "Choose…".
+ */
+function proposeRelationship(event: React.ChangeEvent<HTMLInputElement>, index: number) {
+  const select = event.currentTarget.form?.querySelector<HTMLSelectElement>(`#rel-${index}`);
+  if (!select || (select.value !== "" && select.dataset.proposed !== "true")) return;
+  const proposed = proposedRelationship(event.currentTarget.value);
+  if (proposed === "") return;
+  select.value = proposed;
+  select.dataset.proposed = "true";
 }
 
 /** Step 3: who needs coverage and the household's income. A plain GET form; add/remove are submit buttons too. */
@@ -40,7 +55,15 @@ export function HouseholdForm({
       : [{ age: "", tobacco: false, pregnant: false, relationship: "self" as const }];
   // The summary lists problems in the order the fields come on the page.
   const rank = (key: string) =>
-    /^age-(\d+)$/.test(key) ? Number(key.slice(4)) : key === "income" ? 100 : key === "size" ? 101 : 102;
+    /^age-(\d+)$/.test(key)
+      ? Number(key.slice(4))
+      : /^rel-(\d+)$/.test(key)
+        ? Number(key.slice(4)) + 0.5
+        : key === "income"
+          ? 100
+          : key === "size"
+            ? 101
+            : 102;
   const errorKeys = Object.keys(errors).sort((a, b) => rank(a) - rank(b));
   const describe = (id: string, hint?: string) =>
     [hint, errors[id] ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
@@ -84,6 +107,7 @@ export function HouseholdForm({
               defaultValue={person.age}
               aria-invalid={errors[`age-${i}`] ? true : undefined}
               aria-describedby={describe(`age-${i}`)}
+              onChange={i === 0 ? undefined : (event) => proposeRelationship(event, i)}
             />
             {errors[`age-${i}`] ? (
               <p className="error-text" id={`age-${i}-error`}>
@@ -108,16 +132,47 @@ export function HouseholdForm({
               <option value="no">No</option>
               <option value="yes">Yes</option>
             </select>
+            <div className="checkbox">
+              <input
+                type="checkbox"
+                id={`no-medicare-${i}`}
+                name="no_medicare"
+                value={String(i)}
+                defaultChecked={person.noMedicare === true}
+                aria-describedby={`no-medicare-${i}-hint`}
+              />
+              <label htmlFor={`no-medicare-${i}`}>Not eligible for premium-free Medicare Part A</label>
+            </div>
+            <p className="hint" id={`no-medicare-${i}-hint`}>
+              Only matters at 65 or older: we assume people 65 and over can get Medicare, which rules out the tax credit
+              for them.
+            </p>
             {i === 0 ? (
               <input type="hidden" name="rel" value="self" />
             ) : (
               <>
                 <label htmlFor={`rel-${i}`}>Relationship to you</label>
-                <select id={`rel-${i}`} name="rel" defaultValue={person.relationship}>
+                <select
+                  id={`rel-${i}`}
+                  name="rel"
+                  defaultValue={person.relationship}
+                  aria-invalid={errors[`rel-${i}`] ? true : undefined}
+                  aria-describedby={describe(`rel-${i}`)}
+                  onChange={(event) => {
+                    // Chosen by the person: no longer proposed from the age.
+                    delete event.currentTarget.dataset.proposed;
+                  }}
+                >
+                  <option value="">Choose…</option>
                   <option value="spouse">Spouse</option>
                   <option value="child">Child</option>
                   <option value="other">Other relative</option>
                 </select>
+                {errors[`rel-${i}`] ? (
+                  <p className="error-text" id={`rel-${i}-error`}>
+                    {errors[`rel-${i}`]}
+                  </p>
+                ) : null}
                 <div>
                   <button type="submit" name="remove_person" value={String(i)} className="secondary small">
                     Remove person {i + 1}

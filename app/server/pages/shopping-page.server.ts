@@ -5,15 +5,14 @@
  * the model.
  */
 import type { FilterOptions } from "../../domain/plan-filters";
+import { MissingParameterError } from "../../domain/parameters";
 import { EVERY_PLAN } from "../../domain/plan-order";
-import {
-  MAX_PEOPLE,
-  compareIdsOf,
-  defaultRelationship,
-  plansHref,
-  readShoppingState,
-  type ShoppingState,
-} from "../../lib/shopping-url";
+import { whatIfSeries } from "../../domain/what-if";
+import type { WhatIfView } from "../../components/plans/income-what-if";
+import type { PlansRequest } from "../../schemas/shopping";
+import { householdBenchmark } from "../shopping/benchmark.server";
+import { householdInputOf } from "../shopping/household.server";
+import { MAX_PEOPLE, compareIdsOf, plansHref, readShoppingState, type ShoppingState } from "../../lib/shopping-url";
 import { planStore } from "../plan-store/plan-store.server";
 import { ApiError } from "../platform/api.server";
 import { lookUpCounties, type CountiesAnswer, type CountyAnswer } from "../shopping/counties.server";
@@ -71,6 +70,10 @@ export interface ResultsModel {
   yearlyCostMethod: YearlyCostMethodRow[];
   /** Where to enroll and the design label, by plan id. */
   extras: Record<string, PlanExtras>;
+  /** The household's yearly income, dollars. */
+  income: number;
+  /** The income what-if (null when the household's benchmark cannot be priced here). */
+  whatIf: WhatIfView | null;
 }
 
 /**
@@ -86,7 +89,8 @@ export function shoppingRedirect(url: URL): string | null {
       state.people.length < MAX_PEOPLE
         ? [
             ...state.people,
-            { age: "", tobacco: false, pregnant: false, relationship: defaultRelationship(state.people.length, "") },
+            // No relationship chosen for a new person: the page asks (docs/decisions/210).
+            { age: "", tobacco: false, pregnant: false, relationship: "" as const },
           ]
         : state.people;
     return plansHref({ ...state, people }, [["step", "household"]]) + "#person-" + (people.length - 1);
@@ -241,7 +245,31 @@ export async function shoppingPage(url: URL): Promise<ShoppingPage> {
     compareIds: compareIdsOf(search).slice(0, 3),
     yearlyCostMethod: yearlyCostMethod(),
     extras: planExtrasFor(place, results.year, results.plans),
+    income: check.request.income,
+    whatIf: incomeWhatIf(check.request, results),
   };
+}
+
+/**
+ * The income what-if from our own rules and plan data (docs/decisions/213): the benchmark for each
+ * income's coverage family, priced as the household's own. Null where the place has no benchmark.
+ */
+function incomeWhatIf(request: PlansRequest, results: PlansAnswer): WhatIfView | null {
+  const year = results.year;
+  const store = planStore();
+  try {
+    const series = whatIfSeries(householdInputOf(request, year), (family) =>
+      family.length === 0 ? null : (householdBenchmark(request, year, store, family)?.monthly ?? null),
+    );
+    return {
+      points: series.points,
+      lines: series.lines.map((l) => ({ kind: l.kind, percent: l.percent, amount: l.amount })),
+      ourEstimate: results.eligibility?.source === "upstream",
+    };
+  } catch (error) {
+    if (error instanceof MissingParameterError) return null;
+    throw error;
+  }
 }
 
 const METAL_ORDER = ["Catastrophic", "Bronze", "Expanded Bronze", "Silver", "Gold", "Platinum"];

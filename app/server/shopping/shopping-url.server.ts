@@ -115,6 +115,10 @@ export function checkHousehold(state: ShoppingState): HouseholdCheck {
     }
     return Number(p.age);
   });
+  // An added person's relationship is asked, never guessed (docs/decisions/210).
+  state.people.forEach((p, i) => {
+    if (i > 0 && p.relationship === "") errors[`rel-${i}`] = `Choose how person ${i + 1} is related to you.`;
+  });
   let size: number | undefined;
   if (state.size !== "") {
     const people = Math.max(1, state.people.length);
@@ -139,6 +143,7 @@ export function checkHousehold(state: ShoppingState): HouseholdCheck {
         uses_tobacco: p.tobacco,
         is_pregnant: p.pregnant,
         relationship: i === 0 ? "self" : p.relationship,
+        ...(p.noMedicare ? { medicare_eligible: false } : {}),
       })),
     },
     place: { state: state.state, county_fips: state.county, zip: state.zip },
@@ -158,6 +163,10 @@ export function checkHousehold(state: ShoppingState): HouseholdCheck {
     if (head === "income") [key, message] = ["income", INCOME_MESSAGE];
     else if (head === "household" && second === "people" && third !== undefined && fourth === "age")
       [key, message] = [`age-${third}`, AGE_MESSAGE];
+    else if (head === "household" && second === "people" && third !== undefined && fourth === "relationship")
+      [key, message] = [`rel-${third}`, `${issue.message}.`];
+    else if (head === "household" && second === "people" && third === undefined && issue.code === "custom")
+      [key, message] = ["age-0", `${issue.message}.`];
     else if (head === "household" && second === "size")
       [key, message] = ["size", sizeMessage(Math.max(1, state.people.length))];
     else if (head === "household" && second === "people")

@@ -49,8 +49,23 @@ describe("the household in the URL, checked with the /api/plans schema", () => {
       "age-0": "Enter an age from 0 to 120, in whole years.",
       "age-1": "Enter an age from 0 to 120, in whole years.",
       "age-2": "Enter an age from 0 to 120, in whole years.",
+      // Nobody's relationship is guessed: an added person must choose one (docs/decisions/210).
+      "rel-1": "Choose how person 2 is related to you.",
+      "rel-2": "Choose how person 3 is related to you.",
       size: "Enter a number from 3 to 20: everyone in your tax household, at least the 3 people listed.",
     });
+  });
+
+  it("names the relationship field for a second spouse, and asks for an adult", () => {
+    const spouses = checkHousehold(state("income=50000&age=40&rel=self&age=38&rel=spouse&age=37&rel=spouse"));
+    expect(spouses.ok ? null : spouses.errors["rel-2"]).toMatch(/Only one person can be "spouse"/);
+    const children = checkHousehold(state("income=50000&age=12&rel=self&age=9&rel=child"));
+    expect(children.ok ? null : children.errors["age-0"]).toMatch(/needs an adult/);
+  });
+
+  it("passes a ticked Medicare box as medicare_eligible false", () => {
+    const check = checkHousehold(state("income=50000&age=66&rel=self&no_medicare=0"));
+    expect(check.ok && check.request.household.people[0].medicare_eligible).toBe(false);
   });
 
   it("asks for a person when the URL lists none", () => {

@@ -145,7 +145,7 @@ describe("/plans: one route, the step chosen by the URL", () => {
   it("turns the household form's one-shot edits into redirects to the canonical URL", async () => {
     const add = await load(plansRoute, `/plans?${SINGLE_35}&add_person=1`);
     expect(add.status).toBe(302);
-    expect(add.location).toBe(`/plans?${SINGLE_35}&age=&tobacco=no&pregnant=no&rel=spouse&step=household#person-1`);
+    expect(add.location).toBe(`/plans?${SINGLE_35}&age=&tobacco=no&pregnant=no&rel=&step=household#person-1`);
     const remove = await load(plansRoute, `/plans?${SINGLE_35}&age=4&tobacco=no&pregnant=no&rel=child&remove_person=1`);
     expect(remove.location).toBe(`/plans?${SINGLE_35}&step=household`);
     const chip = await load(

@@ -6,6 +6,7 @@ import {
   parseSelection,
   planHref,
   plansHref,
+  proposedRelationship,
   readShoppingState,
   stateEntries,
   withDrug,
@@ -28,13 +29,30 @@ describe("reading the shopping state from a URL", () => {
     ]);
   });
 
-  it("fills in what a hand-written URL leaves out: the first person is the subscriber, a child under 21, others a spouse", () => {
+  it("fills in only what is safe: the first person is the subscriber; nobody else's relationship is guessed", () => {
     const state = readShoppingState(q("zip=75201&age=35&age=33&age=4"));
     expect(state.people.map((p) => [p.relationship, p.tobacco, p.pregnant])).toEqual([
       ["self", false, false],
-      ["spouse", false, false],
-      ["child", false, false],
+      ["", false, false],
+      ["", false, false],
     ]);
+  });
+
+  it("keeps an unchosen relationship in its place and reads no_medicare as person indexes", () => {
+    const state = readShoppingState(q("age=70&rel=self&age=40&rel=&age=9&rel=child&no_medicare=0"));
+    expect(state.people.map((p) => [p.relationship, p.noMedicare ?? false])).toEqual([
+      ["self", true],
+      ["", false],
+      ["child", false],
+    ]);
+    const again = readShoppingState(new URLSearchParams(stateEntries(state)));
+    expect(again.people).toEqual(state.people);
+  });
+
+  it("proposes a relationship from the age (JavaScript): child under 19, otherwise other", () => {
+    expect(proposedRelationship("18")).toBe("child");
+    expect(proposedRelationship("19")).toBe("other");
+    expect(proposedRelationship("")).toBe("");
   });
 
   it("gives the nth tobacco/pregnant/rel value to the nth person (the form always sends all four per person)", () => {
@@ -44,7 +62,7 @@ describe("reading the shopping state from a URL", () => {
 
   it("never lets a later person claim to be the subscriber", () => {
     const state = readShoppingState(q("age=35&rel=self&age=33&rel=self"));
-    expect(state.people[1].relationship).toBe("spouse");
+    expect(state.people[1].relationship).toBe("");
   });
 
   it("reads drugs and doctors as code:name, dropping malformed codes and repeats, at most ten", () => {

@@ -1,0 +1,164 @@
+import { money } from "./format";
+
+/** One income of the what-if series (the page model's shape of app/domain/what-if.ts). */
+export interface WhatIfPointView {
+  income: number;
+  fplPercent: number;
+  aptcMonthly: number;
+  netBenchmarkMonthly: number | null;
+  medicaidChip: number;
+  essentialPlan: number;
+  medicare: number;
+  coverageFamily: number;
+  own: boolean;
+}
+
+export interface WhatIfView {
+  points: WhatIfPointView[];
+  lines: Array<{ kind: string; percent: number; amount: number }>;
+  /** True where the credit itself comes from the federal estimate (the what-if is our own). */
+  ourEstimate: boolean;
+}
+
+const WIDTH = 640;
+const HEIGHT = 280;
+const PAD = { left: 64, right: 16, top: 16, bottom: 40 };
+
+function who(p: WhatIfPointView): string {
+  const parts = [
+    p.medicaidChip ? `${p.medicaidChip} on Medicaid/CHIP` : null,
+    p.essentialPlan ? `${p.essentialPlan} on the Essential Plan` : null,
+    p.medicare ? `${p.medicare} on Medicare` : null,
+    p.coverageFamily ? `${p.coverageFamily} buying a plan` : null,
+  ].filter(Boolean);
+  return parts.join(", ") || "—";
+}
+
+/**
+ * The income what-if: the monthly credit and the net price of the benchmark silver plan from 50%
+ * to 500% of the poverty level, as an SVG chart (lines marked, the household's income pointed
+ * out) and the same figures as a table. Server-rendered; no JavaScript (docs/decisions/213).
+ */
+export function IncomeWhatIf({ whatIf }: { whatIf: WhatIfView }) {
+  const { points } = whatIf;
+  if (points.length < 2) return null;
+  const minX = points[0].income;
+  const maxX = points[points.length - 1].income;
+  const maxY = Math.max(1, ...points.map((p) => Math.max(p.aptcMonthly, p.netBenchmarkMonthly ?? 0)));
+  const x = (income: number) => PAD.left + ((income - minX) / (maxX - minX || 1)) * (WIDTH - PAD.left - PAD.right);
+  const y = (amount: number) => HEIGHT - PAD.bottom - (amount / maxY) * (HEIGHT - PAD.top - PAD.bottom);
+  const path = (values: Array<number | null>) =>
+    points
+      .map((p, i) => (values[i] === null ? null : `${x(p.income).toFixed(1)},${y(values[i]!).toFixed(1)}`))
+      .filter(Boolean)
+      .join(" ");
+  const own = points.find((p) => p.own);
+  const ticks = [0, 0.5, 1].map((f) => Math.round(maxY * f));
+  return (
+    <section className="what-if" aria-labelledby="what-if-heading" data-testid="income-what-if">
+      <h2 id="what-if-heading">What if your income changes?</h2>
+      <p className="hint" id="what-if-hint">
+        Your monthly tax credit and what the benchmark silver plan would cost after it, at incomes from 50% to 500% of
+        the poverty level for your household. Dotted lines mark where the rules change.
+        {whatIf.ourEstimate
+          ? " This is our own estimate from the published rules; your credit above comes from the federal Marketplace."
+          : ""}
+      </p>
+      <svg
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        className="what-if-chart"
+        role="img"
+        aria-labelledby="what-if-title what-if-desc"
+      >
+        <title id="what-if-title">Monthly tax credit and net benchmark price by yearly income</title>
+        <desc id="what-if-desc">
+          {own
+            ? `At your income of ${money(own.income)} the credit is ${money(own.aptcMonthly)} a month. The table below gives every point.`
+            : "The table below gives every point."}
+        </desc>
+        <line x1={PAD.left} y1={HEIGHT - PAD.bottom} x2={WIDTH - PAD.right} y2={HEIGHT - PAD.bottom} stroke="#374151" />
+        <line x1={PAD.left} y1={PAD.top} x2={PAD.left} y2={HEIGHT - PAD.bottom} stroke="#374151" />
+        {ticks.map((t) => (
+          <text key={t} x={PAD.left - 6} y={y(t) + 4} textAnchor="end" fontSize="11" fill="#1f2937">
+            {`$${t.toLocaleString("en-US")}`}
+          </text>
+        ))}
+        <text x={PAD.left} y={HEIGHT - 8} fontSize="11" fill="#1f2937">
+          {money(minX)}
+        </text>
+        <text x={WIDTH - PAD.right} y={HEIGHT - 8} fontSize="11" fill="#1f2937" textAnchor="end">
+          {money(maxX)}
+        </text>
+        {whatIf.lines
+          .filter((l) => l.amount >= minX && l.amount <= maxX)
+          .map((l) => (
+            <g key={`${l.kind}-${l.amount}`}>
+              <line
+                x1={x(l.amount)}
+                x2={x(l.amount)}
+                y1={PAD.top}
+                y2={HEIGHT - PAD.bottom}
+                stroke="#6b7280"
+                strokeDasharray="2 3"
+              />
+              <text x={x(l.amount) + 2} y={PAD.top + 10} fontSize="10" fill="#1f2937">
+                {`${l.percent}%`}
+              </text>
+            </g>
+          ))}
+        <polyline
+          points={path(points.map((p) => p.netBenchmarkMonthly))}
+          fill="none"
+          stroke="#9a3412"
+          strokeWidth="2"
+          strokeDasharray="6 3"
+        />
+        <polyline points={path(points.map((p) => p.aptcMonthly))} fill="none" stroke="#1d4ed8" strokeWidth="2.5" />
+        {own ? (
+          <g>
+            <circle cx={x(own.income)} cy={y(own.aptcMonthly)} r="5" fill="#1d4ed8" />
+            <text x={x(own.income) + 7} y={y(own.aptcMonthly) - 7} fontSize="12" fill="#1f2937" fontWeight="bold">
+              You
+            </text>
+          </g>
+        ) : null}
+      </svg>
+      <p className="bar-legend">
+        <span className="key key-credit" aria-hidden="true" /> Tax credit a month
+        <span className="sep"> · </span>
+        <span className="key key-net" aria-hidden="true" /> Benchmark silver plan after the credit
+      </p>
+      <details>
+        <summary>The same figures as a table</summary>
+        <div className="table-scroll" tabIndex={0} role="region" aria-label="Income what-if table">
+          <table className="what-if-table">
+            <caption className="visually-hidden">Tax credit and net benchmark price by yearly income</caption>
+            <thead>
+              <tr>
+                <th scope="col">Yearly income</th>
+                <th scope="col">% of poverty level</th>
+                <th scope="col">Tax credit a month</th>
+                <th scope="col">Benchmark silver after credit</th>
+                <th scope="col">Who is covered how</th>
+              </tr>
+            </thead>
+            <tbody>
+              {points.map((p) => (
+                <tr key={p.income} className={p.own ? "own" : undefined}>
+                  <th scope="row">
+                    {money(p.income)}
+                    {p.own ? " (you)" : ""}
+                  </th>
+                  <td>{p.fplPercent}%</td>
+                  <td>{money(p.aptcMonthly)}</td>
+                  <td>{p.netBenchmarkMonthly === null ? "No plan needed" : money(p.netBenchmarkMonthly)}</td>
+                  <td>{who(p)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
+    </section>
+  );
+}
