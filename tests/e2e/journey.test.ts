@@ -506,3 +506,99 @@ describe("the shopping journey with JavaScript on", () => {
     }
   }, 60_000);
 });
+
+describe("a family of four on /plans (issue 15)", () => {
+  // $100,000 for four is 303% of 33,000: above TX's children's Medicaid/CHIP line (206%), so the
+  // whole family is priced and credited.
+  const FAMILY_INCOME = 100_000;
+  const familyRequest = {
+    income: FAMILY_INCOME,
+    household: {
+      people: [
+        { age: 40, relationship: "self" },
+        { age: 38, relationship: "spouse" },
+        { age: 10, relationship: "child" },
+        { age: 7, relationship: "child" },
+      ],
+    },
+    place: { state: "TX", county_fips: "48113", zip: DALLAS_ZIP },
+  };
+
+  async function addPerson(page: Page, index: number, age: number) {
+    await page.getByRole("button", { name: "Add a person" }).click();
+    await page.waitForURL(new RegExp(`#person-${index}$`));
+    await page.locator(`#age-${index}`).fill(String(age));
+  }
+
+  async function checkFamilyResults(page: Page) {
+    await page.waitForURL((url) => url.searchParams.has("income") && !url.searchParams.has("step"));
+    // With JavaScript the URL can change a moment before the results are drawn.
+    await page.getByRole("heading", { level: 1, name: "Plans in Dallas County, TX" }).waitFor();
+    const summary = (await page.locator(".household-summary").textContent()) ?? "";
+    expect(summary).toContain("you, 40; spouse, 38; child, 10; child, 7");
+    expect(summary.match(/child, /g)).toHaveLength(2);
+    const api = await apiPlans(familyRequest);
+    expect(api.eligibility!.aptc).toBeGreaterThan(0);
+    const savings = (await page.getByTestId("eligibility-summary").textContent()) ?? "";
+    expect(savings).toContain(`You could get a tax credit of ${usd(api.eligibility!.aptc)} a month`);
+    expect(await planCardPremiums(page)).toEqual(api.plans.map((p) => usd(p.premium_w_credit)));
+    // The income lines and the what-if are on the page, with the household's own income in the table.
+    await expect(page.getByTestId("income-lines").textContent()).resolves.toContain("$132,000.00");
+    await expect(page.getByTestId("income-what-if").locator("svg title").textContent()).resolves.toContain(
+      "Monthly tax credit",
+    );
+    await expect(page.getByTestId("income-what-if").locator("tr.own th").textContent()).resolves.toContain(
+      "$100,000.00 (you)",
+    );
+  }
+
+  it("without JavaScript: an added person's relationship starts at Choose… and must be chosen", async () => {
+    const context = await newPhoneContext(false);
+    try {
+      const { page, problems } = await watchedPage(context);
+      await page.goto(`${server.url}/plans?zip=${DALLAS_ZIP}`);
+      expect(await heading(page)).toBe("Tell us about your household");
+      await page.locator("#age-0").fill("40");
+      await page.getByLabel("Expected household income for the year").fill("100,000");
+      await addPerson(page, 1, 38);
+      expect(await page.locator("#rel-1").inputValue()).toBe("");
+      await page.getByRole("button", { name: "See plans and prices" }).click();
+      // Not chosen: a field error, not a guess.
+      await expect(page.locator("#rel-1-error").textContent()).resolves.toBe("Choose how person 2 is related to you.");
+      await checkPage(page, "family-household-error-js-off", problems, 400);
+      problems.splice(0); // the 400 above was the page's own status, checked there
+      await page.locator("#rel-1").selectOption("spouse");
+      await addPerson(page, 2, 10);
+      await page.locator("#rel-2").selectOption("child");
+      await addPerson(page, 3, 7);
+      await page.locator("#rel-3").selectOption("child");
+      await page.getByRole("button", { name: "See plans and prices" }).click();
+      await checkFamilyResults(page);
+      await checkPage(page, "family-results-js-off", problems);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  it("with JavaScript: the relationship is proposed from the age as it is typed, and can be changed", async () => {
+    const context = await newPhoneContext(true);
+    try {
+      const { page, problems } = await watchedPage(context);
+      await page.goto(`${server.url}/plans?zip=${DALLAS_ZIP}`, { waitUntil: "networkidle" });
+      await page.locator("#age-0").fill("40");
+      await page.getByLabel("Expected household income for the year").fill("100000");
+      await addPerson(page, 1, 38);
+      await expect(page.locator("#rel-1").inputValue()).resolves.toBe("other");
+      await page.locator("#rel-1").selectOption("spouse");
+      await addPerson(page, 2, 10);
+      await expect(page.locator("#rel-2").inputValue()).resolves.toBe("child");
+      await addPerson(page, 3, 7);
+      await expect(page.locator("#rel-3").inputValue()).resolves.toBe("child");
+      await page.getByRole("button", { name: "See plans and prices" }).click();
+      await checkFamilyResults(page);
+      await checkPage(page, "family-results-js-on", problems);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+});
