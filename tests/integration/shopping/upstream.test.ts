@@ -175,7 +175,7 @@ describe("upstream down", () => {
       upstream: mode === "429" ? "busy" : "unavailable",
       csr: "73",
       is_medicaid_chip: false,
-      fpl_percent: 225,
+      fpl_percent: 225.5, // 36,000 / 15,960 = 225.56…, truncated to one decimal
       expected_contribution: 231.6,
     });
     expect(body.aptc).toBe(handAptc());
