@@ -21,6 +21,7 @@
  *   the real API sends it.
  */
 import { ACA_PARAMETERS } from "../../app/domain/parameter-file";
+import CHILD_LIMITS from "../../app/domain/parameters/child-medicaid-chip-limits.json";
 import type { FakeDataset, FakePlan } from "./dataset";
 
 export class FakeApiError extends Error {
@@ -302,16 +303,8 @@ const PARTIAL_MEDICAID_LIMIT: Record<string, number> = {
 interface ChildLimitsFile {
   years: Record<string, { limits?: Record<string, number>; sameAs?: string }>;
 }
-const CHILD_LIMITS_NEXT_TO_SOURCE = new URL(
-  "../../app/domain/parameters/child-medicaid-chip-limits.json",
-  import.meta.url,
-);
-let childLimitsCached: ChildLimitsFile | undefined;
 function childLimits(): ChildLimitsFile {
-  const file = existsSync(CHILD_LIMITS_NEXT_TO_SOURCE)
-    ? CHILD_LIMITS_NEXT_TO_SOURCE
-    : path.resolve(process.cwd(), "app/domain/parameters/child-medicaid-chip-limits.json");
-  return (childLimitsCached ??= JSON.parse(readFileSync(file, "utf8")) as ChildLimitsFile);
+  return CHILD_LIMITS as unknown as ChildLimitsFile;
 }
 function childLimitFor(state: string, year: number): number | undefined {
   const years = childLimits().years;
