@@ -64,12 +64,24 @@ export function keptRemark(c: CountyChange, why: string): string {
  * The codes a service-area or rating-area row for `fips` stands for: the
  * successors of a renamed, merged or split county; the code itself otherwise.
  */
-export function areaCounties(changes: Map<string, CountyChange>, fips: string): { codes: string[]; remark?: string } {
+export function areaCounties(
+  changes: Map<string, CountyChange>,
+  fips: string,
+  known: (fips: string) => boolean = () => true,
+): { codes: string[]; remark?: string } {
   const c = changes.get(fips);
   if (!c) return { codes: [fips] };
   if (c.kind === "realigned") return { codes: [fips], remark: keptRemark(c, "its successors do not nest in it") };
+  if (!c.successors.every(known)) return { codes: [fips], remark: keptRemark(c, UNKNOWN_SUCCESSOR) };
   return { codes: c.successors, remark: mappedRemark(c, c.successors) };
 }
+
+/**
+ * A successor this load's geography does not know (not in the county list or
+ * the crosswalks): the files are of an older vintage, or made up, and use the
+ * old code consistently, so it is kept.
+ */
+const UNKNOWN_SUCCESSOR = "its successor is in neither the county list nor the crosswalks of this load";
 
 export type StagedZipCounty = { rowid: number; source: string; zip: string; countyFips: string; share: number };
 
@@ -86,6 +98,7 @@ export function remapZipCounties(
   changes: Map<string, CountyChange>,
   retired: StagedZipCounty[],
   others: StagedZipCounty[],
+  known: (fips: string) => boolean = () => true,
 ): ZipRemap[] {
   const byZip = new Map<string, Map<string, number>>();
   for (const o of others) {
@@ -96,6 +109,10 @@ export function remapZipCounties(
   const out: ZipRemap[] = [];
   for (const r of retired) {
     const c = changes.get(r.countyFips)!;
+    if (c.successors.length === 1 && !known(c.successors[0])) {
+      out.push({ kind: "keep", rowid: r.rowid, remark: keptRemark(c, UNKNOWN_SUCCESSOR) });
+      continue;
+    }
     if (c.successors.length === 1) {
       out.push({
         kind: "replace",

@@ -98,6 +98,8 @@ export class PlanStoreLoader {
   private readonly db: Database.Database;
   /** Retired county codes and their successors (seed/reference/county-code-changes.csv). */
   private readonly changes = loadCountyChanges();
+  /** Counties this load's geography knows (named by the county list or the crosswalks). */
+  private readonly knownCounty = (fips: string): boolean => this.counties.has(fips);
   /** Set while loading a year that is one of several found in a flat directory. */
   private yearMayBeAbsent = false;
 
@@ -215,7 +217,13 @@ export class PlanStoreLoader {
     const insert = this.db.prepare(
       `INSERT INTO temp.zip_county_staging (source, zip, county_fips, state, share, file) VALUES (?, ?, ?, ?, ?, ?)`,
     );
-    for (const m of remapZipCounties(this.changes, retired, others)) {
+    const staged = new Set(
+      (
+        this.db.prepare(`SELECT DISTINCT county_fips AS f FROM temp.zip_county_staging`).all() as Array<{ f: string }>
+      ).map((r) => r.f),
+    );
+    const known = (fips: string) => this.counties.has(fips) || staged.has(fips);
+    for (const m of remapZipCounties(this.changes, retired, others, known)) {
       const report = this.files.find((f) => f.file === fileOf.get(m.rowid));
       if (report) report.notes[m.remark] = (report.notes[m.remark] ?? 0) + 1;
       if (m.kind === "keep") continue;
@@ -426,7 +434,7 @@ export class PlanStoreLoader {
             : { reject: "county listed in two rating areas" };
         seen.set(r.countyFips, r.ratingArea);
         this.nameCounty(r.countyFips, r.countyName, r.state, 2);
-        const { codes, remark } = areaCounties(this.changes, r.countyFips);
+        const { codes, remark } = areaCounties(this.changes, r.countyFips, this.knownCounty);
         for (const countyFips of codes) {
           if (countyFips !== r.countyFips && seen.has(countyFips)) continue; // the file lists the successor too
           seen.set(countyFips, r.ratingArea);
@@ -548,7 +556,8 @@ export class PlanStoreLoader {
         if (seen.has(key)) return { skip: "duplicate service-area county" };
         seen.add(key);
         // A retired county code stands for its successors (statewide rows have no county).
-        const { codes, remark } = r.countyFips === "" ? { codes: [""] } : areaCounties(this.changes, r.countyFips);
+        const { codes, remark } =
+          r.countyFips === "" ? { codes: [""] } : areaCounties(this.changes, r.countyFips, this.knownCounty);
         for (const countyFips of codes) {
           const mappedKey = `${r.issuerId}|${r.serviceAreaId}|${countyFips}`;
           if (countyFips !== r.countyFips && seen.has(mappedKey)) continue;

@@ -218,12 +218,26 @@ export function buildNationalWorld(
   });
 
   // --- Service areas: each issuer covers a run of rating areas; the run length is calibrated so
-  // that the Rate PUF comes out near its target row count.
+  // that the Rate PUF comes out near its target row count. In a ZIP3-rated state the run is
+  // taken among the areas that have counties (AK and NE have areas without any of the
+  // generated ZIPs): an issuer covering only those would sell plans in no county, which the
+  // seed's completeness gate rightly refuses.
+  const areasWithCounties = new Map<string, number[]>();
+  for (const [fips, area] of countyAreas) {
+    const state = STATES.find((st) => st.fips === fips.slice(0, 2))!.code;
+    if (!ZIP3_RATED[state]) continue;
+    const list = areasWithCounties.get(state) ?? [];
+    if (!list.includes(area)) list.push(area);
+    areasWithCounties.set(state, list);
+  }
+  for (const list of areasWithCounties.values()) list.sort((a, b) => a - b);
   const areasCovered = (d: Draft, f: number) => {
-    const n = RATING_AREAS[d.issuer.state];
+    const pool =
+      areasWithCounties.get(d.issuer.state) ?? Array.from({ length: RATING_AREAS[d.issuer.state] }, (_, i) => i + 1);
+    const n = pool.length;
     const len = Math.min(n, Math.max(1, Math.round(f * d.coverage * n)));
     const first = Math.floor(d.start * n);
-    return Array.from({ length: len }, (_, i) => 1 + ((first + i) % n)).sort((a, b) => a - b);
+    return Array.from({ length: len }, (_, i) => pool[(first + i) % n]).sort((a, b) => a - b);
   };
   const rowsFor = (f: number) =>
     drafts.reduce(
@@ -248,21 +262,6 @@ export function buildNationalWorld(
     const areaSet = new Set(areas);
     const stateCounties = countiesByState.get(iss.state)!;
     const covered = stateCounties.filter((c) => areaSet.has(countyAreas.get(c.fips)!));
-    // A ZIP3-rated state (AK) may have no county whose first ZIP lies in the areas covered:
-    // the issuer then serves, as partial counties, the ZIPs it prices, so that its plans have a
-    // service area (the seed's completeness gate refuses plans without one).
-    const zip3Rule = ZIP3_RATED[iss.state];
-    let partials: Array<{ county: string; partialZips: string[] }> = [];
-    if (covered.length === 0 && zip3Rule) {
-      partials = stateCounties
-        .map((c) => ({
-          county: c.fips,
-          partialZips: hudZips
-            .filter((z) => z.county === c.fips && areaSet.has(zip3Rule(Number(z.zip.slice(0, 3)))))
-            .map((z) => z.zip),
-        }))
-        .filter((p) => p.partialZips.length > 0);
-    }
     const statewide = areas.length === RATING_AREAS[iss.state] && di % 2 === 0;
     const sa: ServiceArea = {
       id: `${iss.state}S001`,
@@ -270,19 +269,17 @@ export function buildNationalWorld(
       statewide,
       counties: statewide
         ? []
-        : partials.length > 0
-          ? partials
-          : covered.map((c, i) =>
-              i === 0 && di % 8 === 3
-                ? {
-                    county: c.fips,
-                    partialZips: hudZips
-                      .filter((z) => z.county === c.fips)
-                      .slice(0, 2)
-                      .map((z) => z.zip),
-                  }
-                : { county: c.fips },
-            ),
+        : covered.map((c, i) =>
+            i === 0 && di % 8 === 3
+              ? {
+                  county: c.fips,
+                  partialZips: hudZips
+                    .filter((z) => z.county === c.fips)
+                    .slice(0, 2)
+                    .map((z) => z.zip),
+                }
+              : { county: c.fips },
+          ),
       market: "Individual",
       dental: false,
     };

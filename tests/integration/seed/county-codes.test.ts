@@ -62,6 +62,23 @@ describe("the county-code table", () => {
         remark: "county 02270 (retired 2015) mapped to 02158",
       },
     ]);
+    // A successor the load's geography does not know (older or made-up files): the old code is kept.
+    expect(
+      remapZipCounties(
+        changes,
+        [{ rowid: 4, source: "hud", zip: "33101", countyFips: "12025", share: 1 }],
+        [],
+        () => false,
+      ),
+    ).toEqual([
+      {
+        kind: "keep",
+        rowid: 4,
+        remark:
+          "county 12025 (retired 1997) kept: its successor is in neither the county list nor the crosswalks of this load",
+      },
+    ]);
+    expect(areaCounties(changes, "02261", () => false).codes).toEqual(["02261"]);
     expect(areaCounties(changes, "02261").codes).toEqual(["02063", "02066"]);
     expect(areaCounties(changes, "09001").codes).toEqual(["09001"]);
     expect(areaCounties(changes, "02020")).toEqual({ codes: ["02020"] });
