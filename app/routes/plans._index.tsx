@@ -154,8 +154,9 @@ function searchView(
   return {
     query: search.query,
     error: search.error,
-    unavailable: noUpstreamAnswer(answer?.upstream),
-    partial: answer?.upstream === "partial",
+    // Own drug names can answer while upstream does not: then they show, marked as possibly incomplete.
+    unavailable: noUpstreamAnswer(answer?.upstream) && options.length === 0,
+    partial: answer?.upstream === "partial" || (noUpstreamAnswer(answer?.upstream) && options.length > 0),
     options,
   };
 }

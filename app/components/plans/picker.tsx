@@ -113,10 +113,12 @@ function suggestionFetcher(kind: Kind, zip: string, year: number | undefined) {
   return async (query: string, signal: AbortSignal): Promise<SuggestionAnswer> => {
     if (kind === "drug") {
       const body = await postJson("/api/drugs/autocomplete", { query, ...(year ? { year } : {}) }, signal);
+      const options = ((body.drugs as DrugSuggestionView[]) ?? []).map(drugOption);
+      // Our own drug names answer while upstream does not: shown, with a hint that some may be missing.
       return {
-        unavailable: noUpstreamAnswer(body.upstream),
-        partial: false,
-        options: ((body.drugs as DrugSuggestionView[]) ?? []).map(drugOption),
+        unavailable: noUpstreamAnswer(body.upstream) && options.length === 0,
+        partial: noUpstreamAnswer(body.upstream) && options.length > 0,
+        options,
       };
     }
     const body = await postJson("/api/providers/autocomplete", { query, zip }, signal);

@@ -7,12 +7,13 @@ import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from "rat
  * The real API allows a key about 1,000 calls a minute and 200 a second
  * (Kong's fixed windows, `X-RateLimit-Limit-Minute` / `-Second`). The budget
  * keeps under both with head-room, as a token bucket refilled in steps:
- * - a 10-second bucket of floor(perMinute x 0.9 / 7) calls: any 60 seconds
- *   overlap at most 7 such windows, so no minute, however aligned, sees more
- *   than 90 % of the limit;
+ * - a 2-second bucket of floor(perMinute x 0.9 / 31) calls: any 60 seconds
+ *   overlap at most 31 such windows, so no minute, however aligned, sees more
+ *   than 90 % of the limit, and a call short of budget waits at most 2 s
+ *   (inside its 5 s deadline) for the next refill;
  * - a 1-second bucket of floor(perSecond x 0.9 / 2) calls (any second
  *   overlaps two).
- * Priorities share the 10-second bucket: autocomplete may use 60 % of it,
+ * Priorities share the 2-second bucket: autocomplete may use 60 % of it,
  * coverage and autocomplete together 85 %, so eligibility always has 15 %
  * (and what the others leave). After a 429 every call waits out `Retry-After`.
  *
@@ -48,7 +49,9 @@ export function setBudgetLimiterFactory(next: LimiterFactory | undefined): void 
 }
 
 const HEADROOM = 0.9;
-const STEP_SECONDS = 10;
+const STEP_SECONDS = 2;
+/** Windows of STEP_SECONDS any 60 seconds can overlap. */
+const STEPS_PER_MINUTE_SPAN = 60 / STEP_SECONDS + 1;
 const SHARES: Record<BudgetPriority, BudgetPriority[]> = {
   // Which shares a call of each priority spends from (every call spends the whole bucket too).
   eligibility: [],
@@ -84,7 +87,7 @@ export class UpstreamBudget {
     private readonly key: string,
     limits: BudgetLimits,
   ) {
-    this.stepPoints = Math.max(1, Math.floor((limits.perMinute * HEADROOM) / 7));
+    this.stepPoints = Math.max(1, Math.floor((limits.perMinute * HEADROOM) / STEPS_PER_MINUTE_SPAN));
     this.secondPoints = Math.max(1, Math.floor((limits.perSecond * HEADROOM) / 2));
     const make = (name: string, points: number, duration: number) =>
       factory({ keyPrefix: `upstream-budget:${name}`, points: Math.max(1, points), duration });

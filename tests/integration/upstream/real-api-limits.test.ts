@@ -154,38 +154,29 @@ describe("the fake's own rate limit", () => {
 });
 
 describe("the call budget", () => {
-  it("keeps every minute under 90 % of the limit and gives eligibility the last 15 % of each 10 s", async () => {
-    const budget = new UpstreamBudget(`test-${Math.random()}`, { perMinute: 100, perSecond: 200 });
-    // floor(100 x 0.9 / 7) = 12 a 10 s window; 7 windows in any minute = 84 < 100.
-    expect(budget.stepPoints).toBe(12);
+  it("keeps every minute under 90 % of the limit and gives eligibility the last 15 % of each 2 s", async () => {
+    const budget = new UpstreamBudget(`test-${Math.random()}`, { perMinute: 1000, perSecond: 200 });
+    // floor(1000 x 0.9 / 31) = 29 a 2 s window; the 31 windows any minute overlaps hold 899 < 1000.
+    expect(budget.stepPoints).toBe(29);
+    expect(budget.stepPoints * 31).toBeLessThanOrEqual(900);
     const soon = () => Date.now() + 20; // no time to wait for a refill
-    let autocomplete = 0;
-    while (
-      await budget.take("autocomplete", soon()).then(
-        () => true,
-        () => false,
+    const drain = async (priority: "eligibility" | "coverage" | "autocomplete") => {
+      let n = 0;
+      while (
+        await budget.take(priority, soon()).then(
+          () => true,
+          () => false,
+        )
       )
-    )
-      autocomplete++;
-    let coverage = 0;
-    while (
-      await budget.take("coverage", soon()).then(
-        () => true,
-        () => false,
-      )
-    )
-      coverage++;
-    let eligibility = 0;
-    while (
-      await budget.take("eligibility", soon()).then(
-        () => true,
-        () => false,
-      )
-    )
-      eligibility++;
-    expect(autocomplete).toBe(7); // floor(12 x 0.6)
-    expect(coverage).toBe(3); // floor(12 x 0.85) = 10 shared with autocomplete
-    expect(eligibility).toBe(2); // the rest of 12
+        n++;
+      return n;
+    };
+    const autocomplete = await drain("autocomplete");
+    const coverage = await drain("coverage");
+    const eligibility = await drain("eligibility");
+    expect(autocomplete).toBe(17); // floor(29 x 0.6)
+    expect(coverage).toBe(7); // floor(29 x 0.85) = 24, shared with autocomplete
+    expect(eligibility).toBe(5); // the rest of 29
     expect(budget.snapshot().refused).toEqual({ eligibility: 1, coverage: 1, autocomplete: 1 });
   });
 
