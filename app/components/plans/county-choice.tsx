@@ -1,4 +1,5 @@
 import { Form, Link } from "@remix-run/react";
+import { useRef, useState, type FormEvent } from "react";
 import type { ShoppingState } from "../../lib/shopping-url";
 import { StateFields } from "./state-fields";
 
@@ -17,6 +18,10 @@ function shareWords(share: number | null): string | null {
   return "a few addresses in this ZIP code";
 }
 
+export const CHOOSE_A_COUNTY = "Choose a county";
+/** The hidden field the county form sends (see shoppingPage). */
+export const COUNTY_FORM_FIELD = "county_form";
+
 /** Step 2 for a ZIP in several counties: prices depend on the county. */
 export function CountyChoice({
   state,
@@ -29,22 +34,36 @@ export function CountyChoice({
   counties: CountyOptionView[];
   error: string | null;
 }) {
+  // With JavaScript the missing choice is caught before the request; without it the server answers the same words.
+  const [clientError, setClientError] = useState<string | null>(null);
+  const fieldset = useRef<HTMLFieldSetElement>(null);
+  const shown = clientError ?? error;
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    const chosen = event.currentTarget.querySelector<HTMLInputElement>('input[name="county"]:checked');
+    if (chosen) return setClientError(null);
+    event.preventDefault();
+    setClientError(CHOOSE_A_COUNTY);
+    fieldset.current?.querySelector<HTMLInputElement>('input[name="county"]')?.focus();
+  };
   return (
-    <Form method="get" action="/plans" className="step-form" noValidate>
+    <Form method="get" action="/plans" className="step-form" noValidate onSubmit={onSubmit}>
       <input type="hidden" name="zip" value={zip} />
+      {/* Tells the server the county question was answered (or skipped): a skip is a field error, not a fresh start. */}
+      <input type="hidden" name={COUNTY_FORM_FIELD} value="1" />
       {state.year ? <input type="hidden" name="year" value={state.year} /> : null}
       <StateFields state={state} omit={["place"]} />
-      <fieldset aria-describedby={error ? "county-hint county-error" : "county-hint"}>
+      <fieldset ref={fieldset} aria-describedby={shown ? "county-hint county-error" : "county-hint"}>
         <legend>Which county do you live in?</legend>
         <p className="hint" id="county-hint">
           ZIP code {zip} is in more than one county. Plans and prices depend on your county.
         </p>
-        {error ? (
+        {shown ? (
           <p className="error-text" id="county-error">
-            {error}
+            <span className="visually-hidden">Error: </span>
+            {shown}
           </p>
         ) : null}
-        {counties.map((c) => (
+        {counties.map((c, i) => (
           <div className="choice" key={c.fips}>
             <input
               type="radio"
@@ -52,6 +71,9 @@ export function CountyChoice({
               id={`county-${c.fips}`}
               value={c.fips}
               defaultChecked={c.fips === state.county}
+              aria-invalid={shown ? true : undefined}
+              // After a page load with the error (no JavaScript), the first choice has focus.
+              autoFocus={Boolean(error) && i === 0}
             />
             <label htmlFor={`county-${c.fips}`}>
               {c.name}, {c.state}

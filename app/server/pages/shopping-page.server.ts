@@ -6,6 +6,7 @@
  */
 import type { FilterOptions } from "../../domain/plan-filters";
 import { MissingParameterError } from "../../domain/parameters";
+import { CHOOSE_A_COUNTY, COUNTY_FORM_FIELD } from "../../components/plans/county-choice";
 import { EVERY_PLAN } from "../../domain/plan-order";
 import { whatIfSeries } from "../../domain/what-if";
 import type { WhatIfView } from "../../components/plans/income-what-if";
@@ -174,7 +175,9 @@ export async function shoppingPage(url: URL): Promise<ShoppingPage> {
     county = counties.counties[0];
   }
   if (!county || search.get("step") === "county") {
-    return { step: "county", state, zip: state.zip, counties: options, error: null };
+    // The county form sent without a choice (issue 17 item 5): a field error, not the question again.
+    const skipped = !county && search.has(COUNTY_FORM_FIELD);
+    return { step: "county", state, zip: state.zip, counties: options, error: skipped ? CHOOSE_A_COUNTY : null };
   }
   if (county.sbeRedirect) {
     return {

@@ -91,6 +91,17 @@ describe("/plans: one route, the step chosen by the URL", () => {
     ]);
   });
 
+  it("answers the county form sent without a choice with the field error 'Choose a county' (400)", async () => {
+    const first = await load<ShoppingPage>(plansRoute, "/plans?zip=75007");
+    expect(first.status).toBe(200);
+    expect(first.body.step === "county" && first.body.error).toBe(null);
+    const skipped = await load<ShoppingPage>(plansRoute, "/plans?zip=75007&county_form=1");
+    expect(skipped.status).toBe(400);
+    expect(skipped.body.step === "county" && skipped.body.error).toBe("Choose a county");
+    const chosen = (await load<ShoppingPage>(plansRoute, "/plans?zip=75007&county_form=1&county=48113")).body;
+    expect(chosen.step).toBe("household");
+  });
+
   it("hands a state-based-exchange ZIP to its marketplace", async () => {
     const page = (await load<ShoppingPage>(plansRoute, "/plans?zip=19103")).body;
     expect(page.step).toBe("sbe");
