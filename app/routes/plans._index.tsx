@@ -81,7 +81,13 @@ export default function PlansPage() {
         <h1 ref={heading} tabIndex={-1}>
           Choose your county
         </h1>
-        <CountyChoice state={page.state} zip={page.zip} counties={page.counties} error={page.error} />
+        <CountyChoice
+          state={page.state}
+          zip={page.zip}
+          counties={page.counties}
+          error={page.error}
+          zipPrefixState={page.zipPrefixState}
+        />
       </>
     );
   }

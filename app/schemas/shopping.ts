@@ -199,6 +199,12 @@ export const CountiesResponse = z.strictObject({
     .enum(["own", "upstream"])
     .describe("own: the service's ZIP-county data; upstream: the federal look-up (ZIP not in own data)"),
   sbeRedirect: SbeRedirect.nullable().describe("Set when every matching county is in a state-based-exchange state"),
+  zip_prefix_state: z
+    .string()
+    .nullable()
+    .describe(
+      "Set when the ZIP is in neither the own ZIP-county data nor upstream's: the state of its 3-digit prefix (USPS); counties are then every county of that state on file, or none with sbeRedirect set",
+    ),
 });
 
 export const CsrLevelAnswer = z.enum(CSR_LEVELS);

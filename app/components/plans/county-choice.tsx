@@ -28,11 +28,13 @@ export function CountyChoice({
   zip,
   counties,
   error,
+  zipPrefixState = null,
 }: {
   state: ShoppingState;
   zip: string;
   counties: CountyOptionView[];
   error: string | null;
+  zipPrefixState?: string | null;
 }) {
   // With JavaScript the missing choice is caught before the request; without it the server answers the same words.
   const [clientError, setClientError] = useState<string | null>(null);
@@ -55,7 +57,10 @@ export function CountyChoice({
       <fieldset ref={fieldset} aria-describedby={shown ? "county-hint county-error" : "county-hint"}>
         <legend>Which county do you live in?</legend>
         <p className="hint" id="county-hint">
-          ZIP code {zip} is in more than one county. Plans and prices depend on your county.
+          {zipPrefixState
+            ? `ZIP code ${zip} is not in our list of ZIP codes by county (a PO-box or new ZIP code). It is in ${zipPrefixState}: choose the county you live in.`
+            : `ZIP code ${zip} is in more than one county.`}{" "}
+          Plans and prices depend on your county.
         </p>
         {shown ? (
           <p className="error-text" id="county-error">

@@ -1,4 +1,5 @@
 import type { DrugCoverageResult, ProviderCoverageResult } from "../../domain/coverage";
+import { stateForZipPrefix } from "../../domain/zip-prefix";
 import type { Selection, ShoppingState } from "../../lib/shopping-url";
 import { planStore } from "../plan-store/plan-store.server";
 import {
@@ -49,11 +50,28 @@ export function yearOf(state: ShoppingState): number | undefined {
 }
 
 /** The county of a URL's place when it is a real county of its ZIP (no upstream call). */
+/** A ZIP missing from the ZIP–county data: the county chosen among its prefix state's (issue 17 item 13). */
+function placeByZipPrefix(state: ShoppingState): PlaceSummary | null {
+  const prefixState = stateForZipPrefix(state.zip);
+  if (!prefixState) return null;
+  const county = planStore()
+    .countiesOfState(prefixState)
+    .find((c) => c.countyFips === state.county);
+  if (!county) return null;
+  return {
+    zip: state.zip,
+    countyFips: county.countyFips,
+    countyName: county.countyName,
+    state: prefixState,
+    otherCounties: true,
+  };
+}
+
 export function placeOf(state: ShoppingState): PlaceSummary | null {
   if (!/^\d{5}$/.test(state.zip) || !/^\d{5}$/.test(state.county)) return null;
   const counties = planStore().countiesForZip(state.zip);
   const match = counties.find((c) => c.countyFips === state.county);
-  if (!match) return null;
+  if (!match) return counties.length === 0 ? placeByZipPrefix(state) : null;
   return {
     zip: state.zip,
     countyFips: match.countyFips,

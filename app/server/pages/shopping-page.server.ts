@@ -7,6 +7,7 @@
 import type { FilterOptions } from "../../domain/plan-filters";
 import { MissingParameterError } from "../../domain/parameters";
 import { CHOOSE_A_COUNTY, COUNTY_FORM_FIELD } from "../../components/plans/county-choice";
+import { stateForZipPrefix } from "../../domain/zip-prefix";
 import { EVERY_PLAN } from "../../domain/plan-order";
 import { whatIfSeries } from "../../domain/what-if";
 import type { WhatIfView } from "../../components/plans/income-what-if";
@@ -46,7 +47,15 @@ export interface CountyOption {
 
 export type ShoppingPage =
   | { step: "zip"; zip: string; error: string | null }
-  | { step: "county"; state: ShoppingState; zip: string; counties: CountyOption[]; error: string | null }
+  | {
+      step: "county";
+      state: ShoppingState;
+      zip: string;
+      counties: CountyOption[];
+      error: string | null;
+      /** Set when the ZIP is missing from the ZIP–county data: the counties are this whole state's. */
+      zipPrefixState: string | null;
+    }
   | {
       step: "sbe";
       state: ShoppingState;
@@ -139,11 +148,25 @@ export async function shoppingPage(url: URL): Promise<ShoppingPage> {
     if (error instanceof ApiError) return { step: "unavailable", state, message: error.message };
     throw error;
   }
+  if (counties.counties.length === 0 && counties.sbeRedirect) {
+    return {
+      step: "sbe",
+      state,
+      zip: state.zip,
+      countyName: null,
+      redirect: counties.sbeRedirect,
+      otherCounties: false,
+    };
+  }
   if (counties.counties.length === 0) {
+    const prefixState = stateForZipPrefix(state.zip);
     return {
       step: "zip",
       zip: state.zip,
-      error: `We could not find ZIP code ${state.zip}. Check the number and try again.`,
+      // "Check the number" only for a ZIP that cannot exist (its 3-digit prefix is not assigned by USPS).
+      error: prefixState
+        ? `ZIP code ${state.zip} is in ${prefixState}, where we cannot show Marketplace plans for it. Check your state's marketplace, or try another ZIP code.`
+        : `We could not find ZIP code ${state.zip}. Check the number and try again.`,
     };
   }
   const options = counties.counties.map(countyOption);
@@ -168,6 +191,7 @@ export async function shoppingPage(url: URL): Promise<ShoppingPage> {
         state,
         zip: state.zip,
         counties: options,
+        zipPrefixState: counties.zip_prefix_state,
         error: `County ${state.county} does not include ZIP code ${state.zip}. Choose your county from this list.`,
       };
     }
@@ -177,7 +201,14 @@ export async function shoppingPage(url: URL): Promise<ShoppingPage> {
   if (!county || search.get("step") === "county") {
     // The county form sent without a choice (issue 17 item 5): a field error, not the question again.
     const skipped = !county && search.has(COUNTY_FORM_FIELD);
-    return { step: "county", state, zip: state.zip, counties: options, error: skipped ? CHOOSE_A_COUNTY : null };
+    return {
+      step: "county",
+      state,
+      zip: state.zip,
+      counties: options,
+      error: skipped ? CHOOSE_A_COUNTY : null,
+      zipPrefixState: counties.zip_prefix_state,
+    };
   }
   if (county.sbeRedirect) {
     return {

@@ -144,6 +144,17 @@ export class PlanStore {
   }
 
   /**
+   * Every county of a state the store holds, by name: the chooser for a ZIP
+   * missing from the ZIP–county data (issue 17 item 13). At most a few hundred
+   * rows on an index, so read each time rather than cached.
+   */
+  countiesOfState(state: string): Array<{ countyFips: string; countyName: string; state: string }> {
+    return this.use((q) =>
+      q.countiesOfState.all({ state }).map((r) => ({ countyFips: r.fips, countyName: r.name, state: r.state })),
+    );
+  }
+
+  /**
    * "Rating Area N" for a place: the county's area, or for a county the state
    * defines by 3-digit ZIP instead (AK, NE, Los Angeles County …) the ZIP3's.
    * docs/decisions/024-rating-area-lookup.md.

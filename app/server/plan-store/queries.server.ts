@@ -116,6 +116,12 @@ export function prepareQueries(db: BetterSQLite3Database<typeof schema>) {
       .where(eq(zipCounties.zip, P.zip))
       .orderBy(asc(zipCounties.rank))
       .prepare(),
+    countiesOfState: db
+      .select({ fips: counties.fips, name: counties.name, state: counties.state })
+      .from(counties)
+      .where(eq(counties.state, P.state))
+      .orderBy(asc(counties.name))
+      .prepare(),
     ratingAreaByCounty: db
       .select({ ratingArea: ratingAreaCounties.ratingArea })
       .from(ratingAreaCounties)

@@ -117,21 +117,28 @@ describe("ZIPs absent from own data", () => {
         { fips: "04013", name: "Maricopa County", state: "AZ", share: null, owned_data: true, sbeRedirect: null },
       ],
       sbeRedirect: null,
+      zip_prefix_state: null,
     });
     expect(() => CountiesResponse.parse(body)).not.toThrow();
     const calls = upstreamCalls(fake, "/counties/by/zip/");
     expect(calls.map((c) => c.path)).toEqual(["/api/v1/counties/by/zip/85004"]);
   });
 
-  it("are asked once (cached); a ZIP nobody knows answers an empty list", async () => {
-    const unknown = await lookUp("zip=99999&year=2027");
+  it("are asked once (cached); a ZIP nobody knows (its 3-digit prefix unassigned) answers an empty list", async () => {
+    const unknown = await lookUp("zip=00199&year=2027");
     expect(unknown.status).toBe(200);
-    expect(unknown.body).toMatchObject({ zip: "99999", source: "upstream", counties: [], sbeRedirect: null });
-    const calls = upstreamCalls(fake, "/counties/by/zip/99999");
+    expect(unknown.body).toMatchObject({
+      zip: "00199",
+      source: "upstream",
+      counties: [],
+      sbeRedirect: null,
+      zip_prefix_state: null,
+    });
+    const calls = upstreamCalls(fake, "/counties/by/zip/00199");
     expect(calls).toHaveLength(1);
     expect(calls[0].query).toMatchObject({ year: "2027", apikey: expect.any(String) });
-    await lookUp("zip=99999&year=2027");
-    expect(upstreamCalls(fake, "/counties/by/zip/99999")).toHaveLength(1);
+    await lookUp("zip=00199&year=2027");
+    expect(upstreamCalls(fake, "/counties/by/zip/00199")).toHaveLength(1);
   });
 
   it("answer 503 county_lookup_unavailable when the upstream is down", async () => {
