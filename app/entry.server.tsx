@@ -4,6 +4,8 @@ import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "./components/nonce";
 import { PrerenderedParts } from "./components/prerendered";
+import { RequestLanguage } from "./i18n/language-context";
+import { requestLanguage } from "./i18n/language.server";
 
 const ABORT_DELAY = 5_000;
 
@@ -41,6 +43,8 @@ export default function handleRequest(
       final(done) {
         clearTimeout(abortTimer);
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+        // A page's language follows the cookie and Accept-Language (docs/decisions/230): no cache may mix them up.
+        responseHeaders.append("Vary", "Accept-Language, Cookie");
         resolve(
           new Response(chunks.length === 1 ? chunks[0] : (Buffer.concat(chunks) as Uint8Array<ArrayBuffer>), {
             headers: responseHeaders,
@@ -53,7 +57,9 @@ export default function handleRequest(
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <PrerenderedParts.Provider value={prerendered}>
-          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+          <RequestLanguage.Provider value={requestLanguage(request)}>
+            <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+          </RequestLanguage.Provider>
         </PrerenderedParts.Provider>
       </NonceProvider>,
       {

@@ -1,4 +1,4 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data as withHeaders, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import {
   isRouteErrorResponse,
   Link,
@@ -7,10 +7,18 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useLocation,
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { I18nextProvider, Trans } from "react-i18next";
+import { i18nFor, LANGUAGE_NAMES, LANGUAGES, type Language } from "./i18n/i18n";
+import { resolveLanguage } from "./i18n/language.server";
+import { metaT } from "./i18n/meta";
+import { useLanguage, useT } from "./i18n/use-t";
+import { urlWithLanguage } from "./lib/language-url";
+import { env } from "./server/platform/env.server";
 import { useNonce } from "./components/nonce";
 import appStyles from "./styles/app.css?url";
 import { siteDataStatus } from "./server/platform/site-status.server";
@@ -22,17 +30,33 @@ export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export const meta: MetaFunction = () => [
-  { title: "Health Plan Marketplace: compare subsidised health plans" },
-  {
-    name: "description",
-    content:
-      "Find out what you would pay for a Marketplace health plan after your tax credit, and check your drugs and doctors.",
-  },
-];
+export const meta: MetaFunction = ({ matches, data }) => {
+  // Without loader data (a 404 for an unknown URL) Document writes a title in the request's language.
+  if (!data) return [];
+  const t = metaT(matches);
+  return [{ title: t("meta.homeTitle") }, { name: "description", content: t("meta.homeDescription") }];
+};
 
-export async function loader(_args: LoaderFunctionArgs) {
-  return { status: siteDataStatus(), analytics: browserAnalyticsSettings() };
+function withoutTrailingSlash(address: string): string {
+  let end = address.length;
+  while (end > 0 && address[end - 1] === "/") end--;
+  return address.slice(0, end);
+}
+
+/**
+ * The page's language (docs/decisions/230): `lang` in the URL, then the cookie, then
+ * Accept-Language. A `lang` in the URL is remembered in the cookie.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const language = resolveLanguage(request);
+  const body = {
+    status: siteDataStatus(),
+    analytics: browserAnalyticsSettings(),
+    lang: language.lang,
+    // hreflang alternates must be absolute addresses: the configured public address, else this request's.
+    origin: withoutTrailingSlash(env().PUBLIC_BASE_URL ?? new URL(request.url).origin),
+  };
+  return language.setCookie ? withHeaders(body, { headers: { "Set-Cookie": language.setCookie } }) : body;
 }
 
 // The site's header and footer use plain links: they lead to other parts of the site, where a
@@ -40,96 +64,161 @@ export async function loader(_args: LoaderFunctionArgs) {
 // every page ~7 % of its server time (docs/decisions/134). Links inside a page's content stay
 // <Link>s (client-side navigation).
 const NAV = [
-  { to: "/plans", label: "Find a plan" },
-  { to: "/updates", label: "Get updates" },
-  { to: "/agents", label: "For agents" },
-];
+  { to: "/plans", label: "site.nav.plans" },
+  { to: "/updates", label: "site.nav.updates" },
+  { to: "/agents", label: "site.nav.agents" },
+] as const;
 
 const FOOTER = [
-  { to: "/", label: "Home" },
-  { to: "/plans", label: "Find a plan" },
-  { to: "/agents", label: "For agents" },
-  { to: "/agent-onboarding", label: "Agent onboarding" },
-  { to: "/agent-discovery", label: "Agent discovery form" },
-  { to: "/updates", label: "Get updates" },
-  { to: "/privacy", label: "Privacy" },
-  { to: "/terms", label: "Terms" },
-];
+  { to: "/", label: "site.nav.home" },
+  { to: "/plans", label: "site.nav.plans" },
+  { to: "/agents", label: "site.nav.agents" },
+  { to: "/agent-onboarding", label: "site.nav.agentOnboarding" },
+  { to: "/agent-discovery", label: "site.nav.agentDiscovery" },
+  { to: "/updates", label: "site.nav.updates" },
+  { to: "/privacy", label: "site.nav.privacy" },
+  { to: "/terms", label: "site.nav.terms" },
+] as const;
 
 function SourceBanners() {
   const data = useRouteLoaderData<typeof loader>("root");
+  const t = useT();
   if (!data) return null;
   const { planData, sampleUpstream } = data.status;
   if (planData !== "sample" && planData !== "missing" && !sampleUpstream) return null;
   // Inside a landmark (axe `region`): every piece of content belongs to one.
   return (
-    <aside className="notices" aria-label="About the data on this site">
+    <aside className="notices" aria-label={t("banner.label")}>
       {planData === "sample" ? (
         <p className="banner" role="note" data-testid="sample-data-banner">
-          <strong>Sample data:</strong> the plans and prices on this site are made up for demonstration. Counties and
-          ZIP codes are real. Do not use these figures to choose coverage.
+          <strong>{t("banner.sampleDataLead")}</strong> {t("banner.sampleData")}
         </p>
       ) : null}
       {planData === "missing" ? (
         <p className="banner" role="note">
-          <strong>No plan data loaded:</strong> plan prices are unavailable until the plan store is seeded.
+          <strong>{t("banner.noPlanDataLead")}</strong> {t("banner.noPlanData")}
         </p>
       ) : null}
       {sampleUpstream ? (
         <p className="banner" role="note" data-testid="sample-upstream-banner">
-          <strong>Sample answers:</strong> drug, doctor and federal subsidy look-ups come from a built-in stand-in for
-          the HealthCare.gov API, not from the real service.
+          <strong>{t("banner.sampleUpstreamLead")}</strong> {t("banner.sampleUpstream")}
         </p>
       ) : null}
     </aside>
   );
 }
 
+/**
+ * "Español / English": the same address (path and every query parameter) with `lang` swapped,
+ * as a plain link so it works without JavaScript; the current language is marked, not linked.
+ */
+function LanguageSwitch({ lang }: { lang: Language }) {
+  const location = useLocation();
+  const t = useT();
+  return (
+    <nav className="language-switch" aria-label={t("site.languageNav")}>
+      {LANGUAGES.map((other, index) => (
+        <span key={other}>
+          {index > 0 ? " / " : null}
+          {other === lang ? (
+            <span lang={other} aria-current="true">
+              {LANGUAGE_NAMES[other]}
+            </span>
+          ) : (
+            <a
+              href={urlWithLanguage(location.pathname, location.search, other)}
+              lang={other}
+              hrefLang={other}
+              data-testid="language-link"
+            >
+              {LANGUAGE_NAMES[other]}
+            </a>
+          )}
+        </span>
+      ))}
+    </nav>
+  );
+}
+
+/** Search engines see every page in both languages; x-default is the address without `lang`. */
+function LanguageAlternates({ origin }: { origin: string }) {
+  const location = useLocation();
+  return (
+    <>
+      {LANGUAGES.map((other) => (
+        <link
+          key={other}
+          rel="alternate"
+          hrefLang={other}
+          href={origin + urlWithLanguage(location.pathname, location.search, other)}
+        />
+      ))}
+      <link
+        rel="alternate"
+        hrefLang="x-default"
+        href={origin + urlWithLanguage(location.pathname, location.search, null)}
+      />
+    </>
+  );
+}
+
 export function Layout({ children }: { children: ReactNode }) {
+  const lang = useLanguage();
+  return (
+    <I18nextProvider i18n={i18nFor(lang)}>
+      <Document lang={lang}>{children}</Document>
+    </I18nextProvider>
+  );
+}
+
+function Document({ lang, children }: { lang: Language; children: ReactNode }) {
   const nonce = useNonce();
   const data = useRouteLoaderData<typeof loader>("root");
+  const t = useT();
+  const error = useRouteError();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
   return (
-    <html lang="en">
+    <html lang={lang}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {data ? null : <title>{notFound ? t("error.notFoundTitle") : t("error.title")}</title>}
         <Meta />
+        {data ? <LanguageAlternates origin={data.origin} /> : null}
         <Links />
       </head>
       <body>
         <a className="skip-link" href="#main">
-          Skip to content
+          {t("site.skipLink")}
         </a>
         <header className="site-header">
           <a href="/" className="brand">
-            Health Plan Marketplace
+            {t("site.brand")}
           </a>
-          <nav className="site-nav" aria-label="Main">
+          <nav className="site-nav" aria-label={t("site.mainNav")}>
             <ul>
               {NAV.map((item) => (
                 <li key={item.to}>
-                  <a href={item.to}>{item.label}</a>
+                  <a href={item.to}>{t(item.label)}</a>
                 </li>
               ))}
             </ul>
           </nav>
+          <LanguageSwitch lang={lang} />
         </header>
         <SourceBanners />
         <main id="main">{children}</main>
         <footer className="site-footer">
-          <nav aria-label="Site">
+          <nav aria-label={t("site.footerNav")}>
             <ul>
               {FOOTER.map((item) => (
                 <li key={item.to}>
-                  <a href={item.to}>{item.label}</a>
+                  <a href={item.to}>{t(item.label)}</a>
                 </li>
               ))}
             </ul>
           </nav>
-          <p>
-            We are not HealthCare.gov or a state marketplace. Estimates are not an offer of coverage; your marketplace
-            makes the final eligibility decision.
-          </p>
+          <p>{t("site.disclaimer")}</p>
         </footer>
         <Analytics config={data?.analytics} />
         <ScrollRestoration nonce={nonce} />
@@ -145,30 +234,31 @@ export default function App() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
+  const t = useT();
   if (isRouteErrorResponse(error)) {
     const notFound = error.status === 404;
     return (
       <>
-        <h1>{notFound ? "We couldn't find that page" : `Something went wrong (${error.status})`}</h1>
+        <h1>{notFound ? t("error.notFoundTitle") : t("error.statusTitle", { status: error.status })}</h1>
         <p>
           {notFound
-            ? "The address may be mistyped, or the page may have moved."
+            ? t("error.notFoundBody")
             : typeof error.data === "string" && error.data
               ? error.data
-              : "Please try again in a moment."}
+              : t("error.tryAgain")}
         </p>
         <p>
-          <Link to="/">Go to the start page</Link> or <Link to="/plans">look up plans by ZIP code</Link>.
+          <Trans t={t} i18nKey="error.nextSteps" components={{ home: <Link to="/" />, plans: <Link to="/plans" /> }} />
         </p>
       </>
     );
   }
   return (
     <>
-      <h1>Something went wrong</h1>
-      <p>We could not show this page. Please try again in a moment.</p>
+      <h1>{t("error.title")}</h1>
+      <p>{t("error.couldNotShow")}</p>
       <p>
-        <Link to="/">Go to the start page</Link>
+        <Link to="/">{t("error.startPage")}</Link>
       </p>
     </>
   );

@@ -1,12 +1,14 @@
 import { Form } from "@remix-run/react";
+import { useT } from "../i18n/use-t";
 
 /** The first step of shopping: a ZIP code, sent as a plain GET so it works without JavaScript. */
 export function ZipForm({ defaultZip = "", error }: { defaultZip?: string; error?: string }) {
+  const t = useT();
   return (
     <Form method="get" action="/plans" className="zip-form">
-      <label htmlFor="zip">Your ZIP code</label>
+      <label htmlFor="zip">{t("zipForm.label")}</label>
       <p className="hint" id="zip-hint">
-        Five digits. We use it to find your county and the plans sold there.
+        {t("zipForm.hint")}
       </p>
       <input
         id="zip"
@@ -26,7 +28,7 @@ export function ZipForm({ defaultZip = "", error }: { defaultZip?: string; error
         </p>
       ) : null}
       <div>
-        <button type="submit">See plans</button>
+        <button type="submit">{t("zipForm.submit")}</button>
       </div>
     </Form>
   );

@@ -22,6 +22,7 @@ import {
   submitAgentDiscovery,
 } from "../server/intake/write-store.server";
 import intakeStyles from "../styles/intake.css?url";
+import { EnglishOnly } from "../components/english-only";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: intakeStyles }];
 
@@ -173,7 +174,7 @@ export default function AgentDiscovery() {
   const busy = navigation.state === "submitting";
 
   return (
-    <>
+    <EnglishOnly>
       <h1>Agent discovery form</h1>
       <p>
         We are deciding what to build for licensed agents and brokers who help people enroll in Marketplace plans. No
@@ -448,6 +449,6 @@ export default function AgentDiscovery() {
           </button>
         </Form>
       </section>
-    </>
+    </EnglishOnly>
   );
 }

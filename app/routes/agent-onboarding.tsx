@@ -1,6 +1,7 @@
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import intakeStyles from "../styles/intake.css?url";
+import { EnglishOnly } from "../components/english-only";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: intakeStyles }];
 
@@ -14,7 +15,7 @@ export const meta: MetaFunction = () => [
 
 export default function AgentOnboarding() {
   return (
-    <>
+    <EnglishOnly>
       <h1>Agent onboarding</h1>
       <p className="notice" role="note">
         <strong>Onboarding is not open yet.</strong> We are still learning what agents need (see the{" "}
@@ -63,6 +64,6 @@ export default function AgentOnboarding() {
           Join the agent waitlist
         </Link>
       </p>
-    </>
+    </EnglishOnly>
   );
 }

@@ -1,6 +1,7 @@
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import intakeStyles from "../styles/intake.css?url";
+import { EnglishOnly } from "../components/english-only";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: intakeStyles }];
 
@@ -14,7 +15,7 @@ export const meta: MetaFunction = () => [
 
 export default function Agents() {
   return (
-    <>
+    <EnglishOnly>
       <h1>For licensed agents and brokers</h1>
       <p>
         Health Plan Marketplace helps people in the United States compare subsidised health plans: it estimates their
@@ -55,6 +56,6 @@ export default function Agents() {
         <li>We will not contact your clients.</li>
         <li>We will not ask for a client&apos;s personal information during discovery.</li>
       </ul>
-    </>
+    </EnglishOnly>
   );
 }

@@ -7,14 +7,18 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Trans } from "react-i18next";
+import { isLanguage } from "../i18n/i18n";
+import { metaT } from "../i18n/meta";
+import { useT } from "../i18n/use-t";
 import { ApiError } from "../server/platform/api.server";
 import { checkUnsubscribeLink, unsubscribe } from "../server/intake/unsubscribe.server";
 import intakeStyles from "../styles/intake.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: intakeStyles }];
 
-export const meta: MetaFunction = () => [
-  { title: "Unsubscribe | Health Plan Marketplace" },
+export const meta: MetaFunction = ({ matches }) => [
+  { title: metaT(matches)("meta.pageTitle", { page: metaT(matches)("unsubscribe.title") }) },
   { name: "robots", content: "noindex" },
 ];
 
@@ -58,23 +62,25 @@ export async function action({ request }: ActionFunctionArgs) {
     const { body, status } = stateForError(error);
     return data<PageState>(body, { status });
   }
-  return redirect("/unsubscribe?status=done");
+  const lang = url.searchParams.get("lang");
+  return redirect(isLanguage(lang) ? `/unsubscribe?status=done&lang=${lang}` : "/unsubscribe?status=done");
 }
 
 export default function Unsubscribe() {
   const loaded = useLoaderData<typeof loader>();
   const acted = useActionData<typeof action>();
   const page = (acted ?? loaded) as PageState;
+  const t = useT();
 
   if (page.state === "done") {
     return (
       <>
-        <h1>You are unsubscribed</h1>
+        <h1>{t("unsubscribe.doneTitle")}</h1>
         <div className="success-panel" role="status">
-          <p>We will not send any more email to this address. You do not need to do anything else.</p>
+          <p>{t("unsubscribe.done")}</p>
         </div>
         <p>
-          <Link to="/">Back to Health Plan Marketplace</Link>
+          <Link to="/">{t("unsubscribe.back")}</Link>
         </p>
       </>
     );
@@ -82,26 +88,30 @@ export default function Unsubscribe() {
   if (page.state === "confirm") {
     return (
       <>
-        <h1>Unsubscribe from our emails?</h1>
+        <h1>{t("unsubscribe.confirmTitle")}</h1>
         <p>
-          Press the button to stop all email from Health Plan Marketplace to <strong>{page.email}</strong>.
+          <Trans
+            t={t}
+            i18nKey="unsubscribe.confirm"
+            values={{ email: page.email }}
+            components={{ email: <strong /> }}
+          />
         </p>
         <Form method="post" className="intake-form">
           <input type="hidden" name="email" value={page.email} />
           <input type="hidden" name="token" value={page.token} />
-          <button type="submit">Unsubscribe</button>
+          <button type="submit">{t("unsubscribe.button")}</button>
         </Form>
-        <p className="hint">Changed your mind? Just close this page: nothing changes until you press the button.</p>
+        <p className="hint">{t("unsubscribe.changedMind")}</p>
       </>
     );
   }
   if (page.state === "unavailable") {
     return (
       <>
-        <h1>Unsubscribe is not available right now</h1>
+        <h1>{t("unsubscribe.unavailableTitle")}</h1>
         <p className="notice warn" role="alert">
-          We cannot check unsubscribe links at the moment. Please try again later, or reply to any of our emails and ask
-          us to stop writing; we will.
+          {t("unsubscribe.unavailable")}
         </p>
       </>
     );
@@ -109,19 +119,18 @@ export default function Unsubscribe() {
   if (page.state === "invalid") {
     return (
       <>
-        <h1>This unsubscribe link does not work</h1>
+        <h1>{t("unsubscribe.invalidTitle")}</h1>
         <p className="notice bad" role="alert">
-          The link is incomplete or has been changed. Open the unsubscribe link from the most recent email we sent you,
-          or reply to that email and ask us to stop writing.
+          {t("unsubscribe.invalid")}
         </p>
       </>
     );
   }
   return (
     <>
-      <h1>Something went wrong</h1>
+      <h1>{t("unsubscribe.errorTitle")}</h1>
       <p className="notice bad" role="alert">
-        We could not record your request just now. Please try the link again in a few minutes.
+        {t("unsubscribe.error")}
       </p>
     </>
   );

@@ -7,25 +7,31 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Trans } from "react-i18next";
+import { isLanguage, tFor } from "../i18n/i18n";
+import { requestLanguage } from "../i18n/language.server";
+import { metaT } from "../i18n/meta";
+import { useT } from "../i18n/use-t";
+import { localiseFieldErrors } from "../i18n/validation";
 import { ApiError, fieldsFromIssues, type ErrorFields } from "../server/platform/api.server";
 import { submitWaitlist, WAITLIST_INTERESTS, WaitlistInput } from "../server/intake/write-store.server";
 import intakeStyles from "../styles/intake.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: intakeStyles }];
 
-export const meta: MetaFunction = () => [
-  { title: "Get updates | Health Plan Marketplace" },
-  {
-    name: "description",
-    content: "Join the waitlist for news about Marketplace plans, prices and open enrollment where you live.",
-  },
-];
+export const meta: MetaFunction = ({ matches }) => {
+  const t = metaT(matches);
+  return [
+    { title: t("meta.pageTitle", { page: t("updates.title") }) },
+    { name: "description", content: t("updates.description") },
+  ];
+};
 
 /** The interests offered on this page, in the order shown (the API also accepts plain "agent"). */
 const INTEREST_CHOICES: { value: (typeof WAITLIST_INTERESTS)[number]; label: string }[] = [
-  { value: "consumer", label: "I am shopping for health coverage for myself or my family" },
-  { value: "agent_independent", label: "I am a licensed agent or broker" },
-  { value: "agent_agency", label: "I run an agency or manage a team of agents" },
+  { value: "consumer", label: "updates.interestConsumer" },
+  { value: "agent_independent", label: "updates.interestAgentIndependent" },
+  { value: "agent_agency", label: "updates.interestAgentAgency" },
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -47,9 +53,14 @@ export async function action({ request }: ActionFunctionArgs) {
     zip: String(form.get("zip") ?? ""),
     interest: String(form.get("interest") ?? ""),
   };
+  const t = tFor(requestLanguage(request));
   const parsed = WaitlistInput.safeParse(values);
   if (!parsed.success) {
-    return data<ActionResult>({ errors: fieldsFromIssues(parsed.error.issues), values }, { status: 400 });
+    // The schema's interest message lists API codes; the page asks in words.
+    const errors = localiseFieldErrors(fieldsFromIssues(parsed.error.issues), t, {
+      interest: "validation.interestChoose",
+    });
+    return data<ActionResult>({ errors, values }, { status: 400 });
   }
   try {
     await submitWaitlist(parsed.data, { source: "form" });
@@ -59,51 +70,46 @@ export async function action({ request }: ActionFunctionArgs) {
       {
         errors: {},
         values,
-        formError:
-          "We could not save your sign-up just now, so you are not on the list yet. Please try again in a few minutes.",
+        formError: t("updates.saveFailed"),
       },
       { status },
     );
   }
   // Post/Redirect/Get: a reload does not sign up twice.
-  return redirect("/updates?joined=1");
+  // A language chosen in the address stays in it (the cookie keeps it too, where cookies are on).
+  const lang = new URL(request.url).searchParams.get("lang");
+  return redirect(isLanguage(lang) ? `/updates?joined=1&lang=${lang}` : "/updates?joined=1");
 }
 
 const FIELD_ORDER = ["email", "zip", "interest"] as const;
 const FIELD_LABELS: Record<string, string> = {
-  email: "Email address",
-  zip: "ZIP code",
-  interest: "What brings you here",
+  email: "updates.emailLabel",
+  zip: "updates.zipLabel",
+  interest: "updates.interestLabel",
 };
 
 export default function Updates() {
   const { joined, interest } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
+  const t = useT();
   const errors = result?.errors ?? {};
   const values = result?.values ?? { email: "", zip: "", interest };
   const errorList = FIELD_ORDER.filter((name) => errors[name]);
 
   return (
     <>
-      <h1>Get updates</h1>
+      <h1>{t("updates.title")}</h1>
       {joined ? (
         <div className="success-panel" role="status">
-          <h2>You are on the list</h2>
+          <h2>{t("updates.joinedTitle")}</h2>
+          <p>{t("updates.joined")}</p>
           <p>
-            Thank you. We have saved your sign-up. We will send you a confirmation email in the next few minutes (it is
-            queued, not yet sent); if it has not arrived in a while, check your spam folder.
-          </p>
-          <p>
-            <Link to="/plans">Compare plans now</Link>
+            <Link to="/plans">{t("updates.comparePlans")}</Link>
           </p>
         </div>
       ) : null}
-      <p>
-        Leave your email address and ZIP code and we will write when there is news for your area: when open enrollment
-        starts, when next year&apos;s plans and prices are published, and when new features arrive. We send a few emails
-        a year, and every one has a one-click unsubscribe link.
-      </p>
+      <p>{t("updates.intro")}</p>
       {result?.formError ? (
         <p className="notice bad" role="alert">
           {result.formError}
@@ -111,12 +117,12 @@ export default function Updates() {
       ) : null}
       {errorList.length > 0 ? (
         <div className="error-summary" role="alert" aria-labelledby="error-summary-title">
-          <h2 id="error-summary-title">Please fix {errorList.length === 1 ? "this" : "these"} to sign up</h2>
+          <h2 id="error-summary-title">{errorList.length === 1 ? t("updates.fixOne") : t("updates.fixMany")}</h2>
           <ul>
             {errorList.map((name) => (
               <li key={name}>
                 <a href={`#${name === "interest" ? "interest-consumer" : name}`}>
-                  {FIELD_LABELS[name]}: {errors[name]}
+                  {t(FIELD_LABELS[name])}: {errors[name]}
                 </a>
               </li>
             ))}
@@ -125,7 +131,7 @@ export default function Updates() {
       ) : null}
       <Form method="post" className="intake-form" noValidate>
         <div className="field">
-          <label htmlFor="email">Email address</label>
+          <label htmlFor="email">{t("updates.emailLabel")}</label>
           <input
             id="email"
             name="email"
@@ -143,9 +149,9 @@ export default function Updates() {
           ) : null}
         </div>
         <div className="field">
-          <label htmlFor="zip">ZIP code</label>
+          <label htmlFor="zip">{t("updates.zipLabel")}</label>
           <p id="zip-hint" className="hint">
-            Five digits, so we can tell you about plans where you live.
+            {t("updates.zipHint")}
           </p>
           <input
             id="zip"
@@ -166,7 +172,7 @@ export default function Updates() {
           ) : null}
         </div>
         <fieldset aria-describedby={errors.interest ? "interest-error" : undefined}>
-          <legend>What brings you here?</legend>
+          <legend>{t("updates.interestLegend")}</legend>
           {INTEREST_CHOICES.map((choice) => (
             <label key={choice.value} className="choice" htmlFor={`interest-${choice.value}`}>
               <input
@@ -176,7 +182,7 @@ export default function Updates() {
                 value={choice.value}
                 defaultChecked={values.interest === choice.value}
               />
-              <span>{choice.label}</span>
+              <span>{t(choice.label)}</span>
             </label>
           ))}
           {errors.interest ? (
@@ -186,11 +192,11 @@ export default function Updates() {
           ) : null}
         </fieldset>
         <button type="submit" disabled={navigation.state === "submitting"}>
-          {navigation.state === "submitting" ? "Signing you up..." : "Sign me up"}
+          {navigation.state === "submitting" ? t("updates.submitting") : t("updates.submit")}
         </button>
       </Form>
       <p className="hint">
-        We use your email address only to send these updates. See our <Link to="/privacy">privacy page</Link>.
+        <Trans t={t} i18nKey="updates.privacyNote" components={{ privacy: <Link to="/privacy" /> }} />
       </p>
     </>
   );
