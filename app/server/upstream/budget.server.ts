@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { sharedLimiter } from "../platform/shared-state.server";
 
 /**
  * The upstream call budget of one API key (docs/decisions/201-upstream-call-budget.md).
@@ -17,9 +18,11 @@ import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from "rat
  * coverage and autocomplete together 85 %, so eligibility always has 15 %
  * (and what the others leave). After a 429 every call waits out `Retry-After`.
  *
- * The limiters are rate-limiter-flexible's; `setBudgetLimiterFactory` lets a
- * multi-process deployment back them with a shared store (Redis) so that
- * every process spends one budget. The key is the API key's hash, never the key.
+ * The limiters are rate-limiter-flexible's, from `sharedLimiter`
+ * (platform/shared-state.server.ts): on Redis when REDIS_URL is set, so that
+ * every process spends one budget, in this process otherwise; a limiter
+ * fault (Redis down beyond its insurance) fails open. `setBudgetLimiterFactory`
+ * lets tests pass their own. The key is the API key's hash, never the key.
  */
 
 export type BudgetPriority = "eligibility" | "coverage" | "autocomplete";
@@ -39,12 +42,13 @@ export interface LimiterSpec {
 }
 export type LimiterFactory = (spec: LimiterSpec) => RateLimiterAbstract;
 
-const memoryLimiter: LimiterFactory = (spec) => new RateLimiterMemory(spec);
-let factory: LimiterFactory = memoryLimiter;
+const sharedFactory: LimiterFactory = (spec) =>
+  sharedLimiter({ keyPrefix: spec.keyPrefix, points: spec.points, durationSeconds: spec.duration, maxKeys: 1_000 });
+let factory: LimiterFactory = sharedFactory;
 
-/** Back the budget with another store (e.g. RateLimiterRedis); undefined restores the in-process one. */
+/** Back the budget with other limiters (tests); undefined restores the shared ones. */
 export function setBudgetLimiterFactory(next: LimiterFactory | undefined): void {
-  factory = next ?? memoryLimiter;
+  factory = next ?? sharedFactory;
   budgets.clear();
 }
 
@@ -119,7 +123,7 @@ export class UpstreamBudget {
 
   /** 0 when a call was taken; else the ms until one may be. */
   private async tryTake(priority: BudgetPriority): Promise<number> {
-    const paused = await this.pause.get(this.key);
+    const paused = await this.pause.get(this.key).catch(() => null); // a limiter fault: not paused
     if (paused && paused.consumedPoints > 1) return Math.max(1, paused.msBeforeNext);
     const limiters = [
       ...SHARES[priority].map((s) => this.shares[s as "coverage" | "autocomplete"]),
@@ -135,7 +139,8 @@ export class UpstreamBudget {
         // Give back what this attempt took: a refused call spends nothing.
         await Promise.all(taken.map((t) => t.reward(this.key, 1)));
         if (rejection instanceof RateLimiterRes) return Math.max(1, rejection.msBeforeNext);
-        throw rejection;
+        // A fault of the limiter itself (not "over the limit"): fail open, as the rate rule does.
+        return 0;
       }
     }
     return 0;
@@ -145,7 +150,7 @@ export class UpstreamBudget {
   async pauseFor(retryAfterMs: number): Promise<void> {
     const seconds = Math.min(120, Math.max(1, Math.ceil(retryAfterMs / 1000)));
     this.pausedUntil = Date.now() + seconds * 1000;
-    await this.pause.block(this.key, seconds);
+    await this.pause.block(this.key, seconds).catch(() => undefined);
   }
 
   snapshot(): BudgetSnapshot {
