@@ -16,6 +16,8 @@ export interface FilterFields {
   type: string | null;
   issuer: { id: string; name: string };
   hsa_eligible: boolean;
+  /** A standardized plan design (PUF DesignType "Design 1"…; HealthCare.gov's "Easy Pricing"). */
+  standardized: boolean;
   premium_w_credit: number;
   deductible: { individual: number | null };
   quality_rating: number | null;
@@ -155,6 +157,17 @@ export const PLAN_FILTERS = [
     noun: "HSA",
     group: "Costs and accounts",
     keeps: (plan, wanted) => plan.hsa_eligible === wanted,
+  },
+  {
+    kind: "flag",
+    field: "standardized",
+    urlKey: "standardized",
+    stateField: "standardized",
+    label: "Only standardized plans (Easy Pricing: the same deductible and copays for every plan of a metal level)",
+    noun: "standardized",
+    group: "Costs and accounts",
+    description: "Only standardized plan designs (Easy Pricing on HealthCare.gov, a state's standard benefit designs)",
+    keeps: (plan, wanted) => plan.standardized === wanted,
   },
   {
     kind: "amount",

@@ -293,6 +293,9 @@ export const PricedPlan = z.strictObject({
   metal_level: z.string().describe("Catastrophic, Bronze, Expanded Bronze, Silver, Gold or Platinum"),
   type: z.string().nullable().describe("HMO, PPO, EPO, POS or Indemnity"),
   hsa_eligible: z.boolean(),
+  standardized: z
+    .boolean()
+    .describe("A standardized plan design (Easy Pricing on HealthCare.gov; PUF DesignType other than Not Applicable)"),
   premium: z.number().describe("Monthly premium for the household before the credit, tobacco surcharges included"),
   premium_w_credit: z
     .number()

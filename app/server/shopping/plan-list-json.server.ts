@@ -1,3 +1,4 @@
+import { isStandardizedDesign } from "../../domain/plan-design";
 import type { CsrLevel } from "../../domain/csr";
 import type { PlanSummary } from "../plan-store/plan-store.server";
 import type { PlansAnswer, PricedPlan } from "./plan-list.server";
@@ -34,7 +35,7 @@ export function rememberJsonParts(
   if (head !== null && tail !== null) planJsonParts.set(answer, { head, tail });
 }
 
-/** `{"id":…,"name":…,"issuer":…,"metal_level":…,"type":…,"hsa_eligible":…,"premium":` — or null for a summary that is not frozen (it could change). */
+/** `{"id":…,"name":…,"issuer":…,"metal_level":…,"type":…,"hsa_eligible":…,"standardized":…,"premium":` — or null for a summary that is not frozen (it could change). */
 function planHeadJson(plan: PlanSummary): string | null {
   if (!Object.isFrozen(plan)) return null;
   const known = headJsonMemo.get(plan);
@@ -46,6 +47,7 @@ function planHeadJson(plan: PlanSummary): string | null {
     metal_level: plan.metalLevel,
     type: plan.type,
     hsa_eligible: plan.hsaEligible,
+    standardized: isStandardizedDesign(plan.designType),
   });
   const text = `${whole.slice(0, -1)},"premium":`;
   headJsonMemo.set(plan, text);

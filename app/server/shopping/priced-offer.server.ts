@@ -1,3 +1,4 @@
+import { isStandardizedDesign } from "../../domain/plan-design";
 import { csrVariantFor, type CsrLevel } from "../../domain/csr";
 import { coveredMemberCount, householdPricer, ratingTable, type HouseholdPrice } from "../../domain/household-price";
 import { creditShown, creditUsableOn, ehbPremium, premiumWithCreditOf, roundCents } from "../../domain/pricing";
@@ -104,6 +105,7 @@ export function priceOffer(
       metal_level: plan.metalLevel,
       type: plan.type,
       hsa_eligible: plan.hsaEligible,
+      standardized: isStandardizedDesign(plan.designType),
       premium: premium[k],
       premium_w_credit: premiumWithCredit[k],
       credit_applied: creditApplied[k],
@@ -146,6 +148,7 @@ export function priceOffer(
         type: planAt[k].type,
         issuer: planAt[k].issuer,
         hsa_eligible: planAt[k].hsaEligible,
+        standardized: isStandardizedDesign(planAt[k].designType),
         premium_w_credit: premiumWithCredit[k],
         deductible: fieldsOfPlan(k).deductible,
         quality_rating: planAt[k].qualityRating,

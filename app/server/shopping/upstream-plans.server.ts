@@ -73,6 +73,7 @@ export async function upstreamPlans(request: PlansRequest, year: number, timing:
       metal_level: p.metal_level,
       type: p.type ?? null,
       hsa_eligible: extra.hsa_eligible === true,
+      standardized: extra.is_standardized_plan === true,
       premium,
       premium_w_credit: withCredit,
       credit_applied: roundCents(premium - withCredit),

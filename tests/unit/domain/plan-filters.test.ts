@@ -8,12 +8,18 @@ const plan: FilterFields = {
   type: "HMO",
   issuer: { id: "10101", name: "Lone Star Health" },
   hsa_eligible: false,
+  standardized: true,
   premium_w_credit: 250.5,
   deductible: { individual: 3000 },
   quality_rating: 4,
 };
 
 describe("passesFilters", () => {
+  it("keeps only standardized designs when filters.standardized is set (issue 17 item 11)", () => {
+    expect(passesFilters(plan, { standardized: true })).toBe(true);
+    expect(passesFilters({ ...plan, standardized: false }, { standardized: true })).toBe(false);
+  });
+
   it("keeps every plan when no filter is set", () => {
     expect(passesFilters(plan, undefined)).toBe(true);
     expect(passesFilters(plan, {})).toBe(true);

@@ -112,6 +112,7 @@ describe("each filter, from its one description", () => {
       type: "PPO",
       issuer: { id: "20202", name: "Other" },
       hsa_eligible: false,
+      standardized: false,
       premium_w_credit: 2_000_000,
       deductible: { individual: null },
       quality_rating: null,

@@ -89,3 +89,15 @@ describe("the Apply / enroll next step", () => {
     ]);
   });
 });
+
+describe("standardized plan designs (issue 17 item 11)", () => {
+  it("are flagged in the API answer and kept alone by standardized=1 in the URL (filters.standardized)", async () => {
+    const all = await results("zip=75201&county=48113&state=TX");
+    const flagged = all.results.plans.filter((p) => p.standardized).map((p) => p.name);
+    expect(flagged).toContain("Bluebonnet Silver Standard");
+    expect(flagged.length).toBeLessThan(all.results.plans.length);
+    const only = await results("zip=75201&county=48113&state=TX&standardized=1");
+    expect(only.results.plans.map((p) => p.name).sort()).toEqual([...flagged].sort());
+    expect(only.state.standardized).toBe(true);
+  });
+});
