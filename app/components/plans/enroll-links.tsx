@@ -25,7 +25,8 @@ export function EnrollLinks({
             rel="noopener"
           >
             {link.label}
-            <span className="visually-hidden"> for {planName}</span> <span className="link-host">{`(${link.host})`}</span>
+            <span className="visually-hidden"> for {planName}</span>{" "}
+            <span className="link-host">{`(${link.host})`}</span>
           </a>
           {compact ? null : <span className="hint enroll-note">{link.note}</span>}
         </li>
