@@ -1,7 +1,7 @@
 /**
  * Parsing of the text values found in the CMS public-use files, shared by the
  * seed readers and the plan-store read module. Pure functions, no I/O.
- * Formats: ../shared/reference/puf-formats.md §3 (money is text:
+ * Formats: docs/reference/puf-formats.md §3 (money is text:
  * "$6,000 ", "$12000 per person", "30.00% Coinsurance after deductible",
  * "Not Applicable", "No Charge after deductible").
  */

@@ -2,7 +2,7 @@
  * Drug and provider coverage per (code, plan): the upstream answer merged with
  * the service's own formulary and provider-network rows.
  *
- * Rules (../shared/spec/README.md decisions 7 and 8; the specification's
+ * Rules (docs/reference/spec-decisions.md decisions 7 and 8; the specification's
  * Endpoints rules 2 and 3):
  * - Upstream is primary. It sends no tiers and no PartialCovered, so a
  *   Covered / GenericCovered answer takes its tier from the own rows.

@@ -1,7 +1,7 @@
 // Subsidy eligibility: FPL percent, applicable percentage, premium tax credit (APTC), CSR,
 // Medicaid/CHIP, the coverage gap and the NY Essential Plan.
 //
-// Rules: /work/shared/reference/eligibility-rules.md; numbers: ./parameters (aca-parameters.json).
+// Rules: docs/reference/eligibility-rules.md; numbers: ./parameters (aca-parameters.json).
 // Money is computed in full precision; callers round at the edge (roundCents in ./pricing).
 // Eligibility lines (100%, 138%, CSR bands, Essential Plan limits, 400%) are compared in dollars;
 // the truncated whole FPL percent is used only to look up the applicable percentage

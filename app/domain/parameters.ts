@@ -3,7 +3,7 @@
 // Every number the eligibility and rating code uses comes from
 // ./parameters/aca-parameters.json (each block there carries its `source`), validated with zod when
 // it is loaded (./parameter-file.ts);
-// see /work/shared/reference/eligibility-rules.md for the rules and caveats.
+// see docs/reference/eligibility-rules.md for the rules and caveats.
 // A year that the file does not hold raises MissingParameterError rather than
 // silently borrowing a neighbouring year (docs/decisions/010-parameter-lookups.md).
 

@@ -2,7 +2,7 @@
 // family tiers in community-rated states, and the benchmark (second-lowest-cost silver) premium.
 //
 // Sources: 45 CFR 147.102 (age, tobacco, family composition); CMS Rate PUF age labels
-// (/work/shared/reference/puf-formats.md §4, §9); CMS State Specific Rating Variations (NY, VT);
+// (docs/reference/puf-formats.md §4, §9); CMS State Specific Rating Variations (NY, VT);
 // 26 USC 36B(b)(3)(B) and 26 CFR 1.36B-3(f) (benchmark plan).
 
 import {

@@ -3,7 +3,7 @@
  * CMS Marketplace API sends (which differ from its published spec): bare
  * arrays from the autocomplete endpoints, `{coverage: [...]}` from the
  * coverage endpoints, `{counties}`, `{estimates}`, and plan search paged by 10.
- * See /work/shared/reference/upstream-api.md.
+ * See docs/reference/upstream-api.md.
  */
 import type { FakeDataset, FakeDrug, FakePlan, FakeProvider, ProviderKind } from "./dataset";
 import {

@@ -1,6 +1,6 @@
 /**
  * A fake CMS Marketplace API: a real HTTP server on 127.0.0.1 that speaks the
- * real API's shapes (see /work/shared/reference/upstream-api.md) for the data
+ * real API's shapes (see docs/reference/upstream-api.md) for the data
  * in a source directory in the CMS formats (default seed/sample, falling back
  * to tests/fixtures/upstream while the sample is absent).
  *

@@ -5,7 +5,7 @@
  * eligibility code: the fake stands in for the CMS Marketplace API, so a bug
  * in the service's calculation must not be mirrored here.
  *
- * Rules (see /work/shared/reference/eligibility-rules.md):
+ * Rules (see docs/reference/eligibility-rules.md):
  * - PTC/CSR use the prior year's poverty guideline (26 CFR 1.36B-1(h));
  *   Medicaid uses the current one (latest published when the year has none).
  * - FPL fraction for the applicable percentage: floor(100 × income / FPL) / 100;

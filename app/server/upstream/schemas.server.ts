@@ -3,7 +3,7 @@ import { PROVIDER_TYPE_ORDER, type ProviderTypeName } from "../../domain/coverag
 
 /**
  * The CMS Marketplace API's response shapes as the live API sends them, which
- * differ from its published spec (see /work/shared/reference/upstream-api.md §1):
+ * differ from its published spec (see docs/reference/upstream-api.md §1):
  * the autocomplete endpoints answer a bare array, the coverage endpoints
  * `{coverage: [...]}`. A body that does not match is treated as an outage
  * ("malformed"), never half-used. Unknown extra fields are ignored.

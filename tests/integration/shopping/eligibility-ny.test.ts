@@ -24,7 +24,7 @@ import {
 /**
  * POST /api/eligibility for New York: the service's own calculation, checked
  * against a hand calculation from the published rules
- * (/work/shared/reference/eligibility-rules.md) and the sample rates
+ * (docs/reference/eligibility-rules.md) and the sample rates
  * (seed/sample/rate-puf.csv, plan-attributes-puf.csv). No upstream call.
  */
 let fake: FakeUpstream;
