@@ -53,7 +53,8 @@ export async function action({ request }: ActionFunctionArgs) {
     zip: String(form.get("zip") ?? ""),
     interest: String(form.get("interest") ?? ""),
   };
-  const t = tFor(requestLanguage(request));
+  const lang = requestLanguage(request);
+  const t = tFor(lang);
   const parsed = WaitlistInput.safeParse(values);
   if (!parsed.success) {
     // The schema's interest message lists API codes; the page asks in words.
@@ -63,7 +64,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return data<ActionResult>({ errors, values }, { status: 400 });
   }
   try {
-    await submitWaitlist(parsed.data, { source: "form" });
+    await submitWaitlist(parsed.data, { source: "form", lang });
   } catch (error) {
     const status = error instanceof ApiError ? error.status : 500;
     return data<ActionResult>(
@@ -77,8 +78,8 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   // Post/Redirect/Get: a reload does not sign up twice.
   // A language chosen in the address stays in it (the cookie keeps it too, where cookies are on).
-  const lang = new URL(request.url).searchParams.get("lang");
-  return redirect(isLanguage(lang) ? `/updates?joined=1&lang=${lang}` : "/updates?joined=1");
+  const inUrl = new URL(request.url).searchParams.get("lang");
+  return redirect(isLanguage(inUrl) ? `/updates?joined=1&lang=${inUrl}` : "/updates?joined=1");
 }
 
 const FIELD_ORDER = ["email", "zip", "interest"] as const;

@@ -1,3 +1,4 @@
+import { DEFAULT_LANGUAGE, tFor, type Language } from "../../i18n/i18n";
 import { env } from "../platform/env.server";
 import type { EmailMessage } from "./email.server";
 import { publicBaseUrl, unsubscribeHeaders, unsubscribeLinks } from "./unsubscribe-token.server";
@@ -39,17 +40,21 @@ function compose(
   subject: string,
   paragraphs: string[],
   replyTo?: string,
+  lang: Language = DEFAULT_LANGUAGE,
 ): RenderedEmail {
+  const t = tFor(lang);
   const links = unsubscribeLinks(to);
+  const site = publicBaseUrl();
   const footerText = links
-    ? `You are receiving this because this address was entered on ${publicBaseUrl()}. To stop all email from us, open: ${links.page}`
-    : `You are receiving this because this address was entered on ${publicBaseUrl()}.`;
+    ? `${t("email.footer", { site })} ${t("email.footerStop", { link: links.page })}`
+    : t("email.footer", { site });
   const text = [...paragraphs, "--", footerText].join("\n\n");
   const htmlParagraphs = paragraphs.map((p) => `<p>${escapeHtml(p).replace(/\n/g, "<br>")}</p>`).join("\n");
+  const footerHtml = escapeHtml(t("email.footer", { site }));
   const htmlFooter = links
-    ? `<p style="color:#4a5360;font-size:13px">You are receiving this because this address was entered on ${escapeHtml(publicBaseUrl())}. <a href="${escapeHtml(links.page)}">Unsubscribe from all email</a>.</p>`
-    : `<p style="color:#4a5360;font-size:13px">You are receiving this because this address was entered on ${escapeHtml(publicBaseUrl())}.</p>`;
-  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1b1f24">\n${htmlParagraphs}\n<hr>\n${htmlFooter}\n</body></html>`;
+    ? `<p style="color:#4a5360;font-size:13px">${footerHtml} <a href="${escapeHtml(links.page)}">${escapeHtml(t("email.unsubscribeLink"))}</a>.</p>`
+    : `<p style="color:#4a5360;font-size:13px">${footerHtml}</p>`;
+  const html = `<!doctype html><html lang="${lang}"><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1b1f24">\n${htmlParagraphs}\n<hr>\n${htmlFooter}\n</body></html>`;
   return {
     template,
     message: {
@@ -64,12 +69,23 @@ function compose(
   };
 }
 
-export function waitlistConsumerConfirmation(to: string, details: { zip: string }): RenderedEmail {
-  return compose("waitlist_consumer_confirmation", to, "You're on the list: health plan updates", [
-    "Thanks for signing up for updates from Health Plan Marketplace.",
-    `We will write when there is news that matters for shoppers in ZIP code ${details.zip}: when open enrollment starts, when next year's plans and prices are published, and when new features go live.`,
-    `In the meantime you can compare plans and estimate your tax credit at ${publicBaseUrl()}/plans.`,
-  ]);
+/** The shopper's confirmation, in the language of the page they signed up on (issue 21). */
+export function waitlistConsumerConfirmation(to: string, details: { zip: string; lang?: Language }): RenderedEmail {
+  const lang = details.lang ?? DEFAULT_LANGUAGE;
+  const t = tFor(lang);
+  const plansUrl = lang === DEFAULT_LANGUAGE ? `${publicBaseUrl()}/plans` : `${publicBaseUrl()}/plans?lang=${lang}`;
+  return compose(
+    "waitlist_consumer_confirmation",
+    to,
+    t("email.consumerSubject"),
+    [
+      t("email.consumerThanks"),
+      t("email.consumerNews", { zip: details.zip }),
+      t("email.consumerMeanwhile", { url: plansUrl }),
+    ],
+    undefined,
+    lang,
+  );
 }
 
 export function waitlistAgentConfirmation(to: string, details: { zip: string; interest: string }): RenderedEmail {

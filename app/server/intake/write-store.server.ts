@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { Language } from "../../i18n/i18n";
 import { z } from "zod";
 import { captureServerEvent } from "../platform/analytics.server";
 import {
@@ -99,7 +100,8 @@ export interface WaitlistResult {
  */
 export async function submitWaitlist(
   input: WaitlistInput,
-  options: { source: "api" | "form"; now?: number },
+  /** `lang`: the language of the page the visitor signed up on; their confirmation is written in it. */
+  options: { source: "api" | "form"; now?: number; lang?: Language },
 ): Promise<WaitlistResult> {
   const now = options.now ?? Date.now();
   const config = env();
@@ -116,7 +118,7 @@ export async function submitWaitlist(
   const entries: OutboxEntry[] = [
     isAgentInterest(input.interest)
       ? { kind: "email", ...waitlistAgentConfirmation(input.email, { zip: input.zip, interest: input.interest }) }
-      : { kind: "email", ...waitlistConsumerConfirmation(input.email, { zip: input.zip }) },
+      : { kind: "email", ...waitlistConsumerConfirmation(input.email, { zip: input.zip, lang: options.lang }) },
     { kind: "email", ...waitlistOperationsNotification(config.OPERATIONS_EMAIL, row) },
   ];
   // The audience list exists only at the legacy provider (spec: a no-op with SES).
