@@ -20,6 +20,7 @@ import { useLanguage, useT } from "./i18n/use-t";
 import { urlWithLanguage } from "./lib/language-url";
 import { env } from "./server/platform/env.server";
 import { useNonce } from "./components/nonce";
+import { PageAnnouncer } from "./components/page-announcer";
 import appStyles from "./styles/app.css?url";
 import { siteDataStatus } from "./server/platform/site-status.server";
 import { browserAnalyticsSettings } from "./server/platform/analytics.server";
@@ -207,7 +208,10 @@ function Document({ lang, children }: { lang: Language; children: ReactNode }) {
           <LanguageSwitch lang={lang} />
         </header>
         <SourceBanners />
-        <main id="main">{children}</main>
+        <main id="main">
+          <PageAnnouncer />
+          {children}
+        </main>
         <footer className="site-footer">
           <nav aria-label={t("site.footerNav")}>
             <ul>

@@ -1,3 +1,4 @@
+import { useFocusHeadingOnArrival } from "../components/plans/use-focus-heading";
 import { EnrollLinks } from "../components/plans/enroll-links";
 import { STANDARDIZED_HINT, STANDARDIZED_LABEL } from "../domain/plan-design";
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
@@ -51,12 +52,15 @@ export default function PlanDetail() {
   const backHref = page.place ? plansHref(state) : "/plans";
   const savings = csrWords(page.csr);
   const many = state.people.length > 1;
+  const heading = useFocusHeadingOnArrival<HTMLHeadingElement>(plan.id);
   return (
     <>
       <p className="back-link">
         <Link to={backHref}>← {page.place ? "Back to all plans" : "Find plans for your household"}</Link>
       </p>
-      <h1>{plan.name}</h1>
+      <h1 ref={heading} tabIndex={-1}>
+        {plan.name}
+      </h1>
       <p className="plan-meta">
         {plan.issuer} ·{" "}
         <span className={`metal metal-${plan.metalLevel.toLowerCase().replace(/\s+/g, "-")}`}>{plan.metalLevel}</span>

@@ -6,6 +6,7 @@ import { coverageText, type CoverageCheckView } from "../components/plans/covera
 import { costShareWords, money, moneyOr, USAGE_SHORT } from "../components/plans/format";
 import { KEY_BENEFIT_WORDS, limitWords } from "../components/plans/plan-card";
 import { Stars } from "../components/plans/stars";
+import { useFocusHeadingOnArrival } from "../components/plans/use-focus-heading";
 import { EnrollLinks } from "../components/plans/enroll-links";
 import { comparePage } from "../server/pages/compare-page.server";
 import { planHref, plansHref, type ShoppingState } from "../lib/shopping-url";
@@ -62,6 +63,7 @@ function CompareTable({ page }: { page: OkPage }) {
   const { plans, state } = page;
   const ids = plans.map((p) => p.plan.id);
   const many = state.people.length > 1;
+  const heading = useFocusHeadingOnArrival<HTMLHeadingElement>(ids.join(","));
   const cells = (render: (p: OkPage["plans"][number]) => ReactNode) =>
     plans.map((p) => (
       <td key={p.plan.id} data-plan-id={p.plan.id}>
@@ -95,7 +97,9 @@ function CompareTable({ page }: { page: OkPage }) {
       <p className="back-link">
         <Link to={backToResults(state, ids)}>← Back to all plans</Link>
       </p>
-      <h1>Compare {plans.length} plans</h1>
+      <h1 ref={heading} tabIndex={-1}>
+        Compare {plans.length} plans
+      </h1>
       <p>
         Priced for your household in {page.place.countyName}, {page.place.state}.{" "}
         {credit > 0

@@ -18,3 +18,25 @@ export function useFocusHeading<T extends HTMLElement>(key: string) {
   }, [key]);
   return ref;
 }
+
+/** Set by PageAnnouncer (root) at the first client-side navigation of this page load. */
+let navigated = false;
+export function noteClientNavigation(): void {
+  navigated = true;
+}
+
+/**
+ * For a page reached by a client-side navigation (results → plan, results →
+ * compare): its heading takes focus when it first shows and whenever `key`
+ * changes. On a full page load nothing has navigated yet, so focus stays where
+ * the browser puts it; Back to the first page is a navigation like any other.
+ */
+export function useFocusHeadingOnArrival<T extends HTMLElement>(key: string) {
+  const ref = useRef<T>(null);
+  useEffect(() => {
+    if (!navigated) return;
+    if (window.location.hash) return;
+    ref.current?.focus();
+  }, [key]);
+  return ref;
+}
