@@ -73,6 +73,9 @@ export function eligibilityMessages(
   ages: readonly string[] = [],
 ): EligibilityMessage[] {
   const messages: EligibilityMessage[] = [];
+  const ny = state === "NY";
+  // New Yorkers apply and get their credit at NY State of Health, not HealthCare.gov.
+  const creditLinks = ny ? [LINKS.nyApply] : [LINKS.taxCredit];
   if (!eligibility) {
     messages.push({
       id: "estimate-unavailable",
@@ -82,18 +85,17 @@ export function eligibilityMessages(
         unavailable ?? "The subsidy estimate is unavailable right now.",
         "The prices below are full prices, before any tax credit. You may pay less: try again in a few minutes.",
       ],
-      links: [LINKS.taxCredit],
+      links: creditLinks,
     });
     return messages;
   }
-  const ny = state === "NY";
   if (eligibility.note) {
     messages.push({
       id: "own-estimate",
       tone: "info",
       heading: "Our own estimate",
       body: [eligibility.note],
-      links: [LINKS.taxCredit],
+      links: creditLinks,
     });
   }
   const everyone = ages.length;
@@ -181,7 +183,7 @@ export function eligibilityMessages(
       body: [
         `That is ${money(eligibility.aptc * 12)} over the year. We have taken it off the prices below ("after credit"). You can also take less each month and get the rest when you file your taxes.`,
       ],
-      links: [LINKS.taxCredit],
+      links: creditLinks,
     });
   } else if (
     !eligibility.is_medicaid_chip &&
@@ -196,7 +198,7 @@ export function eligibilityMessages(
       body: [
         "The prices below are full prices. If your income for the year turns out lower, you may qualify: change your income to see.",
       ],
-      links: [LINKS.taxCredit],
+      links: creditLinks,
     });
   }
   const savings = csrWords(eligibility.csr);

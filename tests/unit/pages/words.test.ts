@@ -95,6 +95,22 @@ describe("the eligibility summary", () => {
     expect(ny[0].links.map((l) => l.href)).toContain("https://nystateofhealth.ny.gov/");
   });
 
+  it("points New Yorkers at NY State of Health for the credit, never at HealthCare.gov", () => {
+    const cases = [
+      eligibilityMessages({ ...base, aptc: 412.5, csr: "87" }, null, "NY"),
+      eligibilityMessages({ ...base, aptc: 0 }, null, "NY"),
+      eligibilityMessages(null, "The estimate is unavailable.", "NY"),
+    ];
+    for (const messages of cases) {
+      const hrefs = messages.flatMap((m) => m.links.map((l) => l.href));
+      expect(hrefs.some((href) => href.includes("healthcare.gov/lower-costs"))).toBe(false);
+      expect(hrefs).toContain("https://nystateofhealth.ny.gov/");
+    }
+    // A federally run state keeps HealthCare.gov's explanation.
+    const tx = eligibilityMessages({ ...base, aptc: 412.5, csr: "87" }, null, "TX");
+    expect(tx[0].links).toEqual([LINKS.taxCredit]);
+  });
+
   it("explains the coverage gap and what to do next", () => {
     const gap = eligibilityMessages({ ...base, in_coverage_gap: true }, null, "TX");
     expect(gap.map((m) => m.id)).toEqual(["coverage-gap"]);
