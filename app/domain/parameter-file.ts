@@ -1,161 +1,223 @@
 // The ACA parameter file (./parameters/aca-parameters.json), validated with zod when it is
-// loaded: a figure of the wrong kind, a year key that is not a year, or a block without its
-// source stops the process at start-up with the path of the bad value, instead of a wrong
-// price later. The types the accessors in ./parameters.ts read come from these schemas.
+// loaded, and the one accessor every reader goes through: `parameter("povertyGuidelines", 2026)`.
+// No reader knows the file's layout; a bad file stops the process at start-up with the block and
+// the path of the bad value, instead of a wrong price later (docs/decisions/240-one-shape-parameter-blocks.md).
 //
-// Each block carries `source` (where its figures come from; per year where they differ) next to
-// values keyed by year ("2026") or effective date ("2026-07-01"). Prose notes beside the figures
-// (regime, stepAt133, thresholdNote …) are kept and allowed. To add a block: add it to the JSON
-// with its values and source, add one line to `AcaParameterFileSchema` below (for example
-// `yearKeyed(entry)` for a table per year), and read it through an accessor in ./parameters.ts.
+// Every block has one shape: { description, unit, values, reference, notes? }. `values` is keyed
+// by year ("2026") or effective date ("2026-07-01"), every key of a block the same kind; a key may
+// say { "sameAs": "<key>" } to repeat another key's value. `reference` is one source for the
+// block or one per key. Each block's value schema and its lookup rule live in ./parameter-blocks.ts.
+// To add a block: add it to the JSON and one entry to BLOCKS there; read it with parameter().
 
 import { z } from "zod";
 import raw from "./parameters/aca-parameters.json";
+import { BLOCKS, type BlockName, type ParameterValue } from "./parameter-blocks";
+
+export type { BlockName, ParameterValue } from "./parameter-blocks";
 
 const YEAR = /^\d{4}$/;
 const Source = z.string().min(1);
-const Fraction = z.number().nonnegative();
-const Money = z.number().nonnegative();
+const Key = z.union([z.string().regex(YEAR, "a year (YYYY)"), z.iso.date()]);
 
-/**
- * An object whose entries are keyed by year (plus the named non-year keys, such as `source`),
- * each entry of the given schema.
- */
-function yearKeyed<Entry extends z.ZodType, Named extends z.ZodRawShape = Record<never, never>>(
-  entry: Entry,
-  named: Named = {} as Named,
-) {
-  return z
-    .object(named)
-    .catchall(z.unknown())
-    .superRefine((block, ctx) => {
-      for (const [key, value] of Object.entries(block)) {
-        if (key in named) continue;
-        if (!YEAR.test(key)) {
-          ctx.addIssue({ code: "custom", path: [key], message: `"${key}" is neither a year nor a known field` });
-          continue;
-        }
-        const parsed = entry.safeParse(value);
-        if (!parsed.success) {
-          for (const issue of parsed.error.issues)
-            ctx.addIssue({ code: "custom", path: [key, ...issue.path], message: issue.message });
-        }
+/** The units a block may declare; a typo is refused at load. */
+export const UNITS = [
+  "usd",
+  "usd_per_month",
+  "percent_of_income",
+  "fpl_ratio",
+  "ratio",
+  "year",
+  "years_of_age",
+  "state_list",
+  "text",
+] as const;
+
+/** The common shape of every block, before its values are checked against the block's own schema. */
+export const BlockShape = z.strictObject({
+  description: z.string().min(1),
+  unit: z.enum(UNITS),
+  values: z.record(Key, z.unknown()).refine((v) => Object.keys(v).length > 0, "a block needs at least one value"),
+  reference: z.union([Source, z.record(Key, Source)]),
+  notes: z.array(z.string().min(1)).optional(),
+});
+type Block = z.infer<typeof BlockShape>;
+
+const SameAs = z.strictObject({ sameAs: Key });
+
+/** One block: the common shape, each value checked against `value` (or a sameAs pointing at a real value). */
+function blockSchema(value: z.ZodType) {
+  return BlockShape.superRefine((block, ctx) => {
+    const keys = Object.keys(block.values);
+    if (new Set(keys.map((k) => YEAR.test(k))).size > 1)
+      ctx.addIssue({ code: "custom", path: ["values"], message: "keys mix years and dates" });
+    for (const key of keys) {
+      const entry = block.values[key];
+      const isSameAs = typeof entry === "object" && entry !== null && "sameAs" in entry;
+      const parsed = (isSameAs ? SameAs : value).safeParse(entry);
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues)
+          ctx.addIssue({ code: "custom", path: ["values", key, ...issue.path], message: issue.message });
+        continue;
       }
-    })
-    .transform((block) => block as z.infer<z.ZodObject<Named>> & Record<string, z.infer<Entry>>);
+      if (isSameAs) {
+        const target = block.values[(entry as { sameAs: string }).sameAs];
+        if (target === undefined || SameAs.safeParse(target).success)
+          ctx.addIssue({
+            code: "custom",
+            path: ["values", key, "sameAs"],
+            message: "must name a key that holds a value",
+          });
+      }
+    }
+    if (typeof block.reference === "object") {
+      for (const key of keys)
+        if (!(key in block.reference))
+          ctx.addIssue({ code: "custom", path: ["reference", key], message: "a per-key reference is missing" });
+      for (const key of Object.keys(block.reference))
+        if (!(key in block.values))
+          ctx.addIssue({ code: "custom", path: ["reference", key], message: "reference for a key with no value" });
+    }
+  });
 }
 
-const GuidelineColumn = z.strictObject({ base: Money, perAdditional: Money });
-const GuidelineYear = z.strictObject({
-  contiguous: GuidelineColumn,
-  AK: GuidelineColumn,
-  HI: GuidelineColumn,
-  source: Source,
+const Rule = z.strictObject({
+  topic: z.string().min(1),
+  statements: z.array(z.string().min(1)).min(1),
+  reference: Source,
 });
 
-const Band = z.strictObject({
-  fromFpl: Fraction,
-  toFpl: Fraction.nullable(),
-  initial: Fraction,
-  final: Fraction,
-});
-const ApplicableYear = z.looseObject({
-  regime: z.string(),
-  bands: z.array(Band).min(1).optional(),
-  sameAs: z.string().regex(YEAR).optional(),
-  minFplForCredit: Fraction.optional(),
-  maxFplForCredit: Fraction.nullable().optional(),
-  maxInclusive: z.boolean().optional(),
-  cliffAbove400: z.boolean(),
-  source: Source,
-});
-
-const CsrBand = z.strictObject({
-  variant: z.enum(["94", "87", "73"]),
-  avPercent: Fraction,
-  fplAtLeast: Fraction.optional(),
-  fplAbove: Fraction.optional(),
-  fplAtMost: Fraction,
-});
-
-const StateList = z.array(z.string().regex(/^[A-Z]{2}$/));
-const AgeFactors = z.record(z.string().regex(/^\d+(-\d+|\+)?$/), z.number().positive());
-
-const FamilyTiers = z.looseObject({
-  ONE_ADULT: z.number().positive(),
-  TWO_ADULTS: z.number().positive(),
-  ONE_ADULT_AND_CHILDREN: z.number().positive(),
-  TWO_ADULTS_AND_CHILDREN: z.number().positive(),
-  CHILD_ONLY: z.number().positive().optional(),
-  extraAdultNotDependent: z.string().optional(),
-  age29RiderMultiplier: z.looseObject({ value: z.number().positive(), from: z.number().int() }).optional(),
-  validFrom: z.number().int().optional(),
-  source: Source,
-});
-
-const EssentialPlanPeriod = z.strictObject({
-  from: z.iso.date(),
-  to: z.iso.date().nullable(),
-  authority: z.string(),
-  upperFpl: Fraction,
-});
-
-export const AcaParameterFileSchema = z.looseObject({
-  meta: z.looseObject({ title: z.string(), compiled: z.iso.date() }),
-  povertyGuidelines: yearKeyed(GuidelineYear, { formula: z.string() }),
-  guidelineYearForCoverageYear: z.looseObject({
-    ptcAndCsr: yearKeyed(z.number().int(), { source: Source }),
-    medicaidChipAndNyEssentialPlan: z.looseObject({ rule: z.string(), source: Source }),
+export const AcaParameterFileSchema = z.strictObject({
+  meta: z.strictObject({
+    title: z.string().min(1),
+    compiled: z.iso.date(),
+    notes: z.array(z.string()),
+    // Rules in prose that hold no figure of their own; kept beside the figures with their sources.
+    rules: z.array(Rule),
   }),
-  fplPercentPrecision: z.looseObject({ rule: z.string(), source: Source }),
-  applicablePercentage: yearKeyed(ApplicableYear, {
-    interpolation: z.string(),
-    interpolationSource: Source,
-  }),
-  enhancedCreditStatus: z.looseObject({ status: z.string(), source: Source }),
-  requiredContributionPercentage_36B_c2C: yearKeyed(Fraction, { use: z.string(), source: Source }),
-  repaymentCap: z.looseObject({ source: Source }),
-  csr: z.looseObject({ bands: z.array(CsrBand).length(3), source: Source }),
-  medicaid: z.looseObject({
-    expansionAdultThresholdFpl: Fraction,
-    nonExpansionStates: yearKeyed(StateList, { notes: z.record(z.string(), z.string()), source: Source }),
-    source: Source,
-  }),
-  benchmark: z.looseObject({ source: Source }),
-  ageCurves: z.looseObject({
-    federalDefault: z.looseObject({ validFrom: z.number().int(), factors: AgeFactors, source: Source }),
-    stateSpecific: z.looseObject({ curves: z.record(z.string().regex(/^[A-Z]{2}$/), AgeFactors), source: Source }),
-    noAgeRating: z.looseObject({ states: StateList, source: Source }),
-    ownedDataStatesWithOwnCurve: StateList,
-  }),
-  familyTiers: z.record(z.string().regex(/^[A-Z]{2}$/), FamilyTiers),
-  nyEssentialPlan: z.looseObject({
-    ageRange: z.tuple([z.number().int(), z.number().int()]),
-    premiumMonthly: z.looseObject({ value: Money, source: Source }),
-    periods: z.array(EssentialPlanPeriod).min(1),
-    source: Source,
-  }),
-  marketplaceType: yearKeyed(z.looseObject({ source: Source }), { history: z.record(z.string(), z.string()) }),
-  otherParameters: z.looseObject({
-    maxOutOfPocket: yearKeyed(z.tuple([Money, Money]), { source: Source }),
-    nationalAverageBenchmarkAge40Monthly: yearKeyed(Money, { source: Source }),
-  }),
+  blocks: z.strictObject(
+    Object.fromEntries(Object.entries(BLOCKS).map(([name, spec]) => [name, blockSchema(spec.value)])) as {
+      [N in BlockName]: ReturnType<typeof blockSchema>;
+    },
+  ),
 });
 
 export type AcaParameterFile = z.infer<typeof AcaParameterFileSchema>;
 
-/** Thrown at load when the parameter file does not have the expected shape; names every bad value. */
+/** Thrown at load when the parameter file does not have the expected shape; names the block and every bad value. */
 export class ParameterFileError extends Error {}
+
+/** Raised when the file holds no value for the requested year, date or state. */
+export class MissingParameterError extends Error {
+  readonly parameter: string;
+  readonly key: string;
+  constructor(parameter: string, key: string | number, detail?: string) {
+    super(`aca-parameters.json has no ${parameter} for ${key}${detail ? ` (${detail})` : ""}`);
+    this.name = "MissingParameterError";
+    this.parameter = parameter;
+    this.key = String(key);
+  }
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const [top, name, ...rest] = issue.path.map(String);
+  if (top === "blocks" && name !== undefined)
+    return `block "${name}"${rest.length ? ` at ${rest.join(".")}` : ""}: ${issue.message}`;
+  return `${issue.path.join(".") || "(file)"}: ${issue.message}`;
+}
 
 /** Validate a parameter file (the one in the repository unless given). */
 export function parseAcaParameterFile(data: unknown = raw): AcaParameterFile {
-  const result = AcaParameterFileSchema.safeParse(data);
+  // A copy: the values are frozen below, and the caller's object (the imported JSON) must stay its own.
+  const result = AcaParameterFileSchema.safeParse(structuredClone(data));
   if (!result.success) {
-    const lines = result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    const lines = result.error.issues.map(describeIssue);
     throw new ParameterFileError(`aca-parameters.json is not valid:\n  ${lines.join("\n  ")}`);
   }
-  return result.data;
+  return deepFreeze(result.data);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object") {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 /** The repository's parameter file, validated once when this module is loaded. */
-export const ACA_PARAMETERS: AcaParameterFile = parseAcaParameterFile();
+const FILE: AcaParameterFile = parseAcaParameterFile();
+
+function blockOf(name: BlockName): Block {
+  return FILE.blocks[name];
+}
+
+/** The block's keys, oldest first. */
+export function parameterKeys(name: BlockName): string[] {
+  return Object.keys(blockOf(name).values).sort();
+}
+
+/** One value of a block with the key it was found under and its source. */
+export interface ParameterEntry<N extends BlockName> {
+  /** The key in force: the year or date asked for ("exact" blocks) or the latest at or before it ("inForce"). */
+  key: string;
+  value: ParameterValue<N>;
+  reference: string;
+}
+
+function keyFor(name: BlockName, keys: string[], at: number | string | undefined): string {
+  if (at === undefined) {
+    // A reader without a year or date may only read a block that holds one value: once a second
+    // value is added, it must say which year it means.
+    if (keys.length === 1) return keys[0];
+    throw new MissingParameterError(
+      BLOCKS[name].label,
+      "an unspecified year",
+      `block ${name} holds ${keys.length} values; name a year or date`,
+    );
+  }
+  if (typeof at === "number" && !Number.isInteger(at)) throw new RangeError(`year must be an integer, got ${at}`);
+  if (typeof at === "string" && !YEAR.test(at) && !z.iso.date().safeParse(at).success)
+    throw new RangeError(`not a year or ISO calendar date: "${at}"`);
+  const datedKeys = !YEAR.test(keys[0]);
+  const asked = String(at);
+  // Years ask date-keyed blocks about 1 January; dates ask year-keyed blocks about their year.
+  const wanted = datedKeys ? (YEAR.test(asked) ? `${asked}-01-01` : asked) : asked.slice(0, 4);
+  if (BLOCKS[name].lookup === "exact") {
+    if (keys.includes(wanted)) return wanted;
+    throw new MissingParameterError(BLOCKS[name].label, at, `block ${name}`);
+  }
+  const inForce = keys.filter((k) => k <= wanted).pop();
+  if (inForce === undefined)
+    throw new MissingParameterError(BLOCKS[name].label, at, `block ${name} starts at ${keys[0]}`);
+  return inForce;
+}
+
+/**
+ * The entry of a block for a year or date. "exact" blocks answer only a key they hold; "inForce"
+ * blocks answer the latest key at or before it. Without `at`, the block must hold one value.
+ */
+export function parameterEntry<N extends BlockName>(name: N, at?: number | string): ParameterEntry<N> {
+  const block = blockOf(name);
+  const key = keyFor(name, parameterKeys(name), at);
+  const entry = block.values[key];
+  const base = typeof entry === "object" && entry !== null && "sameAs" in entry ? (entry.sameAs as string) : null;
+  const refOf = (k: string) => (typeof block.reference === "string" ? block.reference : block.reference[k]);
+  const reference = base === null || typeof block.reference === "string" ? refOf(key) : `${refOf(key)} ${refOf(base)}`;
+  return { key, value: (base === null ? entry : block.values[base]) as ParameterValue<N>, reference };
+}
+
+/** A block's value for a year or date (see parameterEntry). */
+export function parameter<N extends BlockName>(name: N, at?: number | string): ParameterValue<N> {
+  return parameterEntry(name, at).value;
+}
+
+/** A block's description and unit, for documentation and tests. */
+export function parameterInfo(name: BlockName): { description: string; unit: (typeof UNITS)[number] } {
+  const { description, unit } = blockOf(name);
+  return { description, unit };
+}
+
+/** The names of the file's blocks. */
+export function blockNames(): BlockName[] {
+  return Object.keys(FILE.blocks) as BlockName[];
+}

@@ -1,30 +1,16 @@
 // Typed, year-aware accessors over the ACA parameter file.
 //
 // Every number the eligibility and rating code uses comes from
-// ./parameters/aca-parameters.json (each block there carries its `source`), validated with zod when
-// it is loaded (./parameter-file.ts);
-// see docs/reference/eligibility-rules.md for the rules and caveats.
+// ./parameters/aca-parameters.json, read only through parameter() (./parameter-file.ts), which
+// validates the file at load; these functions know each value's meaning, not the file's layout.
+// See docs/reference/eligibility-rules.md for the rules and caveats.
 // A year that the file does not hold raises MissingParameterError rather than
 // silently borrowing a neighbouring year (docs/decisions/010-parameter-lookups.md).
 
 import type { CsrLevel } from "./csr";
-import { ACA_PARAMETERS, type AcaParameterFile } from "./parameter-file";
+import { MissingParameterError, parameter, parameterEntry, parameterKeys } from "./parameter-file";
 
-/** Raised when aca-parameters.json holds no value for the requested year, date or state. */
-export class MissingParameterError extends Error {
-  readonly parameter: string;
-  readonly key: string;
-  constructor(parameter: string, key: string | number, detail?: string) {
-    super(`aca-parameters.json has no ${parameter} for ${key}${detail ? ` (${detail})` : ""}`);
-    this.name = "MissingParameterError";
-    this.parameter = parameter;
-    this.key = String(key);
-  }
-}
-
-// The file, validated at load (./parameter-file.ts); its types come from the schemas there.
-const P = ACA_PARAMETERS;
-type RawApplicableYear = AcaParameterFile["applicablePercentage"][string];
+export { MissingParameterError } from "./parameter-file";
 
 // ---------------------------------------------------------------------------
 // Small helpers.
@@ -41,11 +27,6 @@ export function normaliseStateCode(stateCode: string): string {
 /** Converts an FPL fraction from the file (1.38) to whole percent (138), exactly. */
 export function fractionToPercent(fraction: number): number {
   return Math.round(fraction * 100);
-}
-
-function yearKey(year: number): string {
-  if (!Number.isInteger(year)) throw new RangeError(`year must be an integer, got ${year}`);
-  return String(year);
 }
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -67,10 +48,7 @@ export function isoDateYear(isoDate: string): number {
 
 /** Years for which the file holds HHS poverty guidelines. */
 export function guidelineYears(): number[] {
-  return Object.keys(P.povertyGuidelines)
-    .filter((k) => /^\d{4}$/.test(k))
-    .map(Number)
-    .sort((a, b) => a - b);
+  return parameterKeys("povertyGuidelines").map(Number);
 }
 
 /** HHS poverty guideline in dollars for a household: base + perAdditional × (size − 1), AK/HI own columns. */
@@ -78,8 +56,7 @@ export function povertyGuideline(guidelineYear: number, stateCode: string, house
   if (!Number.isInteger(householdSize) || householdSize < 1) {
     throw new RangeError(`household size must be a whole number of at least 1, got ${householdSize}`);
   }
-  const table = P.povertyGuidelines[yearKey(guidelineYear)];
-  if (!table || typeof table !== "object") throw new MissingParameterError("poverty guidelines", guidelineYear);
+  const table = parameter("povertyGuidelines", guidelineYear);
   const state = normaliseStateCode(stateCode);
   const column = state === "AK" ? table.AK : state === "HI" ? table.HI : table.contiguous;
   return column.base + column.perAdditional * (householdSize - 1);
@@ -87,11 +64,7 @@ export function povertyGuideline(guidelineYear: number, stateCode: string, house
 
 /** Guideline year used for the premium tax credit and CSR of a coverage year (the prior year's guidelines). */
 export function ptcGuidelineYear(coverageYear: number): number {
-  const year = P.guidelineYearForCoverageYear.ptcAndCsr[yearKey(coverageYear)];
-  if (typeof year !== "number") {
-    throw new MissingParameterError("PTC/CSR guideline year mapping", coverageYear);
-  }
-  return year;
+  return parameter("ptcGuidelineYear", coverageYear);
 }
 
 /**
@@ -131,37 +104,23 @@ export interface ApplicablePercentageTable {
   source: string;
 }
 
-/** The applicable-percentage table for a coverage year (resolving `sameAs`), or MissingParameterError. */
+/** The applicable-percentage table for a coverage year (a `sameAs` year answers its base's table), or MissingParameterError. */
 export function applicablePercentageTable(coverageYear: number): ApplicablePercentageTable {
-  const entry = P.applicablePercentage[yearKey(coverageYear)];
-  if (!entry || typeof entry !== "object") {
-    throw new MissingParameterError("applicable-percentage table", coverageYear);
-  }
-  let bandsSource: RawApplicableYear = entry;
-  if (entry.sameAs) {
-    const base = P.applicablePercentage[entry.sameAs];
-    if (!base || typeof base !== "object" || !base.bands) {
-      throw new MissingParameterError("applicable-percentage table", entry.sameAs, `referenced by ${coverageYear}`);
-    }
-    bandsSource = base;
-  }
-  if (!bandsSource.bands || bandsSource.minFplForCredit === undefined) {
-    throw new MissingParameterError("applicable-percentage bands", coverageYear);
-  }
-  const cliffAbove400 = entry.cliffAbove400;
-  // A year without the cliff has no upper limit whatever its `sameAs` base says.
-  const maxFplForCredit = cliffAbove400 ? (entry.maxFplForCredit ?? bandsSource.maxFplForCredit ?? null) : null;
+  const { value: table, reference } = parameterEntry("applicablePercentage", coverageYear);
+  const cliffAbove400 = table.cliffAbove400;
+  // A year without the cliff has no upper limit whatever the table says.
+  const maxFplForCredit = cliffAbove400 ? table.maxFplForCredit : null;
   if (cliffAbove400 && maxFplForCredit === null) {
     throw new MissingParameterError("maxFplForCredit", coverageYear, "cliffAbove400 is set without a limit");
   }
   return {
     coverageYear,
-    bands: bandsSource.bands.map((b) => ({ ...b })),
-    minFplForCredit: entry.minFplForCredit ?? bandsSource.minFplForCredit,
+    bands: table.bands.map((b) => ({ ...b })),
+    minFplForCredit: table.minFplForCredit,
     maxFplForCredit,
-    maxInclusive: entry.maxInclusive ?? bandsSource.maxInclusive ?? true,
+    maxInclusive: table.maxInclusive ?? true,
     cliffAbove400,
-    source: entry.source,
+    source: reference,
   };
 }
 
@@ -177,12 +136,9 @@ export interface CsrBand {
   upperFpl: number;
 }
 
-/** CSR income bands (unchanged 2014 through 2027). */
+/** CSR income bands (unchanged 2014 through 2027: the block holds one entry, so no year is asked). */
 export function csrBands(): CsrBand[] {
-  return P.csr.bands.map((b) => {
-    if (b.variant !== "94" && b.variant !== "87" && b.variant !== "73") {
-      throw new MissingParameterError("CSR variant", b.variant, "unknown variant in file");
-    }
+  return parameter("csrBands").map((b) => {
     const lowerInclusive = b.fplAtLeast !== undefined;
     const lowerFpl = b.fplAtLeast ?? b.fplAbove;
     if (lowerFpl === undefined) throw new MissingParameterError("CSR band lower edge", b.variant);
@@ -195,7 +151,7 @@ export function csrBands(): CsrBand[] {
 
 /** The uniform adult Medicaid expansion line as an FPL fraction (1.38 = 133% + 5-point disregard). */
 export function medicaidExpansionThresholdFpl(): number {
-  return P.medicaid.expansionAdultThresholdFpl;
+  return parameter("medicaidExpansionThreshold");
 }
 
 /**
@@ -203,16 +159,7 @@ export function medicaidExpansionThresholdFpl(): number {
  * keyed 2026 holds from 2026 until a later entry replaces it; a year before the first entry is missing.
  */
 export function nonExpansionStates(coverageYear: number): readonly string[] {
-  const keys = Object.keys(P.medicaid.nonExpansionStates)
-    .filter((k) => /^\d{4}$/.test(k))
-    .map(Number)
-    .filter((y) => y <= coverageYear)
-    .sort((a, b) => b - a);
-  const latest = keys[0];
-  if (latest === undefined) throw new MissingParameterError("Medicaid non-expansion state list", coverageYear);
-  const list = P.medicaid.nonExpansionStates[String(latest)];
-  if (!Array.isArray(list)) throw new MissingParameterError("Medicaid non-expansion state list", latest);
-  return list;
+  return parameter("medicaidNonExpansionStates", coverageYear).states;
 }
 
 /** True when the state has adopted the ACA Medicaid expansion for the coverage year. */
@@ -222,7 +169,7 @@ export function isMedicaidExpansionState(stateCode: string, coverageYear: number
 
 // Wisconsin is not an ACA expansion state but its Medicaid covers adults up to the PTC floor
 // (100% FPL), so nobody there falls into the coverage gap. The file records this only as the
-// prose note medicaid.nonExpansionStates.notes.WI, so the state list lives here; a unit test
+// prose note on WI in the medicaidNonExpansionStates block, so the state list lives here; a unit test
 // checks that every state listed has that note (docs/decisions/013-wisconsin-medicaid.md).
 const MEDICAID_TO_CREDIT_FLOOR_STATES: readonly string[] = ["WI"];
 
@@ -231,10 +178,9 @@ export function medicaidToCreditFloorStates(): readonly string[] {
   return MEDICAID_TO_CREDIT_FLOOR_STATES;
 }
 
-/** The file's prose notes on non-expansion states (WI, GA). */
-export function nonExpansionStateNotes(): Record<string, string> {
-  const notes = P.medicaid.nonExpansionStates.notes;
-  return notes && typeof notes === "object" && !Array.isArray(notes) ? notes : {};
+/** The file's prose notes on non-expansion states (WI, GA), from the list in force for the year. */
+export function nonExpansionStateNotes(coverageYear: number): Readonly<Record<string, string>> {
+  return parameter("medicaidNonExpansionStates", coverageYear).notes;
 }
 
 // ---------------------------------------------------------------------------
@@ -254,21 +200,27 @@ export interface EssentialPlanPeriod {
 /** The NY Essential Plan income limit in force on a coverage date (200% / 250% / 200% from 2026-07-01). */
 export function essentialPlanPeriodOn(coverageDate: string): EssentialPlanPeriod {
   isoDateYear(coverageDate);
-  const period = P.nyEssentialPlan.periods.find(
-    (p) => p.from <= coverageDate && (p.to === null || coverageDate <= p.to),
-  );
-  if (!period) throw new MissingParameterError("NY Essential Plan income limit", coverageDate);
-  return { ...period };
+  const { key: from, value } = parameterEntry("nyEssentialPlanIncomeLimit", coverageDate);
+  // A limit holds until the day before the next one takes effect.
+  const next = parameterKeys("nyEssentialPlanIncomeLimit").find((k) => k > from);
+  const to = next === undefined ? null : dayBefore(next);
+  return { from, to, authority: value.authority, upperFpl: value.upperFpl };
+}
+
+function dayBefore(isoDate: string): string {
+  const d = new Date(`${isoDate}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() - 1);
+  return d.toISOString().slice(0, 10);
 }
 
 /** Inclusive age range [min, max] of Essential Plan eligibility (19–64). */
 export function essentialPlanAgeRange(): readonly [number, number] {
-  return P.nyEssentialPlan.ageRange;
+  return parameter("nyEssentialPlanAgeRange");
 }
 
 /** Monthly Essential Plan premium (believed $0 after July 2026; unverified, see the file). */
 export function essentialPlanPremiumMonthly(): number {
-  return P.nyEssentialPlan.premiumMonthly.value;
+  return parameter("nyEssentialPlanPremium");
 }
 
 // ---------------------------------------------------------------------------
@@ -314,12 +266,12 @@ function curveFor(key: string, raw: Record<string, number>): AgeRangeFactor[] {
 
 /** States with no age rating (community rated: NY, VT). */
 export function isCommunityRated(stateCode: string): boolean {
-  return P.ageCurves.noAgeRating.states.includes(normaliseStateCode(stateCode));
+  return parameter("ageRatingExemptStates").includes(normaliseStateCode(stateCode));
 }
 
 /** True when the state has its own age curve in the file (AL, DC, MA, MN, MS, OR, UT). */
 export function stateUsesOwnAgeCurve(stateCode: string): boolean {
-  return normaliseStateCode(stateCode) in P.ageCurves.stateSpecific.curves;
+  return normaliseStateCode(stateCode) in parameter("ageCurveStateSpecific");
 }
 
 /** Which curve rates ages in a state: "none" (community rated), the state's own, or the federal default. */
@@ -336,8 +288,8 @@ export function ageCurveFactor(stateCode: string, age: number): number {
   if (kind === "none") return 1;
   const curve =
     kind === "state"
-      ? curveFor(state, P.ageCurves.stateSpecific.curves[state])
-      : curveFor("federalDefault", P.ageCurves.federalDefault.factors);
+      ? curveFor(state, parameter("ageCurveStateSpecific")[state])
+      : curveFor("federalDefault", parameter("ageCurveFederalDefault"));
   const lookup = (a: number): number => {
     const band = curve.find((r) => a >= r.from && a <= r.to);
     if (!band) throw new MissingParameterError("age-curve factor", `${state} age ${a}`);
@@ -366,7 +318,7 @@ export interface FamilyTierFactors {
   source: string;
 }
 
-// Ages written in the file's prose (familyTiers.NY.dependentChildAge and age29RiderMultiplier.note):
+// Ages written in the file's prose (the notes of the familyTiers and nyYoungAdultRider blocks):
 // dependents under 26 count as children; a dependent aged 26–29 triggers NY's young-adult rider.
 /** Dependents younger than this count as children for family tiers. */
 export const FAMILY_TIER_DEPENDENT_CHILD_AGE_LIMIT = 26;
@@ -375,21 +327,15 @@ export const YOUNG_ADULT_RIDER_MAX_AGE = 29;
 
 /** True when the state prices households by family tier rather than by summing members. */
 export function usesFamilyTiers(stateCode: string): boolean {
-  return normaliseStateCode(stateCode) in P.familyTiers;
+  return normaliseStateCode(stateCode) in parameter("familyTiers");
 }
 
 /** Family-tier factors for a state, or MissingParameterError when the state has none. */
 export function familyTierFactors(stateCode: string): FamilyTierFactors {
   const state = normaliseStateCode(stateCode);
-  const raw = P.familyTiers[state];
+  const { key, value: tiers, reference } = parameterEntry("familyTiers");
+  const raw = tiers[state];
   if (!raw) throw new MissingParameterError("family-tier factors", state);
-  let extraAdultFactor: number | null = null;
-  if (raw.extraAdultNotDependent !== undefined) {
-    // Recorded as prose such as "+1.0 per adult beyond two (PolicyEngine convention)".
-    const m = /^\+(\d+(?:\.\d+)?) per adult beyond two/.exec(raw.extraAdultNotDependent);
-    if (!m) throw new MissingParameterError("extra-adult tier factor", state, "unreadable text in file");
-    extraAdultFactor = Number(m[1]);
-  }
   const factors: Partial<Record<FamilyTierName, number>> = {
     ONE_ADULT: raw.ONE_ADULT,
     TWO_ADULTS: raw.TWO_ADULTS,
@@ -397,15 +343,14 @@ export function familyTierFactors(stateCode: string): FamilyTierFactors {
     TWO_ADULTS_AND_CHILDREN: raw.TWO_ADULTS_AND_CHILDREN,
   };
   if (raw.CHILD_ONLY !== undefined) factors.CHILD_ONLY = raw.CHILD_ONLY;
+  const rider = state === "NY" ? parameterEntry("nyYoungAdultRider") : null;
   return {
     state,
     factors,
-    extraAdultFactor,
-    youngAdultRider: raw.age29RiderMultiplier
-      ? { multiplier: raw.age29RiderMultiplier.value, fromYear: raw.age29RiderMultiplier.from }
-      : null,
-    validFrom: raw.validFrom ?? null,
-    source: raw.source,
+    extraAdultFactor: raw.extraAdultBeyondTwo ?? null,
+    youngAdultRider: rider ? { multiplier: rider.value, fromYear: Number(rider.key) } : null,
+    validFrom: Number(key),
+    source: reference,
   };
 }
 
@@ -414,7 +359,6 @@ export function familyTierFactors(stateCode: string): FamilyTierFactors {
 
 /** Federal self-only and other-than-self-only out-of-pocket limits for a plan year. */
 export function federalOutOfPocketLimits(planYear: number): { selfOnly: number; family: number } {
-  const entry = P.otherParameters.maxOutOfPocket[yearKey(planYear)];
-  if (!Array.isArray(entry)) throw new MissingParameterError("federal out-of-pocket limits", planYear);
-  return { selfOnly: entry[0], family: entry[1] };
+  const limits = parameter("maxOutOfPocket", planYear);
+  return { selfOnly: limits.selfOnly, family: limits.otherThanSelfOnly };
 }

@@ -1,7 +1,7 @@
 /**
  * The fake upstream's eligibility and pricing, worked from the published
  * rules and the year-keyed parameters in app/domain/parameters/aca-parameters.json
- * (read as data). Deliberately written apart from the service's own
+ * (read as data through the service's one accessor, parameter()). Deliberately written apart from the service's own
  * eligibility code: the fake stands in for the CMS Marketplace API, so a bug
  * in the service's calculation must not be mirrored here.
  *
@@ -20,8 +20,7 @@
  * - aptc (monthly) = max(0, benchmark − income × pct / 12), left unrounded as
  *   the real API sends it.
  */
-import { ACA_PARAMETERS } from "../../app/domain/parameter-file";
-import CHILD_LIMITS from "../../app/domain/parameters/child-medicaid-chip-limits.json";
+import { parameter, parameterKeys } from "../../app/domain/parameter-file";
 import type { FakeDataset, FakePlan } from "./dataset";
 
 export class FakeApiError extends Error {
@@ -34,70 +33,46 @@ export class FakeApiError extends Error {
   }
 }
 
-interface Band {
-  fromFpl: number;
-  toFpl: number | null;
-  initial: number;
-  final: number;
-}
-interface ApplicableYear {
-  bands?: Band[];
-  sameAs?: string;
-  minFplForCredit?: number;
-  maxFplForCredit?: number | null;
-  cliffAbove400?: boolean;
-}
-interface Guideline {
-  base: number;
-  perAdditional: number;
-}
+/**
+ * The service's parameter file as data, through its one accessor (app/domain/parameter-file.ts,
+ * validated at load); the rules below that read it are the fake's own, including which year's
+ * figures stand in when a year has none.
+ */
 export interface AcaParameters {
-  povertyGuidelines: Record<string, Record<string, Guideline> | string>;
-  guidelineYearForCoverageYear: { ptcAndCsr: Record<string, number | string> };
-  applicablePercentage: Record<string, ApplicableYear | string>;
-  csr: { bands: Array<{ variant: string; fplAtLeast?: number; fplAbove?: number; fplAtMost: number }> };
-  medicaid: { expansionAdultThresholdFpl: number; nonExpansionStates: Record<string, string[] | unknown> };
-  marketplaceType: Record<string, { healthcareGov?: string[] }>;
+  parameter: typeof parameter;
+  parameterKeys: typeof parameterKeys;
 }
 
-// The service's parameter file as data, validated at load (app/domain/parameter-file.ts); the
-// rules below that read it are the fake's own.
 export function acaParameters(): AcaParameters {
-  return ACA_PARAMETERS as unknown as AcaParameters;
+  return { parameter, parameterKeys };
 }
 
-function yearKeys(record: Record<string, unknown>): number[] {
-  return Object.keys(record)
-    .filter((k) => /^\d{4}$/.test(k))
-    .map(Number)
-    .sort((a, b) => a - b);
-}
-
-/** The entry for `year`, or the latest earlier one (e.g. 2027 Medicaid uses 2026 guidelines until 2027's are out). */
-function latestAtOrBefore(record: Record<string, unknown>, year: number): number | null {
-  const keys = yearKeys(record).filter((k) => k <= year);
+/** The block's year for `year`, or the latest earlier one (e.g. 2027 Medicaid uses 2026 guidelines until 2027's are out). */
+function latestAtOrBefore(p: AcaParameters, block: Parameters<typeof parameterKeys>[0], year: number): number | null {
+  const keys = p
+    .parameterKeys(block)
+    .map((k) => Number(k.slice(0, 4)))
+    .filter((k) => k <= year);
   return keys.length ? keys[keys.length - 1] : null;
 }
 
 export function povertyGuideline(p: AcaParameters, guidelineYear: number, state: string, size: number): number {
-  const y = latestAtOrBefore(p.povertyGuidelines, guidelineYear);
+  const y = latestAtOrBefore(p, "povertyGuidelines", guidelineYear);
   if (y === null) throw new FakeApiError(400, "1009", "poverty guideline not found");
-  const table = p.povertyGuidelines[String(y)] as Record<string, Guideline>;
+  const table = p.parameter("povertyGuidelines", y);
   const column = state === "AK" || state === "HI" ? table[state] : table.contiguous;
   return column.base + column.perAdditional * (Math.max(1, size) - 1);
 }
 
 export function ptcGuidelineYear(p: AcaParameters, coverageYear: number): number {
-  const mapped = p.guidelineYearForCoverageYear.ptcAndCsr[String(coverageYear)];
-  return typeof mapped === "number" ? mapped : coverageYear - 1;
+  const held = p.parameterKeys("ptcGuidelineYear").includes(String(coverageYear));
+  return held ? p.parameter("ptcGuidelineYear", coverageYear) : coverageYear - 1;
 }
 
-function applicableYear(p: AcaParameters, year: number): ApplicableYear {
-  const y = latestAtOrBefore(p.applicablePercentage, year);
+function applicableYear(p: AcaParameters, year: number) {
+  const y = latestAtOrBefore(p, "applicablePercentage", year);
   if (y === null) throw new FakeApiError(404, "1010", "percentage of federal poverty level not found");
-  let entry = p.applicablePercentage[String(y)] as ApplicableYear;
-  if (!entry.bands && entry.sameAs) entry = { ...(p.applicablePercentage[entry.sameAs] as ApplicableYear), ...entry };
-  return entry;
+  return p.parameter("applicablePercentage", y);
 }
 
 /** Applicable percentage at a truncated FPL fraction, or null when no credit is allowed. */
@@ -139,9 +114,9 @@ export interface FakeHousehold {
 
 /** HealthCare.gov states of the latest year that lists them (2027 only lists expected changes). */
 export function servedStates(p: AcaParameters, year: number): Set<string> {
-  const listed = yearKeys(p.marketplaceType).filter((y) => Array.isArray(p.marketplaceType[String(y)]?.healthcareGov));
+  const listed = p.parameterKeys("marketplaceType").map(Number);
   const y = listed.filter((k) => k <= year).pop() ?? listed[0];
-  return new Set(y === undefined ? [] : p.marketplaceType[String(y)].healthcareGov);
+  return new Set(y === undefined ? [] : p.parameter("marketplaceType", y).healthcareGov);
 }
 
 export function checkPlace(p: AcaParameters, place: FakePlace | undefined, year: number): FakePlace {
@@ -295,24 +270,15 @@ export interface HouseholdEligibility extends PersonEligibility {
 }
 
 const PARTIAL_MEDICAID_LIMIT: Record<string, number> = {
-  // aca-parameters.json medicaid.nonExpansionStates.notes.WI: covers adults to 100% FPL, so no gap.
+  // aca-parameters.json medicaidNonExpansionStates notes.WI: covers adults to 100% FPL, so no gap.
   WI: 1.0,
 };
 
 /** The children's Medicaid/CHIP limits the service publishes (read as data, like the parameters). */
-interface ChildLimitsFile {
-  years: Record<string, { limits?: Record<string, number>; sameAs?: string }>;
-}
-function childLimits(): ChildLimitsFile {
-  return CHILD_LIMITS as unknown as ChildLimitsFile;
-}
-function childLimitFor(state: string, year: number): number | undefined {
-  const years = childLimits().years;
-  const y = latestAtOrBefore(years, year);
+function childLimitFor(p: AcaParameters, state: string, year: number): number | undefined {
+  const y = latestAtOrBefore(p, "childMedicaidChipLimits", year);
   if (y === null) return undefined;
-  let entry = years[String(y)];
-  if (!entry.limits && entry.sameAs) entry = years[entry.sameAs];
-  return entry.limits?.[state];
+  return p.parameter("childMedicaidChipLimits", y).limits[state];
 }
 
 const CHILD_AGE_LIMIT = 19;
@@ -337,13 +303,13 @@ export function householdEligibility(
   const medicaidFpl = povertyGuideline(p, year, place.state, size);
   const onDate = effectiveDate(household, year);
 
-  const nonExpansionKey = latestAtOrBefore(p.medicaid.nonExpansionStates, year);
-  const nonExpansion = new Set(
-    (nonExpansionKey ? p.medicaid.nonExpansionStates[String(nonExpansionKey)] : []) as string[],
+  const nonExpansionKey = latestAtOrBefore(p, "medicaidNonExpansionStates", year);
+  const nonExpansion = new Set<string>(
+    nonExpansionKey ? p.parameter("medicaidNonExpansionStates", nonExpansionKey).states : [],
   );
   const adultLimit = nonExpansion.has(place.state)
     ? PARTIAL_MEDICAID_LIMIT[place.state]
-    : p.medicaid.expansionAdultThresholdFpl;
+    : p.parameter("medicaidExpansionThreshold");
   // WI's partial limit is "below 100%"; the expansion line is "at or below 138%".
   const adultMedicaid =
     adultLimit === undefined
@@ -351,7 +317,7 @@ export function householdEligibility(
       : nonExpansion.has(place.state)
         ? belowLine(income, adultLimit, medicaidFpl)
         : atOrBelowLine(income, adultLimit, medicaidFpl);
-  const childLimit = childLimitFor(place.state, year);
+  const childLimit = childLimitFor(p, place.state, year);
   const childMedicaid = childLimit === undefined ? adultMedicaid : atOrBelowLine(income, childLimit, medicaidFpl);
   const gapState = nonExpansion.has(place.state) && PARTIAL_MEDICAID_LIMIT[place.state] === undefined;
   const belowFloor = belowLine(income, 1, ptcFpl);
@@ -393,7 +359,7 @@ export function householdEligibility(
   const aptc = Math.max(0, benchmark - (income * pct) / 12);
 
   let csr: HouseholdEligibility["csr"] = null;
-  for (const band of p.csr.bands) {
+  for (const band of p.parameter("csrBands")) {
     const above =
       band.fplAtLeast !== undefined
         ? !belowLine(income, band.fplAtLeast, ptcFpl)

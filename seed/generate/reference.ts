@@ -2,11 +2,13 @@
  * Facts the generator takes from the project's reference files rather than
  * from its own code: the PY2026 column lists of the public-use files, the
  * age-rating curves, NY family tiers, the MOOP limit and the marketplace
- * type of each state (app/domain/parameters/aca-parameters.json).
+ * type of each state (app/domain/parameters/aca-parameters.json, read through
+ * its one accessor, parameter()).
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
+import { parameter } from "../../app/domain/parameter-file";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const read = (rel: string) => readFileSync(join(REPO_ROOT, rel), "utf8");
@@ -47,20 +49,6 @@ export const HEADERS = {
   ],
 } as const;
 
-type AcaParameters = {
-  ageCurves: {
-    federalDefault: { factors: Record<string, number> };
-    stateSpecific: { curves: Record<string, Record<string, number>> };
-  };
-  familyTiers: { NY: Record<string, number | unknown> };
-  marketplaceType: {
-    "2026": { stateBasedOwnPlatform: string[]; healthcareGov: string[]; healthcareGovOfWhichSbeFp: string[] };
-    "2027": { expectedChanges: { state: string; change: string }[] };
-  };
-  otherParameters: { maxOutOfPocket: Record<string, [number, number]> };
-};
-export const ACA = JSON.parse(read("app/domain/parameters/aca-parameters.json")) as AcaParameters;
-
 /** Rate PUF `Age` labels of PY2018 onward, in file order. */
 export const RATE_AGE_LABELS: readonly string[] = [
   "0-14",
@@ -87,7 +75,7 @@ const labelOfAge = (age: number) => (age <= 14 ? "0-14" : age >= 64 ? "64 and ov
  * other age-rated state uses the federal default (45 CFR 147.102(e)).
  */
 export function ageCurveMilli(state: string): Map<string, number> {
-  const curve = ACA.ageCurves.stateSpecific.curves[state] ?? ACA.ageCurves.federalDefault.factors;
+  const curve = parameter("ageCurveStateSpecific")[state] ?? parameter("ageCurveFederalDefault");
   const out = new Map<string, number>();
   for (const [key, factor] of Object.entries(curve)) {
     for (const age of agesOfKey(key)) out.set(labelOfAge(age), Math.round(factor * 1000));
@@ -99,11 +87,11 @@ export function ageCurveMilli(state: string): Map<string, number> {
 }
 
 /** Community-rated states with family tiers instead of an age curve. */
-export const COMMUNITY_RATED = new Set(["NY", "VT"]);
+export const COMMUNITY_RATED: ReadonlySet<string> = new Set(parameter("ageRatingExemptStates"));
 
 /** NY family-tier factors in thousandths, keyed by the Rate PUF column they fill. */
 export function nyFamilyTierMilli(): Record<string, number> {
-  const t = ACA.familyTiers.NY as Record<string, number>;
+  const t = parameter("familyTiers").NY;
   const m = (x: number) => Math.round(x * 1000);
   return {
     Couple: m(t.TWO_ADULTS),
@@ -117,9 +105,8 @@ export function nyFamilyTierMilli(): Record<string, number> {
 }
 
 export function moopLimit(year: number): { individual: number; family: number } {
-  const pair = ACA.otherParameters.maxOutOfPocket[String(year)];
-  if (!pair) throw new Error(`no MOOP limit for ${year} in aca-parameters.json`);
-  return { individual: pair[0], family: pair[1] };
+  const limits = parameter("maxOutOfPocket", year);
+  return { individual: limits.selfOnly, family: limits.otherThanSelfOnly };
 }
 
 /** The 2027 benefit names actually seen in the PY2026 BenCS PUF (seed/reference/benefit-names.py2026-ffm.csv). */

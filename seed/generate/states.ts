@@ -5,7 +5,7 @@
  * names and addresses are the states' own public sites.
  */
 import { STATE_MARKETPLACES } from "../../app/domain/marketplaces";
-import { ACA } from "./reference";
+import { parameter } from "../../app/domain/parameter-file";
 
 export type ExchangeKind = "healthcaregov" | "sbe_federal_platform" | "sbe";
 
@@ -101,11 +101,11 @@ export type StateRow = {
  * states whose plans are in the federal PUFs.
  */
 export function stateRows(planYear: number): StateRow[] {
-  const base = ACA.marketplaceType["2026"];
+  const base = parameter("marketplaceType", 2026);
   const own = new Set(base.stateBasedOwnPlatform);
   const sbeFp = new Set(base.healthcareGovOfWhichSbeFp);
   if (planYear >= 2027) {
-    for (const change of ACA.marketplaceType["2027"].expectedChanges) {
+    for (const change of parameter("marketplaceTypeExpectedChanges", 2027).changes) {
       if (/full SBM/i.test(change.change)) {
         own.add(change.state);
         sbeFp.delete(change.state);

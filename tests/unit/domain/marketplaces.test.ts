@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { enrollSteps, HEALTHCARE_GOV, marketplaceFor, STATE_MARKETPLACES } from "../../../app/domain/marketplaces";
 import { isStandardizedDesign } from "../../../app/domain/plan-design";
-import params from "../../../app/domain/parameters/aca-parameters.json";
+import { parameter } from "../../../app/domain/parameter-file";
 
 const base = { planId: "12345TX0010001", planName: "Lone Star Silver", year: 2027, issuerName: "Lone Star Health" };
 
@@ -33,7 +33,7 @@ describe("where a shopper applies and enrolls", () => {
   });
 
   it("has an address, a year and a source for every state on its own platform in 2026", () => {
-    for (const code of params.marketplaceType["2026"].stateBasedOwnPlatform) {
+    for (const code of parameter("marketplaceType", 2026).stateBasedOwnPlatform) {
       const row = STATE_MARKETPLACES[code];
       expect(row, code).toBeDefined();
       expect(row.url).toMatch(/^https:\/\//);

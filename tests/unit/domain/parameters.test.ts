@@ -115,7 +115,7 @@ describe("CSR, Medicaid, Essential Plan, curves and tiers", () => {
   });
 
   it("lists only states whose file note says they have no coverage gap as Medicaid-to-the-floor states", () => {
-    const notes = nonExpansionStateNotes();
+    const notes = nonExpansionStateNotes(2026);
     for (const state of medicaidToCreditFloorStates()) {
       expect(nonExpansionStates(2026)).toContain(state);
       expect(notes[state]).toMatch(/no coverage gap/i);

@@ -9,13 +9,13 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parameter } from "../../../app/domain/parameter-file";
 import { generate, type GenerateSummary } from "../../../seed/generate/index";
 import { buildNationalWorld } from "../../../seed/generate/national-world";
 import { centsTimesMilli, listFiles, readTable, toCents, type Table } from "./files";
 
 const REPO = join(__dirname, "..", "..", "..");
 const headersJson = JSON.parse(readFileSync(join(REPO, "seed/reference/puf-column-headers.json"), "utf8"));
-const aca = JSON.parse(readFileSync(join(REPO, "app/domain/parameters/aca-parameters.json"), "utf8"));
 
 let dirA: string;
 let dirB: string;
@@ -69,7 +69,7 @@ describe("national generator (small fraction)", () => {
       ["AL", "0-20", "40", "40"],
       ["UT", "0-20", "27-36", "30"],
     ]) {
-      const curve = aca.ageCurves.stateSpecific.curves[state];
+      const curve = parameter("ageCurveStateSpecific", 2027)[state];
       const plan = rates.rows.find((r) => r.StateCode === state && r.Age === "21")!;
       const row = (age: string) =>
         rates.rows.find((r) => r.PlanId === plan.PlanId && r.RatingAreaId === plan.RatingAreaId && r.Age === age)!;

@@ -8,13 +8,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parameter } from "../../../app/domain/parameter-file";
 import { generate } from "../../../seed/generate/index";
 import { centsTimesMilli, listFiles, money, readTable, toCents, type Table } from "./files";
 
 const REPO = join(__dirname, "..", "..", "..");
 const COMMITTED = join(REPO, "seed", "sample");
 const headersJson = JSON.parse(readFileSync(join(REPO, "seed/reference/puf-column-headers.json"), "utf8"));
-const aca = JSON.parse(readFileSync(join(REPO, "app/domain/parameters/aca-parameters.json"), "utf8"));
 
 let dirA: string;
 let dirB: string;
@@ -171,7 +171,7 @@ describe("plans", () => {
   });
 
   it("keep every MOOP within the 2027 limit of $12,000 / $24,000", () => {
-    const [single, family] = aca.otherParameters.maxOutOfPocket["2027"];
+    const { selfOnly: single, otherThanSelfOnly: family } = parameter("maxOutOfPocket", 2027);
     for (const r of pa.rows) {
       expect(money(r.TEHBInnTier1IndividualMOOP)!).toBeLessThanOrEqual(single);
       expect(money(r.TEHBInnTier1FamilyPerGroupMOOP)!).toBeLessThanOrEqual(family);
@@ -210,7 +210,7 @@ describe("rates", () => {
   /** Federal default curve from aca-parameters.json, in thousandths per Rate PUF label. */
   function federalCurve(): Map<string, number> {
     const out = new Map<string, number>();
-    for (const [key, f] of Object.entries(aca.ageCurves.federalDefault.factors as Record<string, number>)) {
+    for (const [key, f] of Object.entries(parameter("ageCurveFederalDefault", 2027))) {
       const milli = Math.round(f * 1000);
       if (key === "0-14") out.set("0-14", milli);
       else if (key === "64+") out.set("64 and over", milli);
@@ -279,7 +279,7 @@ describe("rates", () => {
       example.PrimarySubscriberAndOneDependent,
       example.CoupleAndThreeOrMoreDependents,
     ]).toEqual(["911.67", "1823.34", "1549.84", "2598.26"]);
-    const tiers = aca.familyTiers.NY;
+    const tiers = parameter("familyTiers", 2027).NY;
     for (const r of ny) {
       expect(r.Age).toBe("Family Option");
       expect(r.Tobacco).toBe("No Preference");
