@@ -21,6 +21,8 @@ export const waitlistSubmissions = sqliteTable(
     interest: text("interest").notNull(),
     source: text("source").notNull(), // "api" | "form"
     createdAt: integer("created_at").notNull(),
+    // The language of the page or request the visitor signed up from ("en" | "es"): their emails are in it.
+    lang: text("lang").notNull().default("en"),
   },
   (t) => [uniqueIndex("waitlist_email_interest").on(t.emailKey, t.interest)],
 );
@@ -38,6 +40,8 @@ export const agentDiscoverySubmissions = sqliteTable("agent_discovery_submission
   currentTools: text("current_tools").notNull(), // JSON array of strings
   needs: text("needs"),
   consentVersion: text("consent_version").notNull(),
+  // The language of the page or request the form came from ("en" | "es"): the agent's email is in it.
+  lang: text("lang").notNull().default("en"),
   consentedAt: integer("consented_at").notNull(),
   consentIp: text("consent_ip").notNull(),
   source: text("source").notNull(),

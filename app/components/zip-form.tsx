@@ -1,11 +1,15 @@
 import { Form } from "@remix-run/react";
-import { useT } from "../i18n/use-t";
+import { DEFAULT_LANGUAGE } from "../i18n/i18n";
+import { useLanguage, useT } from "../i18n/use-t";
 
 /** The first step of shopping: a ZIP code, sent as a plain GET so it works without JavaScript. */
 export function ZipForm({ defaultZip = "", error }: { defaultZip?: string; error?: string }) {
   const t = useT();
+  const lang = useLanguage();
   return (
     <Form method="get" action="/plans" className="zip-form">
+      {/* The results open in this page's language, also for a shared link (issue 21). */}
+      {lang === DEFAULT_LANGUAGE ? null : <input type="hidden" name="lang" value={lang} />}
       <label htmlFor="zip">{t("zipForm.label")}</label>
       <p className="hint" id="zip-hint">
         {t("zipForm.hint")}

@@ -98,3 +98,74 @@ export function planCostShareOf(
     },
   };
 }
+
+// ------------------------------------------------------------ cost-share parts, for words in any language
+
+/** When a copay or coinsurance applies, as the PUF's text qualifies it. */
+export type CostShareQualifier = "afterDeductible" | "beforeDeductible" | "withDeductible" | "perStay" | "perDay";
+
+/**
+ * One part of a PUF cost-share text ("$300 Copay per Stay after deductible, 20% Coinsurance"), as
+ * facts a page words in its own language: an amount and its qualifiers. `text` is a part these rules
+ * do not read, shown as the data gives it.
+ */
+export type CostSharePart =
+  | { kind: "copay"; dollars: string; qualifiers: CostShareQualifier[] }
+  | { kind: "coinsurance"; percent: number; qualifiers: CostShareQualifier[] }
+  | { kind: "fullCost" }
+  | { kind: "noCharge"; qualifiers: CostShareQualifier[] }
+  | { kind: "text"; text: string };
+
+const QUALIFIERS: ReadonlyArray<[RegExp, CostShareQualifier]> = [
+  [/^after\s+deductible/i, "afterDeductible"],
+  [/^before\s+deductible/i, "beforeDeductible"],
+  [/^with\s+deductible/i, "withDeductible"],
+  [/^per\s+stay/i, "perStay"],
+  [/^per\s+day/i, "perDay"],
+];
+
+/** The qualifiers of a part's tail (" per Stay after deductible"), or null when any of it is not one. */
+function qualifiersOf(tail: string): CostShareQualifier[] | null {
+  const out: CostShareQualifier[] = [];
+  let rest = tail.trim();
+  while (rest) {
+    const hit = QUALIFIERS.find(([pattern]) => pattern.test(rest));
+    if (!hit) return null;
+    out.push(hit[1]);
+    rest = rest.replace(hit[0], "").trim();
+  }
+  return out;
+}
+
+const percentOf = (text: string) => {
+  const n = Number(text);
+  return Number.isInteger(n) ? n : Number(n.toFixed(2));
+};
+
+/**
+ * A PUF cost-share text (describeTierCostShare's words) split into parts: "$25" is a copay,
+ * a bare "30.00%" coinsurance, a bare "100.00%" the full cost. Empty text has no parts.
+ */
+export function costShareParts(text: string | null | undefined): CostSharePart[] {
+  if (!text || !text.trim()) return [];
+  return text.split(/,\s*/).map((raw): CostSharePart => {
+    const part = raw.trim();
+    if (/^\$[\d,]+(\.\d+)?$/.test(part)) return { kind: "copay", dollars: part, qualifiers: [] };
+    const bare = /^(\d+(?:\.\d+)?)%$/.exec(part);
+    if (bare)
+      return Number(bare[1]) >= 100
+        ? { kind: "fullCost" }
+        : { kind: "coinsurance", percent: percentOf(bare[1]), qualifiers: [] };
+    const coins = /^(\d+(?:\.\d+)?)%\s+coinsurance(.*)$/i.exec(part);
+    const coinsQualifiers = coins ? qualifiersOf(coins[2]) : null;
+    if (coins && coinsQualifiers)
+      return { kind: "coinsurance", percent: percentOf(coins[1]), qualifiers: coinsQualifiers };
+    const copay = /^(\$[\d,]+(?:\.\d+)?)\s+copay(.*)$/i.exec(part);
+    const copayQualifiers = copay ? qualifiersOf(copay[2]) : null;
+    if (copay && copayQualifiers) return { kind: "copay", dollars: copay[1], qualifiers: copayQualifiers };
+    const free = /^no charge(.*)$/i.exec(part);
+    const freeQualifiers = free ? qualifiersOf(free[1]) : null;
+    if (free && freeQualifiers) return { kind: "noCharge", qualifiers: freeQualifiers };
+    return { kind: "text", text: part };
+  });
+}

@@ -94,6 +94,11 @@ export type EnrollLink = {
   host: string;
   /** A sentence under the link (what to bring, the plan ID to look for). */
   note: string;
+  /** The facts the words are made of, for pages that word them in another language (issue 21). */
+  name: string;
+  planId: string;
+  planName: string;
+  year: number;
 };
 
 function hostOf(url: string): string {
@@ -127,6 +132,7 @@ export function enrollSteps(args: {
   insurerUrl?: string | null;
 }): EnrollLink[] {
   const market = marketplaceFor(args.state, args.kind);
+  const facts = { planId: args.planId, planName: args.planName, year: args.year };
   const steps: EnrollLink[] = [
     {
       kind: "marketplace",
@@ -134,6 +140,8 @@ export function enrollSteps(args: {
       href: market.url,
       host: hostOf(market.url),
       note: `Look for plan ID ${args.planId} (${args.planName}, ${args.year}). Your tax credit is applied there.`,
+      ...facts,
+      name: market.name,
     },
   ];
   const insurer = args.insurerUrl?.trim();
@@ -144,6 +152,8 @@ export function enrollSteps(args: {
       href: insurer,
       host: hostOf(insurer),
       note: "The insurer's own site: apply through the marketplace first if you want your tax credit.",
+      ...facts,
+      name: args.issuerName,
     });
   }
   return steps;

@@ -10,6 +10,12 @@ const KEY_BY_ENGLISH = new Map<string, string>(
   Object.entries(CATALOGUES.en.validation).map(([key, english]) => [english, `validation.${key}`]),
 );
 
+/** A schema message in the page's language, or undefined when the catalogue does not know it. */
+export function localiseMessage(message: string, t: TFunction): string | undefined {
+  const key = KEY_BY_ENGLISH.get(message);
+  return key ? t(key) : undefined;
+}
+
 export function localiseFieldErrors(
   errors: Record<string, string>,
   t: TFunction,

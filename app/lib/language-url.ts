@@ -1,4 +1,4 @@
-import type { Language } from "../i18n/i18n";
+import { DEFAULT_LANGUAGE, type Language } from "../i18n/i18n";
 
 /**
  * The same page in another language: the path and every query parameter kept, `lang` set
@@ -12,4 +12,9 @@ export function urlWithLanguage(pathname: string, search: string, lang: Language
   else params.delete("lang");
   const query = params.toString();
   return query ? `${pathname}?${query}` : pathname;
+}
+
+/** A site path in the page's language: `?lang=es` added for any language but the default (a new search keeps it). */
+export function pathInLanguage(pathname: string, lang: Language): string {
+  return lang === DEFAULT_LANGUAGE ? pathname : `${pathname}?lang=${lang}`;
 }

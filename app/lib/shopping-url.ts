@@ -16,6 +16,7 @@
  * The filters' part of the state and of the URL is derived from their one
  * description, PLAN_FILTERS (app/domain/plan-filters.ts).
  */
+import { isLanguage } from "../i18n/i18n";
 import { PLAN_FILTERS, type FilterState, type PlanFilter } from "../domain/plan-filters";
 import { RELATIONSHIPS, type Relationship } from "../domain/relationship";
 
@@ -52,6 +53,8 @@ export interface ShoppingState extends FilterState {
   /* …then each filter's field (FilterState), in PLAN_FILTERS' order… */
   drugs: Selection[];
   doctors: Selection[];
+  /** The page's language when the URL chose it (`lang=es`): every link and form keeps it (issue 21). */
+  lang?: string;
 }
 
 /** The schema's limit on people in one request. */
@@ -209,6 +212,7 @@ export function readShoppingState(search: URLSearchParams): ShoppingState {
     ...filterStateOf(search),
     drugs: selectionsOf(search, "drug", RXCUI),
     doctors: selectionsOf(search, "npi", NPI),
+    ...(isLanguage(search.get("lang")) ? { lang: search.get("lang")! } : {}),
   };
 }
 
@@ -259,6 +263,8 @@ export function stateEntries(state: ShoppingState, omit: readonly StateGroup[] =
   }
   if (!omit.includes("drugs")) state.drugs.forEach((d) => put("drug", `${d.code}:${d.name}`));
   if (!omit.includes("doctors")) state.doctors.forEach((d) => put("npi", `${d.code}:${d.name}`));
+  // Last, so the language never reorders the search's own parameters.
+  if (isLanguage(state.lang)) put("lang", state.lang);
   return out;
 }
 

@@ -1,3 +1,4 @@
+import { requestLanguage } from "../i18n/language.server";
 import {
   data,
   redirect,
@@ -118,7 +119,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data<DiscoveryResult>({ form: "discovery", errors, values }, { status: 400 });
   }
   try {
-    await submitAgentDiscovery(parsed.data, { source: "form", ip: clientIp(context) });
+    await submitAgentDiscovery(parsed.data, { source: "form", ip: clientIp(context), lang: requestLanguage(request) });
   } catch (error) {
     const status = error instanceof ApiError ? error.status : 500;
     return data<DiscoveryResult>(

@@ -1,4 +1,5 @@
 import { apiRoute, jsonResponse, parseJsonBody } from "../server/platform/api.server";
+import { requestLanguage } from "../i18n/language.server";
 import { AgentDiscoveryInput, clientIp, submitAgentDiscovery } from "../server/intake/write-store.server";
 
 /**
@@ -9,7 +10,11 @@ import { AgentDiscoveryInput, clientIp, submitAgentDiscovery } from "../server/i
 const route = apiRoute({
   POST: async ({ request, context }) => {
     const input = await parseJsonBody(request, AgentDiscoveryInput);
-    const result = await submitAgentDiscovery(input, { source: "api", ip: clientIp(context) });
+    const result = await submitAgentDiscovery(input, {
+      source: "api",
+      ip: clientIp(context),
+      lang: requestLanguage(request),
+    });
     return jsonResponse({ discovery_submission_id: result.discoverySubmissionId });
   },
 });

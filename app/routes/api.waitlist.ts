@@ -1,4 +1,5 @@
 import { apiRoute, jsonResponse, parseJsonBody } from "../server/platform/api.server";
+import { requestLanguage } from "../i18n/language.server";
 import { WaitlistInput, submitWaitlist } from "../server/intake/write-store.server";
 
 /**
@@ -10,7 +11,8 @@ import { WaitlistInput, submitWaitlist } from "../server/intake/write-store.serv
 const route = apiRoute({
   POST: async ({ request }) => {
     const input = await parseJsonBody(request, WaitlistInput);
-    const result = await submitWaitlist(input, { source: "api" });
+    // The emails are in the request's language (lang, cookie, Accept-Language: docs/decisions/230).
+    const result = await submitWaitlist(input, { source: "api", lang: requestLanguage(request) });
     return jsonResponse({ waitlist_submission_id: result.waitlistSubmissionId });
   },
 });

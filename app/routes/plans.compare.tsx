@@ -3,29 +3,41 @@ import { noUpstreamAnswer } from "../components/plans/coverage-words";
 import { Link, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { coverageText, type CoverageCheckView } from "../components/plans/coverage-list";
-import { costShareWords, money, moneyOr, USAGE_SHORT } from "../components/plans/format";
-import { KEY_BENEFIT_WORDS, limitWords } from "../components/plans/plan-card";
+import {
+  costShareWords,
+  KEY_BENEFITS,
+  keyBenefitLabel,
+  limitWords,
+  metalWords,
+  money,
+  moneyOr,
+  usageShort,
+  useWords,
+} from "../components/plans/format";
+import { scenarioTitle } from "../components/plans/scenario-chart";
+import { metaT } from "../i18n/meta";
+import { requestLanguage } from "../i18n/language.server";
 import { Stars } from "../components/plans/stars";
 import { useFocusHeadingOnArrival } from "../components/plans/use-focus-heading";
 import { EnrollLinks } from "../components/plans/enroll-links";
 import { comparePage } from "../server/pages/compare-page.server";
 import { planHref, plansHref, type ShoppingState } from "../lib/shopping-url";
+import { pathInLanguage } from "../lib/language-url";
 import plansStyles from "../styles/plans.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: plansStyles }];
 
-export const meta: MetaFunction = () => [
-  { title: "Compare plans | Health Plan Marketplace" },
-  {
-    name: "description",
-    content:
-      "Two or three Marketplace plans side by side: premiums, deductibles, copays, coverage examples, drugs and doctors.",
-  },
-];
+export const meta: MetaFunction = ({ matches }) => {
+  const t = metaT(matches);
+  return [
+    { title: t("meta.pageTitle", { page: t("compare.title") }) },
+    { name: "description", content: t("compare.description") },
+  ];
+};
 
 /** /plans/compare?…&compare=ID1&compare=ID2[&compare=ID3]: the chosen plans side by side, priced for the household in the URL. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const page = await comparePage(new URL(request.url));
+  const page = await comparePage(new URL(request.url), requestLanguage(request));
   return data(page, { status: page.ok ? 200 : page.status, headers: { "cache-control": "no-store" } });
 }
 
@@ -43,15 +55,18 @@ function backToResults(state: ShoppingState, ids: string[]): string {
 
 export default function Compare() {
   const page = useLoaderData<typeof loader>();
+  const { t, lang } = useWords();
   if (!page.ok) {
     return (
       <>
-        <h1>Compare plans</h1>
+        <h1>{t("compare.title")}</h1>
         <p className="notice warn" role="alert">
           {page.message}
         </p>
         <p>
-          <Link to={page.state.zip ? backToResults(page.state, page.compareIds) : "/plans"}>Back to your plans</Link>
+          <Link to={page.state.zip ? backToResults(page.state, page.compareIds) : pathInLanguage("/plans", lang)}>
+            {t("compare.backToPlans")}
+          </Link>
         </p>
       </>
     );
@@ -61,6 +76,8 @@ export default function Compare() {
 
 function CompareTable({ page }: { page: OkPage }) {
   const { plans, state } = page;
+  const w = useWords();
+  const { t, lang } = w;
   const ids = plans.map((p) => p.plan.id);
   const many = state.people.length > 1;
   const heading = useFocusHeadingOnArrival<HTMLHeadingElement>(ids.join(","));
@@ -81,7 +98,7 @@ function CompareTable({ page }: { page: OkPage }) {
       rowFor(
         s.name,
         (p) => {
-          const words = coverageText(check!, kind, s.code, p.plan.id);
+          const words = coverageText(check!, kind, s.code, p.plan.id, w);
           return (
             <span className={`coverage ${words.tone}`} data-coverage={words.tone}>
               {words.text}
@@ -95,21 +112,21 @@ function CompareTable({ page }: { page: OkPage }) {
   return (
     <>
       <p className="back-link">
-        <Link to={backToResults(state, ids)}>← Back to all plans</Link>
+        <Link to={backToResults(state, ids)}>← {t("compare.backToAll")}</Link>
       </p>
       <h1 ref={heading} tabIndex={-1}>
-        Compare {plans.length} plans
+        {t("compare.heading", { count: plans.length })}
       </h1>
       <p>
-        Priced for your household in {page.place.countyName}, {page.place.state}.{" "}
+        {t("compare.pricedFor", { county: page.place.countyName, state: page.place.state })}{" "}
         {credit > 0
-          ? `Premiums include your ${money(credit)} monthly tax credit.`
+          ? t("compare.withCredit", { amount: money(credit, lang) })
           : page.eligibilityUnavailable
-            ? "We could not estimate your tax credit right now, so premiums are full prices."
-            : "Premiums are full prices."}
+            ? t("compare.noEstimate")
+            : t("compare.fullPrices")}
       </p>
       <table className={`compare-table cols-${plans.length}`} data-testid="compare-table">
-        <caption className="visually-hidden">The chosen plans side by side</caption>
+        <caption className="visually-hidden">{t("compare.caption")}</caption>
         <thead>
           <tr>
             <td className="corner" />
@@ -117,7 +134,7 @@ function CompareTable({ page }: { page: OkPage }) {
               <th scope="col" key={p.plan.id} data-plan-id={p.plan.id}>
                 <Link to={planHref(p.plan.id, state)}>{p.plan.name}</Link>
                 <span className="compare-meta">
-                  {p.plan.issuer.name} · {p.plan.metal_level}
+                  {p.plan.issuer.name} · {metalWords(p.plan.metal_level, w)}
                   {p.plan.type ? ` · ${p.plan.type}` : ""}
                 </span>
               </th>
@@ -126,33 +143,39 @@ function CompareTable({ page }: { page: OkPage }) {
         </thead>
         <tbody>
           {rowFor(
-            "Monthly premium after credit",
+            t("compare.premiumRow"),
             (p) => (
               <>
-                <strong data-testid="premium-after-credit">{money(p.plan.premium_w_credit)}</strong>
-                <span className="compare-meta">Full price {money(p.plan.premium)}</span>
+                <strong data-testid="premium-after-credit">{money(p.plan.premium_w_credit, lang)}</strong>
+                <span className="compare-meta">{t("compare.fullPrice", { amount: money(p.plan.premium, lang) })}</span>
               </>
             ),
             "premium",
           )}
           {rowFor(
-            `Estimated yearly cost (${USAGE_SHORT[page.usage] ?? page.usage} use)`,
-            (p) => money(p.plan.estimated_yearly_cost),
+            t("compare.yearlyRow", { usage: usageShort(page.usage, w) }),
+            (p) => money(p.plan.estimated_yearly_cost, lang),
             "yearly",
           )}
-          {rowFor("Deductible", (p) => limitWords(p.plan.deductible, many), "deductible")}
-          {rowFor("Out-of-pocket maximum", (p) => limitWords(p.plan.moop, many), "moop")}
-          {KEY_BENEFIT_WORDS.map(([key, label]) => rowFor(label, (p) => costShareWords(p.plan.key_benefits[key]), key))}
+          {rowFor(t("compare.deductibleRow"), (p) => limitWords(p.plan.deductible, many, w), "deductible")}
+          {rowFor(t("compare.moopRow"), (p) => limitWords(p.plan.moop, many, w), "moop")}
+          {KEY_BENEFITS.map((key) =>
+            rowFor(keyBenefitLabel(key, w), (p) => costShareWords(p.plan.key_benefits[key], w), key),
+          )}
           {(plans[0]?.scenarios ?? []).map((scenario, i) =>
             rowFor(
-              `${scenario.title}: you pay (of ${money(scenario.totalCost)})`,
-              (p) => moneyOr(p.scenarios[i]?.youPay, "Not given"),
+              t("compare.scenarioRow", { title: scenarioTitle(scenario, w), total: money(scenario.totalCost, lang) }),
+              (p) => moneyOr(p.scenarios[i]?.youPay, w, t("plans.notGiven")),
               `scenario-${scenario.key}`,
             ),
           )}
-          {rowFor("Standardized design", (p) => (p.extras.standardized ? "Yes (Easy Pricing)" : "No"), "standardized")}
           {rowFor(
-            "Quality rating",
+            t("compare.standardizedRow"),
+            (p) => (p.extras.standardized ? t("compare.standardizedYes") : t("compare.no")),
+            "standardized",
+          )}
+          {rowFor(
+            t("compare.qualityRow"),
             (p) => (
               <Stars rating={p.plan.quality_rating} />
             ),
@@ -161,7 +184,7 @@ function CompareTable({ page }: { page: OkPage }) {
           {coverageRows(page.drugCoverage, "drug")}
           {coverageRows(page.doctorCoverage, "doctor")}
           {rowFor(
-            "Apply / enroll",
+            t("compare.enrollRow"),
             (p) => (
               <EnrollLinks links={p.extras.enroll} planName={p.plan.name} compact />
             ),
@@ -170,12 +193,10 @@ function CompareTable({ page }: { page: OkPage }) {
         </tbody>
       </table>
       {noUpstreamAnswer(page.drugCoverage?.upstream) || noUpstreamAnswer(page.doctorCoverage?.upstream) ? (
-        <p className="notice warn">
-          We could not check drug or doctor coverage right now, so it shows as unknown. Prices are not affected.
-        </p>
+        <p className="notice warn">{t("compare.coverageUnknown")}</p>
       ) : null}
       <p>
-        <Link to={backToResults(state, ids)}>Change the plans you compare</Link>
+        <Link to={backToResults(state, ids)}>{t("compare.change")}</Link>
       </p>
     </>
   );

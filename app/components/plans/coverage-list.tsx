@@ -1,5 +1,6 @@
 import type { Selection } from "../../lib/shopping-url";
 import { doctorCoverageWords, drugCoverageWords, type CoverageAnswer, type UpstreamState } from "./coverage-words";
+import { ENGLISH, useWords, type Words } from "./format";
 
 export interface CoverageCheckView {
   upstream: UpstreamState;
@@ -21,13 +22,19 @@ export function CoverageLines({
   kind: "drug" | "doctor";
   planId: string;
 }) {
+  const w = useWords();
   if (!check || check.selections.length === 0) return null;
   return (
-    <ul className="coverage-lines" aria-label={kind === "drug" ? "Your drugs" : "Your doctors"}>
+    <ul
+      className="coverage-lines"
+      aria-label={kind === "drug" ? w.t("coverage.yourDrugs") : w.t("coverage.yourDoctors")}
+    >
       {check.selections.map((s) => {
         const answer = answerFor(check, kind, s.code, planId);
         const words =
-          kind === "drug" ? drugCoverageWords(answer, check.upstream) : doctorCoverageWords(answer, check.upstream);
+          kind === "drug"
+            ? drugCoverageWords(answer, check.upstream, w)
+            : doctorCoverageWords(answer, check.upstream, w);
         return (
           <li key={s.code} className={`coverage ${words.tone}`} data-coverage={words.tone}>
             <span className="coverage-mark" aria-hidden="true">
@@ -48,7 +55,15 @@ export function CoverageLines({
 }
 
 /** Just the words, for a table cell. */
-export function coverageText(check: CoverageCheckView, kind: "drug" | "doctor", code: string, planId: string) {
+export function coverageText(
+  check: CoverageCheckView,
+  kind: "drug" | "doctor",
+  code: string,
+  planId: string,
+  w: Words = ENGLISH,
+) {
   const answer = answerFor(check, kind, code, planId);
-  return kind === "drug" ? drugCoverageWords(answer, check.upstream) : doctorCoverageWords(answer, check.upstream);
+  return kind === "drug"
+    ? drugCoverageWords(answer, check.upstream, w)
+    : doctorCoverageWords(answer, check.upstream, w);
 }

@@ -1,4 +1,4 @@
-import { tierWords } from "./format";
+import { ENGLISH, tierWords, type Words } from "./format";
 
 /**
  * One plan's answer for one chosen drug or doctor, in plain words. Four
@@ -29,57 +29,66 @@ export function noUpstreamAnswer(upstream: unknown): boolean {
   return upstream === "unavailable" || upstream === "busy";
 }
 
-function unknown(upstream: UpstreamState, where: string): CoverageWords {
-  if (upstream === "busy")
-    return { tone: "unknown", text: "Unknown: the coverage check is busy; try again in a minute" };
+function unknown(upstream: UpstreamState, where: "drugList" | "providerDirectory", w: Words): CoverageWords {
+  if (upstream === "busy") return { tone: "unknown", text: w.t("coverage.unknownBusy") };
   return upstream === "unavailable"
-    ? { tone: "unknown", text: "Unknown: the coverage check is unavailable right now" }
-    : { tone: "unknown", text: `Unknown: the plan has not said. Check its ${where}` };
+    ? { tone: "unknown", text: w.t("coverage.unknownUnavailable") }
+    : { tone: "unknown", text: w.t(`coverage.unknownNotSaid.${where}`) };
 }
 
-function restrictionList(r: CoverageAnswer["restrictions"]): string {
-  if (!r) return "restrictions";
+function restrictionList(r: CoverageAnswer["restrictions"], w: Words): string {
+  if (!r) return w.t("coverage.restrictions");
   const list = [
-    r.prior_authorization && "prior authorization",
-    r.step_therapy && "step therapy",
-    r.quantity_limit && "a quantity limit",
+    r.prior_authorization && w.t("coverage.priorAuthorization"),
+    r.step_therapy && w.t("coverage.stepTherapy"),
+    r.quantity_limit && w.t("coverage.quantityLimit"),
   ].filter(Boolean) as string[];
-  return list.length ? list.join(", ") : "restrictions";
+  return list.length ? list.join(", ") : w.t("coverage.restrictions");
 }
 
-export function drugCoverageWords(answer: CoverageAnswer | undefined, upstream: UpstreamState): CoverageWords {
-  if (!answer) return unknown(upstream, "drug list");
-  const tier = tierWords(answer.drug_tier);
-  const onTier = tier ? ` (tier: ${tier})` : "";
+function onTier(tier: string | null, w: Words): string {
+  return tier ? ` ${w.t("coverage.tier", { tier })}` : "";
+}
+
+export function drugCoverageWords(
+  answer: CoverageAnswer | undefined,
+  upstream: UpstreamState,
+  w: Words = ENGLISH,
+): CoverageWords {
+  if (!answer) return unknown(upstream, "drugList", w);
+  const tier = onTier(tierWords(answer.drug_tier, w), w);
   switch (answer.coverage) {
     case "Covered":
-      return { tone: "covered", text: `Covered${onTier}` };
+      return { tone: "covered", text: w.t("coverage.covered") + tier };
     case "GenericCovered":
-      return { tone: "covered", text: `Covered as a generic${onTier}` };
+      return { tone: "covered", text: w.t("coverage.genericCovered") + tier };
     case "PartialCovered":
       return {
         tone: "restricted",
-        text: `Covered with restrictions: ${restrictionList(answer.restrictions)}${onTier}`,
+        text: w.t("coverage.coveredWith", { list: restrictionList(answer.restrictions, w) }) + tier,
       };
     case "NotCovered":
-      return { tone: "not-covered", text: "Not covered" };
+      return { tone: "not-covered", text: w.t("coverage.notCovered") };
     default:
-      return unknown(upstream, "drug list");
+      return unknown(upstream, "drugList", w);
   }
 }
 
-export function doctorCoverageWords(answer: CoverageAnswer | undefined, upstream: UpstreamState): CoverageWords {
-  if (!answer) return unknown(upstream, "provider directory");
-  const tier = tierWords(answer.network_tier);
-  const onTier = tier ? ` (tier: ${tier})` : "";
+export function doctorCoverageWords(
+  answer: CoverageAnswer | undefined,
+  upstream: UpstreamState,
+  w: Words = ENGLISH,
+): CoverageWords {
+  if (!answer) return unknown(upstream, "providerDirectory", w);
+  const tier = onTier(tierWords(answer.network_tier, w), w);
   switch (answer.coverage) {
     case "Covered":
-      return { tone: "covered", text: `In network${onTier}` };
+      return { tone: "covered", text: w.t("coverage.inNetwork") + tier };
     case "PartialCovered":
-      return { tone: "restricted", text: `In network at some of their locations only${onTier}` };
+      return { tone: "restricted", text: w.t("coverage.someLocations") + tier };
     case "NotCovered":
-      return { tone: "not-covered", text: "Not in network" };
+      return { tone: "not-covered", text: w.t("coverage.notInNetwork") };
     default:
-      return unknown(upstream, "provider directory");
+      return unknown(upstream, "providerDirectory", w);
   }
 }

@@ -1,4 +1,5 @@
 import { eligibilityMessages, fplWords, type EligibilityFacts } from "./eligibility-words";
+import { useWords } from "./format";
 import { incomeLineSentences, type IncomeLineFact } from "./income-line-words";
 
 /** The eligibility result in plain words: credit, savings level, Medicaid/CHIP, coverage gap or Essential Plan, and what to do next. */
@@ -19,17 +20,20 @@ export function EligibilitySummary({
   /** The household's income, FPL percent and income lines (given also when the estimate is unavailable). */
   household?: { income: number; fplPercent: number; lines: readonly IncomeLineFact[] };
 }) {
-  const messages = eligibilityMessages(eligibility, unavailable, state, ages);
-  const where = household ? incomeLineSentences(household.lines, household.income) : null;
+  const w = useWords();
+  const { t } = w;
+  const messages = eligibilityMessages(eligibility, unavailable, state, ages, w);
+  const where = household ? incomeLineSentences(household.lines, household.income, w) : null;
   const Heading = headingLevel === 2 ? "h2" : "h3";
   const SubHeading = headingLevel === 2 ? "h3" : "h4";
   const fpl = fplWords(
     eligibility?.fpl_percent ?? household?.fplPercent ?? null,
     eligibility?.source === "own" ? "own" : "upstream",
+    w,
   );
   return (
     <section className="eligibility" aria-labelledby="eligibility-heading" data-testid="eligibility-summary">
-      <Heading id="eligibility-heading">Your savings estimate</Heading>
+      <Heading id="eligibility-heading">{t("eligibility.heading")}</Heading>
       {messages.map((m) => (
         <div
           key={m.id}
@@ -56,14 +60,14 @@ export function EligibilitySummary({
       {fpl ? <p className="hint">{fpl}</p> : null}
       {where && (where.above || where.below) ? (
         <div className="income-lines" data-testid="income-lines">
-          <SubHeading>Where your income stands</SubHeading>
+          <SubHeading>{t("eligibility.whereIncomeStands")}</SubHeading>
           <ul>
             {where.below ? <li>{where.below}</li> : null}
             {where.above ? <li>{where.above}</li> : null}
           </ul>
         </div>
       ) : null}
-      <p className="hint">This is an estimate. The marketplace decides your final credit and savings when you apply.</p>
+      <p className="hint">{t("eligibility.finalHint")}</p>
     </section>
   );
 }

@@ -1,10 +1,11 @@
-import { csrWords, money } from "./format";
+import { csrWords, ENGLISH, money, type Words } from "./format";
 import { membersWords } from "./income-line-words";
 
 /**
  * The eligibility summary in plain words, with what to do next and real
- * links. Pure: the results, detail and compare pages render these messages,
- * and tests read them without a browser.
+ * links, in the page's language (the catalogue's eligibility.*). Pure: the
+ * results, detail and compare pages render these messages, and tests read
+ * them without a browser.
  */
 
 export interface EligibilityFacts {
@@ -16,6 +17,8 @@ export interface EligibilityFacts {
   fpl_percent: number | null;
   /** On our own estimate standing in for the federal one: a sentence saying so. */
   note?: string;
+  /** Why our own estimate stands in (the answer's `upstream`): the page words the note from it. */
+  upstream?: string;
   /** Indexes of the people on each programme (issue 15); absent in old answers. */
   medicaid_chip_members?: number[];
   essential_plan_members?: number[];
@@ -63,6 +66,28 @@ export const LINKS = {
   },
 } satisfies Record<string, Link>;
 
+/**
+ * The links in the page's language: the label from eligibility.links.<name>; in Spanish a
+ * HealthCare.gov page is its CuidadoDeSalud.gov twin (same path under /es/) and Medicare.gov's
+ * is es.medicare.gov.
+ */
+function linksIn(w: Words) {
+  const href = (url: string) =>
+    w.lang === "es"
+      ? url
+          .replace("https://www.healthcare.gov/", "https://www.cuidadodesalud.gov/es/")
+          .replace("https://www.medicare.gov/", "https://es.medicare.gov/")
+      : url;
+  return Object.fromEntries(
+    Object.entries(LINKS).map(([name, link]) => [
+      name,
+      { label: w.t(`eligibility.links.${name}`), href: href(link.href) },
+    ]),
+  ) as Record<keyof typeof LINKS, Link>;
+}
+
+const OWN_NOTE_REASONS = ["unavailable", "busy", "key_rejected", "year_not_served"];
+
 const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 export function eligibilityMessages(
@@ -71,118 +96,111 @@ export function eligibilityMessages(
   state: string,
   /** The ages as typed, to name the people a message is about. */
   ages: readonly string[] = [],
+  w: Words = ENGLISH,
 ): EligibilityMessage[] {
+  const { t, lang } = w;
+  const L = linksIn(w);
   const messages: EligibilityMessage[] = [];
   const ny = state === "NY";
   // New Yorkers apply and get their credit at NY State of Health, not HealthCare.gov.
-  const creditLinks = ny ? [LINKS.nyApply] : [LINKS.taxCredit];
+  const creditLinks = ny ? [L.nyApply] : [L.taxCredit];
   if (!eligibility) {
     messages.push({
       id: "estimate-unavailable",
       tone: "warn",
-      heading: "We could not estimate your tax credit right now",
-      body: [
-        unavailable ?? "The subsidy estimate is unavailable right now.",
-        "The prices below are full prices, before any tax credit. You may pay less: try again in a few minutes.",
-      ],
+      heading: t("eligibility.unavailableHeading"),
+      body: [unavailable ?? t("eligibility.unavailableDefault"), t("eligibility.unavailableBody")],
       links: creditLinks,
     });
     return messages;
   }
   if (eligibility.note) {
+    const reason = eligibility.upstream;
     messages.push({
       id: "own-estimate",
       tone: "info",
-      heading: "Our own estimate",
-      body: [eligibility.note],
+      heading: t("eligibility.ownHeading"),
+      body: [
+        lang !== "en" && reason && OWN_NOTE_REASONS.includes(reason)
+          ? t(`eligibility.ownNote.${reason}`)
+          : eligibility.note,
+      ],
       links: creditLinks,
     });
   }
   const everyone = ages.length;
   // Whether a list names only part of the household: then the prices below are for the others.
   const some = (list: readonly number[] | undefined) => list !== undefined && list.length > 0 && list.length < everyone;
-  const forOthers = "The plans and prices below are for the others in your household.";
+  const forOthers = t("eligibility.forOthers");
   const medicare = eligibility.medicare_members ?? [];
   if (medicare.length > 0) {
     messages.push({
       id: "medicare",
       tone: "info",
-      heading: `Medicare, not a Marketplace tax credit, for ${membersWords(medicare, ages)}`,
+      heading: t("eligibility.medicareHeading", { who: membersWords(medicare, ages, w) }),
       body: [
-        "People who can get premium-free Medicare Part A (most people 65 and older) cannot get a premium tax credit for a Marketplace plan, so we have left them out of the credit.",
-        `What to do next: sign up for Medicare. If someone cannot get premium-free Part A, tick "Not eligible for premium-free Medicare Part A" for them and we will include them. ${some(medicare) ? forOthers : ""}`.trim(),
+        t("eligibility.medicareBody"),
+        `${t("eligibility.medicareNext")} ${some(medicare) ? forOthers : ""}`.trim(),
       ],
-      links: [LINKS.medicare, LINKS.medicareMarketplace],
+      links: [L.medicare, L.medicareMarketplace],
     });
   }
   if (eligibility.is_medicaid_chip && some(eligibility.medicaid_chip_members)) {
     messages.push({
       id: "medicaid",
       tone: "info",
-      heading: `${capital(membersWords(eligibility.medicaid_chip_members!, ages))} may qualify for Medicaid or CHIP`,
+      heading: capital(
+        t("eligibility.medicaidSomeHeading", { who: membersWords(eligibility.medicaid_chip_members!, ages, w) }),
+      ),
       body: [
-        "Based on your income and household size, they can likely get free or low-cost coverage from Medicaid or the Children's Health Insurance Program (CHIP), which rules out the tax credit for them.",
-        `${ny ? "What to do next: apply at NY State of Health, which decides Medicaid and Child Health Plus too." : "What to do next: apply through your state's Medicaid agency or on HealthCare.gov."} ${forOthers}`,
+        t("eligibility.medicaidSomeBody"),
+        `${ny ? t("eligibility.medicaidSomeNextNy") : t("eligibility.medicaidSomeNext")} ${forOthers}`,
       ],
-      links: ny ? [LINKS.nyApply, LINKS.medicaidChip] : [LINKS.medicaidChip],
+      links: ny ? [L.nyApply, L.medicaidChip] : [L.medicaidChip],
     });
   } else if (eligibility.is_medicaid_chip) {
     messages.push({
       id: "medicaid",
       tone: "info",
-      heading: "You may qualify for Medicaid or CHIP",
-      body: [
-        "Based on your income and household size, you (or your children) may be able to get free or low-cost coverage from Medicaid or the Children's Health Insurance Program (CHIP) instead of a Marketplace plan.",
-        ny
-          ? "What to do next: apply at NY State of Health, New York's marketplace, which decides Medicaid and CHIP too."
-          : "What to do next: apply through your state's Medicaid agency or on HealthCare.gov. If you are told you do not qualify, come back and choose a plan below.",
-      ],
-      links: ny ? [LINKS.nyApply, LINKS.medicaidChip] : [LINKS.medicaidChip],
+      heading: t("eligibility.medicaidHeading"),
+      body: [t("eligibility.medicaidBody"), ny ? t("eligibility.medicaidNextNy") : t("eligibility.medicaidNext")],
+      links: ny ? [L.nyApply, L.medicaidChip] : [L.medicaidChip],
     });
   }
   if (eligibility.essential_plan && some(eligibility.essential_plan_members)) {
     messages.push({
       id: "essential-plan",
       tone: "info",
-      heading: `${capital(membersWords(eligibility.essential_plan_members!, ages))} may qualify for New York's Essential Plan`,
-      body: [
-        "The Essential Plan is New York's low-cost coverage for adults 19–64 with your income: most people pay no monthly premium and there is no deductible.",
-        `What to do next: apply at NY State of Health and ask for the Essential Plan. ${forOthers}`,
-      ],
-      links: [LINKS.essentialPlan, LINKS.nyApply],
+      heading: capital(
+        t("eligibility.essentialSomeHeading", { who: membersWords(eligibility.essential_plan_members!, ages, w) }),
+      ),
+      body: [t("eligibility.essentialSomeBody"), `${t("eligibility.essentialSomeNext")} ${forOthers}`],
+      links: [L.essentialPlan, L.nyApply],
     });
   } else if (eligibility.essential_plan) {
     messages.push({
       id: "essential-plan",
       tone: "info",
-      heading: "You may qualify for New York's Essential Plan",
-      body: [
-        "The Essential Plan is New York's low-cost coverage for people with your income: most people pay no monthly premium and there is no deductible.",
-        "What to do next: apply at NY State of Health and ask for the Essential Plan. The plans below are there if you do not qualify.",
-      ],
-      links: [LINKS.essentialPlan, LINKS.nyApply],
+      heading: t("eligibility.essentialHeading"),
+      body: [t("eligibility.essentialBody"), t("eligibility.essentialNext")],
+      links: [L.essentialPlan, L.nyApply],
     });
   }
   if (eligibility.in_coverage_gap) {
     messages.push({
       id: "coverage-gap",
       tone: "warn",
-      heading: "You may be in the coverage gap",
-      body: [
-        "Your income is below the lowest level for a tax credit on Marketplace plans, and your state has not expanded Medicaid to adults at your income.",
-        "What to do next: check whether you qualify for Medicaid under your state's own rules (for example if you are pregnant, have a disability or care for children), and look for a community health center for low-cost care. You can still buy a plan below at full price.",
-      ],
-      links: [LINKS.medicaidExpansion, LINKS.healthCenter],
+      heading: t("eligibility.gapHeading"),
+      body: [t("eligibility.gapBody"), t("eligibility.gapNext")],
+      links: [L.medicaidExpansion, L.healthCenter],
     });
   }
   if (eligibility.aptc > 0) {
     messages.push({
       id: "credit",
       tone: "good",
-      heading: `You could get a tax credit of ${money(eligibility.aptc)} a month`,
-      body: [
-        `That is ${money(eligibility.aptc * 12)} over the year. We have taken it off the prices below ("after credit"). You can also take less each month and get the rest when you file your taxes.`,
-      ],
+      heading: t("eligibility.creditHeading", { amount: money(eligibility.aptc, lang) }),
+      body: [t("eligibility.creditBody", { amount: money(eligibility.aptc * 12, lang) })],
       links: creditLinks,
     });
   } else if (
@@ -194,22 +212,18 @@ export function eligibilityMessages(
     messages.push({
       id: "no-credit",
       tone: "info",
-      heading: "At this income you would not get a tax credit",
-      body: [
-        "The prices below are full prices. If your income for the year turns out lower, you may qualify: change your income to see.",
-      ],
+      heading: t("eligibility.noCreditHeading"),
+      body: [t("eligibility.noCreditBody")],
       links: creditLinks,
     });
   }
-  const savings = csrWords(eligibility.csr);
+  const savings = csrWords(eligibility.csr, w);
   if (savings) {
     messages.push({
       id: "csr",
       tone: "good",
-      heading: `Your savings level: silver plans have ${savings}`,
-      body: [
-        "You get these extra savings only with a silver plan. The deductibles, copays and out-of-pocket maximums shown for silver plans already include them.",
-      ],
+      heading: t("eligibility.csrHeading", { savings }),
+      body: [t("eligibility.csrBody")],
       links: [],
     });
   }
@@ -217,7 +231,11 @@ export function eligibilityMessages(
 }
 
 /** "250.3% of the federal poverty level", labelled as our estimate where the credit is the federal one. */
-export function fplWords(fplPercent: number | null, source: "own" | "upstream" = "own"): string | null {
+export function fplWords(
+  fplPercent: number | null,
+  source: "own" | "upstream" = "own",
+  w: Words = ENGLISH,
+): string | null {
   if (fplPercent === null || !Number.isFinite(fplPercent)) return null;
-  return `Your income is ${fplPercent}% of the federal poverty level${source === "upstream" ? " (our estimate; the credit is the federal Marketplace's)" : ""}.`;
+  return w.t(source === "upstream" ? "eligibility.fplUpstream" : "eligibility.fpl", { percent: fplPercent });
 }

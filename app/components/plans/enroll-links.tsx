@@ -1,4 +1,5 @@
 import type { EnrollLink } from "../../domain/marketplaces";
+import { useWords } from "./format";
 
 /**
  * The "Apply / enroll" next step of a plan: outbound links whose words say
@@ -14,6 +15,7 @@ export function EnrollLinks({
   planName: string;
   compact?: boolean;
 }) {
+  const { t } = useWords();
   if (links.length === 0) return null;
   return (
     <ul className={compact ? "enroll-links compact" : "enroll-links"} data-testid="enroll-links">
@@ -24,11 +26,19 @@ export function EnrollLinks({
             className={link.kind === "marketplace" ? "enroll-link primary" : "enroll-link"}
             rel="noopener"
           >
-            {link.label}
-            <span className="visually-hidden"> for {planName}</span>{" "}
+            {link.kind === "marketplace"
+              ? t("enroll.marketplace", { name: link.name })
+              : t("enroll.insurer", { name: link.name })}
+            <span className="visually-hidden"> {t("enroll.forPlan", { plan: planName })}</span>{" "}
             <span className="link-host">{`(${link.host})`}</span>
           </a>
-          {compact ? null : <span className="hint enroll-note">{link.note}</span>}
+          {compact ? null : (
+            <span className="hint enroll-note">
+              {link.kind === "marketplace"
+                ? t("enroll.marketplaceNote", { planId: link.planId, plan: link.planName, year: link.year })
+                : t("enroll.insurerNote")}
+            </span>
+          )}
         </li>
       ))}
     </ul>

@@ -1,93 +1,166 @@
+import type { TFunction } from "i18next";
+import { costShareParts, type CostSharePart } from "../../domain/cost-share";
+import { DEFAULT_LANGUAGE, INTL_LOCALES, tFor, type Language } from "../../i18n/i18n";
+import { useLanguage, useT } from "../../i18n/use-t";
+
 /**
- * How the consumer pages write numbers and plan facts: dollars with cents
- * ($1,234.56), plain words for metal levels, usage levels and sorts. Pure
- * and small: it runs in the browser too.
+ * How the consumer pages write numbers and plan facts in the page's language: dollars with
+ * cents ($1,234.56, by Intl for the language), plain words for metal levels, usage levels and
+ * sorts from the message catalogue. Pure and small: it runs in the browser too.
  */
 
-const usd = new Intl.NumberFormat("en-US", {
-  style: "currency",
-  currency: "USD",
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-});
+/** The page's language and its translate function: what the pure word helpers need. */
+export interface Words {
+  lang: Language;
+  t: TFunction;
+}
+
+export const ENGLISH: Words = { lang: DEFAULT_LANGUAGE, t: tFor(DEFAULT_LANGUAGE) };
+
+export function wordsFor(lang: Language): Words {
+  return { lang, t: tFor(lang) };
+}
+
+/** The page's Words, in a component. */
+export function useWords(): Words {
+  return { lang: useLanguage(), t: useT() };
+}
+
+const usd = new Map<Language, Intl.NumberFormat>();
 
 /** $1,234.56 — every amount on the pages goes through here. */
-export function money(amount: number): string {
-  return usd.format(amount);
+export function money(amount: number, lang: Language = DEFAULT_LANGUAGE): string {
+  let format = usd.get(lang);
+  if (!format) {
+    format = new Intl.NumberFormat(INTL_LOCALES[lang], {
+      style: "currency",
+      currency: "USD",
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+    });
+    usd.set(lang, format);
+  }
+  return format.format(amount);
 }
 
-/** A money amount the data may not give. */
-export function moneyOr(amount: number | null | undefined, missing = "Not stated"): string {
-  return amount === null || amount === undefined ? missing : money(amount);
+/** A money amount the data may not give ("Not stated", or `missing`). */
+export function moneyOr(amount: number | null | undefined, w: Words = ENGLISH, missing?: string): string {
+  return amount === null || amount === undefined ? (missing ?? w.t("plans.notStated")) : money(amount, w.lang);
 }
 
-export const USAGE_LABELS: Record<string, string> = {
-  low: "Low: one sick visit, a short prescription",
-  medium: "Medium: a few visits and a monthly generic drug",
-  high: "High: ongoing care and a hospital stay",
-};
+export const USAGE_LEVELS = ["low", "medium", "high"] as const;
 
-export const USAGE_SHORT: Record<string, string> = { low: "low", medium: "medium", high: "high" };
+/** "Low: one sick visit, a short prescription": the usage choice's label. */
+export function usageLabel(usage: string, w: Words = ENGLISH): string {
+  return (USAGE_LEVELS as readonly string[]).includes(usage) ? w.t(`plans.usage.${usage}`) : usage;
+}
+
+/** "low" / "baja": the usage level in a sentence. */
+export function usageShort(usage: string, w: Words = ENGLISH): string {
+  return (USAGE_LEVELS as readonly string[]).includes(usage) ? w.t(`plans.usageShort.${usage}`) : usage;
+}
 
 /** The sorts the results page offers; each is the plans API's `sort` (and the order it implies). */
-export const SORT_LABELS: Array<{ value: string; label: string }> = [
-  { value: "premium", label: "Monthly premium, lowest first" },
-  { value: "yearly_cost", label: "Estimated yearly cost, lowest first" },
-  { value: "deductible", label: "Deductible, lowest first" },
-  { value: "moop", label: "Out-of-pocket maximum, lowest first" },
-  { value: "quality_rating", label: "Quality rating, highest first" },
-];
+export const SORTS = ["premium", "yearly_cost", "deductible", "moop", "quality_rating"] as const;
 
-export function peopleWords(count: number): string {
-  return count === 1 ? "1 person" : `${count} people`;
+export function sortLabels(w: Words = ENGLISH): Array<{ value: string; label: string }> {
+  return SORTS.map((value) => ({ value, label: w.t(`plans.sort.${value}`) }));
 }
 
-/** "NON-PREFERRED-BRAND" → "non-preferred brand". */
-export function tierWords(tier: string | null | undefined): string | null {
+export function peopleWords(count: number, w: Words = ENGLISH): string {
+  return w.t("plans.people", { count });
+}
+
+const METALS = ["Bronze", "Expanded Bronze", "Silver", "Gold", "Platinum", "Catastrophic"];
+
+/** A metal level in the page's language ("Silver" → "Plata"); an unknown one as the data gives it. */
+export function metalWords(metal: string, w: Words = ENGLISH): string {
+  return METALS.includes(metal) ? w.t(`plans.metal.${metal.replace(/\s+/g, "")}`) : metal;
+}
+
+const TIERS: Record<string, string> = {
+  generic: "generic",
+  "preferred generic": "preferredGeneric",
+  "non-preferred generic": "nonPreferredGeneric",
+  "preferred brand": "preferredBrand",
+  "non-preferred brand": "nonPreferredBrand",
+  specialty: "specialty",
+  "preferred specialty": "preferredSpecialty",
+  "non-preferred specialty": "nonPreferredSpecialty",
+  "zero cost share preventive": "zeroCostSharePreventive",
+  "medical service": "medicalService",
+  preferred: "preferred",
+  "non-preferred": "nonPreferred",
+};
+
+/** "NON-PREFERRED-BRAND" → "non-preferred brand" (Spanish: "marca no preferida"); an unknown tier in plain letters. */
+export function tierWords(tier: string | null | undefined, w: Words = ENGLISH): string | null {
   if (!tier) return null;
-  return tier
+  const plain = tier
     .toLowerCase()
     .replace(/_/g, " ")
-    .replace(/-(?=(brand|generic|specialty|tier|drugs?)\b)/g, " ")
+    .replace(/-(?=(brand|generic|specialty|tier|drugs?|preventive)\b)/g, " ")
     .replace(/\s+/g, " ")
     .trim();
+  const key = TIERS[plain];
+  return key ? w.t(`plans.tier.${key}`) : plain;
 }
 
 /** What a cost-sharing reduction level means for a person: "lower deductibles and copays for you (73% level)". */
-export function csrWords(csr: string | null | undefined): string | null {
-  if (csr === "94" || csr === "87") return `much lower deductibles and copays for you (${csr}% level)`;
-  if (csr === "73") return "lower deductibles and copays for you (73% level)";
+export function csrWords(csr: string | null | undefined, w: Words = ENGLISH): string | null {
+  if (csr === "94" || csr === "87") return w.t("plans.csr.muchLower", { level: csr });
+  if (csr === "73") return w.t("plans.csr.lower", { level: csr });
   return null;
 }
 
-function percentWords(text: string): string {
-  const n = Number(text);
-  return `${Number.isInteger(n) ? n : Number(n.toFixed(2))}%`;
+function partWords(part: CostSharePart, w: Words): string {
+  const when = (qualifiers: readonly string[]) => qualifiers.map((q) => ` ${w.t(`plans.costShare.${q}`)}`).join("");
+  switch (part.kind) {
+    case "copay":
+      return w.t("plans.costShare.copay", { amount: part.dollars }) + when(part.qualifiers);
+    case "coinsurance":
+      return w.t("plans.costShare.coinsurance", { percent: part.percent }) + when(part.qualifiers);
+    case "fullCost":
+      return w.t("plans.costShare.fullCost");
+    case "noCharge":
+      return w.t("plans.costShare.noCharge") + when(part.qualifiers);
+    case "text":
+      return part.text;
+  }
 }
 
 /**
- * The PUF's cost-share text in plainer words, part by part: "$25" → "$25
- * copay", "30.00% Coinsurance after deductible" → "30% coinsurance after
- * deductible", a bare "100.00%" → "you pay the full cost (100% coinsurance)".
+ * The PUF's cost-share text in plainer words, part by part (app/domain/cost-share.ts reads it):
+ * "$25" → "$25 copay", "30.00% Coinsurance after deductible" → "30% coinsurance after deductible",
+ * a bare "100.00%" → "you pay the full cost (100% coinsurance)"; in Spanish "copago de $25", …
  */
-export function costShareWords(text: string | null | undefined): string {
-  if (!text || !text.trim()) return "Not stated";
-  return text
-    .split(/,\s*/)
-    .map((raw) => {
-      const part = raw.trim();
-      if (/^\$[\d,]+(\.\d+)?$/.test(part)) return `${part} copay`;
-      const bare = /^(\d+(?:\.\d+)?)%$/.exec(part);
-      if (bare)
-        return Number(bare[1]) >= 100
-          ? "You pay the full cost (100% coinsurance)"
-          : `${percentWords(bare[1])} coinsurance`;
-      const coins = /^(\d+(?:\.\d+)?)%\s+coinsurance(.*)$/i.exec(part);
-      if (coins) return `${percentWords(coins[1])} coinsurance${coins[2].toLowerCase()}`;
-      const copay = /^(\$[\d,]+(?:\.\d+)?)\s+copay(.*)$/i.exec(part);
-      if (copay) return `${copay[1]} copay${copay[2].toLowerCase()}`;
-      if (/^no charge/i.test(part)) return `No charge${part.slice("no charge".length).toLowerCase()}`;
-      return part;
-    })
-    .join(", ");
+export function costShareWords(text: string | null | undefined, w: Words = ENGLISH): string {
+  const parts = costShareParts(text);
+  if (parts.length === 0) return w.t("plans.notStated");
+  return parts.map((part) => partWords(part, w)).join(", ");
 }
+
+/** The key benefits a plan card and the compare table show, by the plans API's `key_benefits` name. */
+export const KEY_BENEFITS = ["primary_care", "specialist", "generic_drugs", "emergency_room", "urgent_care"] as const;
+
+export function keyBenefitLabel(key: string, w: Words = ENGLISH): string {
+  return w.t(`plans.keyBenefit.${key}`);
+}
+
+/** "$1,500.00 per person, $3,000.00 per family": a deductible or out-of-pocket maximum. */
+export function limitWords(
+  limit: { individual: number | null; family: number | null },
+  manyPeople: boolean,
+  w: Words = ENGLISH,
+): string {
+  if (limit.individual === null && limit.family === null) return w.t("plans.notStated");
+  const person = w.t("plans.perPerson", { amount: moneyOr(limit.individual, w) });
+  return manyPeople && limit.family !== null
+    ? w.t("plans.perPersonAndFamily", { person, family: money(limit.family, w.lang) })
+    : person;
+}
+
+// English-only forms of the words above, for components not yet worded from the catalogue.
+export const USAGE_LABELS: Record<string, string> = Object.fromEntries(USAGE_LEVELS.map((u) => [u, usageLabel(u)]));
+export const USAGE_SHORT: Record<string, string> = Object.fromEntries(USAGE_LEVELS.map((u) => [u, usageShort(u)]));
+export const SORT_LABELS: Array<{ value: string; label: string }> = sortLabels();

@@ -1,4 +1,4 @@
-import { money, moneyOr } from "./format";
+import { money, moneyOr, useWords, type Words } from "./format";
 
 export interface ScenarioViewProps {
   key: string;
@@ -15,19 +15,31 @@ export interface ScenarioViewProps {
  * each (you pay / the plan pays), with the numbers written beside it; the
  * bars are decoration for the text, hidden from screen readers.
  */
+/** A coverage example's title in the page's language (the SBC's three examples, by key). */
+export function scenarioTitle(s: Pick<ScenarioViewProps, "key" | "title">, w: Words): string {
+  return SCENARIO_KEYS.includes(s.key) ? w.t(`scenario.${s.key}.title`) : s.title;
+}
+
+const SCENARIO_KEYS = ["havingABaby", "managingDiabetes", "simpleFracture"];
+
 export function ScenarioChart({ scenarios }: { scenarios: ScenarioViewProps[] }) {
+  const w = useWords();
+  const { t, lang } = w;
   return (
     <div className="scenarios">
       {scenarios.map((s) => {
         const youShare = s.youPay === null ? 0 : Math.min(100, Math.max(0, (s.youPay / s.totalCost) * 100));
         return (
           <section key={s.key} className="scenario" aria-labelledby={`scenario-${s.key}`} data-scenario={s.key}>
-            <h3 id={`scenario-${s.key}`}>{s.title}</h3>
+            <h3 id={`scenario-${s.key}`}>{scenarioTitle(s, w)}</h3>
             <p className="hint">
-              {s.story}. Total example cost {money(s.totalCost)}.
+              {t("scenario.storyAndTotal", {
+                story: SCENARIO_KEYS.includes(s.key) ? t(`scenario.${s.key}.story`) : s.story,
+                total: money(s.totalCost, lang),
+              })}
             </p>
             {s.youPay === null || s.planPays === null ? (
-              <p>This plan&apos;s documents do not give this example.</p>
+              <p>{t("scenario.notGiven")}</p>
             ) : (
               <>
                 <div className="bar" aria-hidden="true">
@@ -35,32 +47,33 @@ export function ScenarioChart({ scenarios }: { scenarios: ScenarioViewProps[] })
                   <span className="bar-plan" style={{ width: `${(100 - youShare).toFixed(1)}%` }} />
                 </div>
                 <p className="bar-legend">
-                  <span className="key key-you" aria-hidden="true" /> You pay{" "}
-                  <strong data-testid="you-pay">{money(s.youPay)}</strong>
+                  <span className="key key-you" aria-hidden="true" /> {t("scenario.youPay")}{" "}
+                  <strong data-testid="you-pay">{money(s.youPay, lang)}</strong>
                   <span className="sep"> · </span>
-                  <span className="key key-plan" aria-hidden="true" /> The plan pays{" "}
-                  <strong>{money(s.planPays)}</strong>
+                  <span className="key key-plan" aria-hidden="true" /> {t("scenario.planPays")}{" "}
+                  <strong>{money(s.planPays, lang)}</strong>
                 </p>
                 <details>
                   <summary>
-                    How your {money(s.youPay)} adds up<span className="visually-hidden"> ({s.title})</span>
+                    {t("scenario.addsUp", { amount: money(s.youPay, lang) })}
+                    <span className="visually-hidden"> ({scenarioTitle(s, w)})</span>
                   </summary>
                   <dl className="plan-facts">
                     <div>
-                      <dt>Deductible</dt>
-                      <dd>{moneyOr(s.parts.deductible)}</dd>
+                      <dt>{t("scenario.deductible")}</dt>
+                      <dd>{moneyOr(s.parts.deductible, w)}</dd>
                     </div>
                     <div>
-                      <dt>Copayments</dt>
-                      <dd>{moneyOr(s.parts.copayment)}</dd>
+                      <dt>{t("scenario.copayments")}</dt>
+                      <dd>{moneyOr(s.parts.copayment, w)}</dd>
                     </div>
                     <div>
-                      <dt>Coinsurance</dt>
-                      <dd>{moneyOr(s.parts.coinsurance)}</dd>
+                      <dt>{t("scenario.coinsurance")}</dt>
+                      <dd>{moneyOr(s.parts.coinsurance, w)}</dd>
                     </div>
                     <div>
-                      <dt>Limits or exclusions</dt>
-                      <dd>{moneyOr(s.parts.limit)}</dd>
+                      <dt>{t("scenario.limits")}</dt>
+                      <dd>{moneyOr(s.parts.limit, w)}</dd>
                     </div>
                   </dl>
                 </details>

@@ -1,6 +1,9 @@
+import { useWords } from "./format";
+
 /** A 1–5 star rating as stars, with the number for screen readers and for anyone who cannot see the glyphs. */
-export function Stars({ rating, label = "Quality rating" }: { rating: number | null; label?: string }) {
-  if (rating === null) return <span className="muted">Not rated yet</span>;
+export function Stars({ rating, label }: { rating: number | null; label?: string }) {
+  const { t } = useWords();
+  if (rating === null) return <span className="muted">{t("stars.notRated")}</span>;
   const full = Math.max(0, Math.min(5, Math.round(rating)));
   return (
     <span className="stars">
@@ -9,7 +12,8 @@ export function Stars({ rating, label = "Quality rating" }: { rating: number | n
         <span className="stars-empty">{"☆".repeat(5 - full)}</span>
       </span>{" "}
       <span className="stars-text">
-        {full} out of 5<span className="visually-hidden"> stars ({label})</span>
+        {t("stars.outOf5", { count: full })}
+        <span className="visually-hidden"> {t("stars.what", { label: label ?? t("stars.qualityRating") })}</span>
       </span>
     </span>
   );

@@ -88,19 +88,46 @@ export function waitlistConsumerConfirmation(to: string, details: { zip: string;
   );
 }
 
-export function waitlistAgentConfirmation(to: string, details: { zip: string; interest: string }): RenderedEmail {
-  return compose("waitlist_agent_confirmation", to, "You're on the agent list: Health Plan Marketplace", [
-    "Thanks for your interest in Health Plan Marketplace for licensed agents.",
-    details.interest === "agent_agency"
-      ? "We are still learning what agencies need before we build agent features. We will write when agent onboarding opens and when there is something for you and your team to try."
-      : "We are still learning what agents need before we build agent features. We will write when agent onboarding opens and when there is something for you to try.",
-    `If you have ten minutes, the agent discovery form tells us how you work today: ${publicBaseUrl()}/agent-discovery`,
-  ]);
+/** An agent's confirmation, in the language they signed up in (the agent pages are English, and say so). */
+export function waitlistAgentConfirmation(
+  to: string,
+  details: { zip: string; interest: string; lang?: Language },
+): RenderedEmail {
+  const lang = details.lang ?? DEFAULT_LANGUAGE;
+  const t = tFor(lang);
+  return compose(
+    "waitlist_agent_confirmation",
+    to,
+    t("email.agentSubject"),
+    [
+      t("email.agentThanks"),
+      details.interest === "agent_agency" ? t("email.agentLearningAgency") : t("email.agentLearning"),
+      t("email.agentDiscovery", { url: `${publicBaseUrl()}/agent-discovery` }),
+    ],
+    undefined,
+    lang,
+  );
 }
+
+/** The operations team reads English; the line says which language to answer the visitor in. */
+function languageLine(lang: Language | undefined): string {
+  const code = lang ?? DEFAULT_LANGUAGE;
+  return `Language: ${LANGUAGE_NAMES_IN_ENGLISH[code]} (${code}); write back in it`;
+}
+
+const LANGUAGE_NAMES_IN_ENGLISH: Record<Language, string> = { en: "English", es: "Spanish" };
 
 export function waitlistOperationsNotification(
   to: string,
-  submission: { id: string; email: string; zip: string; interest: string; source: string; createdAt: number },
+  submission: {
+    id: string;
+    email: string;
+    zip: string;
+    interest: string;
+    source: string;
+    createdAt: number;
+    lang?: Language;
+  },
 ): RenderedEmail {
   return compose(
     "waitlist_operations_notification",
@@ -114,6 +141,7 @@ export function waitlistOperationsNotification(
         `ZIP code: ${submission.zip}`,
         `Interest: ${submission.interest}`,
         `Sent from: ${submission.source === "form" ? "the /updates page" : "the API"}`,
+        languageLine(submission.lang),
         `Recorded at: ${new Date(submission.createdAt).toISOString()}`,
       ].join("\n"),
     ],
@@ -121,13 +149,21 @@ export function waitlistOperationsNotification(
   );
 }
 
-export function discoveryAgentConfirmation(to: string, details: { name: string }): RenderedEmail {
-  return compose("discovery_agent_confirmation", to, "We received your agent discovery form", [
-    `Hello ${details.name},`,
-    "Thank you for telling us how you work. Your answers go straight to the small team deciding what to build for agents first.",
-    "Someone from the team may write to you with a follow-up question. If you would like to share a blank copy of a form you use with clients, you can upload it on the same page: " +
-      `${publicBaseUrl()}/agent-discovery#upload`,
-  ]);
+export function discoveryAgentConfirmation(to: string, details: { name: string; lang?: Language }): RenderedEmail {
+  const lang = details.lang ?? DEFAULT_LANGUAGE;
+  const t = tFor(lang);
+  return compose(
+    "discovery_agent_confirmation",
+    to,
+    t("email.discoverySubject"),
+    [
+      t("email.discoveryHello", { name: details.name }),
+      t("email.discoveryThanks"),
+      t("email.discoveryFollowUp", { url: `${publicBaseUrl()}/agent-discovery#upload` }),
+    ],
+    undefined,
+    lang,
+  );
 }
 
 export function discoveryOperationsNotification(
@@ -144,6 +180,7 @@ export function discoveryOperationsNotification(
     needs: string | null;
     consentVersion: string;
     createdAt: number;
+    lang?: Language;
   },
 ): RenderedEmail {
   return compose(
@@ -162,6 +199,7 @@ export function discoveryOperationsNotification(
         `Agency: ${submission.agency ?? "(none given)"}`,
         `Current tools: ${submission.currentTools.length ? submission.currentTools.join(", ") : "(none given)"}`,
         `Consent wording version: ${submission.consentVersion}`,
+        languageLine(submission.lang),
         `Recorded at: ${new Date(submission.createdAt).toISOString()}`,
       ].join("\n"),
       submission.needs ? `What they need:\n${submission.needs}` : "What they need: (not answered)",

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Language } from "../../i18n/i18n";
+import { DEFAULT_LANGUAGE, type Language } from "../../i18n/i18n";
 import { z } from "zod";
 import { captureServerEvent } from "../platform/analytics.server";
 import {
@@ -114,10 +114,14 @@ export async function submitWaitlist(
     interest: input.interest,
     source: options.source,
     createdAt: now,
+    lang: options.lang ?? DEFAULT_LANGUAGE,
   };
   const entries: OutboxEntry[] = [
     isAgentInterest(input.interest)
-      ? { kind: "email", ...waitlistAgentConfirmation(input.email, { zip: input.zip, interest: input.interest }) }
+      ? {
+          kind: "email",
+          ...waitlistAgentConfirmation(input.email, { zip: input.zip, interest: input.interest, lang: options.lang }),
+        }
       : { kind: "email", ...waitlistConsumerConfirmation(input.email, { zip: input.zip, lang: options.lang }) },
     { kind: "email", ...waitlistOperationsNotification(config.OPERATIONS_EMAIL, row) },
   ];
@@ -288,13 +292,15 @@ export type AgentDiscoveryInput = z.infer<typeof AgentDiscoveryInput>;
 /** Commit a discovery form with its consent record and two emails, then start delivery. */
 export async function submitAgentDiscovery(
   input: AgentDiscoveryInput,
-  options: { source: "api" | "form"; ip: string; now?: number },
+  /** `lang`: the language of the page or request the form came from; the agent's confirmation is in it. */
+  options: { source: "api" | "form"; ip: string; now?: number; lang?: Language },
 ): Promise<{ discoverySubmissionId: string }> {
+  const lang = options.lang ?? DEFAULT_LANGUAGE;
   const now = options.now ?? Date.now();
   const config = env();
   const id = newSubmissionId();
   const entries: OutboxEntry[] = [
-    { kind: "email", ...discoveryAgentConfirmation(input.email, { name: input.name }) },
+    { kind: "email", ...discoveryAgentConfirmation(input.email, { name: input.name, lang }) },
     {
       kind: "email",
       ...discoveryOperationsNotification(config.OPERATIONS_EMAIL, {
@@ -309,6 +315,7 @@ export async function submitAgentDiscovery(
         needs: input.needs,
         consentVersion: input.consent_version,
         createdAt: now,
+        lang,
       }),
     },
   ];
@@ -328,6 +335,7 @@ export async function submitAgentDiscovery(
     consentIp: options.ip,
     source: options.source,
     createdAt: now,
+    lang,
   };
   const outbox = outboxRows(
     entries.map((e) => ({ ...e, subjectType: "agent_discovery", subjectId: id })),

@@ -3,30 +3,45 @@ import { renderToString } from "react-dom/server";
 import { benefitRowsFromText, benefitRowsText } from "../../components/plans/benefit-rows-text";
 import { BenefitTable, type BenefitRowView } from "../../components/plans/benefit-table";
 import { describeTierCostShare } from "../../domain/cost-share";
+import { DEFAULT_LANGUAGE, tFor, type Language } from "../../i18n/i18n";
+import SPANISH_BENEFIT_NAMES from "../../i18n/locales/es-benefits.json";
 import type { BenefitDetail } from "../plan-store/plan-store.server";
 
 /** A row of the benefit table, as <BenefitTable> shows it. */
 export type BenefitRow = BenefitRowView;
 
-/** The benefit table in the PUF's own words ("$30 Copay after deductible", "No Charge"), one row per benefit. */
-export function benefitRows(details: readonly BenefitDetail[]): BenefitRow[] {
+/**
+ * A benefit's name in the page's language: the PUF's standard benefit names have a Spanish name
+ * (app/i18n/locales/es-benefits.json); an insurer's own benefit keeps the name the data gives it.
+ */
+export function benefitName(name: string, lang: Language): string {
+  if (lang !== "es") return name;
+  return (SPANISH_BENEFIT_NAMES as Record<string, string>)[name] ?? name;
+}
+
+/**
+ * The benefit table in the PUF's own words ("$30 Copay after deductible", "No Charge"), one row per
+ * benefit; <BenefitTable> words the cost shares in the page's language. The insurer's notes
+ * (limit units, exclusions, explanations) are free text in the data's language.
+ */
+export function benefitRows(details: readonly BenefitDetail[], lang: Language = DEFAULT_LANGUAGE): BenefitRow[] {
+  const t = tFor(lang);
   return details.map((b) => {
     const notCovered = b.covered === false;
     const say = (share: BenefitDetail["inNetwork"] | undefined) =>
-      notCovered ? "Not covered" : (describeTierCostShare(share) ?? "Not stated");
+      notCovered ? t("coverage.notCovered") : (describeTierCostShare(share) ?? "");
     const notes = [
       b.limit && b.limit.quantity !== null
-        ? `Limit: ${b.limit.quantity}${b.limit.unit ? ` ${b.limit.unit}` : ""}`
+        ? t("benefits.limit", { limit: `${b.limit.quantity}${b.limit.unit ? ` ${b.limit.unit}` : ""}` })
         : null,
-      b.exclusions ? `Exclusions: ${b.exclusions}` : null,
+      b.exclusions ? t("benefits.exclusions", { text: b.exclusions }) : null,
       b.explanation,
     ].filter((n): n is string => Boolean(n && n.trim()));
     return {
-      name: b.name,
+      name: benefitName(b.name, lang),
       covered: b.covered,
       inNetwork: say(b.inNetwork),
-      inNetworkTier2:
-        b.inNetworkTier2 && !notCovered ? (describeTierCostShare(b.inNetworkTier2) ?? "Not stated") : null,
+      inNetworkTier2: b.inNetworkTier2 && !notCovered ? (describeTierCostShare(b.inNetworkTier2) ?? "") : null,
       outOfNetwork: say(b.outOfNetwork),
       notes: notes.length ? notes.join(". ").slice(0, 400) : null,
     };
@@ -55,21 +70,24 @@ const benefitTables = new WeakMap<readonly BenefitDetail[], Map<string, { view: 
 export function benefitTableMarkup(
   details: readonly BenefitDetail[],
   caption: string,
+  lang: Language = DEFAULT_LANGUAGE,
 ): { view: BenefitTableView; html: string } {
   let byCaption = benefitTables.get(details);
   if (!byCaption) {
     byCaption = new Map();
     benefitTables.set(details, byCaption);
   }
-  let table = byCaption.get(caption);
+  // One table per language and caption: the rows and the markup are worded in the page's language.
+  const key = `${lang}\u0000${caption}`;
+  let table = byCaption.get(key);
   if (!table) {
-    const rowsText = benefitRowsText(benefitRows(details));
+    const rowsText = benefitRowsText(benefitRows(details, lang));
     // The markup is made from the rows as the browser will read them back from the text.
     table = {
       view: Object.freeze({ caption, rowsText }),
-      html: renderToString(createElement(BenefitTable, { caption, rows: benefitRowsFromText(rowsText) })),
+      html: renderToString(createElement(BenefitTable, { caption, rows: benefitRowsFromText(rowsText), lang })),
     };
-    byCaption.set(caption, table);
+    byCaption.set(key, table);
   }
   return table;
 }

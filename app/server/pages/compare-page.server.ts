@@ -1,6 +1,8 @@
 import { EVERY_PLAN } from "../../domain/plan-order";
 import { compareIdsOf, readShoppingState, type ShoppingState } from "../../lib/shopping-url";
 import { planStore } from "../plan-store/plan-store.server";
+import { apiMessage } from "../../i18n/api-messages";
+import { DEFAULT_LANGUAGE, tFor, type Language } from "../../i18n/i18n";
 import { ApiError } from "../platform/api.server";
 import type { EligibilityAnswer } from "../shopping/eligibility.server";
 import type { PlansAnswer, PricedPlan } from "../shopping/plan-list.server";
@@ -9,6 +11,7 @@ import { checkHousehold } from "../shopping/shopping-url.server";
 import {
   doctorCoverageFor,
   drugCoverageFor,
+  eligibilityUnavailableIn,
   placeOf,
   type DoctorCoverageCheck,
   type DrugCoverageCheck,
@@ -39,7 +42,8 @@ export type ComparePage =
     }
   | { ok: false; status: number; state: ShoppingState; message: string; compareIds: string[] };
 
-export async function comparePage(url: URL): Promise<ComparePage> {
+export async function comparePage(url: URL, lang: Language = DEFAULT_LANGUAGE): Promise<ComparePage> {
+  const t = tFor(lang);
   const found = readShoppingState(url.searchParams);
   const ids = compareIdsOf(url.searchParams);
   const place = placeOf(found);
@@ -54,27 +58,24 @@ export async function comparePage(url: URL): Promise<ComparePage> {
   if (ids.length < 2 || ids.length > 3) {
     return fail(
       400,
-      ids.length < 2
-        ? `Choose 2 or 3 plans to compare. You chose ${ids.length === 0 ? "none" : "1"}.`
-        : `Choose at most 3 plans to compare. You chose ${ids.length}.`,
+      ids.length < 2 ? t("compare.tooFew", { count: ids.length }) : t("compare.tooMany", { count: ids.length }),
     );
   }
-  if (!place) return fail(400, "Enter your ZIP code and household first, then choose plans to compare.");
+  if (!place) return fail(400, t("compare.noPlace"));
   const check = checkHousehold(state);
-  if (!check.ok)
-    return fail(400, "Your household details are incomplete. Enter them again, then choose plans to compare.");
+  if (!check.ok) return fail(400, t("compare.incomplete"));
   let answer: PlansAnswer;
   try {
     answer = await pricePlans({ ...check.request, ...EVERY_PLAN, filters: undefined }, undefined, { onlyPlanIds: ids });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    return fail(error.status === 503 ? 503 : 400, error.message);
+    return fail(error.status === 503 ? 503 : 400, apiMessage(error, lang));
   }
   const missing = ids.filter((id) => !answer.plans.some((p) => p.id === id));
   if (missing.length > 0) {
     return fail(
       404,
-      `We could not find ${missing.length === 1 ? "plan" : "plans"} ${missing.join(", ")} among the plans sold in ${place.countyName}. Choose again from your results.`,
+      t("compare.missing", { count: missing.length, ids: missing.join(", "), county: place.countyName }),
     );
   }
   const plans: ComparedPlan[] = ids.map((id) => {
@@ -101,7 +102,7 @@ export async function comparePage(url: URL): Promise<ComparePage> {
     plans,
     usage: answer.usage,
     eligibility: answer.eligibility,
-    eligibilityUnavailable: answer.eligibility_unavailable,
+    eligibilityUnavailable: eligibilityUnavailableIn(answer.eligibility_unavailable, lang),
     drugCoverage,
     doctorCoverage,
   };

@@ -1,6 +1,7 @@
 import type { DrugCoverageResult, ProviderCoverageResult } from "../../domain/coverage";
 import { stateForZipPrefix } from "../../domain/zip-prefix";
 import type { Selection, ShoppingState } from "../../lib/shopping-url";
+import { DEFAULT_LANGUAGE, tFor, type Language } from "../../i18n/i18n";
 import { planStore } from "../plan-store/plan-store.server";
 import {
   checkDrugCoverage,
@@ -43,6 +44,15 @@ export interface SearchOutcome<T> {
   /** A message for a query that was not sent (too short). */
   error: string | null;
   answer: T | null;
+}
+
+/**
+ * Why there is no subsidy estimate, in the page's language: the English answer's own sentence
+ * (it names the upstream problem), or in another language the catalogue's general one.
+ */
+export function eligibilityUnavailableIn(message: string | null | undefined, lang: Language): string | null {
+  if (!message) return null;
+  return lang === DEFAULT_LANGUAGE ? message : tFor(lang)("eligibility.unavailableDefault");
 }
 
 export function yearOf(state: ShoppingState): number | undefined {

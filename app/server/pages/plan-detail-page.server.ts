@@ -1,9 +1,11 @@
 import { BENEFIT_TABLE_PART } from "../../components/plans/benefit-table";
 import { csrWords } from "../../components/plans/format";
+import { DEFAULT_LANGUAGE, tFor, type Language } from "../../i18n/i18n";
 import type { CsrLevel } from "../../domain/csr";
 import { EVERY_PLAN } from "../../domain/plan-order";
 import { readShoppingState, type ShoppingState } from "../../lib/shopping-url";
 import { planStore, type CostLimit, type PlanDetail, type QualityRating } from "../plan-store/plan-store.server";
+import { apiMessage } from "../../i18n/api-messages";
 import { ApiError } from "../platform/api.server";
 import { ServerTiming } from "../platform/server-timing.server";
 import type { EligibilityAnswer } from "../shopping/eligibility.server";
@@ -15,6 +17,7 @@ import { benefitTableMarkup, type BenefitTableView } from "./benefit-table.serve
 import {
   doctorCoverageFor,
   drugCoverageFor,
+  eligibilityUnavailableIn,
   placeOf,
   yearOf,
   type DoctorCoverageCheck,
@@ -73,18 +76,22 @@ export interface PlanDetailModel {
   extras: PlanExtras;
 }
 
-const DOCUMENT_LABELS: Array<[keyof PlanDetail["puf"]["urls"], string]> = [
-  ["summaryOfBenefits", "Summary of Benefits and Coverage"],
-  ["formulary", "Drug list (formulary)"],
-  ["providerDirectory", "Provider directory"],
-  ["brochure", "Plan brochure"],
+/** The plan's documents, labelled from the catalogue (planPage.documents.*). */
+const DOCUMENTS: Array<keyof PlanDetail["puf"]["urls"]> = [
+  "summaryOfBenefits",
+  "formulary",
+  "providerDirectory",
+  "brochure",
   // The enrollment page is the plan's "Apply / enroll" next step (PlanExtras.enroll), not a document.
 ];
 
-export function documentLinks(urls: PlanDetail["puf"]["urls"]): DocumentLink[] {
-  return DOCUMENT_LABELS.flatMap(([key, label]) => {
+export function documentLinks(urls: PlanDetail["puf"]["urls"], lang: Language = DEFAULT_LANGUAGE): DocumentLink[] {
+  const t = tFor(lang);
+  return DOCUMENTS.flatMap((key) => {
     const href = urls[key];
-    return typeof href === "string" && /^https?:\/\//i.test(href) ? [{ label, href }] : [];
+    return typeof href === "string" && /^https?:\/\//i.test(href)
+      ? [{ label: t(`planPage.documents.${key}`), href }]
+      : [];
   });
 }
 
@@ -119,7 +126,10 @@ export async function planDetailPage(
   url: URL,
   timing: ServerTiming = new ServerTiming(),
   prerendered?: Record<string, string>,
+  /** The page's language: the notes and the benefit table are worded in it. */
+  lang: Language = DEFAULT_LANGUAGE,
 ): Promise<PlanDetailModel> {
+  const t = tFor(lang);
   const planId = planIdParam.trim().toUpperCase();
   const found = readShoppingState(url.searchParams);
   const place = placeOf(found);
@@ -129,10 +139,8 @@ export async function planDetailPage(
   // Price first: it resolves the plan year the way /api/plans does.
   let answer: PlansAnswer | null = null;
   let priceNote: string | null = null;
-  if (!place) priceNote = "Enter your ZIP code and household to see what this plan would cost you.";
-  else if (!check?.ok)
-    priceNote =
-      "Your household details are incomplete, so we show the plan's standard costs. Enter your household to see your price.";
+  if (!place) priceNote = t("planPage.priceNote.noPlace");
+  else if (!check?.ok) priceNote = t("planPage.priceNote.incomplete");
   else {
     try {
       answer = await pricePlans({ ...check.request, ...EVERY_PLAN, filters: undefined }, timing, {
@@ -140,7 +148,8 @@ export async function planDetailPage(
       });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      priceNote = error.status === 404 ? null : `We could not price this plan for your household: ${error.message}`;
+      priceNote =
+        error.status === 404 ? null : t("planPage.priceNote.couldNotPrice", { reason: apiMessage(error, lang) });
       if (error.status === 404) throw planNotFound(planId);
     }
   }
@@ -156,7 +165,7 @@ export async function planDetailPage(
 
   const priced = answer?.plans.find((p) => p.id === detail.id) ?? null;
   if (answer && !priced)
-    priceNote = `This plan is not sold in ${place?.countyName ?? "your county"}, so we cannot price it for you there. The costs below are the plan's standard costs.`;
+    priceNote = t("planPage.priceNote.notSoldIn", { county: place?.countyName ?? t("planPage.priceNote.yourCounty") });
   const csr = priced?.csr_variant ?? null;
   const variant = csr ? detail.puf.csrVariants[csr] : undefined;
   const benefits = variant && variant.benefitDetails.length > 0 ? variant.benefitDetails : detail.puf.benefitDetails;
@@ -167,7 +176,8 @@ export async function planDetailPage(
   );
   const benefitTable = benefitTableMarkup(
     benefits,
-    `What you pay for each service${variant && csrWords(csr) ? " at your savings level" : ""}`,
+    t(variant && csrWords(csr) ? "benefits.captionCsr" : "benefits.caption"),
+    lang,
   );
   if (prerendered) prerendered[BENEFIT_TABLE_PART] = benefitTable.html;
   return {
@@ -195,7 +205,7 @@ export async function planDetailPage(
       : null,
     usage: answer?.usage ?? "medium",
     eligibility: answer?.eligibility ?? null,
-    eligibilityUnavailable: answer?.eligibility_unavailable ?? null,
+    eligibilityUnavailable: eligibilityUnavailableIn(answer?.eligibility_unavailable, lang),
     priceNote,
     csr: variant ? csr : null,
     deductible: variant?.deductible ?? detail.deductible,
@@ -203,7 +213,7 @@ export async function planDetailPage(
     benefits: benefitTable.view,
     scenarios: scenarioViews(scenarios),
     quality: detail.puf.qualityRating,
-    documents: documentLinks(detail.puf.urls),
+    documents: documentLinks(detail.puf.urls, lang),
     extras: planExtrasOf(
       detail,
       { id: detail.id, name: detail.name, issuerName: detail.issuer.name, state: detail.state },

@@ -1,3 +1,6 @@
+import { apiFields, apiMessage } from "../../i18n/api-messages";
+import { DEFAULT_LANGUAGE, type Language } from "../../i18n/i18n";
+import { languageFromAcceptLanguage } from "../../i18n/language.server";
 import type { ZodType } from "zod";
 
 /**
@@ -139,16 +142,35 @@ export function apiRoute(handlers: Partial<Record<"GET" | "POST" | "PUT" | "PATC
     try {
       return await handler(args);
     } catch (error) {
-      return toErrorResponse(error);
+      return toErrorResponse(error, languageFromAcceptLanguage(args.request.headers.get("Accept-Language")));
     }
   };
   return { loader: dispatch, action: dispatch };
 }
 
-export function toErrorResponse(error: unknown): Response {
-  if (error instanceof ApiError) return error.toResponse();
+/**
+ * The error shape of a thrown error. `lang` (the request's Accept-Language, issue 21 item 4) words
+ * the human-readable `message` and field messages the catalogue knows; codes and field names stay English.
+ */
+const INTERNAL = "Something went wrong on our side. Please try again.";
+
+export function toErrorResponse(error: unknown, lang?: Language): Response {
+  if (error instanceof ApiError) {
+    if (!lang || lang === DEFAULT_LANGUAGE) return error.toResponse();
+    return errorResponse(
+      error.status,
+      error.code,
+      apiMessage({ code: error.code, message: error.message, fields: error.fields }, lang),
+      apiFields(error.fields, lang),
+      error.headers,
+    );
+  }
   if (error instanceof Response) return error;
   // Logged by the caller's request log; the body never leaks internals.
   console.error("unhandled API error", error instanceof Error ? error.stack : error);
-  return errorResponse(500, "internal_error", "Something went wrong on our side. Please try again.");
+  return errorResponse(
+    500,
+    "internal_error",
+    lang ? apiMessage({ code: "internal_error", message: "" }, lang) || INTERNAL : INTERNAL,
+  );
 }

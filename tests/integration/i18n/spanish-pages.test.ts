@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CATALOGUES } from "../../../app/i18n/i18n";
+import { englishFound } from "../../helpers/english-scan";
 import { startServer, type RunningServer } from "../../helpers/server";
 
 /**
@@ -8,38 +9,6 @@ import { startServer, type RunningServer } from "../../helpers/server";
  * in English (or a component still holds its own English text).
  */
 const TRANSLATED = ["/", "/privacy", "/terms", "/updates", "/updates?joined=1", "/unsubscribe?email=a@b.co&token=x"];
-
-type Tree = { [key: string]: string | Tree };
-function values(tree: Tree): string[] {
-  return Object.values(tree).flatMap((v) => (typeof v === "string" ? [v] : values(v)));
-}
-
-/** The English catalogue's sentences as a page would show them: markup and placeholders cut out. */
-const ENGLISH_SENTENCES = (() => {
-  const spanish = new Set(values(CATALOGUES.es as Tree));
-  return values(CATALOGUES.en as Tree)
-    .filter((english) => !spanish.has(english)) // names equal in both languages
-    .flatMap((english) => english.split(/<\/?\w+>|\{\{\w+\}\}/))
-    .map((piece) => piece.trim())
-    .filter((piece) => piece.split(" ").length >= 2);
-})();
-
-/** The visible text of a page: tags dropped, React's text separators dropped, entities decoded. */
-function visibleText(html: string): string {
-  return html
-    .replace(/<script[\s\S]*?<\/script>/g, " ")
-    .replace(/<!-- -->/g, "")
-    .replace(/<[^>]+>/g, " ")
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, "&")
-    .replace(/\s+/g, " ");
-}
-
-function englishFound(html: string): string[] {
-  const text = visibleText(html);
-  return ENGLISH_SENTENCES.filter((sentence) => text.includes(sentence));
-}
 
 describe("Spanish pages", () => {
   let server: RunningServer;
@@ -136,15 +105,22 @@ describe("Spanish pages", () => {
     expect(html).toContain(CATALOGUES.es.updates.intro);
   });
 
-  it("the JSON API stays English whatever the language", async () => {
-    const res = await fetch(`${server.url}/api/waitlist`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "Accept-Language": "es", Cookie: "lang=es" },
-      body: JSON.stringify({ email: "nope", zip: "1", interest: "consumer" }),
-    });
-    expect(res.status).toBe(400);
-    const body = await res.json();
+  it("the JSON API keeps codes and field names English; its messages follow Accept-Language only", async () => {
+    const post = (headers: Record<string, string>) =>
+      fetch(`${server.url}/api/waitlist`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", ...headers },
+        body: JSON.stringify({ email: "nope", zip: "1", interest: "consumer" }),
+      });
+    const spanish = await post({ "Accept-Language": "es" });
+    expect(spanish.status).toBe(400);
+    const body = await spanish.json();
     expect(body.error.code).toBe("validation_failed");
-    expect(body.error.fields.zip).toBe("Enter a 5-digit ZIP code.");
+    expect(Object.keys(body.error.fields).sort()).toEqual(["email", "zip"]);
+    expect(body.error.fields.zip).toBe(CATALOGUES.es.validation.zipInvalid);
+    expect(body.error.message).not.toMatch(/[Ee]nter|valid/);
+    // A cookie is a page's choice, not an API client's: without Accept-Language the API answers English.
+    const english = await (await post({ Cookie: "lang=es" })).json();
+    expect(english.error.fields.zip).toBe("Enter a 5-digit ZIP code.");
   });
 });

@@ -1,0 +1,2 @@
+ALTER TABLE `agent_discovery_submissions` ADD `lang` text DEFAULT 'en' NOT NULL;--> statement-breakpoint
+ALTER TABLE `waitlist_submissions` ADD `lang` text DEFAULT 'en' NOT NULL;
