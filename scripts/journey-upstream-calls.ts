@@ -10,6 +10,7 @@
  */
 import path from "node:path";
 import { startFakeUpstream } from "../mocks/cms-api/index";
+import { pageJourney } from "../tests/helpers/page-journey";
 import { shopperJourney } from "../tests/helpers/shopper-journey";
 
 const KEY = "journey-calls-key-0123456789";
@@ -34,11 +35,15 @@ async function main() {
     const total = Object.values(counts).reduce((a, b) => a + b, 0);
     console.log(`${label}: ${total} upstream calls ${JSON.stringify(counts)}`);
   };
-  await shopperJourney({ income: 36_000, age: 35 });
-  report("first shopper");
+  const pages = process.argv.includes("--pages");
+  const morePages = process.argv.includes("--more-pages");
+  const journey = (income: number, age: number) =>
+    pages || morePages ? pageJourney({ income, age, morePages }) : shopperJourney({ income, age });
+  await journey(36_000, 35);
+  report(`first shopper${pages || morePages ? " (pages)" : " (API)"}`);
   fake.reset();
-  await shopperJourney({ income: 41_000, age: 44 });
-  report("second shopper");
+  await journey(41_000, 44);
+  report(`second shopper${pages || morePages ? " (pages)" : " (API)"}`);
   await fake.close();
   process.exit(0);
 }

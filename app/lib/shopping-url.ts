@@ -278,8 +278,14 @@ export function plansHref(state: ShoppingState, extra: Array<[string, string]> =
   return `/plans${stateQuery(state, extra)}`;
 }
 
-export function planHref(planId: string, state: ShoppingState): string {
-  return `/plans/${encodeURIComponent(planId)}${stateQuery(state)}`;
+/** A plan's page; `extra` carries what is not shopping state, e.g. the results page it was opened from (`page`). */
+export function planHref(planId: string, state: ShoppingState, extra: Array<[string, string]> = []): string {
+  return `/plans/${encodeURIComponent(planId)}${stateQuery(state, extra)}`;
+}
+
+/** The `page` parameter that brings a link back to page `listPage` of the results (none for the first). */
+export function listPageParam(listPage: number | undefined): Array<[string, string]> {
+  return listPage && listPage > 1 ? [["page", String(listPage)]] : [];
 }
 
 export function compareHref(state: ShoppingState, planIds: readonly string[]): string {

@@ -16,7 +16,8 @@ import { ScenarioChart } from "../components/plans/scenario-chart";
 import { Stars } from "../components/plans/stars";
 import { planDetailPage, PlanNotFoundError } from "../server/pages/plan-detail-page.server";
 import type { ServerTiming } from "../server/platform/server-timing.server";
-import { plansHref } from "../lib/shopping-url";
+import { listPageParam, plansHref } from "../lib/shopping-url";
+import { cardId } from "../components/plans/plan-card";
 import plansStyles from "../styles/plans.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: plansStyles }];
@@ -55,7 +56,10 @@ export default function PlanDetail() {
   const { plan, state, price } = page;
   const w = useWords();
   const { t, lang } = w;
-  const backHref = page.place ? plansHref(state) : pathInLanguage("/plans", lang);
+  // Back to the page of the list the plan was opened from, at its card (docs/decisions/250).
+  const backHref = page.place
+    ? plansHref(state, listPageParam(page.listPage)) + `#${cardId(plan.id)}`
+    : pathInLanguage("/plans", lang);
   const savings = csrWords(page.csr, w);
   const many = state.people.length > 1;
   const heading = useFocusHeadingOnArrival<HTMLHeadingElement>(plan.id);

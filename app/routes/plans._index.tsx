@@ -9,6 +9,8 @@ import { FiltersForm } from "../components/plans/filters-form";
 import { HouseholdForm } from "../components/plans/household-form";
 import { HouseholdSummary } from "../components/plans/household-summary";
 import { IncomeWhatIf } from "../components/plans/income-what-if";
+import { DrugsAndDoctors } from "../components/plans/drugs-and-doctors";
+import { ResultsPager } from "../components/plans/results-pager";
 import { PlanCard } from "../components/plans/plan-card";
 import { doctorOption, drugOption, Picker, type SearchView } from "../components/plans/picker";
 import { SbeHandoff } from "../components/plans/sbe-handoff";
@@ -167,10 +169,27 @@ function searchView(
   };
 }
 
+/** "Plans 11–20 of 32 sold in Dallas County." (or "of 12 that match your filters"); the whole list when it is one page. */
+function countWords(
+  matching: number,
+  total: number,
+  list: { first: number; last: number; pageCount: number },
+  county: string,
+) {
+  const filtered = matching !== total;
+  if (list.pageCount === 1)
+    return filtered
+      ? `Showing ${matching} of ${total} plans that match your filters.`
+      : `Showing all ${total} plans sold in ${county}.`;
+  return filtered
+    ? `Plans ${list.first}–${list.last} of the ${matching} that match your filters (${total} sold here).`
+    : `Plans ${list.first}–${list.last} of ${total}.`;
+}
+
 type ResultsPage = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { step: "results" }>;
 
 function Results({ page, headingRef }: { page: ResultsPage; headingRef: RefObject<HTMLHeadingElement> }) {
-  const { state, place, results } = page;
+  const { state, place, results, listPage } = page;
   const filtered = results.plan_count !== results.total_plan_count;
   const clearFilters = plansHref(withoutFilters(state));
   return (
@@ -188,33 +207,38 @@ function Results({ page, headingRef }: { page: ResultsPage; headingRef: RefObjec
         state={place.state}
         ages={state.people.map((p) => p.age)}
         household={{ income: page.income, fplPercent: results.fpl_percent, lines: results.income_lines }}
+        compact
+        more={page.whatIf ? <IncomeWhatIf whatIf={page.whatIf} /> : null}
       />
-      {page.whatIf ? <IncomeWhatIf whatIf={page.whatIf} /> : null}
-      <Picker
-        kind="drug"
-        state={state}
-        selections={state.drugs}
-        search={searchView(page.drugSearch, "drug")}
-        year={results.year}
-        coverageUnavailable={noUpstreamAnswer(page.drugCoverage?.upstream)}
-      />
-      <Picker
-        kind="doctor"
-        state={state}
-        selections={state.doctors}
-        search={searchView(page.doctorSearch, "doctor")}
-        year={results.year}
-        coverageUnavailable={noUpstreamAnswer(page.doctorCoverage?.upstream)}
-      />
+      <DrugsAndDoctors
+        drugs={state.drugs}
+        doctors={state.doctors}
+        searching={page.drugSearch !== null || page.doctorSearch !== null}
+      >
+        <Picker
+          kind="drug"
+          state={state}
+          selections={state.drugs}
+          search={searchView(page.drugSearch, "drug")}
+          year={results.year}
+          coverageUnavailable={noUpstreamAnswer(page.drugCoverage?.upstream)}
+        />
+        <Picker
+          kind="doctor"
+          state={state}
+          selections={state.doctors}
+          search={searchView(page.doctorSearch, "doctor")}
+          year={results.year}
+          coverageUnavailable={noUpstreamAnswer(page.doctorCoverage?.upstream)}
+        />
+      </DrugsAndDoctors>
       <section aria-labelledby="plans-heading" className="plans-section">
-        <h2 id="plans-heading">
+        <h2 id="plans-heading" tabIndex={-1}>
           {results.plan_count} {results.plan_count === 1 ? "plan" : "plans"} for {results.year}
         </h2>
         <FiltersForm state={state} options={page.filterOptions} sort={results.sort} />
         <p className="plan-count" role="status" data-testid="plan-count">
-          {filtered
-            ? `Showing ${results.plan_count} of ${results.total_plan_count} plans that match your filters.`
-            : `Showing all ${results.total_plan_count} plans sold in ${place.countyName}.`}{" "}
+          {countWords(results.plan_count, results.total_plan_count, listPage, place.countyName)}{" "}
           {results.eligibility && results.eligibility.aptc > 0
             ? `Prices include your ${money(results.eligibility.aptc)} monthly tax credit.`
             : "Prices are full prices."}
@@ -227,21 +251,18 @@ function Results({ page, headingRef }: { page: ResultsPage; headingRef: RefObjec
         </p>
         {results.plans.length > 0 ? (
           <>
+            {/* The cards' Compare ticks belong to this form (form="compare-form"); its button is under the list. */}
             <Form method="get" action="/plans/compare" id="compare-form" className="compare-bar">
               <StateFields state={state} />
-              <p className="hint" id="compare-hint">
-                Tick &ldquo;Compare&rdquo; on 2 or 3 plans, then compare them side by side.
-              </p>
-              <button type="submit" aria-describedby="compare-hint">
-                Compare chosen plans
-              </button>
+              {listPage.page > 1 ? <input type="hidden" name="page" value={listPage.page} /> : null}
             </Form>
-            <ol className="plan-list">
+            <ol className="plan-list" start={listPage.first}>
               {results.plans.map((plan) => (
                 <PlanCard
                   key={plan.id}
                   plan={plan}
                   state={state}
+                  listPage={listPage.page}
                   usage={results.usage}
                   householdSize={results.household_size}
                   drugCoverage={page.drugCoverage}
@@ -251,9 +272,15 @@ function Results({ page, headingRef }: { page: ResultsPage; headingRef: RefObjec
                 />
               ))}
             </ol>
-            <button type="submit" form="compare-form">
-              Compare chosen plans
-            </button>
+            <ResultsPager state={state} listPage={listPage} compareIds={page.compareIds} />
+            <div className="compare-bar">
+              <p className="hint" id="compare-hint">
+                Tick &ldquo;Compare&rdquo; on 2 or 3 plans, then compare them side by side.
+              </p>
+              <button type="submit" form="compare-form" aria-describedby="compare-hint">
+                Compare chosen plans
+              </button>
+            </div>
           </>
         ) : (
           <p className="notice">

@@ -1,6 +1,7 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { noUpstreamAnswer } from "../components/plans/coverage-words";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData, useLocation } from "@remix-run/react";
+import { requestedPage } from "../domain/results-pages";
 import type { ReactNode } from "react";
 import { coverageText, type CoverageCheckView } from "../components/plans/coverage-list";
 import {
@@ -21,7 +22,7 @@ import { Stars } from "../components/plans/stars";
 import { useFocusHeadingOnArrival } from "../components/plans/use-focus-heading";
 import { EnrollLinks } from "../components/plans/enroll-links";
 import { comparePage } from "../server/pages/compare-page.server";
-import { planHref, plansHref, type ShoppingState } from "../lib/shopping-url";
+import { listPageParam, planHref, plansHref, type ShoppingState } from "../lib/shopping-url";
 import { pathInLanguage } from "../lib/language-url";
 import plansStyles from "../styles/plans.css?url";
 
@@ -44,18 +45,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
 type Page = ReturnType<typeof useLoaderData<typeof loader>>;
 type OkPage = Extract<Page, { ok: true }>;
 
-function backToResults(state: ShoppingState, ids: string[]): string {
+/** The results with these plans ticked, on the page of the list the comparison was asked from. */
+function backToResults(state: ShoppingState, ids: string[], search: string): string {
+  const listPage = requestedPage(new URLSearchParams(search).get("page"));
   return (
-    plansHref(
-      state,
-      ids.map((id) => ["compare", id] as [string, string]),
-    ) + "#plans-heading"
+    plansHref(state, [...ids.map((id) => ["compare", id] as [string, string]), ...listPageParam(listPage)]) +
+    "#plans-heading"
   );
 }
 
 export default function Compare() {
   const page = useLoaderData<typeof loader>();
   const { t, lang } = useWords();
+  const { search } = useLocation();
   if (!page.ok) {
     return (
       <>
@@ -64,7 +66,9 @@ export default function Compare() {
           {page.message}
         </p>
         <p>
-          <Link to={page.state.zip ? backToResults(page.state, page.compareIds) : pathInLanguage("/plans", lang)}>
+          <Link
+            to={page.state.zip ? backToResults(page.state, page.compareIds, search) : pathInLanguage("/plans", lang)}
+          >
             {t("compare.backToPlans")}
           </Link>
         </p>
@@ -81,6 +85,7 @@ function CompareTable({ page }: { page: OkPage }) {
   const ids = plans.map((p) => p.plan.id);
   const many = state.people.length > 1;
   const heading = useFocusHeadingOnArrival<HTMLHeadingElement>(ids.join(","));
+  const { search } = useLocation();
   const cells = (render: (p: OkPage["plans"][number]) => ReactNode) =>
     plans.map((p) => (
       <td key={p.plan.id} data-plan-id={p.plan.id}>
@@ -112,7 +117,7 @@ function CompareTable({ page }: { page: OkPage }) {
   return (
     <>
       <p className="back-link">
-        <Link to={backToResults(state, ids)}>← {t("compare.backToAll")}</Link>
+        <Link to={backToResults(state, ids, search)}>← {t("compare.backToAll")}</Link>
       </p>
       <h1 ref={heading} tabIndex={-1}>
         {t("compare.heading", { count: plans.length })}
@@ -196,7 +201,7 @@ function CompareTable({ page }: { page: OkPage }) {
         <p className="notice warn">{t("compare.coverageUnknown")}</p>
       ) : null}
       <p>
-        <Link to={backToResults(state, ids)}>{t("compare.change")}</Link>
+        <Link to={backToResults(state, ids, search)}>{t("compare.change")}</Link>
       </p>
     </>
   );

@@ -138,10 +138,9 @@ describe("the shopping journey with JavaScript off", () => {
       expect(await heading(page)).toBe("Plans in Dallas County, TX");
       const api = await apiPlans(dallasRequest(MULTI_COUNTY_ZIP));
       expect(api.plan_count).toBe(32);
-      await expect(page.getByTestId("plan-count").textContent()).resolves.toContain(
-        `Showing all ${api.plan_count} plans`,
-      );
-      expect(await planCardPremiums(page)).toEqual(api.plans.map((p) => usd(p.premium_w_credit)));
+      // The first page of the list: its first 10 plans (docs/decisions/250).
+      await expect(page.getByTestId("plan-count").textContent()).resolves.toContain(`Plans 1–10 of ${api.plan_count}.`);
+      expect(await planCardPremiums(page)).toEqual(api.plans.slice(0, 10).map((p) => usd(p.premium_w_credit)));
       const summary = (await page.getByTestId("eligibility-summary").textContent()) ?? "";
       expect(summary).toContain(`You could get a tax credit of ${usd(api.eligibility!.aptc)} a month`);
       expect(summary).toContain(
@@ -153,7 +152,8 @@ describe("the shopping journey with JavaScript off", () => {
       expect(resultsUrl.searchParams.getAll("age")).toEqual(["35"]);
       await checkPage(page, "4-results-js-off", problems);
 
-      // Drug check without JavaScript: a search form and a list of "Add" links.
+      // Drug check without JavaScript: a search form (in a native disclosure) and a list of "Add" links.
+      await page.getByText("Check your drugs and doctors").click();
       await page.getByLabel("Drug name").fill("lipi");
       await page.getByRole("button", { name: "Search drugs" }).click();
       await page.waitForURL(/drugq=lipi/);
@@ -161,7 +161,7 @@ describe("the shopping journey with JavaScript off", () => {
       await page.waitForURL(/drug=617318/);
       await expect(page.getByRole("button", { name: "Remove Lipitor 20 mg" }).isVisible()).resolves.toBe(true);
       const coverage = page.locator(".plan-card .coverage-lines li");
-      expect(await coverage.count()).toBe(api.plan_count);
+      expect(await coverage.count()).toBe(10);
       const words = await coverage.allTextContents();
       expect(words.every((w) => w.includes("Lipitor 20 mg:"))).toBe(true);
       expect(words.some((w) => /Covered with restrictions: step therapy \(tier: non-preferred brand\)/.test(w))).toBe(
@@ -260,7 +260,7 @@ describe("the shopping journey with JavaScript off", () => {
 
       // Adding a person without JavaScript: a submit button, then a redirect to the canonical URL.
       await page.goto(`${server.url}/plans?zip=75201&county=48113&state=TX&income=50000&age=40`);
-      await page.getByRole("link", { name: "Change household or income" }).click();
+      await page.getByRole("link", { name: "Change your household, income, county or ZIP code" }).click();
       await page.getByRole("button", { name: "Add a person" }).click();
       await page.waitForURL(/step=household/);
       await expect(page.locator("fieldset.person").count()).resolves.toBe(2);
@@ -329,8 +329,9 @@ describe("the shopping journey with JavaScript on", () => {
       await page.getByRole("button", { name: "See plans and prices" }).click();
       await page.getByRole("heading", { name: "Plans in Dallas County, TX" }).waitFor();
       const api = await apiPlans(dallasRequest(DALLAS_ZIP));
-      expect(await planCardPremiums(page)).toEqual(api.plans.map((p) => usd(p.premium_w_credit)));
+      expect(await planCardPremiums(page)).toEqual(api.plans.slice(0, 10).map((p) => usd(p.premium_w_credit)));
       await checkPage(page, "4-results-js-on", problems);
+      await page.getByText("Check your drugs and doctors").click();
 
       // Suggestions on every keystroke from the third character; a stale answer never wins. The
       // answer to "lip" is held until the answer to "lipi" is on screen, then delivered: the page
@@ -389,7 +390,7 @@ describe("the shopping journey with JavaScript on", () => {
       await page.keyboard.press("Enter");
       await page.waitForURL(/drug=617318/);
       await page.getByRole("button", { name: "Remove Lipitor 20 mg" }).waitFor();
-      await expect.poll(() => page.locator(".plan-card .coverage-lines li").count()).toBe(api.plan_count);
+      await expect.poll(() => page.locator(".plan-card .coverage-lines li").count()).toBe(10);
 
       // A doctor, then remove it again with its chip.
       await page.getByRole("combobox", { name: "Doctor or facility name" }).click();
@@ -397,7 +398,7 @@ describe("the shopping journey with JavaScript on", () => {
       await suggestions(page).filter({ hasText: "Tobias Keiko Pembrook" }).click();
       await page.waitForURL(/npi=1480000003/);
       const doctorLines = page.locator(".plan-card .coverage-lines[aria-label='Your doctors'] li");
-      await expect.poll(() => doctorLines.count()).toBe(api.plan_count);
+      await expect.poll(() => doctorLines.count()).toBe(10);
       expect((await doctorLines.allTextContents()).some((t) => t.includes("In network"))).toBe(true);
       await page.getByRole("button", { name: /^Remove Tobias Keiko Pembrook/ }).click();
       await page.waitForURL((url) => !url.searchParams.has("npi"));
@@ -405,17 +406,21 @@ describe("the shopping journey with JavaScript on", () => {
       expect(await page.getByRole("button", { name: "Remove Lipitor 20 mg" }).count()).toBe(1);
       await checkPage(page, "5-results-with-drug-js-on", problems);
 
-      // Plan page and back.
+      // Page 2 of the list (the first silver plan is its first), a plan page and back.
       const silver = api.plans.find((p) => p.metal_level === "Silver")!;
+      expect(api.plans.indexOf(silver)).toBe(10);
+      await page.getByRole("link", { name: "Next page of plans" }).click();
+      await page.waitForURL(/[?&]page=2/);
       await page.getByRole("link", { name: `Plan details for ${silver.name}` }).click();
       await page.getByRole("heading", { level: 1, name: silver.name }).waitFor();
       await expect(page.getByTestId("premium-after-credit").textContent()).resolves.toBe(usd(silver.premium_w_credit));
       await checkPage(page, "6-plan-js-on", problems);
       await page.goBack();
       await page.getByRole("heading", { name: "Plans in Dallas County, TX" }).waitFor();
+      await page.waitForURL(/[?&]page=2/);
 
-      // Compare.
-      const chosen = [api.plans[0], silver, api.plans[api.plans.length - 1]];
+      // Compare three plans of page 2.
+      const chosen = [silver, api.plans[11], api.plans[19]];
       for (const plan of chosen) await page.getByLabel(`Compare ${plan.name}`).check();
       await page.getByRole("button", { name: "Compare chosen plans" }).first().click();
       await page.getByRole("heading", { name: "Compare 3 plans" }).waitFor();
@@ -455,6 +460,8 @@ describe("the shopping journey with JavaScript on", () => {
       await page.keyboard.type("36000");
       await page.keyboard.press("Enter");
       await page.getByRole("heading", { name: "Plans in Dallas County, TX" }).waitFor();
+      await tabTo(page, ".drugs-doctors > summary");
+      await page.keyboard.press("Enter");
       await tabTo(page, "#drugq");
       await page.keyboard.type("metf", { delay: 80 });
       await suggestions(page).first().waitFor();
@@ -535,13 +542,13 @@ describe("a family of four on /plans (issue 15)", () => {
     // With JavaScript the URL can change a moment before the results are drawn.
     await page.getByRole("heading", { level: 1, name: "Plans in Dallas County, TX" }).waitFor();
     const summary = (await page.locator(".household-summary").textContent()) ?? "";
-    expect(summary).toContain("you, 40; spouse, 38; child, 10; child, 7");
-    expect(summary.match(/child, /g)).toHaveLength(2);
+    expect(summary).toContain("you 40, spouse 38, child 10, child 7");
+    expect(summary.match(/child \d/g)).toHaveLength(2);
     const api = await apiPlans(familyRequest);
     expect(api.eligibility!.aptc).toBeGreaterThan(0);
     const savings = (await page.getByTestId("eligibility-summary").textContent()) ?? "";
     expect(savings).toContain(`You could get a tax credit of ${usd(api.eligibility!.aptc)} a month`);
-    expect(await planCardPremiums(page)).toEqual(api.plans.map((p) => usd(p.premium_w_credit)));
+    expect(await planCardPremiums(page)).toEqual(api.plans.slice(0, 10).map((p) => usd(p.premium_w_credit)));
     // The income lines and the what-if are on the page, with the household's own income in the table.
     await expect(page.getByTestId("income-lines").textContent()).resolves.toContain("$132,000.00");
     await expect(page.getByTestId("income-what-if").locator("svg title").textContent()).resolves.toContain(

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { eligibilityMessages, fplWords, type EligibilityFacts } from "./eligibility-words";
 import { useWords } from "./format";
 import { incomeLineSentences, type IncomeLineFact } from "./income-line-words";
@@ -10,6 +11,8 @@ export function EligibilitySummary({
   headingLevel = 2,
   ages = [],
   household,
+  compact = false,
+  more,
 }: {
   eligibility: EligibilityFacts | null;
   unavailable: string | null;
@@ -19,6 +22,12 @@ export function EligibilitySummary({
   ages?: readonly string[];
   /** The household's income, FPL percent and income lines (given also when the estimate is unavailable). */
   household?: { income: number; fplPercent: number; lines: readonly IncomeLineFact[] };
+  /**
+   * The results page's form (issue 17 item 3): each message's heading in a short list, the rest
+   * (and `more`, the income what-if) in a native disclosure that works without JavaScript.
+   */
+  compact?: boolean;
+  more?: ReactNode;
 }) {
   const w = useWords();
   const { t } = w;
@@ -31,9 +40,8 @@ export function EligibilitySummary({
     eligibility?.source === "own" ? "own" : "upstream",
     w,
   );
-  return (
-    <section className="eligibility" aria-labelledby="eligibility-heading" data-testid="eligibility-summary">
-      <Heading id="eligibility-heading">{t("eligibility.heading")}</Heading>
+  const details = (
+    <>
       {messages.map((m) => (
         <div
           key={m.id}
@@ -68,6 +76,31 @@ export function EligibilitySummary({
         </div>
       ) : null}
       <p className="hint">{t("eligibility.finalHint")}</p>
+      {more}
+    </>
+  );
+  if (compact) {
+    return (
+      <section className="eligibility compact" aria-labelledby="eligibility-heading" data-testid="eligibility-summary">
+        <Heading id="eligibility-heading">{t("eligibility.heading")}</Heading>
+        <ul className="savings-lines">
+          {messages.map((m) => (
+            <li key={m.id} className={m.tone === "warn" ? "warn" : m.tone === "good" ? "good" : ""} data-line={m.id}>
+              {m.heading}
+            </li>
+          ))}
+        </ul>
+        <details className="savings-details">
+          <summary>{t("eligibility.detailsSummary")}</summary>
+          {details}
+        </details>
+      </section>
+    );
+  }
+  return (
+    <section className="eligibility" aria-labelledby="eligibility-heading" data-testid="eligibility-summary">
+      <Heading id="eligibility-heading">{t("eligibility.heading")}</Heading>
+      {details}
     </section>
   );
 }

@@ -2,7 +2,7 @@ import { Form } from "@remix-run/react";
 import { PLAN_FILTERS, type ChoicesFilter, type FilterOptions, type PlanFilter } from "../../domain/plan-filters";
 import { filtering as anyFilterSet, filterValue, type ShoppingState } from "../../lib/shopping-url";
 import { StateFields } from "./state-fields";
-import { SORT_LABELS, USAGE_LABELS } from "./format";
+import { SORT_LABELS, USAGE_LABELS, USAGE_SHORT } from "./format";
 
 /** A choices filter's options: what the plans sold here offer, in the words the form shows. */
 function choicesOf(filter: ChoicesFilter, options: FilterOptions): Array<{ value: string; words: string }> {
@@ -85,16 +85,16 @@ function ChoicesFieldset({
 }
 
 /**
- * Sort, usage level and the plans API's filters, as one GET form. The
- * narrowing filters sit in a native disclosure (no JavaScript needed), open
- * whenever one of them is set.
+ * Sort, usage level and the plans API's filters, as one GET form. Sort and
+ * its button on one row; the usage level and the narrowing filters in a
+ * native disclosure (no JavaScript needed), open whenever a filter is set.
  */
 export function FiltersForm({ state, options, sort }: { state: ShoppingState; options: FilterOptions; sort: string }) {
   const filtering = anyFilterSet(state);
   return (
     <Form method="get" action="/plans" className="filters" aria-label="Sort and filter plans">
       <StateFields state={state} omit={["view", "filters"]} />
-      <div className="filters-row">
+      <div className="filters-row sort-row">
         <div>
           <label htmlFor="sort">Sort plans by</label>
           <select id="sort" name="sort" defaultValue={sort}>
@@ -105,7 +105,15 @@ export function FiltersForm({ state, options, sort }: { state: ShoppingState; op
             ))}
           </select>
         </div>
-        <div>
+        <button type="submit">Update plans</button>
+      </div>
+      {/* Usage and the narrowing filters folded (issue 17 item 3: the list starts high on a phone). */}
+      <details open={filtering}>
+        <summary>
+          Filter plans{filtering ? " (filters on)" : ""}{" "}
+          <span className="hint-inline">· care use: {USAGE_SHORT[state.usage] ?? "medium"}</span>
+        </summary>
+        <div className="usage-field">
           <label htmlFor="usage">How much care do you expect to use?</label>
           <select id="usage" name="usage" defaultValue={state.usage || "medium"} aria-describedby="usage-hint">
             {Object.entries(USAGE_LABELS).map(([value, label]) => (
@@ -120,9 +128,6 @@ export function FiltersForm({ state, options, sort }: { state: ShoppingState; op
             room visit and a hospital stay.
           </p>
         </div>
-      </div>
-      <details open={filtering}>
-        <summary>Filter plans{filtering ? " (filters on)" : ""}</summary>
         {FIELDSETS.map((set) =>
           set.filters[0].kind === "choices" ? (
             <ChoicesFieldset key={set.legend} filter={set.filters[0]} state={state} options={options} />
@@ -135,8 +140,8 @@ export function FiltersForm({ state, options, sort }: { state: ShoppingState; op
             </fieldset>
           ),
         )}
+        <button type="submit">Apply filters</button>
       </details>
-      <button type="submit">Update plans</button>
     </Form>
   );
 }

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { planHref, type ShoppingState } from "../../lib/shopping-url";
+import { listPageParam, planHref, type ShoppingState } from "../../lib/shopping-url";
 import { CoverageLines, type CoverageCheckView } from "./coverage-list";
 import { costShareWords, csrWords, money, moneyOr, USAGE_SHORT } from "./format";
 import { Stars } from "./stars";
@@ -21,6 +21,11 @@ export const KEY_BENEFIT_WORDS: Array<[string, string]> = [
   ["urgent_care", "Urgent care"],
 ];
 
+/** The fragment id of a plan's card in the results list. */
+export function cardId(planId: string): string {
+  return `plan-${planId}`;
+}
+
 export function limitWords(limit: { individual: number | null; family: number | null }, manyPeople: boolean): string {
   if (limit.individual === null && limit.family === null) return "Not stated";
   const person = `${moneyOr(limit.individual)} per person`;
@@ -36,9 +41,12 @@ export function PlanCard({
   doctorCoverage,
   compareChecked,
   extras,
+  listPage,
 }: {
   plan: PlanCardPlan;
   state: ShoppingState;
+  /** The results page the card is on: its plan links carry it, so "Back to all plans" returns there. */
+  listPage?: number;
   usage: string;
   householdSize: number;
   drugCoverage: CoverageCheckView | null;
@@ -47,13 +55,15 @@ export function PlanCard({
   extras?: PlanExtras;
 }) {
   const nameId = `plan-${plan.id}-name`;
+  const href = planHref(plan.id, state, listPageParam(listPage));
   const many = householdSize > 1;
   const savings = plan.csr_variant ? csrWords(plan.csr_variant) : null;
   return (
-    <li className="plan-card" data-plan-id={plan.id}>
+    // The id is the place "Back to all plans" on the plan's page returns to (docs/decisions/250).
+    <li className="plan-card" id={cardId(plan.id)} data-plan-id={plan.id}>
       <article aria-labelledby={nameId}>
         <h3 id={nameId} className="plan-name">
-          <Link to={planHref(plan.id, state)}>{plan.name}</Link>
+          <Link to={href}>{plan.name}</Link>
         </h3>
         <p className="plan-meta">
           {plan.issuer.name} ·{" "}
@@ -143,7 +153,7 @@ export function PlanCard({
               Compare<span className="visually-hidden"> {plan.name}</span>
             </label>
           </div>
-          <Link to={planHref(plan.id, state)} className="details-link">
+          <Link to={href} className="details-link">
             Plan details<span className="visually-hidden"> for {plan.name}</span>
           </Link>
         </div>

@@ -3,6 +3,7 @@ import { csrWords } from "../../components/plans/format";
 import { DEFAULT_LANGUAGE, tFor, type Language } from "../../i18n/i18n";
 import type { CsrLevel } from "../../domain/csr";
 import { EVERY_PLAN } from "../../domain/plan-order";
+import { requestedPage } from "../../domain/results-pages";
 import { readShoppingState, type ShoppingState } from "../../lib/shopping-url";
 import { planStore, type CostLimit, type PlanDetail, type QualityRating } from "../plan-store/plan-store.server";
 import { apiMessage } from "../../i18n/api-messages";
@@ -74,6 +75,8 @@ export interface PlanDetailModel {
   doctorCoverage: DoctorCoverageCheck | null;
   place: PlaceSummary | null;
   extras: PlanExtras;
+  /** The results page the plan was opened from (the URL's `page`), for "Back to all plans". */
+  listPage: number;
 }
 
 /** The plan's documents, labelled from the catalogue (planPage.documents.*). */
@@ -222,5 +225,6 @@ export async function planDetailPage(
     drugCoverage,
     doctorCoverage,
     place,
+    listPage: requestedPage(url.searchParams.get("page")),
   };
 }

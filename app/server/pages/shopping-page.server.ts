@@ -8,7 +8,7 @@ import type { FilterOptions } from "../../domain/plan-filters";
 import { MissingParameterError } from "../../domain/parameters";
 import { CHOOSE_A_COUNTY, COUNTY_FORM_FIELD } from "../../components/plans/county-choice";
 import { stateForZipPrefix } from "../../domain/zip-prefix";
-import { EVERY_PLAN } from "../../domain/plan-order";
+import { listPage, PLANS_PER_PAGE, requestedPage, type ListPage } from "../../domain/results-pages";
 import { whatIfSeries } from "../../domain/what-if";
 import type { WhatIfView } from "../../components/plans/income-what-if";
 import type { PlansRequest } from "../../schemas/shopping";
@@ -69,7 +69,10 @@ export type ShoppingPage =
   | { step: "unavailable"; state: ShoppingState; message: string };
 
 export interface ResultsModel {
+  /** One page of the list (results.plans is that page; plan_count counts every plan that matches). */
   results: PlansAnswer;
+  /** Which page of the list is shown (docs/decisions/250). */
+  listPage: ListPage;
   ignored: string[];
   filterOptions: FilterOptions;
   drugSearch: SearchOutcome<DrugSuggestionsAnswer> | null;
@@ -238,11 +241,12 @@ export async function shoppingPage(url: URL): Promise<ShoppingPage> {
   const drugQuery = search.has("drugq") ? (search.get("drugq") ?? "").trim() : null;
   const doctorQuery = search.has("doctorq") ? (search.get("doctorq") ?? "").trim() : null;
   let results: PlansAnswer;
+  const wanted = listPage(requestedPage(search.get("page")), Number.MAX_SAFE_INTEGER);
   let drugSearch: SearchOutcome<DrugSuggestionsAnswer> | null;
   let doctorSearch: SearchOutcome<ProviderSuggestionsAnswer> | null;
   try {
     [results, drugSearch, doctorSearch] = await Promise.all([
-      pricePlans({ ...check.request, ...EVERY_PLAN }),
+      pricePlans({ ...check.request, limit: PLANS_PER_PAGE, offset: wanted.offset }),
       drugQuery === null ? null : searchDrugs(drugQuery, yearOf(canonical)),
       doctorQuery === null ? null : searchDoctors(doctorQuery, canonical.zip),
     ]);
@@ -260,6 +264,13 @@ export async function shoppingPage(url: URL): Promise<ShoppingPage> {
     if (error.status === 404) return { step: "zip", zip: state.zip, error: messageOf(error) };
     return { step: "unavailable", state: canonical, message: error.message };
   }
+  const shown = listPage(wanted.page, results.plan_count);
+  if (shown.offset !== wanted.offset) {
+    // A page past the end of the list (it got shorter since the link was made): the last page.
+    results = await pricePlans({ ...check.request, limit: PLANS_PER_PAGE, offset: shown.offset });
+  }
+  // Coverage for the plans on this page only (issue 16 item 2): one upstream call per list of codes,
+  // kept a day per (year, code, plan), so paging back costs nothing (docs/decisions/250).
   const planIds = results.plans.map((p) => p.id);
   const [drugCoverage, doctorCoverage] = await Promise.all([
     drugCoverageFor(canonical.drugs, planIds, results.year),
@@ -270,6 +281,7 @@ export async function shoppingPage(url: URL): Promise<ShoppingPage> {
     state: check.state,
     place,
     results,
+    listPage: shown,
     ignored: check.ignored,
     filterOptions: filterOptionsFor(canonical, results.year),
     drugSearch,

@@ -36,10 +36,23 @@ afterAll(async () => {
   await fake.close();
 });
 
+/** Every page of the results list (10 plans a page), its plans and their extras put together. */
 async function results(query: string) {
-  const page = await shoppingPage(new URL(`http://localhost/plans?${query}&${HOUSEHOLD}`));
-  if (page.step !== "results") throw new Error(`expected results, got ${page.step}`);
-  return page;
+  const load = async (n: number) => {
+    const page = await shoppingPage(new URL(`http://localhost/plans?${query}&${HOUSEHOLD}&page=${n}`));
+    if (page.step !== "results") throw new Error(`expected results, got ${page.step}`);
+    return page;
+  };
+  const first = await load(1);
+  const plans = [...first.results.plans];
+  const extras = { ...first.extras };
+  for (let n = 2; n <= first.listPage.pageCount; n++) {
+    const next = await load(n);
+    plans.push(...next.results.plans);
+    Object.assign(extras, next.extras);
+  }
+  expect(plans).toHaveLength(first.results.plan_count);
+  return { ...first, results: { ...first.results, plans }, extras };
 }
 
 describe("the Apply / enroll next step", () => {

@@ -132,6 +132,8 @@ describe("/plans: one route, the step chosen by the URL", () => {
           income: 36000,
           household: { people: [{ age: 35 }] },
           place: { state: "TX", county_fips: "48113", zip: "75201" },
+          // The page shows the list's first page: the API's first 10 (docs/decisions/250).
+          limit: 10,
         }),
       }),
       params: {},

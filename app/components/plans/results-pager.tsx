@@ -1,0 +1,71 @@
+import { Link } from "@remix-run/react";
+import { pagerItems, type ListPage } from "../../domain/results-pages";
+import { plansHref, type ShoppingState } from "../../lib/shopping-url";
+
+/**
+ * The results page's link for page `page` of the list: the same search, the
+ * plans ticked for comparison kept, and the list's heading as the place to
+ * land (a plain link, so it works without JavaScript; docs/decisions/250).
+ */
+export function resultsPageHref(state: ShoppingState, page: number, compareIds: readonly string[] = []): string {
+  const extra: Array<[string, string]> = compareIds.map((id) => ["compare", id]);
+  if (page > 1) extra.push(["page", String(page)]);
+  return plansHref(state, extra) + "#plans-heading";
+}
+
+/** Previous / numbered / Next links under the list; nothing for a one-page list. */
+export function ResultsPager({
+  state,
+  listPage,
+  compareIds,
+}: {
+  state: ShoppingState;
+  listPage: ListPage;
+  compareIds: readonly string[];
+}) {
+  const { page, pageCount } = listPage;
+  const items = pagerItems(page, pageCount);
+  if (items.length === 0) return null;
+  const href = (p: number) => resultsPageHref(state, p, compareIds);
+  return (
+    <nav className="pager" aria-label="Pages of plans" data-testid="pager">
+      <ul>
+        {page > 1 ? (
+          <li className="pager-step">
+            <Link to={href(page - 1)} rel="prev">
+              ← Previous<span className="visually-hidden"> page of plans</span>
+            </Link>
+          </li>
+        ) : null}
+        {items.map((item, i) =>
+          "gap" in item ? (
+            <li key={`gap-${i}`} className="pager-gap" aria-hidden="true">
+              …
+            </li>
+          ) : (
+            <li key={item.page}>
+              {item.current ? (
+                <span aria-current="page" className="pager-current">
+                  <span className="visually-hidden">Page </span>
+                  {item.page}
+                </span>
+              ) : (
+                <Link to={href(item.page)}>
+                  <span className="visually-hidden">Page </span>
+                  {item.page}
+                </Link>
+              )}
+            </li>
+          ),
+        )}
+        {page < pageCount ? (
+          <li className="pager-step">
+            <Link to={href(page + 1)} rel="next">
+              Next<span className="visually-hidden"> page of plans</span> →
+            </Link>
+          </li>
+        ) : null}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,95 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { comparePage } from "../../../app/server/pages/compare-page.server";
+import { planDetailPage } from "../../../app/server/pages/plan-detail-page.server";
+import { shoppingPage } from "../../../app/server/pages/shopping-page.server";
+import { forgetCoverageAnswers } from "../../../app/server/upstream/coverage.server";
+import { resetPlanStoreForTests } from "../../../app/server/plan-store/plan-store.server";
+import type { FakeUpstream } from "../../../mocks/cms-api/index";
+import { startShoppingFake } from "./helpers";
+
+/**
+ * Issue 16 item 2: the results page asks upstream drug and doctor coverage for
+ * the plans on the page shown (10), not for the county's whole list (Dallas
+ * County, 32 plans), and the next page asks for its own ten; pages already
+ * seen, the plan page and the comparison of plans seen are answered from the
+ * coverage kept (docs/decisions/202, 250). Counted at the fake CMS API over
+ * real HTTP.
+ */
+
+const SEARCH =
+  "zip=75201&county=48113&state=TX&income=36000&age=35&tobacco=no&pregnant=no&rel=self" +
+  "&drug=617318:Lipitor%2020%20mg&npi=1480000003:Dr%20Pembrook";
+let fake: FakeUpstream;
+
+beforeAll(async () => {
+  fake = await startShoppingFake();
+});
+afterEach(() => {
+  fake.reset();
+  forgetCoverageAnswers();
+});
+afterAll(async () => {
+  resetPlanStoreForTests();
+  await fake.close();
+});
+
+async function results(extra = "") {
+  const page = await shoppingPage(new URL(`http://localhost/plans?${SEARCH}${extra}`));
+  if (page.step !== "results") throw new Error(`expected results, got ${page.step}`);
+  return page;
+}
+
+/** The plan ids each coverage call to the fake asked about, by operation. */
+function coverageCalls() {
+  const asked = (suffix: string) =>
+    fake.calls.filter((c) => c.path.endsWith(suffix)).map((c) => c.query.planids.split(",").sort());
+  return { drugs: asked("/drugs/covered"), doctors: asked("/providers/covered") };
+}
+
+describe("coverage for the page of the list, not the county", () => {
+  it("page 1 of 32 plans: one drug and one doctor call, for exactly the ten plans shown", async () => {
+    const page = await results();
+    expect(page.results.plan_count).toBe(32);
+    expect(page.listPage).toMatchObject({ page: 1, pageCount: 4, first: 1, last: 10 });
+    const shown = page.results.plans.map((p) => p.id).sort();
+    expect(shown).toHaveLength(10);
+    expect(coverageCalls()).toEqual({ drugs: [shown], doctors: [shown] });
+    // Every plan shown has its coverage line; none for plans not shown.
+    expect(new Set(page.drugCoverage!.results.map((r) => r.plan_id))).toEqual(new Set(shown));
+    expect(new Set(page.doctorCoverage!.results.map((r) => r.plan_id))).toEqual(new Set(shown));
+  });
+
+  it("the next page asks for its own ten; coming back to page 1, its plan page and a comparison ask nothing", async () => {
+    const first = await results();
+    const second = await results("&page=2");
+    expect(second.listPage).toMatchObject({ page: 2, first: 11, last: 20 });
+    const firstIds = first.results.plans.map((p) => p.id).sort();
+    const secondIds = second.results.plans.map((p) => p.id).sort();
+    expect(secondIds.some((id) => firstIds.includes(id))).toBe(false);
+    expect(coverageCalls()).toEqual({ drugs: [firstIds, secondIds], doctors: [firstIds, secondIds] });
+
+    fake.reset();
+    await results();
+    const planId = second.results.plans[3].id;
+    await planDetailPage(planId, new URL(`http://localhost/plans/${planId}?${SEARCH}&page=2`));
+    const compared = first.results.plans.slice(0, 3).map((p) => `&compare=${p.id}`);
+    const comparison = await comparePage(new URL(`http://localhost/plans/compare?${SEARCH}${compared.join("")}`));
+    expect(comparison.ok).toBe(true);
+    expect(coverageCalls()).toEqual({ drugs: [], doctors: [] });
+  });
+
+  it("a page past the end shows the last page (plans 31–32) and asks for those two only", async () => {
+    const page = await results("&page=7");
+    expect(page.listPage).toMatchObject({ page: 4, first: 31, last: 32 });
+    const shown = page.results.plans.map((p) => p.id).sort();
+    expect(shown).toHaveLength(2);
+    expect(coverageCalls()).toEqual({ drugs: [shown], doctors: [shown] });
+  });
+
+  it("the plan page remembers the list's page for its Back link", async () => {
+    const page = await results("&page=3");
+    const planId = page.results.plans[0].id;
+    const detail = await planDetailPage(planId, new URL(`http://localhost/plans/${planId}?${SEARCH}&page=3`));
+    expect(detail.listPage).toBe(3);
+  });
+});
