@@ -28,6 +28,7 @@ import { compressWholeAnswers } from "./server/compression.ts";
 import { remixRequestHandler } from "./server/remix-handler.ts";
 import { startCluster } from "./server/cluster.ts";
 import { startupRefusal } from "./server/startup-checks.ts";
+import { ensurePublishedStore, startPlanStoreSync } from "./app/server/plan-store/store-sync.server.ts";
 import { unappliedPatches } from "./server/patch-check.ts";
 import type { ViteDevServer } from "vite";
 // Types only (erased by esbuild): the fake's code is loaded from its own file, below.
@@ -49,6 +50,13 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     throw error;
+  }
+  // PLAN_STORE_URL with no local store yet (a fresh instance): download and check the published
+  // store before anything is served; with WORKERS > 1 the primary does it once (decision 290).
+  const noStore = await ensurePublishedStore(logger());
+  if (noStore) {
+    console.error(noStore);
+    process.exit(1);
   }
   // Settings under which nothing may be served (a production start on made-up data, or no
   // upstream at all): one line naming the setting, then exit (docs/decisions/150).
@@ -80,6 +88,8 @@ async function main(): Promise<void> {
       "UPSTREAM=fake: upstream answers (drugs, doctors, subsidy estimates) come from the sample CMS API fake, not the real Marketplace API.",
     );
   }
+  // Follow the published plan store (PLAN_STORE_URL): every process polls its version marker.
+  startPlanStoreSync(log);
   // Open and migrate the write store and resume sending any email an earlier process left in the outbox.
   await startIntakeBackgroundWork();
 

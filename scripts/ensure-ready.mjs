@@ -15,7 +15,9 @@ if (!storeOnly && !built) {
   console.log("No build yet: running `npm run build`.");
   execSync("npm run build", { stdio: "inherit" });
 }
-if (!existsSync(store) && !production) {
+// With PLAN_STORE_URL the server downloads the published store itself before serving (decision 290).
+const published = (process.env.PLAN_STORE_URL ?? "").trim() !== "";
+if (!existsSync(store) && !production && !published) {
   console.log(`No plan store at ${store}: loading the bundled sample data (made-up plans, real counties).`);
   execSync(`npx tsx seed/cli.ts --source seed/sample --out "${store}"`, { stdio: "inherit" });
 }

@@ -1,12 +1,15 @@
 /**
  * npm run seed -- --source <dir> [--year YYYY] [--out <file>] [--sample] [--quiet] [--json]
- *                  [--allow-incomplete] [--accept-shrink] [--min-ratio R]
+ *                  [--allow-incomplete] [--accept-shrink] [--min-ratio R] [--publish]
  *
  * Builds the plan store from a source directory (layout: docs/data.md) and
  * swaps it in atomically if it passes the completeness gate (seed/gate.ts).
  * The default output is the PLAN_STORE_PATH setting (data/plan-store.sqlite).
  * Exit status: 0 loaded, 1 failed (previous store kept), 2 bad arguments,
  * 3 refused by the gate (previous store kept; one line per failed condition).
+ * --publish: after a successful build, publish the store to PLAN_STORE_URL for
+ * every instance to follow (seed/publish.ts); exit 1 when that fails (the
+ * local store is built and swapped in regardless).
  */
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -24,13 +27,16 @@ export type CliArgs = {
   allowIncomplete: boolean;
   acceptShrink: boolean;
   minRatio?: number;
+  publish: boolean;
 };
 
 const USAGE =
-  "usage: npm run seed -- --source <dir> [--year YYYY] [--out <file>] [--sample] [--quiet] [--json] [--allow-incomplete] [--accept-shrink] [--min-ratio R]";
+  "usage: npm run seed -- --source <dir> [--year YYYY] [--out <file>] [--sample] [--quiet] [--json] [--allow-incomplete] [--accept-shrink] [--min-ratio R] [--publish]";
 
 export function parseArgs(argv: string[]): CliArgs {
-  const args: Partial<CliArgs> & Pick<CliArgs, "sample" | "quiet" | "json" | "allowIncomplete" | "acceptShrink"> = {
+  const args: Partial<CliArgs> &
+    Pick<CliArgs, "sample" | "quiet" | "json" | "allowIncomplete" | "acceptShrink" | "publish"> = {
+    publish: false,
     sample: false,
     quiet: false,
     json: false,
@@ -72,6 +78,9 @@ export function parseArgs(argv: string[]): CliArgs {
         break;
       case "--accept-shrink":
         args.acceptShrink = true;
+        break;
+      case "--publish":
+        args.publish = true;
         break;
       case "--min-ratio": {
         const v = Number(value());
@@ -117,6 +126,22 @@ export function summarize(report: LoadReport): string {
   return lines.join("\n");
 }
 
+/** --publish: the built store to PLAN_STORE_URL (seed/publish.ts). */
+async function publishBuilt(file: string, shrinkAccepted: boolean): Promise<number> {
+  const { publishPlanStore, publishSettings, publishedLine } = await import("./publish");
+  try {
+    const settings = await publishSettings();
+    const marker = await publishPlanStore({ ...settings, file, shrinkAccepted });
+    console.log(publishedLine(marker, settings.url));
+    return 0;
+  } catch (error) {
+    console.error(
+      `\nthe store was built but not published (the published version is unchanged): ${error instanceof Error ? error.message : String(error)}`,
+    );
+    return 1;
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   let args: CliArgs;
   try {
@@ -150,6 +175,7 @@ export async function main(argv: string[]): Promise<number> {
     });
     if (args.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     else console.log(summarize(report));
+    if (args.publish) return await publishBuilt(report.outPath, args.acceptShrink);
     return 0;
   } catch (error) {
     if (error instanceof StoreRefusedError) {

@@ -64,6 +64,18 @@ const EnvSchema = z.object({
 
   // Stores
   PLAN_STORE_PATH: z.string().default("data/plan-store.sqlite"),
+  // The published plan store (s3://bucket/key, decision 290): every process polls its version
+  // marker and swaps a new, checked version in; unset = the local file only, as a reseed leaves it.
+  PLAN_STORE_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]\/.+$/, "must look like s3://bucket/key")
+      .optional(),
+  ),
+  PLAN_STORE_POLL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  // An S3-compatible endpoint (MinIO, tests) for PLAN_STORE_URL; unset = AWS S3 in PLAN_STORE_S3_REGION.
+  PLAN_STORE_S3_ENDPOINT: optionalText,
+  PLAN_STORE_S3_REGION: z.string().default("us-east-1"),
   // Kept as given (possibly empty): an empty value must make the write routes
   // fail loudly, never fall back silently.
   DATABASE_URL: z.string().optional(),

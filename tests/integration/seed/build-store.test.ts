@@ -258,6 +258,7 @@ describe("seed CLI", () => {
       json: false,
       allowIncomplete: false,
       acceptShrink: false,
+      publish: false,
     });
     expect(parseArgs(["--source", "x", "--allow-incomplete", "--accept-shrink", "--min-ratio", "0.5"])).toMatchObject({
       allowIncomplete: true,
