@@ -48,12 +48,15 @@ export class BoundedCache<K extends NonNullable<unknown>, V> {
     return this.lru.has(key);
   }
 
-  set(key: K, value: V): void {
+  /** `ttlMs` overrides the cache's time to live for this entry (an answer copied from elsewhere with less left). */
+  set(key: K, value: V, options?: { ttlMs?: number }): void {
     if (value === undefined) {
       this.lru.delete(key);
       return;
     }
-    this.lru.set(key, value === null ? NULL : (value as Stored<V>));
+    const stored = value === null ? NULL : (value as Stored<V>);
+    if (options?.ttlMs !== undefined) this.lru.set(key, stored, { ttl: Math.max(1, Math.round(options.ttlMs)) });
+    else this.lru.set(key, stored);
   }
 
   delete(key: K): void {

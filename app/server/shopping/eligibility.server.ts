@@ -6,6 +6,7 @@ import type { EligibilityResponse, ShoppingRequest } from "../../schemas/shoppin
 import { planStore, type PlanStore } from "../plan-store/plan-store.server";
 import { ApiError } from "../platform/api.server";
 import { BoundedCache } from "../platform/cache.server";
+import { readSharedAnswers, sharedAnswersEnabled, writeSharedAnswers } from "../platform/shared-answers.server";
 import {
   csrLevel as upstreamCsrLevel,
   eligibilityEstimates,
@@ -82,10 +83,14 @@ function ownEligibility(request: ShoppingRequest, year: number, store: PlanStore
  * answers the same question again for ELIGIBILITY_ANSWER_MS. A household's
  * list, its re-sorts, filters, pages and plan pages all ask the same question,
  * the estimate for it does not change from one minute to the next, and
- * upstream allows 200 calls a second per key. Failures are never kept.
+ * upstream allows 200 calls a second per key. Failures are never kept. With
+ * REDIS_URL the settled answers are kept on Redis too, for every process
+ * (decision 291).
  */
 const ELIGIBILITY_ANSWER_MS = 10 * 60_000;
 const ELIGIBILITY_ANSWER_ENTRIES = 10_000;
+/** The shared cache's namespace (Redis, with REDIS_URL; decision 291). */
+const SHARED = "eligibility";
 /** Questions asked and not yet answered: each leaves when its call settles, so this needs no bound of its own. */
 const eligibilityInFlight = new Map<string, Promise<EligibilityAnswer>>();
 const eligibilitySettled = new BoundedCache<string, EligibilityAnswer>({
@@ -152,14 +157,34 @@ function upstreamEligibility(request: ShoppingRequest, year: number, onAsk: () =
   if (settled) return Promise.resolve(copyOf(settled));
   const pending = eligibilityInFlight.get(key);
   if (pending) return pending.then(copyOf);
-  onAsk();
-  const call = askUpstreamEligibility(request, year).finally(() => eligibilityInFlight.delete(key));
+  const call = (
+    sharedAnswersEnabled() ? sharedOrAsk(key, request, year, onAsk) : ask(key, request, year, onAsk)
+  ).finally(() => eligibilityInFlight.delete(key));
   eligibilityInFlight.set(key, call);
-  call.then(
-    (answer) => eligibilitySettled.set(key, copyOf(answer)),
-    () => undefined, // a failure is the caller's to handle, and is not kept
-  );
+  call.catch(() => undefined); // a failure is the caller's to handle, and is not kept
   return call;
+}
+
+function ask(key: string, request: ShoppingRequest, year: number, onAsk: () => void): Promise<EligibilityAnswer> {
+  onAsk();
+  return askUpstreamEligibility(request, year).then((answer) => {
+    eligibilitySettled.set(key, copyOf(answer));
+    writeSharedAnswers(SHARED, [[key, answer]], ELIGIBILITY_ANSWER_MS);
+    return answer;
+  });
+}
+
+/** With REDIS_URL: another process's answer to the same question, kept for the time it has left, else ask. */
+async function sharedOrAsk(
+  key: string,
+  request: ShoppingRequest,
+  year: number,
+  onAsk: () => void,
+): Promise<EligibilityAnswer> {
+  const kept = (await readSharedAnswers<EligibilityAnswer>(SHARED, [key])).get(key);
+  if (!kept) return ask(key, request, year, onAsk);
+  eligibilitySettled.set(key, copyOf(kept.value), { ttlMs: kept.ttlMs });
+  return kept.value;
 }
 
 /** Forgets every kept eligibility answer (tests that change what upstream says for the same household). */

@@ -1,6 +1,7 @@
 import { usesSampleUpstream, env } from "../platform/env.server";
 import { BoundedCache } from "../platform/cache.server";
 import { forgetSingleton, processSingleton } from "../platform/lifecycle.server";
+import { readSharedAnswers, sharedAnswersEnabled, writeSharedAnswers } from "../platform/shared-answers.server";
 import { MAX_PLAN_IDS_PER_UPSTREAM_CALL } from "../../domain/coverage";
 import { forgetCoverageAnswers } from "./coverage.server";
 import { type OutageReason, type UpstreamOperation, UpstreamRejectedError } from "./errors.server";
@@ -29,9 +30,10 @@ import { callUpstream, clientConfig, currentBudget, resetTransportForTests, tran
  *   deadline, shape check, log line. errors.server.ts says what a failure
  *   means; budget.server.ts spends the key's calls; market-years.server.ts
  *   refuses years upstream does not serve; coverage.server.ts keeps coverage.
- * - Autocomplete and county look-ups are kept briefly (BoundedCache), and
- *   identical look-ups in flight share one upstream call (many consumers type
- *   the same first letters). Failures are not kept.
+ * - Autocomplete and county look-ups are kept briefly (BoundedCache; with
+ *   REDIS_URL also on Redis for every process, decision 291), and identical
+ *   look-ups in flight share one upstream call (many consumers type the same
+ *   first letters). Failures are not kept.
  */
 
 export type {
@@ -87,21 +89,46 @@ export function resetUpstreamClientForTests(): void {
   forgetMarketYears();
 }
 
-/** Kept for the cache's time; concurrent identical look-ups share one call; failures are forgotten at once. */
+/**
+ * Kept for the cache's time; concurrent identical look-ups share one call; failures are forgotten at once.
+ * With REDIS_URL a local miss asks the shared cache before upstream, and an upstream answer is shared
+ * (decision 291); a shared answer is kept here only for the time it has left.
+ */
 function cachedLookup<T>(
   cache: BoundedCache<string, Promise<unknown>>,
+  shared: { namespace: string; ttlMs: number },
   key: string,
   load: () => Promise<T>,
 ): Promise<T> {
   const hit = cache.get(key);
   if (hit) return hit as Promise<T>;
-  const value = load();
+  let sharedTtlMs: number | undefined;
+  const value = sharedAnswersEnabled()
+    ? (async () => {
+        const kept = (await readSharedAnswers<T>(shared.namespace, [key])).get(key);
+        if (kept) {
+          sharedTtlMs = kept.ttlMs;
+          return kept.value;
+        }
+        const fresh = await load();
+        writeSharedAnswers(shared.namespace, [[key, fresh]], shared.ttlMs);
+        return fresh;
+      })()
+    : load();
   cache.set(key, value);
-  value.catch(() => {
-    if (cache.get(key) === value) cache.delete(key);
-  });
+  value.then(
+    () => {
+      if (sharedTtlMs !== undefined && cache.get(key) === value) cache.set(key, value, { ttlMs: sharedTtlMs });
+    },
+    () => {
+      if (cache.get(key) === value) cache.delete(key);
+    },
+  );
   return value;
 }
+
+const AUTOCOMPLETE = { namespace: "autocomplete", ttlMs: AUTOCOMPLETE_CACHE_TTL_MS };
+const COUNTIES = { namespace: "counties", ttlMs: COUNTY_CACHE_TTL_MS };
 
 /** Typed text as sent: trimmed, inner whitespace collapsed. */
 export function normaliseQueryText(query: string): string {
@@ -113,20 +140,25 @@ export function normaliseQueryText(query: string): string {
 /** GET /drugs/autocomplete: drug names with RxCUIs (bare array upstream, at most 10, by RxCUI). */
 export function drugsAutocomplete(query: string, options: { year?: number } = {}): Promise<UpstreamDrugSuggestion[]> {
   const q = normaliseQueryText(query);
-  return cachedLookup(lookups().autocomplete, `drugs|${options.year ?? ""}|${q.toLowerCase()}`, async () => {
-    const deadline = Date.now() + clientConfig().timeoutMs;
-    await ensureYearServed("drugs.autocomplete", options.year, deadline);
-    return callUpstream(
-      {
-        operation: "drugs.autocomplete",
-        method: "GET",
-        path: "/drugs/autocomplete",
-        query: { q, year: options.year },
-        deadline,
-      },
-      DrugAutocompleteResponse,
-    );
-  });
+  return cachedLookup(
+    lookups().autocomplete,
+    AUTOCOMPLETE,
+    `drugs|${options.year ?? ""}|${q.toLowerCase()}`,
+    async () => {
+      const deadline = Date.now() + clientConfig().timeoutMs;
+      await ensureYearServed("drugs.autocomplete", options.year, deadline);
+      return callUpstream(
+        {
+          operation: "drugs.autocomplete",
+          method: "GET",
+          path: "/drugs/autocomplete",
+          query: { q, year: options.year },
+          deadline,
+        },
+        DrugAutocompleteResponse,
+      );
+    },
+  );
 }
 
 /** GET /providers/autocomplete for one provider type (the API takes a 5-digit ZIP and no year). */
@@ -136,7 +168,7 @@ export function providersAutocomplete(
   type: ProviderType,
 ): Promise<UpstreamProviderSuggestion[]> {
   const q = normaliseQueryText(query);
-  return cachedLookup(lookups().autocomplete, `providers|${type}|${zipcode}|${q.toLowerCase()}`, () =>
+  return cachedLookup(lookups().autocomplete, AUTOCOMPLETE, `providers|${type}|${zipcode}|${q.toLowerCase()}`, () =>
     callUpstream(
       {
         operation: "providers.autocomplete",
@@ -153,7 +185,7 @@ export function providersAutocomplete(
 export function countiesByZip(zip: string, year?: number): Promise<UpstreamCounty[]> {
   if (!/^\d{5}$/.test(zip))
     return Promise.reject(new UpstreamRejectedError("counties.by_zip", 400, null, "zipcode must be 5 digits"));
-  return cachedLookup(lookups().counties, `counties|${year ?? ""}|${zip}`, async () => {
+  return cachedLookup(lookups().counties, COUNTIES, `counties|${year ?? ""}|${zip}`, async () => {
     const deadline = Date.now() + clientConfig().timeoutMs;
     await ensureYearServed("counties.by_zip", year, deadline);
     return callUpstream(

@@ -2,6 +2,7 @@ import type { ZodType } from "zod";
 import { batchPlanIds } from "../../domain/coverage";
 import { BoundedCache } from "../platform/cache.server";
 import { forgetSingleton, processSingleton } from "../platform/lifecycle.server";
+import { readSharedAnswers, sharedAnswersEnabled, writeSharedAnswers } from "../platform/shared-answers.server";
 import { ensureYearServed } from "./market-years.server";
 import { callUpstream, clientConfig } from "./transport.server";
 import {
@@ -18,11 +19,14 @@ import {
  * are asked about the same county's plans all day. Only the pairs not kept
  * are asked, in batches of at most 10 plan ids; identical batches in flight
  * share one call. "Left out of the answer" is kept too (as unknown), a
- * failed batch is not.
+ * failed batch is not. With REDIS_URL the pairs are kept on Redis too, for
+ * every process (decision 291).
  */
 
 export const COVERAGE_ANSWER_TTL_MS = 24 * 60 * 60_000;
 const COVERAGE_ANSWER_ENTRIES = 200_000;
+/** The shared cache's namespace (Redis, with REDIS_URL). */
+const SHARED = "coverage";
 
 interface CoverageState {
   answers: BoundedCache<string, object | null>;
@@ -63,6 +67,16 @@ async function batchedCoverage<Row extends { plan_id: string }>(
   if (uniquePlans.length === 0 || codes.length === 0) return { rows: [], failedPlanIds: [], calls: 0 };
   const s = state();
   const keyOf = (code: string, planId: string) => `${operation}|${year ?? ""}|${code}|${planId}`;
+
+  // With REDIS_URL, the pairs this process does not keep are looked up on Redis in one round trip
+  // (decision 291) and kept here for the time they have left.
+  if (sharedAnswersEnabled()) {
+    const unknown: string[] = [];
+    for (const planId of uniquePlans)
+      for (const code of codes) if (s.answers.get(keyOf(code, planId)) === undefined) unknown.push(keyOf(code, planId));
+    for (const [key, kept] of await readSharedAnswers<object | null>(SHARED, unknown))
+      s.answers.set(key, kept.value, { ttlMs: kept.ttlMs });
+  }
 
   const rows: Row[] = [];
   const missingCodes = new Set<string>();
@@ -106,8 +120,11 @@ async function batchedCoverage<Row extends { plan_id: string }>(
         const got = answer.coverage.filter((row) => inBatch.has(row.plan_id) && wanted.has(codeOf(row)));
         // Every pair asked is an answer now: a row, or "left out" (unknown) kept as null.
         const byPair = new Map(got.map((row) => [keyOf(codeOf(row), row.plan_id), row]));
+        const answered: Array<[string, object | null]> = [];
         for (const planId of batch)
-          for (const code of asked) s.answers.set(keyOf(code, planId), byPair.get(keyOf(code, planId)) ?? null);
+          for (const code of asked) answered.push([keyOf(code, planId), byPair.get(keyOf(code, planId)) ?? null]);
+        for (const [key, value] of answered) s.answers.set(key, value);
+        writeSharedAnswers(SHARED, answered, COVERAGE_ANSWER_TTL_MS);
         return got;
       });
       s.inFlight.set(flightKey, call);

@@ -40,4 +40,16 @@ describe("BoundedCache", () => {
     now += 2;
     expect(cache.get("a")).toBeUndefined();
   });
+
+  it("keeps an entry set with less time left only for that time", () => {
+    let now = 10_000;
+    const cache = new BoundedCache<string, number>({ limit: 10, ttlMs: 1_000, clock: { now: () => now } });
+    cache.set("shared", 1, { ttlMs: 300 }); // copied from Redis with 300 ms left
+    cache.set("fresh", 2);
+    now += 299;
+    expect(cache.get("shared")).toBe(1);
+    now += 2;
+    expect(cache.get("shared")).toBeUndefined();
+    expect(cache.get("fresh")).toBe(2);
+  });
 });
