@@ -20,4 +20,10 @@ const common = {
 await Promise.all([
   build({ ...common, entryPoints: ["server.ts"], outfile: `${buildDir}/server.js` }),
   build({ ...common, entryPoints: ["mocks/cms-api/index.ts"], outfile: `${buildDir}/mocks/cms-api.js` }),
+  // The published plan store's checks, run in a worker thread (app/server/plan-store/store-sync.server.ts).
+  build({
+    ...common,
+    entryPoints: ["app/server/plan-store/store-check.worker.ts"],
+    outfile: `${buildDir}/plan-store-check.js`,
+  }),
 ]);

@@ -20,6 +20,8 @@ import { renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import path from "node:path";
 import type { Readable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
 import { pipeline } from "node:stream/promises";
 import { env } from "../platform/env.server";
 import { onShutdown, processSingleton } from "../platform/lifecycle.server";
@@ -31,7 +33,7 @@ import {
   type PublishedLocation,
   type S3Settings,
 } from "./published.server";
-import { checkStoreFile } from "./store-check.server";
+import { checkStoreFile, type StoreCheckOptions, type StoreCheckResult } from "./store-check.server";
 
 const MARKER_TIMEOUT_MS = 10_000;
 const DOWNLOAD_TIMEOUT_MS = 30 * 60_000;
@@ -189,6 +191,23 @@ async function download(
   return { sha256: hash.digest("hex"), size };
 }
 
+/**
+ * checkStoreFile in a worker thread (<BUILD_DIR>/plan-store-check.js next to the compiled server):
+ * on a national store the checks read for many seconds, and this process keeps serving meanwhile.
+ * Run from the sources (tsx, tests) there is no compiled worker: the checks run here.
+ */
+function checkOffTheLoop(file: string, options: StoreCheckOptions): Promise<StoreCheckResult> {
+  const here = fileURLToPath(import.meta.url);
+  const script = path.join(path.dirname(here), "plan-store-check.js");
+  if (here.endsWith(".ts") || !existsSync(script)) return Promise.resolve(checkStoreFile(file, options));
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(script, { workerData: { file, options } });
+    worker.once("message", (result: StoreCheckResult) => resolve(result));
+    worker.once("error", reject);
+    worker.once("exit", (code) => reject(new Error(`the store check stopped (exit ${code})`)));
+  });
+}
+
 /** Versions this process refused (bad bytes or failed checks): not fetched again until the marker moves on. */
 const refused = new Map<string, string>();
 
@@ -228,7 +247,7 @@ export async function syncPublishedStore(settings: SyncSettings): Promise<SyncOu
     if (got.size !== marker.size) problems.push(`size ${got.size} bytes, the marker says ${marker.size}`);
     if (got.sha256 !== marker.sha256) problems.push(`sha256 ${got.sha256}, the marker says ${marker.sha256}`);
     if (problems.length === 0) {
-      const checked = checkStoreFile(tmp, {
+      const checked = await checkOffTheLoop(tmp, {
         currentPath: existsSync(storePath) ? storePath : undefined,
         shrinkAccepted: marker.shrinkAccepted,
       });
