@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { DEFAULT_LANGUAGE, type Language } from "../../i18n/i18n";
 import { z } from "zod";
+import { US_JURISDICTIONS } from "../../domain/us-states";
 import { captureServerEvent } from "../platform/analytics.server";
 import {
   discoveryAgentConfirmation,
@@ -159,64 +160,7 @@ export const AGENT_DISCOVERY_CONSENT = {
 } as const;
 
 /** USPS codes of the 50 states, DC and the territories where producers are licensed. */
-export const LICENSING_JURISDICTIONS = [
-  "AL",
-  "AK",
-  "AZ",
-  "AR",
-  "CA",
-  "CO",
-  "CT",
-  "DE",
-  "DC",
-  "FL",
-  "GA",
-  "HI",
-  "ID",
-  "IL",
-  "IN",
-  "IA",
-  "KS",
-  "KY",
-  "LA",
-  "ME",
-  "MD",
-  "MA",
-  "MI",
-  "MN",
-  "MS",
-  "MO",
-  "MT",
-  "NE",
-  "NV",
-  "NH",
-  "NJ",
-  "NM",
-  "NY",
-  "NC",
-  "ND",
-  "OH",
-  "OK",
-  "OR",
-  "PA",
-  "RI",
-  "SC",
-  "SD",
-  "TN",
-  "TX",
-  "UT",
-  "VT",
-  "VA",
-  "WA",
-  "WV",
-  "WI",
-  "WY",
-  "PR",
-  "GU",
-  "VI",
-  "AS",
-  "MP",
-] as const;
+export const LICENSING_JURISDICTIONS = US_JURISDICTIONS;
 
 /** Suggested answers for "which tools do you use today" (free text is accepted too). */
 export const COMMON_AGENT_TOOLS = [

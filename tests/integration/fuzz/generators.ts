@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { createHmac } from "node:crypto";
 import { householdProblems, type PersonFacts } from "../../../app/domain/household";
+import { US_JURISDICTIONS } from "../../../app/domain/us-states";
 import { jpeg, pdf, png } from "../../unit/intake/files";
 import {
   DOC_TYPES,
@@ -763,68 +764,7 @@ export const validEnrollment = fc
 // ------------------------------------------------------------------ plausible bodies
 
 /** Every state code, DC, territories, and near misses: the schema accepts any two letters. */
-const STATE_CODES = [
-  "AL",
-  "AK",
-  "AZ",
-  "AR",
-  "CA",
-  "CO",
-  "CT",
-  "DE",
-  "DC",
-  "FL",
-  "GA",
-  "HI",
-  "ID",
-  "IL",
-  "IN",
-  "IA",
-  "KS",
-  "KY",
-  "LA",
-  "ME",
-  "MD",
-  "MA",
-  "MI",
-  "MN",
-  "MS",
-  "MO",
-  "MT",
-  "NE",
-  "NV",
-  "NH",
-  "NJ",
-  "NM",
-  "NY",
-  "NC",
-  "ND",
-  "OH",
-  "OK",
-  "OR",
-  "PA",
-  "RI",
-  "SC",
-  "SD",
-  "TN",
-  "TX",
-  "UT",
-  "VT",
-  "VA",
-  "WA",
-  "WV",
-  "WI",
-  "WY",
-  "PR",
-  "GU",
-  "VI",
-  "AS",
-  "MP",
-  "ZZ",
-  "XX",
-  "ny",
-  "Tx",
-];
+const STATE_CODES = [...US_JURISDICTIONS, "ZZ", "XX", "ny", "Tx"];
 /** Counties of the sample (real FIPS codes, some across state lines from their ZIPs) and made-up ones. */
 const SAMPLE_COUNTIES = [
   "36061",

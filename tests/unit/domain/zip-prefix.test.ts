@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { STATES_AND_DC } from "../../../app/domain/us-states";
 import { stateForZipPrefix } from "../../../app/domain/zip-prefix";
 
 describe("stateForZipPrefix (USPS DMM L002)", () => {
@@ -37,59 +38,7 @@ describe("stateForZipPrefix (USPS DMM L002)", () => {
       if (state) seen.set(prefix, state);
     }
     const states = new Set(seen.values());
-    for (const s of [
-      "AL",
-      "AK",
-      "AZ",
-      "AR",
-      "CA",
-      "CO",
-      "CT",
-      "DE",
-      "DC",
-      "FL",
-      "GA",
-      "HI",
-      "ID",
-      "IL",
-      "IN",
-      "IA",
-      "KS",
-      "KY",
-      "LA",
-      "ME",
-      "MD",
-      "MA",
-      "MI",
-      "MN",
-      "MS",
-      "MO",
-      "MT",
-      "NE",
-      "NV",
-      "NH",
-      "NJ",
-      "NM",
-      "NY",
-      "NC",
-      "ND",
-      "OH",
-      "OK",
-      "OR",
-      "PA",
-      "RI",
-      "SC",
-      "SD",
-      "TN",
-      "TX",
-      "UT",
-      "VT",
-      "VA",
-      "WA",
-      "WV",
-      "WI",
-      "WY",
-    ]) {
+    for (const s of STATES_AND_DC) {
       expect(states.has(s), s).toBe(true);
     }
   });
