@@ -8,9 +8,11 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { PROVIDER_TYPE_ORDER, type ProviderTypeName } from "../../app/domain/coverage-suggestions";
 import { parseCsv } from "./csv";
 
-export type ProviderKind = "Individual" | "Facility" | "Group";
+/** The provider types of the Marketplace API, from the service's one list (app/domain is pure, so the fake may share it). */
+export type ProviderKind = ProviderTypeName;
 
 export interface FakePlan {
   id: string;
@@ -357,7 +359,10 @@ function loadDrugs(dir: string): Map<string, FakeDrug> {
   return drugs;
 }
 
-const KINDS: Record<string, ProviderKind> = { INDIVIDUAL: "Individual", FACILITY: "Facility", GROUP: "Group" };
+/** The machine-readable files spell the types in capitals (INDIVIDUAL, FACILITY, GROUP). */
+const KINDS: Record<string, ProviderKind> = Object.fromEntries(
+  PROVIDER_TYPE_ORDER.map((kind) => [kind.toUpperCase(), kind]),
+);
 
 function providerName(p: Record<string, unknown>, kind: ProviderKind): string {
   if (kind === "Individual") {

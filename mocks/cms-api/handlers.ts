@@ -5,6 +5,7 @@
  * coverage endpoints, `{counties}`, `{estimates}`, and plan search paged by 10.
  * See docs/reference/upstream-api.md.
  */
+import { PROVIDER_TYPE_ORDER } from "../../app/domain/coverage-suggestions";
 import type { FakeDataset, FakeDrug, FakePlan, FakeProvider, ProviderKind } from "./dataset";
 import {
   type AcaParameters,
@@ -231,7 +232,7 @@ function providerItem(p: FakeProvider) {
   };
 }
 
-const PROVIDER_TYPES: ProviderKind[] = ["Individual", "Facility", "Group"];
+const PROVIDER_TYPES: readonly ProviderKind[] = PROVIDER_TYPE_ORDER;
 
 export function providersAutocomplete(ds: FakeDataset, query: URLSearchParams): FakeAnswer {
   const q = requireQ(query).toLowerCase();
@@ -239,7 +240,7 @@ export function providersAutocomplete(ds: FakeDataset, query: URLSearchParams): 
   if (!/^\d{5}$/.test(zip)) throw new FakeApiError(400, "1003", "zipcode: must be 5 digits");
   const types = splitIds(query.get("type"));
   if (types.length === 0 || types.some((t) => !PROVIDER_TYPES.includes(t as ProviderKind))) {
-    throw new FakeApiError(400, "1003", "type: must be one of Individual, Facility, Group");
+    throw new FakeApiError(400, "1003", `type: must be one of ${PROVIDER_TYPES.join(", ")}`);
   }
   const nearness = (p: FakeProvider) =>
     p.addresses.some((a) => a.zip === zip) ? 0 : p.addresses.some((a) => a.zip.slice(0, 3) === zip.slice(0, 3)) ? 1 : 2;
