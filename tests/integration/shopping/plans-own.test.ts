@@ -24,7 +24,7 @@ import {
  * POST /api/plans from own data: every plan offered at the place, priced for
  * the household and checked to the cent against a hand calculation from the
  * sample rates (seed/sample/rate-puf.csv) and the federal default age curve
- * (45 CFR 147.102(e); aca-parameters.json ageCurves.federalDefault). TX
+ * (45 CFR 147.102(e); aca-parameters.json ageCurveFederalDefault). TX
  * eligibility comes from the fake upstream; NY's is computed here.
  */
 let fake: FakeUpstream;

@@ -64,7 +64,7 @@ describe("national generator (small fraction)", () => {
     expect(summary.counts.counties).toBe(3143);
   });
 
-  it("rates Alabama and Utah by their own age curves (aca-parameters.json stateSpecific)", () => {
+  it("rates Alabama and Utah by their own age curves (aca-parameters.json ageCurveStateSpecific)", () => {
     for (const [state, childKey, adultKey, adultLabel] of [
       ["AL", "0-20", "40", "40"],
       ["UT", "0-20", "27-36", "30"],
