@@ -2,6 +2,8 @@ import { Form, Link } from "@remix-run/react";
 import { useRef, useState, type FormEvent } from "react";
 import type { ShoppingState } from "../../lib/shopping-url";
 import { StateFields } from "./state-fields";
+import { useWords, type Words } from "./format";
+import { pathInLanguage } from "../../lib/language-url";
 
 export interface CountyOptionView {
   fips: string;
@@ -11,13 +13,14 @@ export interface CountyOptionView {
   sbe: boolean;
 }
 
-function shareWords(share: number | null): string | null {
+function shareWords(share: number | null, w: Words): string | null {
   if (share === null) return null;
-  if (share >= 0.5) return "most addresses in this ZIP code";
-  if (share >= 0.1) return "some addresses in this ZIP code";
-  return "a few addresses in this ZIP code";
+  if (share >= 0.5) return w.t("county.shareMost");
+  if (share >= 0.1) return w.t("county.shareSome");
+  return w.t("county.shareFew");
 }
 
+/** The county question's error, in English (the server's word, tests read it); the page shows county.choose. */
 export const CHOOSE_A_COUNTY = "Choose a county";
 /** The hidden field the county form sends (see shoppingPage). */
 export const COUNTY_FORM_FIELD = "county_form";
@@ -37,6 +40,8 @@ export function CountyChoice({
   zipPrefixState?: string | null;
 }) {
   // With JavaScript the missing choice is caught before the request; without it the server answers the same words.
+  const w = useWords();
+  const { t } = w;
   const [clientError, setClientError] = useState<string | null>(null);
   const fieldset = useRef<HTMLFieldSetElement>(null);
   const shown = clientError ?? error;
@@ -44,7 +49,7 @@ export function CountyChoice({
     const chosen = event.currentTarget.querySelector<HTMLInputElement>('input[name="county"]:checked');
     if (chosen) return setClientError(null);
     event.preventDefault();
-    setClientError(CHOOSE_A_COUNTY);
+    setClientError(t("county.choose"));
     fieldset.current?.querySelector<HTMLInputElement>('input[name="county"]')?.focus();
   };
   return (
@@ -55,17 +60,15 @@ export function CountyChoice({
       {state.year ? <input type="hidden" name="year" value={state.year} /> : null}
       <StateFields state={state} omit={["place"]} />
       <fieldset ref={fieldset} aria-describedby={shown ? "county-hint county-error" : "county-hint"}>
-        <legend>Which county do you live in?</legend>
+        <legend>{t("county.legend")}</legend>
         <p className="hint" id="county-hint">
-          {zipPrefixState
-            ? `ZIP code ${zip} is not in our list of ZIP codes by county (a PO-box or new ZIP code). It is in ${zipPrefixState}: choose the county you live in.`
-            : `ZIP code ${zip} is in more than one county.`}{" "}
-          Plans and prices depend on your county.
+          {zipPrefixState ? t("county.notListed", { zip, state: zipPrefixState }) : t("county.several", { zip })}{" "}
+          {t("county.depends")}
         </p>
         {shown ? (
           <p className="error-text" id="county-error">
-            <span className="visually-hidden">Error: </span>
-            {shown}
+            <span className="visually-hidden">{t("county.errorPrefix")} </span>
+            {shown === CHOOSE_A_COUNTY ? t("county.choose") : shown}
           </p>
         ) : null}
         {counties.map((c, i) => (
@@ -82,15 +85,15 @@ export function CountyChoice({
             />
             <label htmlFor={`county-${c.fips}`}>
               {c.name}, {c.state}
-              {shareWords(c.share) ? <span className="hint-inline"> ({shareWords(c.share)})</span> : null}
-              {c.sbe ? <span className="hint-inline"> ({c.state} runs its own marketplace)</span> : null}
+              {shareWords(c.share, w) ? <span className="hint-inline"> ({shareWords(c.share, w)})</span> : null}
+              {c.sbe ? <span className="hint-inline"> ({t("county.ownMarketplace", { state: c.state })})</span> : null}
             </label>
           </div>
         ))}
       </fieldset>
-      <button type="submit">Continue</button>
+      <button type="submit">{t("county.continue")}</button>
       <p>
-        <Link to="/plans">Use a different ZIP code</Link>
+        <Link to={pathInLanguage("/plans", w.lang)}>{t("county.otherZip")}</Link>
       </p>
     </Form>
   );

@@ -1,4 +1,5 @@
-import { money } from "./format";
+import { formatNumber } from "../../lib/format";
+import { money, useWords, type Words } from "./format";
 
 /** One income of the what-if series (the page model's shape of app/domain/what-if.ts). */
 export interface WhatIfPointView {
@@ -24,12 +25,12 @@ const WIDTH = 640;
 const HEIGHT = 280;
 const PAD = { left: 64, right: 16, top: 16, bottom: 40 };
 
-function who(p: WhatIfPointView): string {
+function who(p: WhatIfPointView, { t }: Words): string {
   const parts = [
-    p.medicaidChip ? `${p.medicaidChip} on Medicaid/CHIP` : null,
-    p.essentialPlan ? `${p.essentialPlan} on the Essential Plan` : null,
-    p.medicare ? `${p.medicare} on Medicare` : null,
-    p.coverageFamily ? `${p.coverageFamily} buying a plan` : null,
+    p.medicaidChip ? t("whatIf.onMedicaid", { count: p.medicaidChip }) : null,
+    p.essentialPlan ? t("whatIf.onEssential", { count: p.essentialPlan }) : null,
+    p.medicare ? t("whatIf.onMedicare", { count: p.medicare }) : null,
+    p.coverageFamily ? t("whatIf.buying", { count: p.coverageFamily }) : null,
   ].filter(Boolean);
   return parts.join(", ") || "—";
 }
@@ -40,6 +41,8 @@ function who(p: WhatIfPointView): string {
  * out) and the same figures as a table. Server-rendered; no JavaScript (docs/decisions/213).
  */
 export function IncomeWhatIf({ whatIf }: { whatIf: WhatIfView }) {
+  const w = useWords();
+  const { t, lang } = w;
   const { points } = whatIf;
   if (points.length < 2) return null;
   const minX = points[0].income;
@@ -56,13 +59,10 @@ export function IncomeWhatIf({ whatIf }: { whatIf: WhatIfView }) {
   const ticks = [0, 0.5, 1].map((f) => Math.round(maxY * f));
   return (
     <section className="what-if" aria-labelledby="what-if-heading" data-testid="income-what-if">
-      <h2 id="what-if-heading">What if your income changes?</h2>
+      <h2 id="what-if-heading">{t("whatIf.heading")}</h2>
       <p className="hint" id="what-if-hint">
-        Your monthly tax credit and what the benchmark silver plan would cost after it, at incomes from 50% to 500% of
-        the poverty level for your household. Dotted lines mark where the rules change.
-        {whatIf.ourEstimate
-          ? " This is our own estimate from the published rules; your credit above comes from the federal Marketplace."
-          : ""}
+        {t("whatIf.hint")}
+        {whatIf.ourEstimate ? ` ${t("whatIf.ourEstimate")}` : ""}
       </p>
       <svg
         viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
@@ -70,24 +70,24 @@ export function IncomeWhatIf({ whatIf }: { whatIf: WhatIfView }) {
         role="img"
         aria-labelledby="what-if-title what-if-desc"
       >
-        <title id="what-if-title">Monthly tax credit and net benchmark price by yearly income</title>
+        <title id="what-if-title">{t("whatIf.chartTitle")}</title>
         <desc id="what-if-desc">
           {own
-            ? `At your income of ${money(own.income)} the credit is ${money(own.aptcMonthly)} a month. The table below gives every point.`
-            : "The table below gives every point."}
+            ? `${t("whatIf.atYourIncome", { income: money(own.income, lang), credit: money(own.aptcMonthly, lang) })} ${t("whatIf.tableBelow")}`
+            : t("whatIf.tableBelow")}
         </desc>
         <line x1={PAD.left} y1={HEIGHT - PAD.bottom} x2={WIDTH - PAD.right} y2={HEIGHT - PAD.bottom} stroke="#374151" />
         <line x1={PAD.left} y1={PAD.top} x2={PAD.left} y2={HEIGHT - PAD.bottom} stroke="#374151" />
-        {ticks.map((t) => (
-          <text key={t} x={PAD.left - 6} y={y(t) + 4} textAnchor="end" fontSize="11" fill="#1f2937">
-            {`$${t.toLocaleString("en-US")}`}
+        {ticks.map((tick) => (
+          <text key={tick} x={PAD.left - 6} y={y(tick) + 4} textAnchor="end" fontSize="11" fill="#1f2937">
+            {`$${formatNumber(tick, lang)}`}
           </text>
         ))}
         <text x={PAD.left} y={HEIGHT - 8} fontSize="11" fill="#1f2937">
-          {money(minX)}
+          {money(minX, lang)}
         </text>
         <text x={WIDTH - PAD.right} y={HEIGHT - 8} fontSize="11" fill="#1f2937" textAnchor="end">
-          {money(maxX)}
+          {money(maxX, lang)}
         </text>
         {whatIf.lines
           .filter((l) => l.amount >= minX && l.amount <= maxX)
@@ -118,41 +118,43 @@ export function IncomeWhatIf({ whatIf }: { whatIf: WhatIfView }) {
           <g>
             <circle cx={x(own.income)} cy={y(own.aptcMonthly)} r="5" fill="#1d4ed8" />
             <text x={x(own.income) + 7} y={y(own.aptcMonthly) - 7} fontSize="12" fill="#1f2937" fontWeight="bold">
-              You
+              {t("whatIf.you")}
             </text>
           </g>
         ) : null}
       </svg>
       <p className="bar-legend">
-        <span className="key key-credit" aria-hidden="true" /> Tax credit a month
+        <span className="key key-credit" aria-hidden="true" /> {t("whatIf.legendCredit")}
         <span className="sep"> · </span>
-        <span className="key key-net" aria-hidden="true" /> Benchmark silver plan after the credit
+        <span className="key key-net" aria-hidden="true" /> {t("whatIf.legendNet")}
       </p>
       <details>
-        <summary>The same figures as a table</summary>
-        <div className="table-scroll" tabIndex={0} role="region" aria-label="Income what-if table">
+        <summary>{t("whatIf.tableSummary")}</summary>
+        <div className="table-scroll" tabIndex={0} role="region" aria-label={t("whatIf.tableLabel")}>
           <table className="what-if-table">
-            <caption className="visually-hidden">Tax credit and net benchmark price by yearly income</caption>
+            <caption className="visually-hidden">{t("whatIf.tableCaption")}</caption>
             <thead>
               <tr>
-                <th scope="col">Yearly income</th>
-                <th scope="col">% of poverty level</th>
-                <th scope="col">Tax credit a month</th>
-                <th scope="col">Benchmark silver after credit</th>
-                <th scope="col">Who is covered how</th>
+                <th scope="col">{t("whatIf.colIncome")}</th>
+                <th scope="col">{t("whatIf.colFpl")}</th>
+                <th scope="col">{t("whatIf.colCredit")}</th>
+                <th scope="col">{t("whatIf.colNet")}</th>
+                <th scope="col">{t("whatIf.colWho")}</th>
               </tr>
             </thead>
             <tbody>
               {points.map((p) => (
                 <tr key={p.income} className={p.own ? "own" : undefined}>
                   <th scope="row">
-                    {money(p.income)}
-                    {p.own ? " (you)" : ""}
+                    {money(p.income, lang)}
+                    {p.own ? ` (${t("whatIf.youLower")})` : ""}
                   </th>
                   <td>{p.fplPercent}%</td>
-                  <td>{money(p.aptcMonthly)}</td>
-                  <td>{p.netBenchmarkMonthly === null ? "No plan needed" : money(p.netBenchmarkMonthly)}</td>
-                  <td>{who(p)}</td>
+                  <td>{money(p.aptcMonthly, lang)}</td>
+                  <td>
+                    {p.netBenchmarkMonthly === null ? t("whatIf.noPlanNeeded") : money(p.netBenchmarkMonthly, lang)}
+                  </td>
+                  <td>{who(p, w)}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,4 +1,7 @@
 import { Link } from "@remix-run/react";
+import { Trans } from "react-i18next";
+import { pathInLanguage } from "../../lib/language-url";
+import { useWords } from "./format";
 
 export interface SbeRedirectView {
   state: string;
@@ -18,34 +21,33 @@ export function SbeHandoff({
   redirect: SbeRedirectView;
   chooseCountyHref: string | null;
 }) {
+  const { t, lang } = useWords();
+  const where = countyName ? `${countyName}, ${redirect.state}` : t("sbe.zip", { zip });
+  const otherZip = pathInLanguage("/plans", lang);
   return (
     <>
-      <p>
-        {countyName ? `${countyName}, ${redirect.state}` : `ZIP code ${zip}`} is in a state that runs its own health
-        insurance marketplace. Plans, prices and savings for people who live there are on {redirect.marketplace_name},
-        not on HealthCare.gov or this site.
-      </p>
+      <p>{t("sbe.intro", { where, marketplace: redirect.marketplace_name })}</p>
       <p>
         <a className="button" href={redirect.marketplace_url} rel="noopener noreferrer">
-          Go to {redirect.marketplace_name}
+          {t("sbe.goTo", { marketplace: redirect.marketplace_name })}
         </a>
       </p>
-      <h2>What to expect there</h2>
+      <h2>{t("sbe.expectHeading")}</h2>
       <ul>
-        <li>
-          The same kinds of help: a premium tax credit that lowers your monthly bill, and extra savings on silver plans
-          if your income qualifies.
-        </li>
-        <li>Medicaid and CHIP: the state marketplace can tell you if you qualify and help you apply.</li>
-        <li>Have your household's income for the year and everyone's date of birth ready.</li>
+        <li>{t("sbe.expectHelp")}</li>
+        <li>{t("sbe.expectMedicaid")}</li>
+        <li>{t("sbe.expectReady")}</li>
       </ul>
       <p>
         {chooseCountyHref ? (
-          <>
-            <Link to={chooseCountyHref}>Choose a different county</Link> or{" "}
-          </>
-        ) : null}
-        <Link to="/plans">use a different ZIP code</Link>.
+          <Trans
+            t={t}
+            i18nKey="sbe.countyOrZip"
+            components={{ county: <Link to={chooseCountyHref} />, zip: <Link to={otherZip} /> }}
+          />
+        ) : (
+          <Trans t={t} i18nKey="sbe.otherZip" components={{ zip: <Link to={otherZip} /> }} />
+        )}
       </p>
     </>
   );

@@ -1,6 +1,8 @@
-import { money } from "./format";
+import { Fragment } from "react";
+import { money, useWords } from "./format";
 
 export interface YearlyCostMethodRowView {
+  key?: string;
   service: string;
   allowedCost: number;
   low: number;
@@ -10,37 +12,33 @@ export interface YearlyCostMethodRowView {
 
 /** How "estimated yearly cost" is worked out (docs/yearly-cost.md), on the page where it is used. */
 export function YearlyCostMethod({ rows }: { rows: YearlyCostMethodRowView[] }) {
+  const { t, lang } = useWords();
   const total = (level: "low" | "medium" | "high") => rows.reduce((sum, r) => sum + r[level] * r.allowedCost, 0);
   return (
     <section aria-labelledby="method-heading" className="method">
-      <h2 id="method-heading">How we estimate the yearly cost</h2>
-      <p>
-        Estimated yearly cost = the monthly premium after your tax credit × 12, plus what you would pay out of pocket
-        for an assumed year of care. We price that care with each plan&apos;s own rules: its deductible, copays,
-        coinsurance and out-of-pocket maximum (and your savings level on silver plans). Everyone in the household is
-        assumed to use the level you choose.
-      </p>
+      <h2 id="method-heading">{t("yearlyCost.heading")}</h2>
+      <p>{t("yearlyCost.body")}</p>
       <details>
-        <summary>The assumed year of care for each level</summary>
+        <summary>{t("yearlyCost.summary")}</summary>
         <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="method-caption">
           <table className="method-table">
-            <caption id="method-caption">
-              Visits and prescriptions per person per year, and the cost we assume for each
-            </caption>
+            <caption id="method-caption">{t("yearlyCost.caption")}</caption>
             <thead>
               <tr>
-                <th scope="col">Care</th>
-                <th scope="col">Assumed cost</th>
-                <th scope="col">Low</th>
-                <th scope="col">Medium</th>
-                <th scope="col">High</th>
+                <th scope="col">{t("yearlyCost.care")}</th>
+                <th scope="col">{t("yearlyCost.assumedCost")}</th>
+                {(["low", "medium", "high"] as const).map((level) => (
+                  <Fragment key={level}>
+                    <th scope="col">{t(`yearlyCost.level.${level}`)}</th>
+                  </Fragment>
+                ))}
               </tr>
             </thead>
             <tbody>
               {rows.map((r) => (
                 <tr key={r.service}>
-                  <th scope="row">{r.service}</th>
-                  <td>{money(r.allowedCost)}</td>
+                  <th scope="row">{r.key ? t(`yearlyCost.service.${r.key}`) : r.service}</th>
+                  <td>{money(r.allowedCost, lang)}</td>
                   <td>{r.low}</td>
                   <td>{r.medium}</td>
                   <td>{r.high}</td>
@@ -49,19 +47,16 @@ export function YearlyCostMethod({ rows }: { rows: YearlyCostMethodRowView[] }) 
             </tbody>
             <tfoot>
               <tr>
-                <th scope="row">Cost of the year of care</th>
+                <th scope="row">{t("yearlyCost.total")}</th>
                 <td />
-                <td>{money(total("low"))}</td>
-                <td>{money(total("medium"))}</td>
-                <td>{money(total("high"))}</td>
+                <td>{money(total("low"), lang)}</td>
+                <td>{money(total("medium"), lang)}</td>
+                <td>{money(total("high"), lang)}</td>
               </tr>
             </tfoot>
           </table>
         </div>
-        <p className="hint">
-          These are our own round-number assumptions, not prices you will be charged. They do not include preventive
-          care (free on every plan), out-of-network care or separate drug deductibles.
-        </p>
+        <p className="hint">{t("yearlyCost.hint")}</p>
       </details>
     </section>
   );

@@ -1,6 +1,8 @@
 import { SERVICE_ALLOWED_COST, USAGE_PROFILES, type ServiceKind } from "../../domain/yearly-cost";
 
 export interface YearlyCostMethodRow {
+  /** The service's key (the page words it: yearlyCost.service.<key>). */
+  key: ServiceKind;
   service: string;
   allowedCost: number;
   low: number;
@@ -25,6 +27,7 @@ export function yearlyCostMethod(): YearlyCostMethodRow[] {
     const count = (level: keyof typeof USAGE_PROFILES) =>
       USAGE_PROFILES[level].find((l) => l.service === service)?.count ?? 0;
     return {
+      key: service,
       service: SERVICE_WORDS[service],
       allowedCost: SERVICE_ALLOWED_COST[service],
       low: count("low"),

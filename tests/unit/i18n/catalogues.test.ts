@@ -40,8 +40,8 @@ describe("message catalogues", () => {
 
   it("translate the sentences: a Spanish value equal to the English one is only a name", () => {
     const same = [...flat.en].filter(([key, english]) => flat.es.get(key) === english).map(([key]) => key);
-    // "No" is the same word in both languages.
-    expect(same.sort()).toEqual(["compare.no", "meta.pageTitle", "meta.siteName", "site.brand"]);
+    // "No" and "Error:" are the same words in both languages.
+    expect(same.sort()).toEqual(["compare.no", "county.errorPrefix", "meta.pageTitle", "meta.siteName", "site.brand"]);
   });
 
   it("render through i18next with interpolation, in each language", () => {
