@@ -2,6 +2,8 @@ import type { z } from "zod";
 import { PLAN_FILTERS, type FilterState, type PlanFilter, type PlanFilterValues } from "../../domain/plan-filters";
 import { filterValue, type ShoppingState } from "../../lib/shopping-url";
 import { PlanSort, PlansRequest, UsageLevel, Zip } from "../../schemas/shopping";
+import { DEFAULT_LANGUAGE, tFor, type Language } from "../../i18n/i18n";
+import type { TFunction } from "i18next";
 
 type SortKey = z.infer<typeof PlanSort>;
 type Usage = z.infer<typeof UsageLevel>;
@@ -26,16 +28,32 @@ export function parseDollars(text: string): number | null {
   return Number(cleaned);
 }
 
-export function zipError(zip: string): string | null {
-  if (zip === "") return "Enter your 5-digit ZIP code.";
-  return Zip.safeParse(zip).success ? null : "A ZIP code has 5 digits, for example 75201.";
+export function zipError(zip: string, lang: Language = DEFAULT_LANGUAGE): string | null {
+  const t = tFor(lang);
+  if (zip === "") return t("results.error.zipEmpty");
+  return Zip.safeParse(zip).success ? null : t("results.error.zipInvalid");
 }
 
-const AGE_MESSAGE = "Enter an age from 0 to 120, in whole years.";
-const INCOME_MESSAGE = "Enter your expected household income for the year in dollars, for example 36000.";
+function sizeMessage(people: number, t: TFunction): string {
+  return t("householdCheck.size", { count: people });
+}
 
-function sizeMessage(people: number): string {
-  return `Enter a number from ${people} to 20: everyone in your tax household, at least the ${people} ${people === 1 ? "person" : "people"} listed.`;
+/**
+ * The household rules' own messages (app/domain/household.ts, English for the JSON API) in the
+ * page's language: each has a catalogue sentence with its numbers taken from the English.
+ */
+function householdRuleMessage(message: string, t: TFunction): string {
+  const adult = /^A household needs an adult \((\d+) or older\)/.exec(message);
+  if (adult) return t("householdCheck.needsAdult", { age: adult[1] });
+  const spouse = /^A spouse must be at least (\d+)/.exec(message);
+  if (spouse) return t("householdCheck.spouseAge", { age: spouse[1] });
+  const one = /^Only one person can be "([^"]+)" \(person (\d+) already is\)/.exec(message);
+  if (one) {
+    const relationship = t(`householdForm.${one[1] === "other" ? "otherRelative" : one[1]}`);
+    return t("householdCheck.onlyOne", { relationship, number: one[2] });
+  }
+  if (/^Household size cannot be smaller/.test(message)) return t("householdCheck.sizeSmaller");
+  return `${message}.`;
 }
 
 /**
@@ -103,7 +121,12 @@ export function householdSubmitted(search: URLSearchParams): boolean {
  * The household and place of the URL as a PlansRequest (the schema of
  * POST /api/plans), or the field errors a person has to fix.
  */
-export function checkHousehold(state: ShoppingState): HouseholdCheck {
+export function checkHousehold(state: ShoppingState, lang: Language = DEFAULT_LANGUAGE): HouseholdCheck {
+  const t = tFor(lang);
+  const AGE_MESSAGE = t("householdCheck.age");
+  const INCOME_MESSAGE = t("householdCheck.income");
+  // English keeps the rules' own words (the JSON API's); another language has them from the catalogue.
+  const rule = (message: string) => (lang === DEFAULT_LANGUAGE ? `${message}.` : householdRuleMessage(message, t));
   const errors: FieldErrors = {};
   const income = parseDollars(state.income);
   if (income === null) errors.income = INCOME_MESSAGE;
@@ -117,18 +140,18 @@ export function checkHousehold(state: ShoppingState): HouseholdCheck {
   });
   // An added person's relationship is asked, never guessed (docs/decisions/210).
   state.people.forEach((p, i) => {
-    if (i > 0 && p.relationship === "") errors[`rel-${i}`] = `Choose how person ${i + 1} is related to you.`;
+    if (i > 0 && p.relationship === "") errors[`rel-${i}`] = t("householdCheck.rel", { number: i + 1 });
   });
   let size: number | undefined;
   if (state.size !== "") {
     const people = Math.max(1, state.people.length);
     if (!/^\d{1,2}$/.test(state.size) || Number(state.size) < people || Number(state.size) > 20)
-      errors.size = sizeMessage(people);
+      errors.size = sizeMessage(people, t);
     else size = Number(state.size);
   }
   let year: number | undefined;
   if (state.year !== "") {
-    if (!/^\d{4}$/.test(state.year)) errors.year = "A plan year has 4 digits, for example 2027.";
+    if (!/^\d{4}$/.test(state.year)) errors.year = t("householdCheck.yearDigits");
     else year = Number(state.year);
   }
   if (Object.keys(errors).length > 0) return { ok: false, errors };
@@ -164,18 +187,15 @@ export function checkHousehold(state: ShoppingState): HouseholdCheck {
     else if (head === "household" && second === "people" && third !== undefined && fourth === "age")
       [key, message] = [`age-${third}`, AGE_MESSAGE];
     else if (head === "household" && second === "people" && third !== undefined && fourth === "relationship")
-      [key, message] = [`rel-${third}`, `${issue.message}.`];
+      [key, message] = [`rel-${third}`, rule(issue.message)];
     else if (head === "household" && second === "people" && third === undefined && issue.code === "custom")
-      [key, message] = ["age-0", `${issue.message}.`];
+      [key, message] = ["age-0", rule(issue.message)];
     else if (head === "household" && second === "size")
-      [key, message] = ["size", sizeMessage(Math.max(1, state.people.length))];
-    else if (head === "household" && second === "people")
-      [key, message] = ["age-0", "Add at least one person (at most 20)."];
-    else if (head === "place")
-      [key, message] = ["place", "Your ZIP code and county did not come through. Start again with your ZIP code."];
-    else if (head === "year") [key, message] = ["year", "That plan year is not one we can show."];
-    else
-      [key, message] = ["form", `Something in the address could not be read (${issue.path.join(".") || "request"}).`];
+      [key, message] = ["size", sizeMessage(Math.max(1, state.people.length), t)];
+    else if (head === "household" && second === "people") [key, message] = ["age-0", t("householdCheck.addPerson")];
+    else if (head === "place") [key, message] = ["place", t("householdCheck.place")];
+    else if (head === "year") [key, message] = ["year", t("householdCheck.year")];
+    else [key, message] = ["form", t("householdCheck.form", { what: issue.path.join(".") || "request" })];
     if (!(key in errors)) errors[key] = message;
   }
   return { ok: false, errors };
