@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from "react";
 import type { Selection } from "../../lib/shopping-url";
+import { useWords } from "./format";
 
 /**
  * The drug and doctor pickers of the results page in one native disclosure
@@ -20,12 +21,13 @@ export function DrugsAndDoctors({
   searching: boolean;
   children: ReactNode;
 }) {
+  const { t } = useWords();
   const [open] = useState(() => searching || drugs.length > 0 || doctors.length > 0);
   const chosen = [...drugs, ...doctors].map((s) => s.name);
   return (
     <details className="drugs-doctors" open={open} data-testid="drugs-doctors">
       <summary>
-        {chosen.length > 0 ? "Your drugs and doctors" : "Check your drugs and doctors"}
+        {chosen.length > 0 ? t("planPage.coverageHeading") : t("drugsDoctors.check")}
         {chosen.length > 0 ? <span className="hint-inline"> ({chosen.join(", ")})</span> : null}
       </summary>
       {children}

@@ -2,21 +2,17 @@ import { Form, Link } from "@remix-run/react";
 import type { ShoppingState } from "../../lib/shopping-url";
 import { MAX_PEOPLE, proposedRelationship } from "../../lib/shopping-url";
 import { StateFields } from "./state-fields";
+import { useWords, type Words } from "./format";
+import { pathInLanguage } from "../../lib/language-url";
 
-const FIELD_LABELS: Record<string, string> = {
-  income: "Household income",
-  size: "Tax household size",
-  year: "Plan year",
-  place: "Place",
-  form: "Address",
-};
+const FIELDS = ["income", "size", "year", "place", "form"];
 
-function fieldLabel(key: string): string {
+function fieldLabel(key: string, { t }: Words): string {
   const person = /^age-(\d+)$/.exec(key);
-  if (person) return `Age of person ${Number(person[1]) + 1}`;
+  if (person) return t("householdForm.field.age", { number: Number(person[1]) + 1 });
   const rel = /^rel-(\d+)$/.exec(key);
-  if (rel) return `Relationship of person ${Number(rel[1]) + 1}`;
-  return FIELD_LABELS[key] ?? key;
+  if (rel) return t("householdForm.field.rel", { number: Number(rel[1]) + 1 });
+  return FIELDS.includes(key) ? t(`householdForm.field.${key}`) : key;
 }
 
 function fieldTarget(key: string): string {
@@ -49,6 +45,8 @@ export function HouseholdForm({
   changeZipHref: string;
   changeCountyHref: string | null;
 }) {
+  const w = useWords();
+  const { t } = w;
   const people =
     state.people.length > 0
       ? state.people
@@ -71,17 +69,17 @@ export function HouseholdForm({
     <Form method="get" action="/plans" className="step-form household-form" noValidate>
       {/* The first submit button is the one Enter presses: make it "See plans", not "Remove person". */}
       <button type="submit" className="visually-hidden" tabIndex={-1} aria-hidden="true">
-        See plans
+        {t("householdForm.seePlans")}
       </button>
       <StateFields state={state} omit={["household"]} />
       {errorKeys.length > 0 ? (
         <div className="error-summary" role="alert" aria-labelledby="household-errors-heading">
-          <h2 id="household-errors-heading">Please check {errorKeys.length === 1 ? "this answer" : "these answers"}</h2>
+          <h2 id="household-errors-heading">{t("householdForm.check", { count: errorKeys.length })}</h2>
           <ul>
             {errorKeys.map((key) => (
               <li key={key}>
                 <a href={`#${fieldTarget(key)}`}>
-                  {fieldLabel(key)}: {errors[key]}
+                  {fieldLabel(key, w)}: {errors[key]}
                 </a>
               </li>
             ))}
@@ -89,14 +87,12 @@ export function HouseholdForm({
         </div>
       ) : null}
       <fieldset>
-        <legend>Who needs coverage?</legend>
-        <p className="hint">
-          List everyone in your household who wants a plan. Prices depend on each person&apos;s age and tobacco use.
-        </p>
+        <legend>{t("householdForm.whoLegend")}</legend>
+        <p className="hint">{t("householdForm.whoHint")}</p>
         {people.map((person, i) => (
           <fieldset className="person" id={`person-${i}`} key={i}>
-            <legend>{i === 0 ? "Person 1 (you)" : `Person ${i + 1}`}</legend>
-            <label htmlFor={`age-${i}`}>Age</label>
+            <legend>{i === 0 ? t("householdForm.personYou") : t("householdForm.person", { number: i + 1 })}</legend>
+            <label htmlFor={`age-${i}`}>{t("householdForm.age")}</label>
             <input
               id={`age-${i}`}
               name="age"
@@ -114,9 +110,9 @@ export function HouseholdForm({
                 {errors[`age-${i}`]}
               </p>
             ) : null}
-            <label htmlFor={`tobacco-${i}`}>Uses tobacco</label>
+            <label htmlFor={`tobacco-${i}`}>{t("householdForm.tobacco")}</label>
             <p className="hint" id={`tobacco-${i}-hint`}>
-              Tobacco 4 or more times a week in the last 6 months (not counting religious or ceremonial use).
+              {t("householdForm.tobaccoHint")}
             </p>
             <select
               id={`tobacco-${i}`}
@@ -124,13 +120,13 @@ export function HouseholdForm({
               defaultValue={person.tobacco ? "yes" : "no"}
               aria-describedby={`tobacco-${i}-hint`}
             >
-              <option value="no">No</option>
-              <option value="yes">Yes</option>
+              <option value="no">{t("compare.no")}</option>
+              <option value="yes">{t("householdForm.yes")}</option>
             </select>
-            <label htmlFor={`pregnant-${i}`}>Pregnant</label>
+            <label htmlFor={`pregnant-${i}`}>{t("householdForm.pregnant")}</label>
             <select id={`pregnant-${i}`} name="pregnant" defaultValue={person.pregnant ? "yes" : "no"}>
-              <option value="no">No</option>
-              <option value="yes">Yes</option>
+              <option value="no">{t("compare.no")}</option>
+              <option value="yes">{t("householdForm.yes")}</option>
             </select>
             <div className="checkbox">
               <input
@@ -141,17 +137,16 @@ export function HouseholdForm({
                 defaultChecked={person.noMedicare === true}
                 aria-describedby={`no-medicare-${i}-hint`}
               />
-              <label htmlFor={`no-medicare-${i}`}>Not eligible for premium-free Medicare Part A</label>
+              <label htmlFor={`no-medicare-${i}`}>{t("householdForm.noMedicare")}</label>
             </div>
             <p className="hint" id={`no-medicare-${i}-hint`}>
-              Only matters at 65 or older: we assume people 65 and over can get Medicare, which rules out the tax credit
-              for them.
+              {t("householdForm.noMedicareHint")}
             </p>
             {i === 0 ? (
               <input type="hidden" name="rel" value="self" />
             ) : (
               <>
-                <label htmlFor={`rel-${i}`}>Relationship to you</label>
+                <label htmlFor={`rel-${i}`}>{t("householdForm.relLabel")}</label>
                 <select
                   id={`rel-${i}`}
                   name="rel"
@@ -163,10 +158,10 @@ export function HouseholdForm({
                     delete event.currentTarget.dataset.proposed;
                   }}
                 >
-                  <option value="">Choose…</option>
-                  <option value="spouse">Spouse</option>
-                  <option value="child">Child</option>
-                  <option value="other">Other relative</option>
+                  <option value="">{t("householdForm.choose")}</option>
+                  <option value="spouse">{t("householdForm.spouse")}</option>
+                  <option value="child">{t("householdForm.child")}</option>
+                  <option value="other">{t("householdForm.otherRelative")}</option>
                 </select>
                 {errors[`rel-${i}`] ? (
                   <p className="error-text" id={`rel-${i}-error`}>
@@ -175,7 +170,7 @@ export function HouseholdForm({
                 ) : null}
                 <div>
                   <button type="submit" name="remove_person" value={String(i)} className="secondary small">
-                    Remove person {i + 1}
+                    {t("householdForm.removePerson", { number: i + 1 })}
                   </button>
                 </div>
               </>
@@ -184,14 +179,13 @@ export function HouseholdForm({
         ))}
         {people.length < MAX_PEOPLE ? (
           <button type="submit" name="add_person" value="1" className="secondary">
-            Add a person
+            {t("householdForm.addPerson")}
           </button>
         ) : null}
       </fieldset>
-      <label htmlFor="income">Expected household income for the year</label>
+      <label htmlFor="income">{t("householdForm.incomeLabel")}</label>
       <p className="hint" id="income-hint">
-        In dollars, before taxes: everyone in your tax household, including people who do not need coverage. For example
-        36000.
+        {t("householdForm.incomeHint")}
       </p>
       <div className="money-input">
         <span aria-hidden="true">$</span>
@@ -211,11 +205,10 @@ export function HouseholdForm({
         </p>
       ) : null}
       <label htmlFor="size">
-        Tax household size <span className="optional">(optional)</span>
+        {t("householdForm.sizeLabel")} <span className="optional">{t("householdForm.optional")}</span>
       </label>
       <p className="hint" id="size-hint">
-        Everyone you will claim on your tax return, including people who do not need coverage. Leave blank if it is just
-        the people above.
+        {t("householdForm.sizeHint")}
       </p>
       <input
         id="size"
@@ -237,16 +230,18 @@ export function HouseholdForm({
         <p className="error-text">{errors.place ?? errors.form ?? errors.year}</p>
       ) : null}
       <div>
-        <button type="submit">See plans and prices</button>
+        <button type="submit">{t("householdForm.submit")}</button>
       </div>
       <p className="step-links">
         {changeCountyHref ? (
           <>
-            <Link to={changeCountyHref}>Change county</Link>
+            <Link to={changeCountyHref}>{t("householdForm.changeCounty")}</Link>
             {" · "}
           </>
         ) : null}
-        <Link to={changeZipHref}>Use a different ZIP code</Link>
+        <Link to={changeZipHref === "/plans" ? pathInLanguage("/plans", w.lang) : changeZipHref}>
+          {t("county.otherZip")}
+        </Link>
       </p>
     </Form>
   );

@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import { plansHref, type ShoppingState } from "../../lib/shopping-url";
-import { money, peopleWords } from "./format";
+import { formatWholeDollars } from "../../lib/format";
+import { money, peopleWords, useWords, type Words } from "./format";
 
 export interface PlaceView {
   zip: string;
@@ -9,16 +10,28 @@ export interface PlaceView {
   otherCounties: boolean;
 }
 
-function personWords(p: ShoppingState["people"][number], i: number): string {
-  const who =
-    i === 0 ? "you" : p.relationship === "spouse" ? "spouse" : p.relationship === "child" ? "child" : "relative";
-  const extras = [p.tobacco ? "uses tobacco" : null, p.pregnant ? "pregnant" : null].filter(Boolean).join(", ");
+function personWords(p: ShoppingState["people"][number], i: number, { t }: Words): string {
+  const who = t(
+    i === 0
+      ? "householdSummary.you"
+      : p.relationship === "spouse"
+        ? "householdSummary.spouse"
+        : p.relationship === "child"
+          ? "householdSummary.child"
+          : "householdSummary.relative",
+  );
+  const extras = [
+    p.tobacco ? t("householdSummary.usesTobacco") : null,
+    p.pregnant ? t("householdSummary.pregnant") : null,
+  ]
+    .filter(Boolean)
+    .join(", ");
   return `${who} ${p.age}${extras ? ` (${extras})` : ""}`;
 }
 
 /** Whole dollars without cents ("$60,000"): the income as typed is a yearly estimate. */
-function dollars(amount: number): string {
-  return Number.isInteger(amount) ? `$${amount.toLocaleString("en-US")}` : money(amount);
+function dollars(amount: number, w: Words): string {
+  return Number.isInteger(amount) ? formatWholeDollars(amount, w.lang) : money(amount, w.lang);
 }
 
 /**
@@ -35,16 +48,25 @@ export function HouseholdSummary({
   place: PlaceView;
   householdSize: number;
 }) {
+  const w = useWords();
+  const { t } = w;
   const income = Number(state.income.replace(/[\s$,]/g, ""));
   return (
     <div className="household-summary" data-testid="household-summary">
       <p>
-        <strong>{peopleWords(state.people.length)}</strong> ({state.people.map(personWords).join(", ")}),{" "}
-        {Number.isFinite(income) ? dollars(income) : state.income} a year, ZIP {place.zip}.
-        {householdSize !== state.people.length ? ` Tax household of ${householdSize}.` : ""}{" "}
+        <strong>{peopleWords(state.people.length, w)}</strong> (
+        {state.people.map((p, i) => personWords(p, i, w)).join(", ")}),{" "}
+        {t("householdSummary.line", {
+          income: Number.isFinite(income) ? dollars(income, w) : state.income,
+          zip: place.zip,
+        })}
+        {householdSize !== state.people.length
+          ? ` ${t("householdSummary.taxHousehold", { count: householdSize })}`
+          : ""}{" "}
         {/* The household step links on to a new ZIP code or county too. */}
         <Link to={plansHref(state, [["step", "household"]])}>
-          Change<span className="visually-hidden"> your household, income, county or ZIP code</span>
+          {t("householdSummary.change")}
+          <span className="visually-hidden"> {t("householdSummary.changeWhat")}</span>
         </Link>
       </p>
     </div>

@@ -11,6 +11,7 @@ import {
 } from "../../lib/shopping-url";
 import { LatestRequest } from "./latest-request";
 import { StateFields } from "./state-fields";
+import { useWords } from "./format";
 
 /**
  * The drug and doctor pickers of the results page. Without JavaScript: a
@@ -58,44 +59,10 @@ export function doctorOption(p: ProviderSuggestionView): PickerOption {
 
 type Kind = "drug" | "doctor";
 
-const TEXT: Record<
-  Kind,
-  {
-    heading: string;
-    intro: string;
-    label: string;
-    hint: string;
-    param: string;
-    remove: string;
-    button: string;
-    plural: string;
-    unavailable: string;
-  }
-> = {
-  drug: {
-    heading: "Your prescription drugs",
-    intro: "Add the drugs you take to see whether each plan covers them.",
-    label: "Drug name",
-    hint: "Type at least 3 letters, for example lipitor or metformin.",
-    param: "drugq",
-    remove: "remove_drug",
-    button: "Search drugs",
-    plural: "drugs",
-    unavailable:
-      "Drug search is unavailable right now. Plans and prices are not affected; please try again in a few minutes.",
-  },
-  doctor: {
-    heading: "Your doctors and facilities",
-    intro: "Add your doctors, clinics or hospitals to see whether they are in each plan's network.",
-    label: "Doctor or facility name",
-    hint: "Type at least 3 letters of a name near your ZIP code.",
-    param: "doctorq",
-    remove: "remove_npi",
-    button: "Search doctors",
-    plural: "doctors or facilities",
-    unavailable:
-      "Doctor search is unavailable right now. Plans and prices are not affected; please try again in a few minutes.",
-  },
+/** The URL parameters of each picker; its words are the catalogue's picker.<kind>.* entries. */
+const PARAMS: Record<Kind, { param: string; remove: string }> = {
+  drug: { param: "drugq", remove: "remove_drug" },
+  doctor: { param: "doctorq", remove: "remove_npi" },
 };
 
 async function postJson(path: string, body: unknown, signal: AbortSignal): Promise<Record<string, unknown>> {
@@ -153,17 +120,19 @@ export function Picker({
   year: number | undefined;
   coverageUnavailable: boolean;
 }) {
-  const text = TEXT[kind];
+  const { t } = useWords();
+  const text = PARAMS[kind];
+  const words = (key: string, values?: Record<string, unknown>) => t(`picker.${kind}.${key}`, values);
   const id = kind === "drug" ? "drugs" : "doctors";
   const add = (option: Selection) =>
     plansHref(kind === "drug" ? withDrug(state, option) : withDoctor(state, option)) + `#${id}`;
   const full = selections.length >= MAX_SELECTIONS;
   return (
     <section id={id} aria-labelledby={`${id}-heading`} className="picker">
-      <h2 id={`${id}-heading`}>{text.heading}</h2>
-      <p className="hint">{text.intro}</p>
+      <h2 id={`${id}-heading`}>{words("heading")}</h2>
+      <p className="hint">{words("intro")}</p>
       {selections.length > 0 ? (
-        <Form method="get" action="/plans" aria-label={`Chosen ${text.plural}`}>
+        <Form method="get" action="/plans" aria-label={words("chosen")}>
           <StateFields state={state} />
           <ul className="chip-list">
             {selections.map((s) => (
@@ -173,7 +142,7 @@ export function Picker({
                   name={text.remove}
                   value={s.code}
                   className="chip"
-                  aria-label={`Remove ${s.name}`}
+                  aria-label={t("picker.remove", { name: s.name })}
                 >
                   {s.name} <span aria-hidden="true">×</span>
                 </button>
@@ -184,24 +153,17 @@ export function Picker({
       ) : null}
       {coverageUnavailable ? (
         <p className="notice warn" role="status">
-          We could not check {kind === "drug" ? "drug coverage" : "doctor networks"} right now, so every plan shows
-          &quot;unknown&quot; below. Prices are not affected.
+          {words("coverageUnavailable")}
         </p>
       ) : null}
       {full ? (
-        <p className="hint">You have added {MAX_SELECTIONS}, the most we check at once. Remove one to add another.</p>
+        <p className="hint">{t("picker.full", { max: MAX_SELECTIONS })}</p>
       ) : (
-        <Form
-          method="get"
-          action={`/plans#${id}`}
-          role="search"
-          aria-label={`Search ${text.plural}`}
-          className="picker-form"
-        >
+        <Form method="get" action={`/plans#${id}`} role="search" aria-label={words("search")} className="picker-form">
           <StateFields state={state} />
-          <label htmlFor={text.param}>{text.label}</label>
+          <label htmlFor={text.param}>{words("label")}</label>
           <p className="hint" id={`${text.param}-hint`}>
-            {text.hint}
+            {words("hint")}
           </p>
           <SuggestInput
             key={selections.map((s) => s.code).join(",")}
@@ -212,34 +174,29 @@ export function Picker({
             zip={state.zip}
             year={year}
             hrefFor={add}
-            unavailableText={text.unavailable}
+            unavailableText={words("unavailable")}
           />
           <button type="submit" className="secondary">
-            {text.button}
+            {words("button")}
           </button>
         </Form>
       )}
       {search ? (
         <div className="search-results" id={`${id}-results`}>
-          <h3>Results for &ldquo;{search.query}&rdquo;</h3>
+          <h3>{t("picker.resultsFor", { query: search.query })}</h3>
           {search.error ? (
             <p className="error-text">{search.error}</p>
           ) : search.unavailable ? (
-            <p className="notice warn">{text.unavailable}</p>
+            <p className="notice warn">{words("unavailable")}</p>
           ) : search.options.length === 0 ? (
-            <p>
-              No {text.plural} match &ldquo;{search.query}&rdquo;. Check the spelling
-              {kind === "drug" ? " or try the generic name" : ""}.
-            </p>
+            <p>{words("noMatch", { query: search.query })}</p>
           ) : (
             <>
-              {search.partial ? (
-                <p className="hint">Some results may be missing: part of the search did not answer.</p>
-              ) : null}
+              {search.partial ? <p className="hint">{t("picker.partial")}</p> : null}
               <ul className="search-list">
                 {search.options.map((o) => (
                   <li key={o.code}>
-                    <Link to={add(o)}>Add {o.name}</Link>
+                    <Link to={add(o)}>{t("picker.add", { name: o.name })}</Link>
                     {o.detail ? <span className="hint-inline"> {o.detail}</span> : null}
                   </li>
                 ))}
@@ -276,6 +233,7 @@ function SuggestInput({
   hrefFor: (option: Selection) => string;
   unavailableText: string;
 }) {
+  const { t } = useWords();
   const navigate = useNavigate();
   const listId = useId();
   const [enhanced, setEnhanced] = useState(false);
@@ -303,7 +261,7 @@ function SuggestInput({
       requests.current.cancel();
       setOptions([]);
       close();
-      setStatus(query.length > 0 ? "Type at least 3 letters to see suggestions." : "");
+      setStatus(query.length > 0 ? t("picker.typeMore") : "");
       return;
     }
     requests.current.run(
@@ -321,14 +279,14 @@ function SuggestInput({
         const n = answer.options.length;
         setStatus(
           n === 0
-            ? `No ${kind === "drug" ? "drugs" : "doctors or facilities"} match “${query}”.`
-            : `${n} ${n === 1 ? "suggestion" : "suggestions"}. Use the up and down arrow keys to choose, then press Enter.${answer.partial ? " Some results may be missing." : ""}`,
+            ? t(`picker.${kind}.noSuggestions`, { query })
+            : `${t("picker.suggestions", { count: n })}${answer.partial ? ` ${t("picker.someMissing")}` : ""}`,
         );
       },
       () => {
         setOptions([]);
         close();
-        setStatus("Suggestions could not be loaded. Press the search button to look it up instead.");
+        setStatus(t("picker.loadFailed"));
       },
     );
   };
@@ -336,7 +294,7 @@ function SuggestInput({
   const choose = (option: PickerOption) => {
     requests.current.cancel();
     close();
-    setStatus(`Added ${option.name}.`);
+    setStatus(t("picker.added", { name: option.name }));
     navigate(hrefFor(option));
   };
 
@@ -385,7 +343,13 @@ function SuggestInput({
           : {})}
       />
       {enhanced ? (
-        <ul id={listId} role="listbox" aria-label="Suggestions" className="suggest-list" hidden={!open}>
+        <ul
+          id={listId}
+          role="listbox"
+          aria-label={t("picker.suggestionsLabel")}
+          className="suggest-list"
+          hidden={!open}
+        >
           {options.map((o, i) => (
             <li
               key={o.code}

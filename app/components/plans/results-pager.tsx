@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import { pagerItems, type ListPage } from "../../domain/results-pages";
 import { plansHref, type ShoppingState } from "../../lib/shopping-url";
+import { useWords } from "./format";
 
 /**
  * The results page's link for page `page` of the list: the same search, the
@@ -23,17 +24,19 @@ export function ResultsPager({
   listPage: ListPage;
   compareIds: readonly string[];
 }) {
+  const { t } = useWords();
   const { page, pageCount } = listPage;
   const items = pagerItems(page, pageCount);
   if (items.length === 0) return null;
   const href = (p: number) => resultsPageHref(state, p, compareIds);
   return (
-    <nav className="pager" aria-label="Pages of plans" data-testid="pager">
+    <nav className="pager" aria-label={t("pager.label")} data-testid="pager">
       <ul>
         {page > 1 ? (
           <li className="pager-step">
             <Link to={href(page - 1)} rel="prev">
-              ← Previous<span className="visually-hidden"> page of plans</span>
+              ← {t("pager.previous")}
+              <span className="visually-hidden"> {t("pager.ofPlans")}</span>
             </Link>
           </li>
         ) : null}
@@ -46,12 +49,12 @@ export function ResultsPager({
             <li key={item.page}>
               {item.current ? (
                 <span aria-current="page" className="pager-current">
-                  <span className="visually-hidden">Page </span>
+                  <span className="visually-hidden">{t("pager.page")} </span>
                   {item.page}
                 </span>
               ) : (
                 <Link to={href(item.page)}>
-                  <span className="visually-hidden">Page </span>
+                  <span className="visually-hidden">{t("pager.page")} </span>
                   {item.page}
                 </Link>
               )}
@@ -61,7 +64,8 @@ export function ResultsPager({
         {page < pageCount ? (
           <li className="pager-step">
             <Link to={href(page + 1)} rel="next">
-              Next<span className="visually-hidden"> page of plans</span> →
+              {t("pager.next")}
+              <span className="visually-hidden"> {t("pager.ofPlans")}</span> →
             </Link>
           </li>
         ) : null}

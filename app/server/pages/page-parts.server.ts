@@ -94,15 +94,20 @@ export function placeOf(state: ShoppingState): PlaceSummary | null {
 export async function searchDrugs(
   query: string,
   year: number | undefined,
+  lang: Language = DEFAULT_LANGUAGE,
 ): Promise<SearchOutcome<DrugSuggestionsAnswer>> {
   if (query.length < MIN_QUERY_LENGTH)
-    return { query, error: `Type at least ${MIN_QUERY_LENGTH} letters of the drug's name.`, answer: null };
+    return { query, error: tFor(lang)("picker.drug.tooShort", { min: MIN_QUERY_LENGTH }), answer: null };
   return { query, error: null, answer: await suggestDrugs({ query: query.slice(0, 100), year }) };
 }
 
-export async function searchDoctors(query: string, zip: string): Promise<SearchOutcome<ProviderSuggestionsAnswer>> {
+export async function searchDoctors(
+  query: string,
+  zip: string,
+  lang: Language = DEFAULT_LANGUAGE,
+): Promise<SearchOutcome<ProviderSuggestionsAnswer>> {
   if (query.length < MIN_QUERY_LENGTH)
-    return { query, error: `Type at least ${MIN_QUERY_LENGTH} letters of the name.`, answer: null };
+    return { query, error: tFor(lang)("picker.doctor.tooShort", { min: MIN_QUERY_LENGTH }), answer: null };
   return { query, error: null, answer: await suggestProviders({ query: query.slice(0, 100), zip }) };
 }
 
