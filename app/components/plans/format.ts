@@ -1,7 +1,7 @@
 import type { TFunction } from "i18next";
 import { costShareParts, type CostSharePart } from "../../domain/cost-share";
-import { DEFAULT_LANGUAGE, INTL_LOCALES, tFor, type Language } from "../../i18n/i18n";
-import { useLanguage, useT } from "../../i18n/use-t";
+import { useTranslation } from "react-i18next";
+import { DEFAULT_LANGUAGE, INTL_LOCALES, isLanguage, tFor, type Language } from "../../i18n/i18n";
 
 /**
  * How the consumer pages write numbers and plan facts in the page's language: dollars with
@@ -21,9 +21,13 @@ export function wordsFor(lang: Language): Words {
   return { lang, t: tFor(lang) };
 }
 
-/** The page's Words, in a component. */
+/**
+ * The page's Words, in a component: the language of the i18next instance app/root.tsx provides
+ * (one per language), English where none is provided (a component rendered on its own).
+ */
 export function useWords(): Words {
-  return { lang: useLanguage(), t: useT() };
+  const { i18n } = useTranslation();
+  return wordsFor(isLanguage(i18n?.language) ? i18n.language : DEFAULT_LANGUAGE);
 }
 
 const usd = new Map<Language, Intl.NumberFormat>();
