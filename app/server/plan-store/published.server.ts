@@ -12,6 +12,7 @@
  */
 import type * as S3Sdk from "@aws-sdk/client-s3";
 import type { S3Client } from "@aws-sdk/client-s3";
+import { readFileSync, statSync } from "node:fs";
 import { z } from "zod";
 
 export interface PublishedLocation {
@@ -84,4 +85,28 @@ export async function planStoreS3Client(settings: S3Settings): Promise<{
     responseChecksumValidation: "WHEN_REQUIRED",
   });
   return { client, sdk };
+}
+
+/** Next to the store: which published version the file is (written after each swap). */
+export const sidecarPath = (storePath: string) => `${storePath}.published.json`;
+
+/** What `<store>.published.json` says: the version the store file at that inode is. */
+export interface LocalVersion {
+  version: string;
+  sha256: string;
+  size: number;
+  ino: number;
+  dev: number;
+  swappedAt: string;
+}
+
+/** The published version the local store file is, or null (no file, no record, or a local reseed replaced it). */
+export function localPublishedVersion(storePath: string): LocalVersion | null {
+  try {
+    const recorded = JSON.parse(readFileSync(sidecarPath(storePath), "utf8")) as LocalVersion;
+    const s = statSync(storePath);
+    return s.ino === recorded.ino && s.dev === recorded.dev ? recorded : null;
+  } catch {
+    return null;
+  }
 }

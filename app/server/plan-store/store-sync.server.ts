@@ -28,6 +28,9 @@ import { onShutdown, processSingleton } from "../platform/lifecycle.server";
 import { logger } from "../platform/logger.server";
 import {
   VersionMarker,
+  localPublishedVersion,
+  sidecarPath,
+  type LocalVersion,
   planStoreS3Client,
   publishedLocation,
   type PublishedLocation,
@@ -55,29 +58,7 @@ interface SyncLog {
   warn(obj: object, msg: string): void;
 }
 
-/** What `<store>.published.json` says: the version the store file at that inode is. */
-interface LocalVersion {
-  version: string;
-  sha256: string;
-  size: number;
-  ino: number;
-  dev: number;
-  swappedAt: string;
-}
-
-const sidecarPath = (storePath: string) => `${storePath}.published.json`;
 const lockPath = (storePath: string) => `${storePath}.sync-lock`;
-
-/** The published version the local store file is, or null (no file, no record, or a local reseed replaced it). */
-export function localPublishedVersion(storePath: string): LocalVersion | null {
-  try {
-    const recorded = JSON.parse(readFileSync(sidecarPath(storePath), "utf8")) as LocalVersion;
-    const s = statSync(storePath);
-    return s.ino === recorded.ino && s.dev === recorded.dev ? recorded : null;
-  } catch {
-    return null;
-  }
-}
 
 function pidAlive(pid: number): boolean {
   try {

@@ -40,6 +40,13 @@ export const HealthResponse = z.object({
       loadedAt: z.string().nullable().describe("When the seed pipeline built the store"),
       source: z.string().nullable().describe("The source directory the store was loaded from"),
       planYears: z.array(z.number().int()),
+      publishedVersion: z
+        .string()
+        .nullable()
+        .optional()
+        .describe(
+          "With PLAN_STORE_URL: the published version this machine's store is (null: not a published one); absent without it",
+        ),
     })
     .nullable()
     .describe("The plan store's own metadata; null when no store is loaded"),

@@ -1,4 +1,5 @@
-import { usesSampleUpstream } from "./env.server";
+import { env, usesSampleUpstream } from "./env.server";
+import { localPublishedVersion } from "../plan-store/published.server";
 import { planStore } from "../plan-store/plan-store.server";
 import { storeMetadata } from "../plan-store/store-meta.server";
 
@@ -23,6 +24,8 @@ export interface PlanDataInfo {
   /** The source directory the store was loaded from. */
   source: string | null;
   planYears: number[];
+  /** With PLAN_STORE_URL: the published version the local file is (null: not one), for watching a roll-out. */
+  publishedVersion?: string | null;
 }
 
 /** What every page's banner and /api/health report about where answers come from. */
@@ -55,5 +58,6 @@ export function planDataInfo(): PlanDataInfo | null {
     loadedAt: meta.loadedAt,
     source: meta.source,
     planYears: meta.planYears,
+    ...(env().PLAN_STORE_URL ? { publishedVersion: localPublishedVersion(file)?.version ?? null } : {}),
   };
 }

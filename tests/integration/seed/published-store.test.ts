@@ -135,6 +135,14 @@ describe("the published plan store (PLAN_STORE_URL)", () => {
     // Every worker serves B now (20 new connections, spread over both).
     expect(await names(running.url, 20)).toEqual(new Set(["New York County (B)"]));
     expect(running.output().match(new RegExp(`${b.version} swapped in`, "g"))).toHaveLength(1); // one download
+    // /api/health on every worker names the published version (for watching a roll-out).
+    const health = await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        const response = await fetch(`${running.url}/api/health`, { headers: { connection: "close" } });
+        return ((await response.json()) as { planStore: { publishedVersion: string } }).planStore.publishedVersion;
+      }),
+    );
+    expect(new Set(health)).toEqual(new Set([b.version]));
     // The version A file is kept (an instance may be fetching it); nothing older exists yet.
     expect(await s3.listKeys()).toContain(a.object);
 
