@@ -8,7 +8,8 @@ import { FREE_TEXT_LOCATIONS, LOCATIONS, measure } from "../tests/fixtures/firew
 
 const engine = new FirewallEngine();
 const m = await measure(engine);
-const pct = (blocked: number, tested: number) => `${((100 * blocked) / tested).toFixed(1)} % (${blocked}/${tested})`;
+const pct = (blocked: number, tested: number, digits = 1) =>
+  `${((100 * blocked) / tested).toFixed(digits)} % (${blocked}/${tested})`;
 const all = [...LOCATIONS, ...FREE_TEXT_LOCATIONS];
 
 console.log(
@@ -25,7 +26,7 @@ console.log(`| Location | Blocked | Strings blocked |`);
 console.log(`|---|---|---|`);
 for (const l of all) {
   const f = m.falsePositives[l];
-  console.log(`| ${l} | ${pct(f.blocked, f.tested)} | ${f.examples.map((e) => `\`${e}\``).join(", ")} |`);
+  console.log(`| ${l} | ${pct(f.blocked, f.tested, 2)} | ${f.examples.map((e) => `\`${e}\``).join(", ")} |`);
 }
 console.log(
   "\nBenign strings blocked where they are typed (searches, names, addresses, plans, drugs, ids in structured fields):\n",
@@ -34,7 +35,7 @@ console.log(`| Location | Blocked | Strings blocked |`);
 console.log(`|---|---|---|`);
 for (const l of LOCATIONS) {
   const f = m.placed[l];
-  console.log(`| ${l} | ${pct(f.blocked, f.tested)} | ${f.examples.map((e) => `\`${e}\``).join(", ")} |`);
+  console.log(`| ${l} | ${pct(f.blocked, f.tested, 2)} | ${f.examples.map((e) => `\`${e}\``).join(", ")} |`);
 }
 console.log(
   `\nFirewall time per benign request: CPU p50 ${m.micros.p50} µs, p99 ${m.micros.p99} µs, max ${m.micros.max} µs; ` +

@@ -48,11 +48,13 @@ interface WafEvent {
  * libinjection fingerprints (token classes: n word, U union, E select, T a
  * T-SQL keyword, s string, & and/or, 1 number) that ordinary text produces
  * and no attack in the corpus needs: "Anthem Union Select Gold" is nUEn,
- * "Please 'OR' not" s&s, "Print(2 copies)" T(1n).
+ * "Compare Union Select Gold and Silver 70 HMO; …" nUEn&, "Please 'OR' not"
+ * s&s, "Print(2 copies)" T(1n). Not 1&1: "5 < 6 and 7 > 3" has it, but so
+ * has "1 OR 1=1" (docs/decisions/280).
  * A libinjection match with only these fingerprints blocks nothing by
  * itself; any other rule matching still blocks (docs/decisions/184).
  */
-export const PROSE_FINGERPRINTS = new Set(["nUEn", "nEnUE", "s&s", "T(1n)"]);
+export const PROSE_FINGERPRINTS = new Set(["nUEn", "nUEn&", "nEnUE", "s&s", "T(1n)"]);
 
 function isProseFingerprint(event: WafEvent): boolean {
   if (event.rule.id !== "crs-942-100") return false;

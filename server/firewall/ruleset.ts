@@ -47,14 +47,16 @@ export const BLOCKED_TYPES = new Set([
 ]);
 
 /**
- * Published rules replaced by service rules: they match prose ("Skills:
- * JavaScript: advanced", "alert (daily)", "Eval(pending)"); svc-xss-001/002
- * keep the code-shaped cases (`javascript:alert(1)`, `alert(1)`).
+ * Published rules replaced by service rules, because they match prose:
+ * - `crs-941-210`, `crs-941-390` ("alert (daily)", "Eval(pending)") and
+ *   `crs-941-170` ("JavaScript: ES6 (modern)", "Skills: JavaScript: advanced"):
+ *   svc-xss-001/002/003 keep the code-shaped cases (`javascript:alert(1)`,
+ *   `alert(1)`, `@import 'http://…'`, `-moz-binding:`);
+ * - `crs-930-110` matches a path ending in `/...`, an ordinary segment for a
+ *   POSIX path and a URL; svc-lfi-004 is the same rule less that one case
+ *   (docs/decisions/280).
  */
-export const REPLACED_RULES = new Set(["crs-941-210", "crs-941-390"]);
-
-/** High-confidence rules left off free-text fields: `javascript:` in a note is never a URL here. */
-export const NOT_ON_FREE_TEXT = new Set(["crs-941-170"]);
+export const REPLACED_RULES = new Set(["crs-941-210", "crs-941-390", "crs-941-170", "crs-930-110"]);
 
 export interface WafRule {
   id: string;
@@ -110,7 +112,7 @@ export function buildRuleSet(recommended: RecommendedRuleSet = loadRecommended()
       const readsValues = inputs.some((i) => i.address === ADDRESS.query || i.address === ADDRESS.body);
       if (!readsValues) continue;
       const add = [ADDRESS.pathParams, ADDRESS.cookies, ADDRESS.textHeaders] as string[];
-      if (copy.tags.confidence === "1" && !NOT_ON_FREE_TEXT.has(copy.id)) add.push(ADDRESS.freeText);
+      if (copy.tags.confidence === "1") add.push(ADDRESS.freeText);
       for (const address of add) if (!inputs.some((i) => i.address === address)) inputs.push({ address });
     }
     rules.push(copy);

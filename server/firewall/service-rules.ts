@@ -103,6 +103,21 @@ export const SERVICE_RULES: WafRule[] = [
     { freeText: true },
   ),
   rule("svc-lfi-003", "lfi", "A NUL byte (typed text never has one)", String.raw`\x00`, { freeText: true }),
+  // crs-930-110 less its `/...` at the end of the URL: three dots are an ordinary segment on
+  // POSIX and in a URL ("..." typed into a plan search that lands in a path); `/.../` and `/..`
+  // still match, and so does every dot-dot segment through svc-lfi-001 (docs/decisions/280).
+  rule(
+    "svc-lfi-004",
+    "lfi",
+    "A dot-dot segment in the raw URL or a header (crs-930-110 without a trailing /...)",
+    String.raw`(?:^|[\x5c/])\.{2,3}[\x5c/]|[\x5c/]\.{2}(?:[\x5c/]|$)`,
+    {
+      caseSensitive: true,
+      freeText: false,
+      inputs: ["server.request.uri.raw", "server.request.headers.no_cookies"],
+      transformers: ["removeNulls"],
+    },
+  ),
   rule(
     "svc-rfi-001",
     "rfi",
@@ -128,7 +143,7 @@ export const SERVICE_RULES: WafRule[] = [
     "svc-xss-001",
     "xss",
     "A script URL with code after it",
-    String.raw`(?:java|vb)script\s*:\s*(?:[\w$.]+[(\x60=]|//|/\*|\\n|\[)`,
+    String.raw`(?:java|vb)script\s*:\s*(?:[\w$.]+[(\x60=]|//|/\*|\\n|\[|name\s*(?:$|["'>;)]))`,
     { freeText: true },
   ),
   rule(
@@ -137,5 +152,14 @@ export const SERVICE_RULES: WafRule[] = [
     "Dialog and eval calls with code-shaped arguments; a quote breaking out into script",
     String.raw`\b(?:alert|prompt|confirm|eval|setTimeout|Function)\s*(?:\(\s*(?:\d|['"\x60]|document|window|this|top|self|/|atob|String)|\x60)|['"]\s*[;,+\-*/|&]+\s*(?:top|self|window|parent|frames|globalThis|document|this)\s*[\[.]|-moz-binding\s*:|<\s*portal\b|data:\s*(?:text/html|image/svg\+xml|application/(?:x-)?javascript)\s*[;,]`,
     { freeText: true },
+  ),
+  // From crs-941-170 (replaced: its `javascript:` branch matches prose): a CSS @import of a
+  // string or url(), spaced or commented out as the published rule allows.
+  rule(
+    "svc-xss-003",
+    "xss",
+    "A CSS @import of a URL or a string",
+    String.raw`@\W*?i\W*?m\W*?p\W*?o\W*?r\W*?t\W*?(?:/\*[^*]*\*/\W*?)?(?:["']|u\W*?r\W*?l\W*?\()`,
+    { freeText: true, transformers: ["removeNulls", "urlDecodeUni"] },
   ),
 ];

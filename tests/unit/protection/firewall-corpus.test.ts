@@ -75,6 +75,37 @@ describe("benign corpus", () => {
     });
 
   for (const location of LOCATIONS)
+    it(`blocks at most 0.1 % of every benign string put in ${location}, agents' notes included`, () => {
+      const { blocked, tested, examples } = m.falsePositives[location];
+      expect(tested).toBeGreaterThan(1_000);
+      expect(blocked / tested, examples.join(" | ")).toBeLessThanOrEqual(0.001);
+    });
+
+  it("passes the prose the published rules matched, and still blocks the attacks beside it", async () => {
+    // Decision 280: crs-941-170 and crs-930-110 replaced by narrower service rules, nUEn& as prose.
+    const pass: Array<[string, "path" | "query"]> = [
+      ["JavaScript: ES6 (modern)", "query"],
+      ["Skills: JavaScript: advanced", "path"],
+      ["...", "path"],
+      ["Compare Union Select Gold and Silver 70 HMO; Depo-Provera 150 mg/mL tier 2 or 3?", "query"],
+    ];
+    for (const [value, location] of pass)
+      expect(engine.inspect((await requestWith(value, location))!).blocked, `${value} in ${location}`).toBe(false);
+    const block: Array<[string, "path" | "query"]> = [
+      ["javascript:alert(1)", "query"],
+      ["javascript: alert(1)", "query"],
+      ["javascript:name", "query"],
+      ["<style>@import 'http://evil.example/x.css';</style>", "query"],
+      ["1 OR 1=1", "query"],
+      ["x' UNION SELECT password FROM users--", "query"],
+    ];
+    for (const [value, location] of block)
+      expect(engine.inspect((await requestWith(value, location))!).blocked, `${value} in ${location}`).toBe(true);
+    for (const url of ["/plans/../etc/passwd", "/plans/..", "/.../.../etc/passwd", "/plans/%2e%2e/x"])
+      expect(engine.inspect({ url, headers: {} }).blocked, url).toBe(true);
+  });
+
+  for (const location of LOCATIONS)
     it(`blocks at most 0.1 % of the strings typed into search and structured fields, in ${location}`, () => {
       const { blocked, tested, examples } = m.placed[location];
       expect(tested).toBeGreaterThan(400);
