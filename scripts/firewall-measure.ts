@@ -2,11 +2,13 @@
 // tests/fixtures/firewall (issue 18 item 4), printed as Markdown for docs/firewall.md. Runs the
 // engine as production does (the same rules and time budget, in-process, no HTTP).
 import os from "node:os";
-import { FirewallEngine } from "../server/firewall/engine.ts";
+import { FIREWALL_BUDGET_MICROS, FirewallEngine } from "../server/firewall/engine.ts";
 import { FAMILIES } from "../tests/fixtures/firewall/corpus.ts";
 import { FREE_TEXT_LOCATIONS, LOCATIONS, measure } from "../tests/fixtures/firewall/measure.ts";
+import { pathologicalInputs } from "../tests/fixtures/firewall/pathological.ts";
 
-const engine = new FirewallEngine();
+// Nothing remembered between requests (docs/decisions/282): the times below are the engine's own.
+const engine = new FirewallEngine(undefined, FIREWALL_BUDGET_MICROS, false);
 const m = await measure(engine);
 const pct = (blocked: number, tested: number, digits = 1) =>
   `${((100 * blocked) / tested).toFixed(digits)} % (${blocked}/${tested})`;
@@ -40,4 +42,29 @@ for (const l of LOCATIONS) {
 console.log(
   `\nFirewall time per benign request: CPU p50 ${m.micros.p50} µs, p99 ${m.micros.p99} µs, max ${m.micros.max} µs; ` +
     `engine wall clock p50 ${m.wallMicros.p50.toFixed(0)} µs, p99 ${m.wallMicros.p99.toFixed(0)} µs; budget overruns ${m.overruns}.`,
+);
+
+// Worst cases (issue 18 item 2, docs/decisions/281): each pathological input as the middleware
+// hands it over, best of 3, with a fresh engine that remembers nothing.
+const cold = new FirewallEngine(undefined, FIREWALL_BUDGET_MICROS, false);
+console.log("\nPathological inputs (best of 3; collect = reading the parsed body into the engine's inputs):\n");
+console.log("| Input | Verdict | Collect µs | Engine µs | Total µs |");
+console.log("|---|---|---:|---:|---:|");
+let worst = 0;
+for (const { what, data } of pathologicalInputs()) {
+  let best = { total: Infinity, engine: 0, verdict: "" };
+  for (let i = 0; i < 3; i++) {
+    const started = process.hrtime.bigint();
+    const v = cold.inspect(data);
+    const total = Number(process.hrtime.bigint() - started) / 1_000;
+    const verdict = v.overLimit ? "413 (over the limits)" : v.blocked ? `403 (${v.rule})` : "passed";
+    if (total < best.total) best = { total, engine: v.micros, verdict: verdict + (v.overrun ? ", overrun" : "") };
+  }
+  worst = Math.max(worst, best.total);
+  console.log(
+    `| ${what.replace(/\|/g, "\\|")} | ${best.verdict} | ${(best.total - best.engine).toFixed(0)} | ${best.engine.toFixed(0)} | ${best.total.toFixed(0)} |`,
+  );
+}
+console.log(
+  `\nWorst: ${worst.toFixed(0)} µs; budget overruns ${cold.stats.overruns}, engine truncations ${cold.stats.engineTruncations}.`,
 );

@@ -2,7 +2,9 @@ import { createRequire } from "node:module";
 import type * as NativeAppsec from "@datadog/native-appsec";
 import type { DDWAF as DDWAFInstance } from "@datadog/native-appsec";
 import { buildRuleSet, type FirewallRuleSet } from "./ruleset";
-import { CHUNK_ENTRIES, collect, type RequestData } from "./request-data";
+import { BoundedCache } from "../../app/server/platform/cache.server";
+import { ADDRESS } from "./ruleset";
+import { CHUNK_ENTRIES, collect, mergeParts, type RequestData } from "./request-data";
 
 /**
  * The firewall's engine: libddwaf (Datadog's WAF library, through
@@ -25,8 +27,12 @@ export interface Verdict {
   where?: string;
   /** The budget ran out before every rule had run. */
   overrun: boolean;
-  /** Values left unread (more than the collector takes). */
-  truncated: boolean;
+  /** More to read than the engine is handed (request-data.ts, ENGINE_INPUT_LIMITS): refused unjudged. */
+  overLimit: boolean;
+  /** Plain tokens past the limits, left unread. */
+  unread: number;
+  /** Every part's verdict was remembered: the engine did not run. */
+  remembered: boolean;
   /** Engine time, µs. */
   micros: number;
 }
@@ -35,7 +41,17 @@ export interface EngineStats {
   inspected: number;
   blocked: number;
   overruns: number;
+  /** Requests refused because they carried more than the engine is handed. */
+  overLimit: number;
+  /** Requests whose every part had a remembered clean verdict. */
+  remembered: number;
+  /** Runs in which libddwaf itself cut a string or container (never expected: the inputs stay inside its limits). */
+  engineTruncations: number;
 }
+
+/** Parts whose verdicts are remembered: their keys' characters in all, and the longest key kept. */
+const CLEAN_PARTS_CHARS = 2_000_000;
+const CLEAN_PART_MAX_KEY = 2_048;
 
 interface WafEvent {
   rule: { id: string; tags?: { type?: string } };
@@ -65,13 +81,29 @@ function isProseFingerprint(event: WafEvent): boolean {
 export class FirewallEngine {
   readonly rulesVersion: string;
   readonly ruleCount: number;
-  readonly stats: EngineStats = { inspected: 0, blocked: 0, overruns: 0 };
+  readonly stats: EngineStats = {
+    inspected: 0,
+    blocked: 0,
+    overruns: 0,
+    overLimit: 0,
+    remembered: 0,
+    engineTruncations: 0,
+  };
+  /** Whether part verdicts may be remembered (every rule judges one value at a time; see partsAreIndependent). */
+  readonly remembersParts: boolean;
   private readonly waf: DDWAFInstance;
   private readonly types: Map<string, string>;
+  /**
+   * Parts (the URL, one header, the cookies) last judged clean, by their exact
+   * text (docs/decisions/282). A request whose every part is here and that has
+   * no body is not run through the engine again.
+   */
+  private readonly clean = new BoundedCache<string, number>({ limit: CLEAN_PARTS_CHARS, weigh: (length) => length });
 
   constructor(
     ruleSet: FirewallRuleSet = buildRuleSet(),
     readonly budgetMicros = FIREWALL_BUDGET_MICROS,
+    rememberParts = true,
   ) {
     const { DDWAF } = createRequire(import.meta.url)("@datadog/native-appsec") as typeof NativeAppsec;
     this.waf = new DDWAF(ruleSet.config, "marketplace");
@@ -81,15 +113,41 @@ export class FirewallEngine {
     this.rulesVersion = ruleSet.rulesVersion;
     this.ruleCount = ruleSet.config.rules.length;
     this.types = ruleSet.types;
+    this.remembersParts = rememberParts && partsAreIndependent(ruleSet);
     this.warmUp();
   }
 
   inspect(data: RequestData): Verdict {
-    const { input, paths, truncated } = collect(data);
-    return this.run(input, truncated, paths);
+    const collected = collect(data);
+    const { parts, paths, unread } = collected;
+    const none = { overrun: false, overLimit: false, unread, remembered: false, micros: 0 };
+    if (collected.overLimit) {
+      this.stats.overLimit++;
+      return { ...none, blocked: false, overLimit: true };
+    }
+    if (collected.prototypeKey) {
+      // JSON.parse and URLSearchParams make such keys harmless own properties, but code that
+      // merges objects would not: no form or API field is named so (replaces dog-000-006).
+      this.stats.inspected++;
+      this.stats.blocked++;
+      return { ...none, blocked: true, rule: "svc-js-001", type: "js_code_injection" };
+    }
+    const pending = this.remembersParts ? parts.filter((p) => p.key === undefined || !this.clean.has(p.key)) : parts;
+    if (pending.length === 0) {
+      this.stats.inspected++;
+      this.stats.remembered++;
+      return { ...none, blocked: false, remembered: true };
+    }
+    const verdict = this.run(mergeParts(pending), unread, paths);
+    // A clean run judged each pending part clean on its own (every rule reads one value at a
+    // time); an overrun or a part with values left unread is judged again next time.
+    if (this.remembersParts && !verdict.blocked && !verdict.overrun && unread === 0)
+      for (const part of pending)
+        if (part.key !== undefined && part.key.length <= CLEAN_PART_MAX_KEY) this.clean.set(part.key, part.key.length);
+    return verdict;
   }
 
-  run(input: Record<string, unknown>, truncated = false, paths: Record<string, string[]> = {}): Verdict {
+  run(input: Record<string, unknown>, unread = 0, paths: Record<string, string[]> = {}): Verdict {
     const context = this.waf.createContext();
     const started = process.hrtime.bigint();
     let result;
@@ -101,17 +159,22 @@ export class FirewallEngine {
     const micros = Number(process.hrtime.bigint() - started) / 1_000;
     this.stats.inspected++;
     if (result.timeout) this.stats.overruns++;
+    const metrics = result.metrics;
+    if (
+      metrics &&
+      (metrics.maxTruncatedString || metrics.maxTruncatedContainerSize || metrics.maxTruncatedContainerDepth)
+    )
+      this.stats.engineTruncations++;
+    const common = { overrun: result.timeout, overLimit: false, unread, remembered: false, micros };
     const event = (result.events as WafEvent[] | undefined)?.find((e) => !isProseFingerprint(e));
-    if (!event) return { blocked: false, overrun: result.timeout, truncated, micros };
+    if (!event) return { ...common, blocked: false };
     this.stats.blocked++;
     return {
+      ...common,
       blocked: true,
       rule: event.rule.id,
       type: this.types.get(event.rule.id),
       where: whereOf(event, paths),
-      overrun: result.timeout,
-      truncated,
-      micros,
     };
   }
 
@@ -120,19 +183,37 @@ export class FirewallEngine {
     const sample = "warm up ' or 1=1 -- <script>alert(1)</script> ; cat /etc/passwd ../../x";
     for (let i = 0; i < 3; i++)
       this.run(
-        collect({
-          url: `/warm/${encodeURIComponent(sample)}?q=${encodeURIComponent(sample)}`,
-          headers: { "user-agent": sample, cookie: `a=${encodeURIComponent(sample)}`, "x-test": sample },
-          body: {
-            fields: [
-              ["notes", sample],
-              ["zip", sample],
-            ],
-          },
-        }).input,
+        mergeParts(
+          collect({
+            url: `/warm/${encodeURIComponent(sample)}?q=${encodeURIComponent(sample)}`,
+            headers: { "user-agent": sample, cookie: `a=${encodeURIComponent(sample)}`, "x-test": sample },
+            body: {
+              fields: [
+                ["notes", sample],
+                ["zip", sample],
+              ],
+            },
+          }).parts,
+        ),
       );
     this.stats.inspected = this.stats.blocked = this.stats.overruns = 0;
   }
+}
+
+/** The addresses the collector hands over. */
+const PROVIDED = new Set<string>(Object.values(ADDRESS));
+
+/**
+ * Whether a request's verdict is the OR of its parts' verdicts, so that a part
+ * judged clean once is clean in any request: true when no rule needs two
+ * conditions met by values the collector provides (a rule's second condition
+ * on the response status, which is never provided, cannot match at all).
+ */
+export function partsAreIndependent(ruleSet: FirewallRuleSet): boolean {
+  return ruleSet.config.rules.every(
+    (rule) =>
+      rule.conditions.filter((c) => (c.parameters.inputs ?? []).some((i) => PROVIDED.has(i.address))).length <= 1,
+  );
 }
 
 const WHERE: Record<string, string> = {

@@ -4,7 +4,7 @@ import { JSON_BODY_LIMIT_BYTES } from "../../app/server/platform/api.server";
 import { keepInspectedBody, readBodyUpTo } from "./body";
 import { FirewallEngine, type Verdict } from "./engine";
 import { MalformedMultipartError, readMultipartFields } from "./multipart";
-import type { RequestData } from "./request-data";
+import { ENGINE_INPUT_LIMITS, type RequestData } from "./request-data";
 import { logger } from "../../app/server/platform/logger.server";
 
 export { FirewallEngine, FIREWALL_BUDGET_MICROS, type Verdict } from "./engine";
@@ -56,18 +56,32 @@ export function requestFirewall(options: FirewallOptions = {}) {
 
   const judge = (req: Request, res: Response, data: RequestData, bodyUnread: boolean): boolean => {
     const verdict = engine.inspect(data);
-    if (verdict.overrun || verdict.truncated) {
+    if (verdict.overrun || verdict.overLimit) {
       log().warn(
         {
           requestId: res.locals?.requestId,
           path: req.path,
           micros: Math.round(verdict.micros),
           overrun: verdict.overrun,
-          truncated: verdict.truncated,
           overruns: engine.stats.overruns,
+          overLimit: engine.stats.overLimit,
         },
-        verdict.overrun ? "firewall time budget overrun" : "firewall left values unread",
+        verdict.overrun ? "firewall time budget overrun" : "firewall refused a request larger than it reads",
       );
+    }
+    if (verdict.overLimit) {
+      // More values or text than the engine is handed (ENGINE_INPUT_LIMITS): judging part of it
+      // would let the rest through unread, so it is refused (docs/decisions/281).
+      refuse(
+        req,
+        res,
+        413,
+        "payload_too_large",
+        "Request too large",
+        `The request carries more text than the service reads (at most ${ENGINE_INPUT_LIMITS.values} values and ${ENGINE_INPUT_LIMITS.chars.toLocaleString("en-US")} characters).`,
+        bodyUnread,
+      );
+      return false;
     }
     if (!verdict.blocked) return true;
     block(req, res, verdict, log(), bodyUnread);

@@ -10,11 +10,20 @@ import { ADDRESS } from "./ruleset";
  * `request.formData()` gives them. Everything here is linear in the input:
  * no regular expression with backtracking runs over a request.
  *
+ * What the engine is handed is bounded (docs/decisions/281): libddwaf checks
+ * its time budget only between rules, so its time per request grows with the
+ * number of values and characters it is given (about 7 µs a value and
+ * 0.17 µs a character on the development machine). At most
+ * ENGINE_INPUT_LIMITS values and characters are handed over; past either, a
+ * value made only of letters, digits, `_` and `-` (a plan id, a ZIP, an enum)
+ * is left unread and counted, and any other value makes the request
+ * unreadable: the middleware refuses it (413) instead of judging part of it.
+ *
  * Values are handed over flattened into chunks of at most 200 entries and
- * strings cut into overlapping 4,000-character windows, because the engine
- * looks at no more than 256 entries of a container, 20 levels deep, and the
- * first 4,096 characters of a string: a payload in element 300 of an array
- * or past the 4th kilobyte of a field would otherwise go unread.
+ * strings cut into overlapping 4,000-character windows, inside libddwaf's own
+ * limits (256 entries a container, 20 levels, 4,096 characters a string;
+ * compiled into @datadog/native-appsec, not settable from JavaScript), so the
+ * engine never truncates what it is given.
  */
 
 /** Field names (the last key of a JSON path, or a form field's name) stored and shown as text. */
@@ -41,11 +50,28 @@ export const FREE_TEXT_FIELDS = new Set([
   "city",
 ]);
 
+/**
+ * The most the engine is handed per request: values (each string, decoded
+ * copy or window) and their characters in all. The largest legitimate
+ * request (agent discovery: two 4,000-character notes with their decoded
+ * copies, 20 tools, the headers of a browser) is about a fifth of each.
+ */
+export const ENGINE_INPUT_LIMITS = { values: 512, chars: 32_768 } as const;
+
+/** libddwaf's own limits (DDWAF_MAX_CONTAINER_SIZE, _DEPTH, _STRING_LENGTH), which the shapes below stay inside. */
+export const DDWAF_LIMITS = { containerSize: 256, containerDepth: 20, stringLength: 4_096 } as const;
+
+export const CHUNK_ENTRIES = 200;
 const WINDOW = 4_000;
 const WINDOW_STEP = 3_500;
-/** More leaves than any 10 MB form could have with sense; the rest is counted as truncated. */
-const MAX_LEAVES = 200 * 256;
+/** Nesting a route could mean; strings deeper count as past the limits. */
 const MAX_DEPTH = 64;
+/**
+ * Headers, cookies and path segments read by name, at most (a browser sends
+ * ~20 headers): each may bring a decoded copy, and the two stay inside one
+ * engine container.
+ */
+const MAX_NAMED = 100;
 
 type Leaves = Array<[string, string]>;
 export type EngineInput = Record<string, unknown>;
@@ -58,35 +84,90 @@ export interface RequestData {
   body?: { json: unknown } | { fields: Array<[string, string]> } | { text: string };
 }
 
-export interface Collected {
+/**
+ * One independently judged part of a request: the URL (path and query), one
+ * header, the cookies, the body. `key` identifies a part whose verdict may be
+ * remembered (engine.ts); the body has none.
+ */
+export interface Part {
+  key?: string;
   input: EngineInput;
+}
+
+export interface Collected {
+  parts: Part[];
   /** The field path of each flattened value, by address: chunk c, index i is paths[address][c * CHUNK_ENTRIES + i]. */
   paths: Record<string, string[]>;
-  /** Whether leaves past MAX_LEAVES or MAX_DEPTH were left unread. */
-  truncated: boolean;
+  /** More to read than ENGINE_INPUT_LIMITS allows: the request is refused, not judged. */
+  overLimit: boolean;
+  /** Values past the limits left unread because they are plain tokens. */
+  unread: number;
+  /** A key that reaches an object's prototype (`__proto__`, `constructor` then `prototype`). */
+  prototypeKey: boolean;
+}
+
+/** The values and characters handed to the engine so far, shared by every part of one request. */
+class Budget {
+  values = 0;
+  chars = 0;
+  unread = 0;
+  over = false;
+  prototypeKey = false;
+
+  /** Whether `value` may be handed over; past the limits a plain token is counted and anything else sets `over`. */
+  take(value: string): boolean {
+    if (this.over) return false;
+    if (this.values < ENGINE_INPUT_LIMITS.values && this.chars + value.length <= ENGINE_INPUT_LIMITS.chars) {
+      this.values += value.length <= WINDOW ? 1 : Math.ceil(value.length / WINDOW_STEP);
+      this.chars += value.length;
+      return true;
+    }
+    this.beyond(value);
+    return false;
+  }
+
+  charsLeft(): number {
+    return ENGINE_INPUT_LIMITS.chars - this.chars;
+  }
+
+  /** A value that will not be handed over (past a limit): a plain token is harmless alone. */
+  beyond(value: string): void {
+    if (isPlainToken(value)) this.unread++;
+    else this.over = true;
+  }
+}
+
+/** Letters, digits, `_` and `-`, at most 64: a plan id, a ZIP, a FIPS code, an enum value. */
+export function isPlainToken(value: string): boolean {
+  if (value.length > 64) return false;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    const plain = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45;
+    if (!plain) return false;
+  }
+  return true;
 }
 
 class Collector {
   structured: Leaves = [];
   freeText: Leaves = [];
   names: string[] = [];
-  truncated = false;
-  private count = 0;
   // A value seen once needs no second look: 10,000 copies of "'" cost the engine as much as 10,000 fields.
   private readonly seen = [new Set<string>(), new Set<string>()];
 
+  constructor(private readonly budget: Budget) {}
+
   add(path: string, raw: string, free: boolean): void {
-    if (++this.count > MAX_LEAVES) {
-      this.truncated = true;
-      return;
-    }
-    const value = collapseRuns(raw);
+    if (this.budget.over) return;
+    // A value longer than what is left of the budget needs reading only far enough to know it.
+    const value = collapseRuns(raw, Math.max(this.budget.charsLeft(), 64) + 1);
     const seen = this.seen[free ? 1 : 0]!;
     if (seen.has(value)) return;
     seen.add(value);
+    if (!this.budget.take(value)) return;
     const into = free ? this.freeText : this.structured;
     const view = decodedView(value);
-    if (view !== undefined) this.push(into, `${path}~decoded`, view);
+    if (view !== undefined && this.budget.take(view)) this.push(into, `${path}~decoded`, view);
     this.push(into, path, value);
   }
 
@@ -99,82 +180,127 @@ class Collector {
 
   /** A key that is not a plain identifier is itself inspected (`{"' OR 1=1 --": 1}`). */
   name(key: string): void {
-    if (!PLAIN_NAME.test(key) && this.names.length < MAX_LEAVES) this.names.push(key);
+    if (key.includes("__proto__") || (key.includes("prototype") && key.includes("constructor")))
+      this.budget.prototypeKey = true;
+    if (PLAIN_NAME.test(key) || this.budget.over) return;
+    if (this.budget.take(key)) this.names.push(key);
   }
 }
 
 const PLAIN_NAME = /^[\w.[\]-]{1,64}$/;
 
 export function collect(data: RequestData): Collected {
-  const q = data.url.indexOf("?");
-  const path = q === -1 ? data.url : data.url.slice(0, q);
-  const query = q === -1 ? "" : data.url.slice(q + 1);
-  const input: EngineInput = { [ADDRESS.uriRaw]: data.url };
+  const budget = new Budget();
   const paths: Record<string, string[]> = {};
-
-  const segments: Record<string, string> = {};
-  path
-    .split("/")
-    .filter((s) => s !== "")
-    .slice(0, 64)
-    .forEach((segment, i) => (segments[String(i)] = safeDecode(segment)));
-  for (const [i, segment] of Object.entries(segments)) {
-    const view = decodedView(segment);
-    if (view !== undefined) segments[`${i}~decoded`] = view;
-  }
-  input[ADDRESS.pathParams] = segments;
-
-  if (query !== "") {
-    const c = new Collector();
-    for (const [name, value] of new URLSearchParams(query)) {
-      c.name(name);
-      c.add(name, value, false);
-    }
-    input[ADDRESS.query] = chunked(c.structured, c.names, (paths[ADDRESS.query] = []));
-  }
-
-  const { headers, text, cookies } = splitHeaders(data.headers);
-  input[ADDRESS.headers] = headers;
-  input[ADDRESS.textHeaders] = text;
-  if (cookies) input[ADDRESS.cookies] = cookies;
-
-  let truncated = false;
+  const parts: Part[] = [urlPart(data.url, budget, paths), ...headerParts(data.headers, budget)];
   if (data.body) {
-    const c = new Collector();
-    if ("json" in data.body) walkJson(data.body.json, c);
+    const c = new Collector(budget);
+    if ("json" in data.body) walkJson(data.body.json, c, budget);
     else if ("fields" in data.body)
       for (const [name, value] of data.body.fields) {
         c.name(name);
         c.add(name, value, FREE_TEXT_FIELDS.has(name.toLowerCase()));
       }
     else c.add("", data.body.text, false);
+    const input: EngineInput = {};
     if (c.structured.length > 0 || c.names.length > 0)
       input[ADDRESS.body] = chunked(c.structured, c.names, (paths[ADDRESS.body] = []));
     if (c.freeText.length > 0) input[ADDRESS.freeText] = chunked(c.freeText, [], (paths[ADDRESS.freeText] = []));
-    truncated = c.truncated;
+    parts.push({ input });
   }
-  return { input, paths, truncated };
+  return { parts, paths, overLimit: budget.over, unread: budget.unread, prototypeKey: budget.prototypeKey };
 }
 
-/** Depth-first over a parsed JSON value without recursion (a body can nest 50,000 levels). */
-function walkJson(root: unknown, c: Collector): void {
-  const stack: Array<{ value: unknown; path: string; free: boolean; depth: number }> = [
-    { value: root, path: "", free: false, depth: 0 },
-  ];
-  while (stack.length > 0) {
-    const { value, path, free, depth } = stack.pop()!;
-    if (typeof value === "string") c.add(path, value, free);
-    else if (value === null || typeof value !== "object") continue;
-    else if (depth >= MAX_DEPTH) c.truncated = true;
+/** A string as the engine can read it whole: itself, or overlapping windows within its string limit. */
+function readable(value: string): string | string[] {
+  if (value.length <= WINDOW) return value;
+  const windows: string[] = [];
+  for (let start = 0; start < value.length; start += WINDOW_STEP) windows.push(value.slice(start, start + WINDOW));
+  return windows;
+}
+
+/** All parts as one engine input (the shapes of different parts never share a key). */
+export function mergeParts(parts: readonly Part[]): EngineInput {
+  const input: EngineInput = {};
+  for (const part of parts)
+    for (const [address, value] of Object.entries(part.input)) {
+      const known = input[address];
+      input[address] = known !== undefined && typeof value === "object" ? Object.assign(known as object, value) : value;
+    }
+  return input;
+}
+
+/** The path (raw, for the traversal rules, and as decoded segments) and the query's values. */
+function urlPart(url: string, budget: Budget, paths: Record<string, string[]>): Part {
+  const q = url.indexOf("?");
+  const path = q === -1 ? url : url.slice(0, q);
+  const query = q === -1 ? "" : url.slice(q + 1);
+  const raw = collapseRuns(url);
+  budget.take(raw);
+  const input: EngineInput = { [ADDRESS.uriRaw]: readable(raw) };
+  const segments: Record<string, string | string[]> = {};
+  let i = 0;
+  for (const piece of path.split("/")) {
+    if (piece === "") continue;
+    const segment = collapseRuns(safeDecode(piece));
+    if (i >= MAX_NAMED) budget.beyond(segment);
+    else if (budget.take(segment)) {
+      segments[String(i)] = readable(segment);
+      const view = decodedView(segment);
+      if (view !== undefined && budget.take(view)) segments[`${i}~decoded`] = readable(view);
+    }
+    i++;
+  }
+  input[ADDRESS.pathParams] = segments;
+  if (query !== "") {
+    const c = new Collector(budget);
+    for (const [name, value] of new URLSearchParams(query)) {
+      c.name(name);
+      c.add(name, value, false);
+    }
+    input[ADDRESS.query] = chunked(c.structured, c.names, (paths[ADDRESS.query] = []));
+  }
+  return { key: `u\0${url}`, input };
+}
+
+/**
+ * Depth-first over a parsed JSON value without recursion (a body can nest
+ * 50,000 levels). A value's field path is built only when the value is
+ * handed over or has children (10,000 elements past the limits build none),
+ * and never past MAX_DEPTH (a path per level would be quadratic in the depth).
+ */
+function walkJson(root: unknown, c: Collector, budget: Budget): void {
+  type Entry = { value: unknown; parent: string; key: string | number | undefined; free: boolean; depth: number };
+  const pathOf = ({ parent, key, depth }: Entry): string =>
+    key === undefined || depth > MAX_DEPTH
+      ? parent
+      : typeof key === "number"
+        ? `${parent}[${key}]`
+        : parent === ""
+          ? key
+          : `${parent}.${key}`;
+  const stack: Entry[] = [{ value: root, parent: "", key: undefined, free: false, depth: 0 }];
+  while (stack.length > 0 && !budget.over) {
+    const entry = stack.pop()!;
+    const { value, free, depth } = entry;
+    if (typeof value === "string") {
+      if (depth > MAX_DEPTH || budget.over) budget.beyond(value);
+      else c.add(pathOf(entry), value, free);
+    } else if (value === null || typeof value !== "object") continue;
     else if (Array.isArray(value)) {
+      const parent = pathOf(entry);
       for (let i = value.length - 1; i >= 0; i--)
-        stack.push({ value: value[i], path: `${path}[${i}]`, free, depth: depth + 1 });
+        stack.push({ value: value[i], parent, key: i, free, depth: depth + 1 });
     } else {
+      const parent = pathOf(entry);
       for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
-        c.name(key);
+        if (depth >= MAX_DEPTH) budget.beyond(key);
+        else c.name(key);
+        if (key === "prototype" && (entry.key === "constructor" || depth >= MAX_DEPTH)) budget.prototypeKey = true;
         stack.push({
           value: child,
-          path: path === "" ? key : `${path}.${key}`,
+          parent,
+          key,
           free: free || FREE_TEXT_FIELDS.has(key.toLowerCase()),
           depth: depth + 1,
         });
@@ -188,8 +314,6 @@ function walkJson(root: unknown, c: Collector): void {
  * container limit (arrays: building objects with 10,000 keys cost more than
  * the engine's run); their paths go to `paths` in the same order.
  */
-export const CHUNK_ENTRIES = 200;
-
 function chunked(leaves: Leaves, names: string[], paths: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   let n = 0;
@@ -205,38 +329,56 @@ function chunked(leaves: Leaves, names: string[], paths: string[]): Record<strin
   return out;
 }
 
-/** Headers the engine reads: the text ones separately (every rule family reads those), cookies by name. */
-function splitHeaders(raw: IncomingHttpHeaders): {
-  headers: Record<string, string>;
-  text: Record<string, string>;
-  cookies: Record<string, string> | undefined;
-} {
-  const headers: Record<string, string> = {};
-  const text: Record<string, string> = {};
-  let cookies: Record<string, string> | undefined;
+/**
+ * One part per header (all go to the rules written for headers; User-Agent,
+ * Referer and every X- header also to every value rule, as text shown in
+ * logs and analytics) and one for the cookies, read by name and
+ * percent-decoded. A header or cookie past MAX_NAMED counts as past the limits.
+ */
+function headerParts(raw: IncomingHttpHeaders, budget: Budget): Part[] {
+  const parts: Part[] = [];
+  let count = 0;
   for (const [name, value] of Object.entries(raw)) {
     if (value === undefined) continue;
-    const joined = Array.isArray(value) ? value.join(", ") : value;
+    const sent = Array.isArray(value) ? value.join(", ") : value;
     if (name === "cookie") {
-      cookies = {};
-      for (const pair of joined.split(";").slice(0, 256)) {
-        const eq = pair.indexOf("=");
-        const key = (eq === -1 ? pair : pair.slice(0, eq)).trim();
-        const value = safeDecode(eq === -1 ? "" : pair.slice(eq + 1).trim());
-        cookies[key in cookies ? `${key}#` : key] = value;
-        const view = decodedView(value);
-        if (view !== undefined) cookies[`${key}~decoded`] = view;
-      }
+      parts.push(cookiePart(sent, budget));
       continue;
     }
-    headers[name] = joined;
-    if (name === "user-agent" || name === "referer" || name.startsWith("x-")) {
-      text[name] = joined;
-      const view = decodedView(joined);
-      if (view !== undefined) text[`${name}~decoded`] = view;
+    const joined = collapseRuns(sent);
+    if (++count > MAX_NAMED || !budget.take(joined)) {
+      if (count > MAX_NAMED) budget.beyond(joined);
+      continue;
     }
+    const input: EngineInput = { [ADDRESS.headers]: { [name]: readable(joined) } };
+    if ((name === "user-agent" || name === "referer" || name.startsWith("x-")) && budget.take(joined)) {
+      const text: Record<string, string | string[]> = { [name]: readable(joined) };
+      const view = decodedView(joined);
+      if (view !== undefined && budget.take(view)) text[`${name}~decoded`] = readable(view);
+      input[ADDRESS.textHeaders] = text;
+    }
+    parts.push({ key: `h\0${name}\0${sent}`, input });
   }
-  return { headers, text, cookies };
+  return parts;
+}
+
+function cookiePart(header: string, budget: Budget): Part {
+  const cookies: Record<string, string | string[]> = {};
+  let count = 0;
+  for (const pair of header.split(";")) {
+    const eq = pair.indexOf("=");
+    const key = (eq === -1 ? pair : pair.slice(0, eq)).trim();
+    const value = collapseRuns(safeDecode(eq === -1 ? "" : pair.slice(eq + 1).trim()));
+    if (++count > MAX_NAMED) {
+      budget.beyond(value);
+      continue;
+    }
+    if (!budget.take(value)) continue;
+    cookies[key in cookies ? `${key}#` : key] = readable(value);
+    const view = decodedView(value);
+    if (view !== undefined && budget.take(view)) cookies[`${key}~decoded`] = readable(view);
+  }
+  return { key: `c\0${header}`, input: { [ADDRESS.cookies]: cookies } };
 }
 
 /** Longest run of one character handed to the engine. */
@@ -246,14 +388,17 @@ const MAX_RUN = 32;
  * Runs of one character longer than MAX_RUN cut to MAX_RUN: no attack needs
  * 99,000 dots, but matching them cost the engine tens of milliseconds, and
  * padding made of one repeated character can no longer push a payload out of
- * reach of the time budget. One pass, no regular expression.
+ * reach of the time budget. One pass, no regular expression; it stops once
+ * the result is longer than `max`, returning that prefix.
  */
-export function collapseRuns(value: string): string {
+export function collapseRuns(value: string, max = Infinity): string {
   if (value.length <= MAX_RUN) return value;
   let out = "";
   let kept = 0;
   let run = 0;
   for (let i = 0; i < value.length; i++) {
+    // Past `max` characters the caller only needs to know it is too long: stop reading.
+    if (out.length + (i - kept) > max) return out + value.slice(kept, i);
     run = i > 0 && value.charCodeAt(i) === value.charCodeAt(i - 1) ? run + 1 : 1;
     if (run > MAX_RUN) {
       // Copy what came before this run's excess, then skip the excess.

@@ -54,9 +54,14 @@ export const BLOCKED_TYPES = new Set([
  *   `alert(1)`, `@import 'http://…'`, `-moz-binding:`);
  * - `crs-930-110` matches a path ending in `/...`, an ordinary segment for a
  *   POSIX path and a URL; svc-lfi-004 is the same rule less that one case
- *   (docs/decisions/280).
+ *   (docs/decisions/280);
+ * - `dog-000-006` (prototype pollution) looks for the keys `constructor` and
+ *   `prototype` in two conditions, which the flattened values never show it;
+ *   the collector flags such keys itself (`svc-js-001`, engine.ts), and with
+ *   every rule reading one value at a time part verdicts can be remembered
+ *   (docs/decisions/282).
  */
-export const REPLACED_RULES = new Set(["crs-941-210", "crs-941-390", "crs-941-170", "crs-930-110"]);
+export const REPLACED_RULES = new Set(["crs-941-210", "crs-941-390", "crs-941-170", "crs-930-110", "dog-000-006"]);
 
 export interface WafRule {
   id: string;

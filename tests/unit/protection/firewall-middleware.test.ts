@@ -115,6 +115,25 @@ describe("blocking", () => {
     expect(api.headers.get("content-type")).toMatch(/application\/json/);
   });
 
+  it("answers 413 to a body with more to read than the engine is handed, without running the route", async () => {
+    const before = routeCalls.length;
+    const res = await fetch(`${base}/api/echo`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ notes: Array.from({ length: 2_000 }, (_, i) => `call back ${i} times`) }),
+    });
+    expect(res.status).toBe(413);
+    expect((await res.json()).error.code).toBe("payload_too_large");
+    expect(routeCalls.length).toBe(before);
+    expect(blockLines.at(-1)).toMatchObject({ overLimit: expect.any(Number) });
+    const ids = await fetch(`${base}/api/echo`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ plan_ids: Array.from({ length: 2_000 }, (_, i) => `12345FL00${i}-01`) }),
+    });
+    expect(ids.status).toBe(200);
+  });
+
   it("blocks a traversal in the raw path before Express or Remix normalise it", async () => {
     const res = await rawRequest(base, { method: "GET", path: "/assets/..%2f..%2f..%2fetc%2fpasswd" });
     expect(res.status).toBe(403);

@@ -1,0 +1,164 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { FirewallEngine, partsAreIndependent } from "../../../server/firewall/engine";
+import {
+  collect,
+  DDWAF_LIMITS,
+  ENGINE_INPUT_LIMITS,
+  mergeParts,
+  type RequestData,
+} from "../../../server/firewall/request-data";
+import { buildRuleSet } from "../../../server/firewall/ruleset";
+import { attackCorpus, benignCorpus, FAMILIES } from "../../fixtures/firewall/corpus";
+import { FREE_TEXT_LOCATIONS, LOCATIONS, requestWith } from "../../fixtures/firewall/measure";
+import { pathologicalInputs } from "../../fixtures/firewall/pathological";
+
+/**
+ * Issue 18 item 2 (docs/decisions/281): what the engine is handed is bounded, whatever the
+ * request, and nothing past the bound passes unread unless it is a plain token. Decision 282:
+ * part verdicts remembered give exactly the verdicts of running every request whole.
+ */
+const headers = { host: "localhost", "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0", accept: "*/*" };
+const json = (value: unknown): RequestData => ({ url: "/api/agents/discovery", headers, body: { json: value } });
+
+let engine: FirewallEngine;
+beforeAll(() => {
+  // A generous budget: a loaded test machine must not turn an overrun into a pass.
+  engine = new FirewallEngine(undefined, 1_000_000, false);
+});
+
+/** Count what the engine would be handed: strings, and their characters, at any depth. */
+function handed(value: unknown, out = { values: 0, chars: 0, longest: 0, widest: 0, depth: 0 }, depth = 0) {
+  out.depth = Math.max(out.depth, depth);
+  if (typeof value === "string") {
+    out.values++;
+    out.chars += value.length;
+    out.longest = Math.max(out.longest, value.length);
+  } else if (value && typeof value === "object") {
+    const children = Object.values(value as object);
+    out.widest = Math.max(out.widest, children.length);
+    for (const child of children) handed(child, out, depth + 1);
+  }
+  return out;
+}
+
+describe("the engine's input is bounded", () => {
+  it("hands over at most the limits for every pathological input, inside libddwaf's own limits", () => {
+    for (const { what, data } of pathologicalInputs()) {
+      const c = collect(data);
+      if (c.overLimit) continue;
+      const n = handed(mergeParts(c.parts));
+      // The limits count values and characters once, plus the URL, which is handed as a whole and in segments.
+      expect(n.values, what).toBeLessThanOrEqual(ENGINE_INPUT_LIMITS.values + 70);
+      expect(n.chars, what).toBeLessThanOrEqual(2 * ENGINE_INPUT_LIMITS.chars);
+      expect(n.longest, what).toBeLessThanOrEqual(DDWAF_LIMITS.stringLength);
+      expect(n.widest, what).toBeLessThanOrEqual(DDWAF_LIMITS.containerSize);
+      expect(n.depth, what).toBeLessThan(DDWAF_LIMITS.containerDepth);
+    }
+  });
+
+  it("judges every pathological input in well under the time budget, and libddwaf never truncates", () => {
+    const slowest: Array<[string, number]> = [];
+    for (const { what, data } of pathologicalInputs()) {
+      const before = process.cpuUsage();
+      engine.inspect(data);
+      const cpu = process.cpuUsage(before);
+      slowest.push([what, (cpu.user + cpu.system) / 1_000]);
+    }
+    slowest.sort((a, b) => b[1] - a[1]);
+    // ~8 ms on an idle development machine; the bound leaves room for a shared one.
+    expect(slowest[0]![1], JSON.stringify(slowest.slice(0, 3))).toBeLessThan(60);
+    expect(engine.stats.engineTruncations).toBe(0);
+  });
+
+  it("refuses a request with more to read than the limits instead of judging part of it", () => {
+    const distinct = Array.from({ length: 10_000 }, (_, i) => `call back ${i} times`);
+    expect(engine.inspect(json({ notes: distinct })).overLimit).toBe(true);
+    // The payload after 600 plain values is past the limit: refused, not passed unread.
+    const ids = Array.from({ length: 600 }, (_, i) => `12345FL00${i}-01`);
+    expect(engine.inspect(json({ ids: [...ids, "' OR 1=1 --"] })).overLimit).toBe(true);
+    expect(engine.inspect(json({ notes: "x".repeat(10) + " y".repeat(40_000) })).overLimit).toBe(true);
+    const deep = JSON.parse(`${"[".repeat(3_000)}"' OR 1=1 --"${"]".repeat(3_000)}`) as unknown;
+    expect(engine.inspect(json(deep)).overLimit).toBe(true);
+    const segments = Array.from({ length: 150 }, (_, i) => `s${i}`).join("/");
+    expect(engine.inspect({ url: `/${segments}/x'%20OR%201=1`, headers }).overLimit).toBe(true);
+  });
+
+  it("reads plain tokens past the limits as harmless and passes them", () => {
+    const ids = Array.from({ length: 10_000 }, (_, i) => `12345FL00${i}-01`);
+    const verdict = engine.inspect(json({ plan_ids: ids }));
+    expect(verdict.overLimit).toBe(false);
+    expect(verdict.blocked).toBe(false);
+    expect(verdict.unread).toBeGreaterThan(9_000);
+    const nested = JSON.parse(`${"[".repeat(3_000)}"fine"${"]".repeat(3_000)}`) as unknown;
+    expect(engine.inspect(json(nested)).overLimit).toBe(false);
+  });
+
+  it("still reads a payload at the end of an 8 KB path, query or header", () => {
+    const dots = "a.".repeat(4_000);
+    expect(engine.inspect({ url: `/plans/${dots}/../../etc/passwd`, headers }).blocked).toBe(true);
+    expect(engine.inspect({ url: `/plans?q=${dots}${encodeURIComponent("' OR 1=1 --")}`, headers }).blocked).toBe(true);
+    expect(
+      engine.inspect({ url: "/", headers: { ...headers, "x-note": `${dots}<script>alert(1)</script>` } }).blocked,
+    ).toBe(true);
+    expect(engine.stats.engineTruncations).toBe(0);
+  });
+
+  it("blocks keys that reach a prototype (replacing dog-000-006)", () => {
+    expect(engine.inspect(json(JSON.parse('{"__proto__":{"admin":true}}'))).rule).toBe("svc-js-001");
+    expect(engine.inspect(json({ constructor: { prototype: { admin: true } } })).blocked).toBe(true);
+    expect(engine.inspect({ url: "/plans?__proto__[admin]=1", headers }).blocked).toBe(true);
+    expect(engine.inspect(json({ search: "prototype", notes: "constructor" })).blocked).toBe(false);
+  });
+});
+
+describe("remembered part verdicts (decision 282)", () => {
+  it("holds only for a rule set in which every rule reads one value at a time", () => {
+    expect(partsAreIndependent(buildRuleSet())).toBe(true);
+    const rules = buildRuleSet();
+    rules.config.rules.push({
+      id: "two-values",
+      name: "needs a header and a query value",
+      tags: { type: "xss", category: "attack_attempt" },
+      conditions: [
+        { operator: "match_regex", parameters: { inputs: [{ address: "server.request.query" }], regex: "a" } },
+        {
+          operator: "match_regex",
+          parameters: { inputs: [{ address: "server.request.headers.no_cookies" }], regex: "b" },
+        },
+      ],
+    });
+    expect(partsAreIndependent(rules)).toBe(false);
+    expect(new FirewallEngine(rules, 1_000_000).remembersParts).toBe(false);
+  });
+
+  it("gives every corpus request the verdict a full run gives, in every location, twice over", async () => {
+    const remembering = new FirewallEngine(undefined, 1_000_000);
+    const attacks = attackCorpus();
+    const values = [...FAMILIES.flatMap((f) => attacks[f]), ...new Set(Object.values(benignCorpus()).flat())];
+    let compared = 0;
+    for (let round = 0; round < 2; round++)
+      for (const location of [...LOCATIONS, ...FREE_TEXT_LOCATIONS])
+        for (const value of values) {
+          const request = await requestWith(value, location);
+          if (!request) continue;
+          const full = engine.inspect(request);
+          const got = remembering.inspect(request);
+          expect(got.blocked, `${value} in ${location}`).toBe(full.blocked);
+          compared++;
+        }
+    expect(compared).toBeGreaterThan(10_000);
+    // The URL and headers of the corpus requests repeat: most requests ran on their body alone or not at all.
+    expect(remembering.stats.remembered).toBeGreaterThan(1_000);
+  }, 120_000);
+
+  it("does not remember a part of a blocked request or of a run past its budget", () => {
+    const remembering = new FirewallEngine(undefined, 1_000_000);
+    const attack = { url: "/api/plans", headers: { ...headers, "x-note": "<script>alert(1)</script>" } };
+    expect(remembering.inspect(attack).blocked).toBe(true);
+    expect(remembering.inspect(attack).blocked).toBe(true);
+    const hurried = new FirewallEngine(undefined, 1);
+    const request = { url: "/api/plans?q=fine", headers };
+    expect(hurried.inspect(request).overrun).toBe(true);
+    expect(hurried.inspect(request).remembered).toBe(false);
+  });
+});
