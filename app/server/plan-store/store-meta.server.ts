@@ -24,6 +24,24 @@ export type StoreMetadata = {
 };
 
 const cache = new BoundedCache<string, StoreMetadata | null>({ limit: 4 });
+// Which file version is there, looked up (statSync) at most once a second: /api/health and every
+// page ask, and the stat was ~3 % of a health check's server time. A store swapped in shows in its
+// metadata within that second (docs/decisions/284).
+const versions = new BoundedCache<string, string | null>({ limit: 4, ttlMs: 1_000 });
+
+function fileVersion(file: string): string | null {
+  const known = versions.get(file);
+  if (known !== undefined) return known;
+  let version: string | null;
+  try {
+    const s = statSync(file);
+    version = `${file}|${s.dev}|${s.ino}|${s.mtimeMs}`;
+  } catch {
+    version = null;
+  }
+  versions.set(file, version);
+  return version;
+}
 
 function parseJson<T>(text: string | undefined, fallback: T): T {
   if (text === undefined) return fallback;
@@ -36,13 +54,8 @@ function parseJson<T>(text: string | undefined, fallback: T): T {
 
 /** The metadata of the store file at `file`, or null when there is no readable store. */
 export function storeMetadata(file: string): StoreMetadata | null {
-  let key: string;
-  try {
-    const s = statSync(file);
-    key = `${file}|${s.dev}|${s.ino}|${s.mtimeMs}`;
-  } catch {
-    return null;
-  }
+  const key = fileVersion(file);
+  if (key === null) return null;
   const known = cache.get(key);
   if (known !== undefined) return known;
   let meta: StoreMetadata | null;
