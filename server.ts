@@ -19,6 +19,7 @@ import { closeAll, onShutdown } from "./app/server/platform/lifecycle.server.ts"
 import { logger } from "./app/server/platform/logger.server.ts";
 import { cspNonce, securityHeaders } from "./server/security-headers.ts";
 import { requestFirewall } from "./server/firewall/index.ts";
+import { refusedBody } from "./server/firewall/body.ts";
 import { createRateLimiter } from "./server/rate-limit.ts";
 import { requestLog } from "./server/request-log.ts";
 import { createHttpServer } from "./server/timeouts.ts";
@@ -212,6 +213,8 @@ async function main(): Promise<void> {
         prerendered: {} as Record<string, string>,
         // Stored with consent and attestation records; honours X-Forwarded-For only with TRUST_PROXY.
         clientIp: req.ip ?? "unknown",
+        // A page form whose body was over the firewall's limit (never read): its action says so in place.
+        refusedBody: refusedBody(req),
       }),
     }),
   );

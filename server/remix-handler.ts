@@ -17,7 +17,7 @@ import {
   type AppLoadContext,
   type ServerBuild,
 } from "@remix-run/node";
-import { inspectedBody } from "./firewall/body";
+import { inspectedBody, refusedBody } from "./firewall/body";
 
 export function remixRequestHandler(options: {
   /** The production build, or (`npm run dev`) a function that loads the current one through Vite. */
@@ -86,9 +86,16 @@ function remixRequest(req: ExpressRequest, res: ExpressResponse): Request {
   res.on("close", () => {
     if (!finished) controller.abort();
   });
+  const headers = remixHeaders(req.headers);
+  if (refusedBody(req)) {
+    // The body was over the limit and never read: the action gets an empty form (it reads
+    // `context.refusedBody` to say why) instead of a multipart type with no parts.
+    headers.set("content-type", "application/x-www-form-urlencoded");
+    headers.delete("content-length");
+  }
   const init: RequestInit & { duplex?: "half" } = {
     method: req.method,
-    headers: remixHeaders(req.headers),
+    headers,
     signal: controller.signal,
   };
   if (req.method !== "GET" && req.method !== "HEAD") {

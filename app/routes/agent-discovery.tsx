@@ -9,12 +9,8 @@ import {
 } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ApiError, fieldsFromIssues, type ErrorFields } from "../server/platform/api.server";
-import {
-  acceptAgentUpload,
-  MAX_UPLOAD_BYTES,
-  UPLOAD_DOC_TYPE_LABELS,
-  UPLOAD_DOC_TYPES,
-} from "../server/intake/storage.server";
+import { acceptAgentUpload, UPLOAD_DOC_TYPE_LABELS, UPLOAD_DOC_TYPES } from "../server/intake/storage.server";
+
 import {
   AGENT_DISCOVERY_CONSENT,
   AgentDiscoveryInput,
@@ -24,6 +20,8 @@ import {
 } from "../server/intake/write-store.server";
 import intakeStyles from "../styles/intake.css?url";
 import { EnglishOnly } from "../components/english-only";
+import { UploadForm } from "../components/intake/upload-form";
+import { uploadRefusalWords } from "../lib/upload-rules";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: intakeStyles }];
 
@@ -43,7 +41,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     consent: AGENT_DISCOVERY_CONSENT,
     tools: COMMON_AGENT_TOOLS,
     docTypes: UPLOAD_DOC_TYPES.map((value) => ({ value, label: UPLOAD_DOC_TYPE_LABELS[value] })),
-    maxUploadMb: MAX_UPLOAD_BYTES / (1024 * 1024),
   };
 }
 
@@ -62,15 +59,51 @@ function splitList(value: string): string[] {
     .filter(Boolean);
 }
 
+/** The firewall's note of a body over its limit, never read (server.ts puts it in the context). */
+function refusedBody(context: unknown): { status: number; multipart: boolean } | undefined {
+  const refused = (context as { refusedBody?: { status?: unknown; multipart?: unknown } } | null)?.refusedBody;
+  return refused && typeof refused.status === "number"
+    ? { status: refused.status, multipart: refused.multipart === true }
+    : undefined;
+}
+
 export async function action({ request, context }: ActionFunctionArgs) {
+  const refused = refusedBody(context);
+  if (refused?.multipart) {
+    // An upload over 10 MB: answered here, beside the upload form, not by a bare error page.
+    return data<UploadResult>(
+      { form: "upload", ...uploadRefusalWords({ status: 413, code: "", message: "" }) },
+      { status: 413 },
+    );
+  }
+  if (refused) {
+    return data<DiscoveryResult>(
+      {
+        form: "discovery",
+        errors: {},
+        values: {},
+        formError: "Your answers are too long to send (over 100 KB). Shorten the longest answer and send again.",
+      },
+      { status: 413 },
+    );
+  }
   const type = request.headers.get("content-type") ?? "";
   if (type.toLowerCase().startsWith("multipart/form-data")) {
     try {
       await acceptAgentUpload(request, { ip: clientIp(context) });
     } catch (error) {
       if (error instanceof ApiError) {
+        // Field messages name document types by their API codes; the page says them in words.
         return data<UploadResult>(
-          { form: "upload", errors: error.fields ?? {}, formError: error.fields ? undefined : error.message },
+          {
+            form: "upload",
+            ...uploadRefusalWords({
+              status: error.status,
+              code: error.code,
+              message: error.message,
+              fields: error.fields ?? undefined,
+            }),
+          },
           { status: error.status },
         );
       }
@@ -195,12 +228,20 @@ export default function AgentDiscovery() {
       ) : null}
 
       {discovery?.formError ? (
-        <p className="notice bad" role="alert">
+        <p className="notice bad" role="alert" tabIndex={-1} autoFocus data-error-summary>
           {discovery.formError}
         </p>
       ) : null}
       {summary.length > 0 ? (
-        <div className="error-summary" role="alert" aria-labelledby="discovery-errors-title">
+        <div
+          className="error-summary"
+          role="alert"
+          aria-labelledby="discovery-errors-title"
+          tabIndex={-1}
+          // Without JavaScript the page loads with the summary focused (in view); with it, root focuses it.
+          autoFocus
+          data-testid="discovery-error-summary"
+        >
           <h2 id="discovery-errors-title">Please fix {summary.length === 1 ? "this" : "these"} before sending</h2>
           <ul>
             {summary.map(([name, label]) => (
@@ -368,88 +409,13 @@ export default function AgentDiscovery() {
         </button>
       </Form>
 
-      <section id="upload" aria-labelledby="upload-title">
-        <h2 id="upload-title">Share a blank form you use (optional)</h2>
-        <p>
-          If you use your own intake, consent or worksheet forms with clients, a blank copy helps us see what
-          information you collect. Send only a blank form: never one filled in with a client&apos;s details. PDF, JPG or
-          PNG, up to {loaded.maxUploadMb} MB.
-        </p>
-        {loaded.uploaded ? (
-          <div className="success-panel" role="status">
-            <p>Thank you: we stored your file.</p>
-          </div>
-        ) : null}
-        {upload?.formError ? (
-          <p className="notice bad" role="alert">
-            {upload.formError}
-          </p>
-        ) : null}
-        {upload && Object.keys(upload.errors).length > 0 ? (
-          <div className="error-summary" role="alert" aria-labelledby="upload-errors-title">
-            <h2 id="upload-errors-title">The file was not stored</h2>
-            <ul>
-              {Object.entries(upload.errors).map(([name, message]) => (
-                <li key={name}>
-                  <a href={`#upload-${name === "file" ? "file" : name}`}>{message}</a>
-                </li>
-              ))}
-            </ul>
-          </div>
-        ) : null}
-        <Form method="post" encType="multipart/form-data" className="intake-form" noValidate>
-          <div className="field">
-            <label htmlFor="upload-docType">What kind of document is it?</label>
-            <select
-              id="upload-docType"
-              name="docType"
-              defaultValue=""
-              aria-invalid={upload?.errors.docType ? true : undefined}
-              aria-describedby={describedBy(upload?.errors.docType && "upload-docType-error")}
-            >
-              <option value="" disabled>
-                Choose one
-              </option>
-              {loaded.docTypes.map((d) => (
-                <option key={d.value} value={d.value}>
-                  {d.label}
-                </option>
-              ))}
-            </select>
-            <ErrorText id="upload-docType-error" message={upload?.errors.docType} />
-          </div>
-          <div className="field">
-            <label htmlFor="upload-file">File</label>
-            <input
-              id="upload-file"
-              name="file"
-              type="file"
-              accept=".pdf,.jpg,.jpeg,.png,application/pdf,image/jpeg,image/png"
-              aria-invalid={upload?.errors.file ? true : undefined}
-              aria-describedby={describedBy(upload?.errors.file && "upload-file-error")}
-            />
-            <ErrorText id="upload-file-error" message={upload?.errors.file} />
-          </div>
-          <input type="hidden" name="blankConfirmed" value="false" />
-          <label className="choice" htmlFor="upload-blankConfirmed">
-            <input
-              id="upload-blankConfirmed"
-              type="checkbox"
-              name="blankConfirmed"
-              value="true"
-              aria-invalid={upload?.errors.blankConfirmed ? true : undefined}
-            />
-            <span>
-              This document is blank: it contains no client&apos;s name, contact details, income or other personal
-              information.
-            </span>
-          </label>
-          <ErrorText id="upload-blankConfirmed-error" message={upload?.errors.blankConfirmed} />
-          <button type="submit" disabled={busy}>
-            Upload the blank form
-          </button>
-        </Form>
-      </section>
+      <UploadForm
+        docTypes={loaded.docTypes}
+        serverErrors={upload?.errors ?? {}}
+        formError={upload?.formError}
+        uploaded={loaded.uploaded}
+        busy={busy}
+      />
     </EnglishOnly>
   );
 }

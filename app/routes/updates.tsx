@@ -112,12 +112,19 @@ export default function Updates() {
       ) : null}
       <p>{t("updates.intro")}</p>
       {result?.formError ? (
-        <p className="notice bad" role="alert">
+        <p className="notice bad" role="alert" tabIndex={-1} autoFocus data-error-summary>
           {result.formError}
         </p>
       ) : null}
       {errorList.length > 0 ? (
-        <div className="error-summary" role="alert" aria-labelledby="error-summary-title">
+        <div
+          className="error-summary"
+          role="alert"
+          aria-labelledby="error-summary-title"
+          tabIndex={-1}
+          // Focused as the page loads (no JavaScript) or is drawn: in view at any width.
+          autoFocus
+        >
           <h2 id="error-summary-title">{errorList.length === 1 ? t("updates.fixOne") : t("updates.fixMany")}</h2>
           <ul>
             {errorList.map((name) => (

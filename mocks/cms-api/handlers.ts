@@ -251,6 +251,54 @@ export function providersAutocomplete(ds: FakeDataset, query: URLSearchParams): 
   return ok(matches.map(providerItem));
 }
 
+/** Search types the real API takes on /providers/search (Group is asked of autocomplete only). */
+const SEARCH_TYPES: ProviderKind[] = ["Individual", "Facility"];
+
+/**
+ * GET /providers/search (spec NearbyProvider: `{provider, address}`): like
+ * autocomplete, nearest first, but each answer carries the provider's address
+ * nearest the ZIP, so a page can tell two Dr. Smiths apart. Like a proximity
+ * search it is not limited to the ZIP's state; the service narrows it.
+ */
+export function providersSearch(ds: FakeDataset, query: URLSearchParams): FakeAnswer {
+  const q = requireQ(query).toLowerCase();
+  const zip = query.get("zipcode") ?? "";
+  if (!/^\d{5}$/.test(zip)) throw new FakeApiError(400, "1003", "zipcode: must be 5 digits");
+  const type = query.get("type") ?? "";
+  if (!SEARCH_TYPES.includes(type as ProviderKind)) {
+    throw new FakeApiError(400, "1003", "type: must be one of Individual, Facility");
+  }
+  const nearness = (a: FakeProvider["addresses"][number]) =>
+    a.zip === zip ? 0 : a.zip.slice(0, 3) === zip.slice(0, 3) ? 1 : 2;
+  const matches = ds.providers
+    .filter((p) => p.kind === type && p.name.toLowerCase().includes(q))
+    .map((p) => ({ p, address: [...p.addresses].sort((a, b) => nearness(a) - nearness(b))[0] }))
+    .sort(
+      (a, b) =>
+        (a.address ? nearness(a.address) : 3) - (b.address ? nearness(b.address) : 3) ||
+        a.p.name.localeCompare(b.p.name) ||
+        a.p.npi.localeCompare(b.p.npi),
+    )
+    .slice(0, AUTOCOMPLETE_LIMIT);
+  return ok({
+    providers: matches.map(({ p, address }) => ({
+      provider: { ...providerItem(p), type: p.kind },
+      ...(address
+        ? {
+            address: {
+              street_1: address.street1,
+              street_2: address.street2,
+              city: address.city,
+              state: address.state,
+              zipcode: address.zip,
+              countyfips: ds.zipCounties.get(address.zip)?.[0]?.fips ?? "",
+            },
+          }
+        : {}),
+    })),
+  });
+}
+
 export function providersCovered(ds: FakeDataset, query: URLSearchParams): FakeAnswer {
   const npis = splitIds(query.get("providerids"));
   if (npis.length === 0) throw new FakeApiError(400, "1003", "providerids: cannot be blank");

@@ -36,6 +36,7 @@ import {
   planById,
   providersAutocomplete,
   providersCovered,
+  providersSearch,
   percentOfPoverty,
   searchPlans,
 } from "./handlers";
@@ -156,6 +157,7 @@ function route(ds: FakeDataset, method: string, path: string, query: URLSearchPa
     if (p === "/drugs/autocomplete") return drugsAutocomplete(ds, query);
     if (p === "/drugs/covered") return drugsCovered(ds, query);
     if (p === "/providers/autocomplete") return providersAutocomplete(ds, query);
+    if (p === "/providers/search") return providersSearch(ds, query);
     if (p === "/providers/covered") return providersCovered(ds, query);
     if (p === "/households/pcfpl") return percentOfPoverty(ds, query);
     const zip = /^\/counties\/by\/zip\/([^/]+)$/.exec(p);

@@ -67,3 +67,26 @@ export function keepInspectedBody(req: IncomingMessage, body: Buffer): void {
 export function inspectedBody(req: IncomingMessage): Buffer | undefined {
   return inspectedBodies.get(req);
 }
+
+/** A page request whose body was over the limit: handed to its route with no body, told why. */
+export interface RefusedBody {
+  status: 413;
+  limitBytes: number;
+  /** A multipart upload (else a form or other body). */
+  multipart: boolean;
+}
+const refusedBodies = new WeakMap<IncomingMessage, RefusedBody>();
+
+/**
+ * The firewall did not read this page request's body (it was over the limit):
+ * the route gets an empty form and this note, so the page can say so in place,
+ * beside the form (docs/decisions/272-upload-refusals-in-the-page.md).
+ */
+export function keepRefusedBody(req: IncomingMessage, refused: RefusedBody): void {
+  refusedBodies.set(req, refused);
+  inspectedBodies.set(req, Buffer.alloc(0));
+}
+
+export function refusedBody(req: IncomingMessage): RefusedBody | undefined {
+  return refusedBodies.get(req);
+}

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
 import type { IncomingMessage } from "node:http";
 import { JSON_BODY_LIMIT_BYTES } from "../../app/server/platform/api.server";
-import { keepInspectedBody, readBodyUpTo } from "./body";
+import { keepInspectedBody, keepRefusedBody, readBodyUpTo } from "./body";
 import { FirewallEngine, type Verdict } from "./engine";
 import { MalformedMultipartError, readMultipartFields } from "./multipart";
 import { ENGINE_INPUT_LIMITS, type RequestData } from "./request-data";
@@ -100,7 +100,7 @@ export function requestFirewall(options: FirewallOptions = {}) {
     const multipart = MULTIPART_TYPE.test(type);
     const limit = multipart ? multipartLimit : bodyLimit;
     if (declared > limit) {
-      tooLarge(req, res, limit, true);
+      tooLarge(req, res, next, limit, judge);
       return;
     }
     const encoding = String(req.headers["content-encoding"] ?? "identity")
@@ -127,7 +127,7 @@ export function requestFirewall(options: FirewallOptions = {}) {
         return;
       }
       if (read.kind === "too-large") {
-        tooLarge(req, res, limit, true);
+        tooLarge(req, res, next, limit, judge);
         return;
       }
       let body: RequestData["body"];
@@ -245,9 +245,35 @@ function block(req: Request, res: Response, verdict: Verdict, log: LogSink, body
   );
 }
 
-function tooLarge(req: Request, res: Response, limit: number, bodyUnread: boolean): void {
+/**
+ * A body over the limit is never read. An API client gets 413 in the error shape. A
+ * browser posting a form to a page (or Remix's data request for the same submission)
+ * gets that page, drawn by its route with an empty
+ * form and a note of the refusal, so the error shows beside the form it came from
+ * (status 413, connection closed); nothing of the body reaches the route.
+ */
+function tooLarge(
+  req: Request,
+  res: Response,
+  next: NextFunction,
+  limit: number,
+  judge: (req: Request, res: Response, data: RequestData, bodyUnread: boolean) => boolean,
+): void {
+  const page = wantsHtml(req) || (!req.path.startsWith("/api/") && /[?&]_data=/.test(req.originalUrl ?? ""));
+  if (page && req.method === "POST") {
+    // The address and headers are still judged like any other request's.
+    if (!judge(req, res, { url: req.originalUrl || req.url || "/", headers: req.headers }, true)) return;
+    res.setHeader("connection", "close");
+    keepRefusedBody(req, {
+      status: 413,
+      limitBytes: limit,
+      multipart: MULTIPART_TYPE.test((req.headers["content-type"] ?? "").trim().toLowerCase()),
+    });
+    next();
+    return;
+  }
   const size = limit >= 1024 * 1024 ? `${Math.floor(limit / (1024 * 1024))} MB` : `${Math.round(limit / 1024)} KB`;
-  refuse(req, res, 413, "payload_too_large", "Request too large", `Request body is larger than ${size}.`, bodyUnread);
+  refuse(req, res, 413, "payload_too_large", "Request too large", `Request body is larger than ${size}.`, true);
 }
 
 function escapeHtml(s: string): string {

@@ -68,3 +68,23 @@ export async function screenshot(page: Page, name: string) {
 export async function hasHorizontalScroll(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth + 1);
 }
+
+/**
+ * axe-core with every rule it has (WCAG A/AA, best practices such as `region`,
+ * `heading-order`, `landmark-*`), every impact: each violation as text. Bounded in time;
+ * JavaScript must be on in the page (axe runs in it).
+ */
+export async function allAxeViolations(page: Page, timeoutMs = 30_000): Promise<string[]> {
+  const scan = new AxeBuilder({ page }).analyze();
+  const timeout = new Promise<never>((_, reject) =>
+    setTimeout(() => reject(new Error("axe scan timed out")), timeoutMs),
+  );
+  const result = await Promise.race([scan, timeout]);
+  return result.violations.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+        .map((n) => n.target.join(" "))
+        .slice(0, 3)
+        .join(", ")}`,
+  );
+}

@@ -73,7 +73,14 @@ export function HouseholdForm({
       </button>
       <StateFields state={state} omit={["household"]} />
       {errorKeys.length > 0 ? (
-        <div className="error-summary" role="alert" aria-labelledby="household-errors-heading">
+        <div
+          className="error-summary"
+          role="alert"
+          aria-labelledby="household-errors-heading"
+          tabIndex={-1}
+          // Focused as the page loads (no JavaScript) or is drawn: in view at any width.
+          autoFocus
+        >
           <h2 id="household-errors-heading">{t("householdForm.check", { count: errorKeys.length })}</h2>
           <ul>
             {errorKeys.map((key) => (

@@ -1,6 +1,6 @@
 import { Form, Link, useNavigate } from "@remix-run/react";
 import { noUpstreamAnswer } from "./coverage-words";
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type MouseEvent } from "react";
 import {
   MAX_SELECTIONS,
   plansHref,
@@ -23,6 +23,8 @@ import { useWords } from "./format";
 
 export interface PickerOption extends Selection {
   detail: string;
+  /** A doctor's `accepting` value as upstream gives it; said in the page's words where shown. */
+  accepting?: string | null;
 }
 
 export interface SuggestionAnswer {
@@ -42,6 +44,21 @@ export interface ProviderSuggestionView {
   name: string;
   type: string;
   specialties: string[];
+  accepting?: string | null;
+  address?: { street: string; city: string; state: string; zip: string } | null;
+}
+
+/** Upstream's `accepting` values with words in the catalogue (picker.accepting.*); `unknown` says nothing. */
+const ACCEPTING_KEYS: Record<string, string> = {
+  accepting: "yes",
+  "not accepting": "no",
+  "accepting in some locations": "some",
+};
+
+/** "430 Prairie Wind Rd, Carrollton, TX": enough to tell two Dr. Smiths apart. */
+export function providerPlace(address: ProviderSuggestionView["address"]): string {
+  if (!address) return "";
+  return [address.street, address.city, address.state].filter(Boolean).join(", ");
 }
 
 export function drugOption(d: DrugSuggestionView): PickerOption {
@@ -53,11 +70,23 @@ export function doctorOption(p: ProviderSuggestionView): PickerOption {
   return {
     code: p.npi,
     name: p.name.replace(/\s+/g, " ").trim(),
-    detail: [p.specialties.slice(0, 2).join(", "), kind].filter(Boolean).join(" · "),
+    detail: [p.specialties.slice(0, 2).join(", "), kind, providerPlace(p.address)].filter(Boolean).join(" · "),
+    accepting: p.accepting ?? null,
   };
 }
 
 type Kind = "drug" | "doctor";
+
+/** The id of a chosen drug's or doctor's chip (its remove button). */
+export function chipId(kind: Kind, code: string): string {
+  return `${kind}-chip-${code.replace(/[^A-Za-z0-9_-]/g, "_")}`;
+}
+
+/** An option's detail line: its specialty, address and city, then whether it takes new patients. */
+function detailLine(option: PickerOption, t: (key: string) => string): string {
+  const key = ACCEPTING_KEYS[option.accepting ?? ""];
+  return [option.detail, key ? t(`picker.accepting.${key}`) : ""].filter(Boolean).join(" · ");
+}
 
 /** The URL parameters of each picker; its words are the catalogue's picker.<kind>.* entries. */
 const PARAMS: Record<Kind, { param: string; remove: string }> = {
@@ -127,6 +156,25 @@ export function Picker({
   const add = (option: Selection) =>
     plansHref(kind === "drug" ? withDrug(state, option) : withDoctor(state, option)) + `#${id}`;
   const full = selections.length >= MAX_SELECTIONS;
+  // After a choice the search box keeps focus (or, when the list is full and the box is gone,
+  // the new chip); after a removal the box or the first chip left (docs/decisions/270).
+  const afterAdd = (option: Selection) => ({
+    focus: [text.param, chipId(kind, option.code)],
+    announce: t("picker.added", { name: option.name }),
+  });
+  const afterRemove = { focus: [text.param, ...selections.map((s) => chipId(kind, s.code)), `${id}-heading`] };
+  const navigate = useNavigate();
+  // With JavaScript a chip goes straight to the address without it (the form's GET would be
+  // redirected there, and a redirect drops the focus target the navigation carries).
+  const remove = (event: MouseEvent<HTMLButtonElement>, chosen: Selection) => {
+    event.preventDefault();
+    const left = selections.filter((s) => s.code !== chosen.code);
+    const next = kind === "drug" ? { ...state, drugs: left } : { ...state, doctors: left };
+    navigate(plansHref(next), {
+      state: { ...afterRemove, announce: t("picker.removed", { name: chosen.name }) },
+      preventScrollReset: true,
+    });
+  };
   return (
     <section id={id} aria-labelledby={`${id}-heading`} className="picker">
       <h2 id={`${id}-heading`}>{words("heading")}</h2>
@@ -139,6 +187,8 @@ export function Picker({
               <li key={s.code}>
                 <button
                   type="submit"
+                  id={chipId(kind, s.code)}
+                  onClick={(event) => remove(event, s)}
                   name={text.remove}
                   value={s.code}
                   className="chip"
@@ -174,6 +224,7 @@ export function Picker({
             zip={state.zip}
             year={year}
             hrefFor={add}
+            afterAdd={afterAdd}
             unavailableText={words("unavailable")}
           />
           <button type="submit" className="secondary">
@@ -196,8 +247,10 @@ export function Picker({
               <ul className="search-list">
                 {search.options.map((o) => (
                   <li key={o.code}>
-                    <Link to={add(o)}>{t("picker.add", { name: o.name })}</Link>
-                    {o.detail ? <span className="hint-inline"> {o.detail}</span> : null}
+                    <Link to={add(o)} state={afterAdd(o)} preventScrollReset>
+                      {t("picker.add", { name: o.name })}
+                    </Link>
+                    {detailLine(o, t) ? <span className="hint-inline"> {detailLine(o, t)}</span> : null}
                   </li>
                 ))}
               </ul>
@@ -222,6 +275,7 @@ function SuggestInput({
   zip,
   year,
   hrefFor,
+  afterAdd,
   unavailableText,
 }: {
   kind: Kind;
@@ -231,6 +285,7 @@ function SuggestInput({
   zip: string;
   year: number | undefined;
   hrefFor: (option: Selection) => string;
+  afterAdd: (option: Selection) => { focus: string[]; announce: string };
   unavailableText: string;
 }) {
   const { t } = useWords();
@@ -295,7 +350,7 @@ function SuggestInput({
     requests.current.cancel();
     close();
     setStatus(t("picker.added", { name: option.name }));
-    navigate(hrefFor(option));
+    navigate(hrefFor(option), { state: afterAdd(option), preventScrollReset: true });
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
@@ -361,7 +416,7 @@ function SuggestInput({
               onClick={() => choose(o)}
             >
               <span className="suggest-name">{o.name}</span>
-              {o.detail ? <span className="suggest-detail">{o.detail}</span> : null}
+              {detailLine(o, t) ? <span className="suggest-detail">{detailLine(o, t)}</span> : null}
             </li>
           ))}
         </ul>

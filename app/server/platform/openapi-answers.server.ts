@@ -72,6 +72,10 @@ export const ProviderAutocompleteResponse = z.object({
       gender: z.string().nullable(),
       languages: z.array(z.string()),
       facility_types: z.array(z.string()),
+      address: z
+        .object({ street: z.string(), city: z.string(), state: z.string(), zip: z.string() })
+        .nullable()
+        .describe("Where the provider practises, nearest the ZIP; null for groups and when upstream gives none"),
     }),
   ),
   upstream: UpstreamState,

@@ -12,6 +12,7 @@ import {
   EligibilityResponse,
   PlanSearchResponse,
   ProviderAutocompleteResponse,
+  ProviderSearchResponse,
   type ProviderType,
   type UpstreamCounty,
   type UpstreamDrugCoverageRow,
@@ -19,6 +20,7 @@ import {
   type UpstreamEligibilityEstimate,
   type UpstreamPlan,
   type UpstreamProviderCoverageRow,
+  type UpstreamNearbyProvider,
   type UpstreamProviderSuggestion,
 } from "./schemas.server";
 import { callUpstream, clientConfig, currentBudget, resetTransportForTests, transportState } from "./transport.server";
@@ -45,6 +47,7 @@ export type {
   UpstreamPlan,
   UpstreamProviderCoverageRow,
   UpstreamProviderSuggestion,
+  UpstreamNearbyProvider,
 };
 export { PROVIDER_TYPES } from "./schemas.server";
 export { MAX_PLAN_IDS_PER_UPSTREAM_CALL };
@@ -178,6 +181,34 @@ export function providersAutocomplete(
       },
       ProviderAutocompleteResponse,
     ),
+  );
+}
+
+/**
+ * GET /providers/search for one type (Individual or Facility): the same
+ * suggestions as autocomplete, each with the address nearest the ZIP, so the
+ * picker can show where a doctor practises. Cached like autocomplete.
+ */
+export function providersSearch(
+  query: string,
+  zipcode: string,
+  type: Exclude<ProviderType, "Group">,
+): Promise<UpstreamNearbyProvider[]> {
+  const q = normaliseQueryText(query);
+  return cachedLookup(
+    lookups().autocomplete,
+    AUTOCOMPLETE,
+    `providers-search|${type}|${zipcode}|${q.toLowerCase()}`,
+    () =>
+      callUpstream(
+        {
+          operation: "providers.search",
+          method: "GET",
+          path: "/providers/search",
+          query: { q, zipcode, type },
+        },
+        ProviderSearchResponse,
+      ),
   );
 }
 

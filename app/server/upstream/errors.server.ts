@@ -11,6 +11,7 @@
 export type UpstreamOperation =
   | "drugs.autocomplete"
   | "providers.autocomplete"
+  | "providers.search"
   | "drugs.covered"
   | "providers.covered"
   | "counties.by_zip"

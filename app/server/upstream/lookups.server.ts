@@ -18,13 +18,16 @@ import { searchOwnDrugNames, type OwnDrugName } from "../plan-store/drug-names.s
 import { usesSampleUpstream } from "../platform/env.server";
 import { logger } from "../platform/logger.server";
 import { planStore } from "../plan-store/plan-store.server";
+import { stateForZipPrefix } from "../../domain/zip-prefix";
 import {
+  type UpstreamNearbyProvider,
   type UpstreamProviderSuggestion,
   drugsAutocomplete,
   drugsCovered,
   isUpstreamFailure,
   providersAutocomplete,
   providersCovered,
+  providersSearch,
   upstreamProblem,
   type UpstreamRejectedError,
   type UpstreamUnavailableError,
@@ -82,6 +85,14 @@ export interface ProviderSuggestion {
   gender: string | null;
   languages: string[];
   facility_types: string[];
+  /** Where the provider practises, nearest the ZIP (from /providers/search); null when upstream gave none. */
+  address: ProviderAddress | null;
+}
+export interface ProviderAddress {
+  street: string;
+  city: string;
+  state: string;
+  zip: string;
 }
 export interface ProviderSuggestionsAnswer {
   providers: ProviderSuggestion[];
@@ -230,7 +241,20 @@ async function ownDrugNames(query: string, requestedYear: number | undefined): P
   }
 }
 
-function toProviderSuggestion(p: UpstreamProviderSuggestion & { type: ProviderTypeName }): ProviderSuggestion {
+type Suggested = (UpstreamProviderSuggestion | UpstreamNearbyProvider) & { type: ProviderTypeName };
+
+function addressOf(p: UpstreamProviderSuggestion | UpstreamNearbyProvider): ProviderAddress | null {
+  if (!("address" in p) || !p.address) return null;
+  const a = p.address;
+  return {
+    street: [a.street_1, a.street_2].filter(Boolean).join(", "),
+    city: a.city,
+    state: a.state.toUpperCase(),
+    zip: a.zipcode.slice(0, 5),
+  };
+}
+
+function toProviderSuggestion(p: Suggested): ProviderSuggestion {
   return {
     npi: p.npi,
     name: p.name,
@@ -240,21 +264,44 @@ function toProviderSuggestion(p: UpstreamProviderSuggestion & { type: ProviderTy
     gender: p.gender,
     languages: p.languages,
     facility_types: p.facility_types,
+    address: addressOf(p),
   };
 }
 
-/** Three concurrent upstream calls (Individual, Facility, Group); one failing leaves the others' answers. */
+/**
+ * A nearby search crosses state lines (a Texarkana ZIP finds Arkansas doctors), but a plan's
+ * network is the state's: an answer placed in another state than the ZIP's is left out.
+ * One without an address (Group answers) cannot be placed and stays.
+ */
+function inZipState(zip: string) {
+  const state = stateForZipPrefix(zip);
+  return (p: UpstreamProviderSuggestion | UpstreamNearbyProvider) => {
+    const placed = addressOf(p)?.state;
+    return !state || !placed || placed === state;
+  };
+}
+
+/**
+ * Three concurrent upstream calls: /providers/search for Individual and Facility (the
+ * answers carry an address, so the page can show where each practises), autocomplete
+ * for Group (search does not take it). One failing leaves the others' answers.
+ */
 export async function suggestProviders(input: { query: string; zip: string }): Promise<ProviderSuggestionsAnswer> {
   const sample = usesSampleUpstream();
   const settled = await Promise.allSettled(
-    PROVIDER_TYPE_ORDER.map((type) => providersAutocomplete(input.query, input.zip, type)),
+    PROVIDER_TYPE_ORDER.map((type) =>
+      type === "Group"
+        ? providersAutocomplete(input.query, input.zip, type)
+        : providersSearch(input.query, input.zip, type),
+    ),
   );
-  const answers: Partial<Record<ProviderTypeName, UpstreamProviderSuggestion[]>> = {};
+  const inState = inZipState(input.zip);
+  const answers: Partial<Record<ProviderTypeName, Array<UpstreamProviderSuggestion | UpstreamNearbyProvider>>> = {};
   const failedTypes: ProviderTypeName[] = [];
   let firstFailure: UpstreamUnavailableError | UpstreamRejectedError | undefined;
   settled.forEach((result, i) => {
     const type = PROVIDER_TYPE_ORDER[i];
-    if (result.status === "fulfilled") answers[type] = result.value;
+    if (result.status === "fulfilled") answers[type] = result.value.filter(inState);
     else if (isUpstreamFailure(result.reason)) {
       failedTypes.push(type);
       firstFailure ??= result.reason;

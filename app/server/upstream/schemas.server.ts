@@ -84,6 +84,28 @@ export const AddressSchema = z.object({
   zipcode: optionalText,
   countyfips: optionalText,
 });
+/**
+ * GET /providers/search answers NearbyProvider items, `{provider, address, distance}`
+ * (spec; the live envelope was not checked, so `{providers: [...]}` and a bare array
+ * are both read). The address is the one nearest the ZIP asked about.
+ */
+export const NearbyProviderSchema = z
+  .object({
+    provider: ProviderSuggestionSchema,
+    address: AddressSchema.nullish(),
+    distance: z.number().nullish(),
+  })
+  .transform((n) => ({
+    ...n.provider,
+    address: n.address && (n.address.city || n.address.street_1) ? n.address : null,
+    distance: n.distance ?? null,
+  }));
+export type UpstreamNearbyProvider = z.infer<typeof NearbyProviderSchema>;
+export const ProviderSearchResponse = z.union([
+  z.object({ providers: z.array(NearbyProviderSchema).nullish() }).transform((r) => r.providers ?? []),
+  z.array(NearbyProviderSchema),
+]);
+
 export const ProviderCoverageRowSchema = z.object({
   npi: text,
   plan_id: z.string(),

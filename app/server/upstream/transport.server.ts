@@ -38,6 +38,7 @@ const PRIORITY: Record<UpstreamOperation, BudgetPriority> = {
   "providers.covered": "coverage",
   "drugs.autocomplete": "autocomplete",
   "providers.autocomplete": "autocomplete",
+  "providers.search": "autocomplete",
 };
 
 interface Waiter {

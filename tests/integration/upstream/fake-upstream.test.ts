@@ -104,6 +104,21 @@ describe("fake upstream: the real shapes", () => {
     });
   });
 
+  it("answers provider search with each provider's address nearest the ZIP (spec NearbyProvider), Individual and Facility only", async () => {
+    const { status, body } = await get("/providers/search?q=aver&zipcode=75201&type=Individual");
+    expect(status).toBe(200);
+    // Averill Stone has offices in 75201 and 75007: 75201's comes first and is the one sent.
+    expect(body.providers.map((n: { provider: { npi: string } }) => n.provider.npi)).toEqual([
+      "1000000012",
+      "1000000004",
+      "1000000020",
+    ]);
+    expect(body.providers[0].address).toMatchObject({ city: "Dallas", state: "TX", zipcode: "75201" });
+    expect(body.providers[0].provider).toMatchObject({ accepting: "accepting in some locations" });
+    expect(body.providers[2].address).toMatchObject({ city: "Phoenix", state: "AZ" });
+    expect((await get("/providers/search?q=aver&zipcode=75201&type=Group")).status).toBe(400);
+  });
+
   it("answers provider autocomplete per type: Individual, Facility and Group", async () => {
     const types = await Promise.all(
       ["Individual", "Facility", "Group"].map(

@@ -155,7 +155,7 @@ describe("POST /api/drugs/autocomplete", () => {
 });
 
 describe("POST /api/providers/autocomplete", () => {
-  it("makes three concurrent calls and merges Individual, Facility, Group without repeating an NPI", async () => {
+  it("makes three concurrent calls and merges Individual, Facility, Group without repeating an NPI, in the ZIP's state only", async () => {
     const { status, body } = await callRoute(
       providersAutocomplete,
       jsonPost("/api/providers/autocomplete", { query: "aver", zip: "75001" }),
@@ -163,10 +163,10 @@ describe("POST /api/providers/autocomplete", () => {
     expect(status).toBe(200);
     expect(body.upstream).toBe("ok");
     expect(body.failedTypes).toBeUndefined();
+    // Jordan Avery (1000000020) practises in Phoenix: not offered for a Texas ZIP.
     expect(body.providers.map((p: { type: string; npi: string }) => [p.type, p.npi])).toEqual([
       ["Individual", "1000000004"],
       ["Individual", "1000000012"],
-      ["Individual", "1000000020"],
       ["Facility", "1000000046"], // also answered as a Group: listed once
       ["Facility", "1000000038"],
     ]);
@@ -179,10 +179,17 @@ describe("POST /api/providers/autocomplete", () => {
       gender: "Female",
       languages: ["English", "Spanish"],
       facility_types: [],
+      address: { street: "100 Example St", city: "Addison", state: "TX", zip: "75001" },
     });
-    const calls = fake.calls.filter((c) => c.path.endsWith("/providers/autocomplete"));
-    expect(calls.map((c) => c.query.type).sort()).toEqual(["Facility", "Group", "Individual"]);
-    expect(calls.every((c) => c.query.zipcode === "75001" && c.query.q === "aver")).toBe(true);
+    // Averill Stone practises in Dallas and Carrollton: the address nearest 75001 is shown.
+    expect(body.providers[1]).toMatchObject({ accepting: "accepting in some locations" });
+    expect(body.providers[1].address).toMatchObject({ state: "TX" });
+    // Search (with addresses) for doctors and facilities; autocomplete for groups, which search does not take.
+    const search = fake.calls.filter((c) => c.path.endsWith("/providers/search"));
+    const autocomplete = fake.calls.filter((c) => c.path.endsWith("/providers/autocomplete"));
+    expect(search.map((c) => c.query.type).sort()).toEqual(["Facility", "Individual"]);
+    expect(autocomplete.map((c) => c.query.type)).toEqual(["Group"]);
+    expect([...search, ...autocomplete].every((c) => c.query.zipcode === "75001" && c.query.q === "aver")).toBe(true);
   });
 
   it("still answers from the other two types when one fails", async () => {
@@ -197,7 +204,6 @@ describe("POST /api/providers/autocomplete", () => {
     expect(body.providers.map((p: { type: string; npi: string }) => [p.type, p.npi])).toEqual([
       ["Individual", "1000000004"],
       ["Individual", "1000000012"],
-      ["Individual", "1000000020"],
       ["Group", "1000000046"],
     ]);
   });

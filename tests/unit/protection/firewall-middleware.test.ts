@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import express from "express";
 import { remixRequestHandler } from "../../../server/remix-handler";
-import { inspectedBody } from "../../../server/firewall/body";
+import { inspectedBody, refusedBody } from "../../../server/firewall/body";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { apiRoute, jsonResponse, parseJsonBody } from "../../../app/server/platform/api.server";
@@ -52,9 +52,11 @@ const build = resourceRouteBuild(
     },
     "api/waitlist": waitlist,
     "agent-discovery": {
-      action: async ({ request }) => {
+      action: async ({ request, context }) => {
         routeCalls.push("page");
-        return jsonResponse(Object.fromEntries(await request.formData()));
+        const fields = Object.fromEntries(await request.formData());
+        const refused = (context as { refusedBody?: unknown }).refusedBody;
+        return jsonResponse(refused ? { ...fields, refused } : fields);
       },
       loader: () => new Response("<p>page</p>", { headers: { "content-type": "text/html" } }),
     },
@@ -78,7 +80,10 @@ beforeAll(async () => {
     const body = inspectedBody(req);
     res.type("text/plain").send(body === undefined ? "(none kept)" : body);
   });
-  app.all("*", remixRequestHandler({ build, mode: "production", getLoadContext: () => ({}) }));
+  app.all(
+    "*",
+    remixRequestHandler({ build, mode: "production", getLoadContext: (req) => ({ refusedBody: refusedBody(req) }) }),
+  );
   server = await listen(app);
   base = server.url;
 });
@@ -377,6 +382,45 @@ describe("size limits", () => {
     });
     expect(res.status).toBe(413);
     expect(JSON.parse(res.body).error.code).toBe("payload_too_large");
+  });
+
+  it("hands a browser's upload over the ceiling to its page with no body and a note of the refusal (issue 17 item 8)", async () => {
+    const before = routeCalls.length;
+    for (const headers of [
+      { accept: "text/html,application/xhtml+xml,*/*;q=0.8" },
+      // Remix's own request for the same submission when JavaScript is on.
+      { accept: "*/*" },
+    ]) {
+      const path = headers.accept === "*/*" ? "/agent-discovery?_data=routes%2Fagent-discovery" : "/agent-discovery";
+      const res = await rawRequest(base, {
+        path,
+        headers: {
+          ...headers,
+          "content-type": "multipart/form-data; boundary=x",
+          "content-length": String(MULTIPART_LIMIT + 1),
+        },
+        chunks: [Buffer.from('--x\r\ncontent-disposition: form-data; name="docType"\r\n\r\nother\r\n')],
+        endAfterChunks: false,
+      });
+      expect(res.status, path).toBe(200); // the page's action decides; this test route answers 200
+      expect(res.headers.connection, path).toBe("close");
+      // Nothing of the body reached the route: the fields it sent are not there.
+      expect(JSON.parse(res.body), path).toEqual({
+        refused: { status: 413, limitBytes: MULTIPART_LIMIT, multipart: true },
+      });
+    }
+    expect(routeCalls.slice(before)).toEqual(["page", "page"]);
+    // An API client still gets the plain 413.
+    const api = await rawRequest(base, {
+      path: "/api/form",
+      headers: {
+        accept: "text/html",
+        "content-type": "multipart/form-data; boundary=x",
+        "content-length": String(MULTIPART_LIMIT + 1),
+      },
+      endAfterChunks: false,
+    });
+    expect(api.status).toBe(413);
   });
 
   it("cuts off a chunked multipart body once it passes the ceiling, before the route runs", async () => {
