@@ -309,7 +309,7 @@ describe("focus and announcement after every client navigation (JavaScript on), 
     }
   });
 
-  it("a 404 reached by a link, and the 404 page loaded whole, are axe-clean", async () => {
+  it("the 404 page is axe-clean", async () => {
     const context = await phone(true);
     try {
       const { page } = await watchedPage(context);

@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as uploadRoute from "../../../app/routes/api.agents.discovery.upload";
 import * as discoveryPage from "../../../app/routes/agent-discovery";
+import { UPLOAD_WORDS } from "../../../app/lib/upload-rules";
 import sharp from "sharp";
 import {
   displayFileName,
@@ -448,6 +449,32 @@ describe("the upload form on /agent-discovery (works without JavaScript)", () =>
       ),
     );
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ form: "upload", errors: { file: ONLY } });
+    // The page's words: what is accepted and what to do (the API keeps its shorter message).
+    expect(await res.json()).toEqual({ form: "upload", errors: { file: UPLOAD_WORDS.wrongType } });
+    expect(UPLOAD_WORDS.wrongType.startsWith(ONLY)).toBe(true);
+  });
+
+  it("names document types by their labels, never their codes, and asks for the two other fields in words", async () => {
+    const res = await callRoute(
+      discoveryPage,
+      uploadRequest({ bytes: Buffer.from("%PDF-1.4"), name: "page.pdf" }, { docType: "passport" }, "/agent-discovery"),
+    );
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { errors: Record<string, string> };
+    expect(body.errors.docType).toBe("Choose what kind of document it is.");
+    expect(JSON.stringify(body)).not.toMatch(/intake_form|consent_form|income_worksheet/);
+  });
+
+  it("answers an upload the firewall refused as too large (never read) with 413 and the words beside the file field", async () => {
+    const request = new Request("http://localhost/agent-discovery", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "",
+    });
+    const res = await callRoute(discoveryPage, request, {
+      context: { refusedBody: { status: 413, limitBytes: 10 * 1024 * 1024 + 64 * 1024, multipart: true } },
+    });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ form: "upload", errors: { file: UPLOAD_WORDS.tooLarge } });
   });
 });
