@@ -229,7 +229,10 @@ describe("focus and announcement after every client navigation (JavaScript on), 
       expect(await announced(page)).toContain("Plans and prices");
       await expectAxeClean(page, "results");
 
-      // The doctor picker: specialty, address and city, accepting new patients.
+      // The doctor picker (in the drugs-and-doctors section, folded until opened): specialty,
+      // address and city, accepting new patients.
+      const drugsDoctors = page.getByTestId("drugs-doctors");
+      if ((await drugsDoctors.getAttribute("open")) === null) await drugsDoctors.locator("summary").click();
       const doctorBox = page.getByRole("combobox", { name: "Doctor or facility name" });
       await doctorBox.click();
       await page.keyboard.type("pembrook", { delay: 40 });
