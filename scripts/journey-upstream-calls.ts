@@ -6,7 +6,10 @@
  * tests/helpers/shopper-journey.ts for a first shopper (nothing kept yet) and
  * a second shopper (what the first left kept), printing the calls the fake
  * recorded. Uses only route modules and the fake's call list, so the same
- * script measures older commits.
+ * script measures older commits. `--pages` runs the journey through the
+ * pages (tests/helpers/page-journey.ts) instead of the JSON API; with
+ * `--more-pages` the shopper also looks at page 2, with `--coverage-sort`
+ * sorts by "covers my drugs and doctors first".
  */
 import path from "node:path";
 import { startFakeUpstream } from "../mocks/cms-api/index";
@@ -35,15 +38,16 @@ async function main() {
     const total = Object.values(counts).reduce((a, b) => a + b, 0);
     console.log(`${label}: ${total} upstream calls ${JSON.stringify(counts)}`);
   };
-  const pages = process.argv.includes("--pages");
   const morePages = process.argv.includes("--more-pages");
+  const coverageSort = process.argv.includes("--coverage-sort");
+  const pages = process.argv.includes("--pages") || morePages || coverageSort;
   const journey = (income: number, age: number) =>
-    pages || morePages ? pageJourney({ income, age, morePages }) : shopperJourney({ income, age });
+    pages ? pageJourney({ income, age, morePages, coverageSort }) : shopperJourney({ income, age });
   await journey(36_000, 35);
-  report(`first shopper${pages || morePages ? " (pages)" : " (API)"}`);
+  report(`first shopper${pages ? " (pages)" : " (API)"}`);
   fake.reset();
   await journey(41_000, 44);
-  report(`second shopper${pages || morePages ? " (pages)" : " (API)"}`);
+  report(`second shopper${pages ? " (pages)" : " (API)"}`);
   await fake.close();
   process.exit(0);
 }

@@ -11,6 +11,7 @@ import { HouseholdSummary } from "../components/plans/household-summary";
 import { IncomeWhatIf } from "../components/plans/income-what-if";
 import { DrugsAndDoctors } from "../components/plans/drugs-and-doctors";
 import { ResultsPager } from "../components/plans/results-pager";
+import { COVERAGE_SORT } from "../domain/coverage-order";
 import { PlanCard } from "../components/plans/plan-card";
 import { doctorOption, drugOption, Picker, type SearchView } from "../components/plans/picker";
 import { SbeHandoff } from "../components/plans/sbe-handoff";
@@ -236,7 +237,11 @@ function Results({ page, headingRef }: { page: ResultsPage; headingRef: RefObjec
         <h2 id="plans-heading" tabIndex={-1}>
           {results.plan_count} {results.plan_count === 1 ? "plan" : "plans"} for {results.year}
         </h2>
-        <FiltersForm state={state} options={page.filterOptions} sort={results.sort} />
+        <FiltersForm
+          state={state}
+          options={page.filterOptions}
+          sort={state.sort === COVERAGE_SORT ? COVERAGE_SORT : results.sort}
+        />
         <p className="plan-count" role="status" data-testid="plan-count">
           {countWords(results.plan_count, results.total_plan_count, listPage, place.countyName)}{" "}
           {results.eligibility && results.eligibility.aptc > 0

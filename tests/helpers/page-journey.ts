@@ -35,6 +35,8 @@ export async function pageJourney(shopper: {
   income: number;
   age: number;
   morePages?: boolean;
+  /** Then sort by "covers my drugs and doctors first" (the whole list's coverage). */
+  coverageSort?: boolean;
 }): Promise<PageJourneyStep[]> {
   const steps: PageJourneyStep[] = [];
   const place = "zip=75201&county=48113&state=TX";
@@ -65,6 +67,7 @@ export async function pageJourney(shopper: {
   }
   const ids: string[] = page.results.plans.map((p: { id: string }) => p.id);
   if (shopper.morePages) await go("page 2 of the list", `/plans?${household}${chosen}&page=2`);
+  if (shopper.coverageSort) await go("sorted by coverage", `/plans?${household}${chosen}&sort=coverage`);
   await go("plan page", `/plans/${ids[0]}?${household}${chosen}`, (url) => planDetailPage(ids[0], url));
   await go("back to the results", `/plans?${household}${chosen}`);
   const compared = ids

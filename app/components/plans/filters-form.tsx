@@ -3,6 +3,7 @@ import { PLAN_FILTERS, type ChoicesFilter, type FilterOptions, type PlanFilter }
 import { filtering as anyFilterSet, filterValue, type ShoppingState } from "../../lib/shopping-url";
 import { StateFields } from "./state-fields";
 import { SORT_LABELS, USAGE_LABELS, USAGE_SHORT } from "./format";
+import { COVERAGE_SORT } from "../../domain/coverage-order";
 
 /** A choices filter's options: what the plans sold here offer, in the words the form shows. */
 function choicesOf(filter: ChoicesFilter, options: FilterOptions): Array<{ value: string; words: string }> {
@@ -90,6 +91,8 @@ function ChoicesFieldset({
  * native disclosure (no JavaScript needed), open whenever a filter is set.
  */
 export function FiltersForm({ state, options, sort }: { state: ShoppingState; options: FilterOptions; sort: string }) {
+  // Ordering by coverage needs a drug or doctor to order by: offered once one is chosen.
+  const chosen = state.drugs.length > 0 || state.doctors.length > 0;
   const filtering = anyFilterSet(state);
   return (
     <Form method="get" action="/plans" className="filters" aria-label="Sort and filter plans">
@@ -98,7 +101,7 @@ export function FiltersForm({ state, options, sort }: { state: ShoppingState; op
         <div>
           <label htmlFor="sort">Sort plans by</label>
           <select id="sort" name="sort" defaultValue={sort}>
-            {SORT_LABELS.map((s) => (
+            {SORT_LABELS.filter((s) => s.value !== COVERAGE_SORT || chosen || sort === COVERAGE_SORT).map((s) => (
               <option key={s.value} value={s.value}>
                 {s.label}
               </option>

@@ -8,7 +8,8 @@ import type { FilterOptions } from "../../domain/plan-filters";
 import { MissingParameterError } from "../../domain/parameters";
 import { CHOOSE_A_COUNTY, COUNTY_FORM_FIELD } from "../../components/plans/county-choice";
 import { stateForZipPrefix } from "../../domain/zip-prefix";
-import { listPage, PLANS_PER_PAGE, requestedPage, type ListPage } from "../../domain/results-pages";
+import { requestedPage, type ListPage } from "../../domain/results-pages";
+import { COVERAGE_SORT } from "../../domain/coverage-order";
 import { whatIfSeries } from "../../domain/what-if";
 import type { WhatIfView } from "../../components/plans/income-what-if";
 import type { PlansRequest } from "../../schemas/shopping";
@@ -20,12 +21,9 @@ import { ApiError } from "../platform/api.server";
 import { lookUpCounties, type CountiesAnswer, type CountyAnswer } from "../shopping/counties.server";
 import type { SbeRedirect } from "../shopping/place.server";
 import type { PlansAnswer } from "../shopping/plan-list.server";
-import { pricePlans } from "../shopping/priced-plans.server";
 import { checkHousehold, householdSubmitted, zipError, type FieldErrors } from "../shopping/shopping-url.server";
 import type { DrugSuggestionsAnswer, ProviderSuggestionsAnswer } from "../upstream/lookups.server";
 import {
-  doctorCoverageFor,
-  drugCoverageFor,
   searchDoctors,
   searchDrugs,
   yearOf,
@@ -34,6 +32,7 @@ import {
   type PlaceSummary,
   type SearchOutcome,
 } from "./page-parts.server";
+import { coverageFirstList, pagedList, type ResultsList } from "./results-list.server";
 import { planExtrasFor, type PlanExtras } from "./plan-extras.server";
 import { yearlyCostMethod, type YearlyCostMethodRow } from "./yearly-cost-method.server";
 
@@ -240,13 +239,18 @@ export async function shoppingPage(url: URL): Promise<ShoppingPage> {
 
   const drugQuery = search.has("drugq") ? (search.get("drugq") ?? "").trim() : null;
   const doctorQuery = search.has("doctorq") ? (search.get("doctorq") ?? "").trim() : null;
-  let results: PlansAnswer;
-  const wanted = listPage(requestedPage(search.get("page")), Number.MAX_SAFE_INTEGER);
+  let list: ResultsList;
   let drugSearch: SearchOutcome<DrugSuggestionsAnswer> | null;
   let doctorSearch: SearchOutcome<ProviderSuggestionsAnswer> | null;
+  // "Covers my drugs and doctors first" needs something chosen to order by; otherwise the premium order.
+  const coverageFirst =
+    check.state.sort === COVERAGE_SORT && (canonical.drugs.length > 0 || canonical.doctors.length > 0);
+  const requested = requestedPage(search.get("page"));
   try {
-    [results, drugSearch, doctorSearch] = await Promise.all([
-      pricePlans({ ...check.request, limit: PLANS_PER_PAGE, offset: wanted.offset }),
+    [list, drugSearch, doctorSearch] = await Promise.all([
+      coverageFirst
+        ? coverageFirstList(check.request, canonical, requested)
+        : pagedList(check.request, canonical, requested),
       drugQuery === null ? null : searchDrugs(drugQuery, yearOf(canonical)),
       doctorQuery === null ? null : searchDoctors(doctorQuery, canonical.zip),
     ]);
@@ -264,18 +268,7 @@ export async function shoppingPage(url: URL): Promise<ShoppingPage> {
     if (error.status === 404) return { step: "zip", zip: state.zip, error: messageOf(error) };
     return { step: "unavailable", state: canonical, message: error.message };
   }
-  const shown = listPage(wanted.page, results.plan_count);
-  if (shown.offset !== wanted.offset) {
-    // A page past the end of the list (it got shorter since the link was made): the last page.
-    results = await pricePlans({ ...check.request, limit: PLANS_PER_PAGE, offset: shown.offset });
-  }
-  // Coverage for the plans on this page only (issue 16 item 2): one upstream call per list of codes,
-  // kept a day per (year, code, plan), so paging back costs nothing (docs/decisions/250).
-  const planIds = results.plans.map((p) => p.id);
-  const [drugCoverage, doctorCoverage] = await Promise.all([
-    drugCoverageFor(canonical.drugs, planIds, results.year),
-    doctorCoverageFor(canonical.doctors, planIds, results.year),
-  ]);
+  const { results, listPage: shown, drugCoverage, doctorCoverage } = list;
   return {
     step: "results",
     state: check.state,

@@ -1,3 +1,4 @@
+import { COVERAGE_SORT } from "../../domain/coverage-order";
 import type { z } from "zod";
 import { PLAN_FILTERS, type FilterState, type PlanFilter, type PlanFilterValues } from "../../domain/plan-filters";
 import { filterValue, type ShoppingState } from "../../lib/shopping-url";
@@ -90,9 +91,11 @@ function filtersOf(state: ShoppingState, ignored: string[]) {
 /** View settings and filters: only values the plans API accepts; the rest are dropped and named. */
 export function viewOptionsOf(state: ShoppingState) {
   const ignored: string[] = [];
-  const sortValue = state.sort || "premium";
+  // The results page's own sort (docs/decisions/251): the list is priced in premium order, then reordered.
+  const coverageFirst = state.sort === COVERAGE_SORT;
+  const sortValue = coverageFirst ? "premium" : state.sort || "premium";
   const sort = PlanSort.safeParse(sortValue).success ? (sortValue as SortKey) : "premium";
-  if (state.sort && sort !== state.sort) ignored.push(`sort "${state.sort}"`);
+  if (state.sort && !coverageFirst && sort !== state.sort) ignored.push(`sort "${state.sort}"`);
   // Costs sort cheapest first; a quality rating sorts best first unless the URL says otherwise.
   const defaultOrder = sort === "quality_rating" ? "desc" : "asc";
   const order = state.order === "asc" || state.order === "desc" ? state.order : defaultOrder;
@@ -104,7 +107,7 @@ export function viewOptionsOf(state: ShoppingState) {
   /** The state with only the values that were used: hidden fields and links carry no rejected value forward. */
   const cleaned: ShoppingState = {
     ...state,
-    sort: state.sort && sort === state.sort ? state.sort : "",
+    sort: coverageFirst ? COVERAGE_SORT : state.sort && sort === state.sort ? state.sort : "",
     order: state.order && order === state.order ? state.order : "",
     usage: state.usage && usage === state.usage ? state.usage : "",
     ...usedFilters,

@@ -6,6 +6,7 @@ import { forgetCoverageAnswers } from "../../../app/server/upstream/coverage.ser
 import { resetPlanStoreForTests } from "../../../app/server/plan-store/plan-store.server";
 import type { FakeUpstream } from "../../../mocks/cms-api/index";
 import { startShoppingFake } from "./helpers";
+import { coverageScore } from "../../../app/domain/coverage-order";
 
 /**
  * Issue 16 item 2: the results page asks upstream drug and doctor coverage for
@@ -91,5 +92,47 @@ describe("coverage for the page of the list, not the county", () => {
     const planId = page.results.plans[0].id;
     const detail = await planDetailPage(planId, new URL(`http://localhost/plans/${planId}?${SEARCH}&page=3`));
     expect(detail.listPage).toBe(3);
+  });
+
+  it("'covers my drugs and doctors first' asks coverage for the whole list once (4 + 4 calls for 32 plans), then pages from what is kept", async () => {
+    const first = await results("&sort=coverage");
+    expect(first.ignored).toEqual([]);
+    expect(first.state.sort).toBe("coverage");
+    const calls = coverageCalls();
+    // 32 plans in batches of 10: 10, 10, 10, 2 plan ids, for the drug and for the doctor.
+    expect(calls.drugs.map((ids) => ids.length).sort()).toEqual([10, 10, 10, 2].sort());
+    expect(calls.doctors.map((ids) => ids.length).sort()).toEqual([10, 10, 10, 2].sort());
+    expect(new Set(calls.drugs.flat()).size).toBe(32);
+
+    fake.reset();
+    const pages = [first];
+    for (let n = 2; n <= 4; n++) pages.push(await results(`&sort=coverage&page=${n}`));
+    expect(coverageCalls()).toEqual({ drugs: [], doctors: [] });
+    // Each plan's score from the coverage its page shows; the pages in order never get better.
+    const scores = pages.flatMap((page) =>
+      page.results.plans.map((plan) =>
+        coverageScore(
+          [...page.drugCoverage!.results, ...page.doctorCoverage!.results]
+            .filter((r) => r.plan_id === plan.id)
+            .map((r) => r.coverage),
+        ),
+      ),
+    );
+    expect(scores).toHaveLength(32);
+    const covered = scores.map((s) => s.full + s.partial);
+    expect(covered).toEqual([...covered].sort((a, b) => b - a));
+    expect(covered[0]).toBeGreaterThan(covered[31]);
+  });
+
+  it("without a drug or doctor, 'coverage' is the premium order and asks nothing", async () => {
+    const plain = await shoppingPage(
+      new URL(
+        "http://localhost/plans?zip=75201&county=48113&state=TX&income=36000&age=35&tobacco=no&pregnant=no&rel=self&sort=coverage",
+      ),
+    );
+    if (plain.step !== "results") throw new Error(plain.step);
+    const premiums = plain.results.plans.map((p) => p.premium_w_credit);
+    expect(premiums).toEqual([...premiums].sort((a, b) => a - b));
+    expect(fake.calls.filter((c) => c.path.includes("covered"))).toEqual([]);
   });
 });
