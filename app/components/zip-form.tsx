@@ -25,6 +25,8 @@ export function ZipForm({ defaultZip = "", error }: { defaultZip?: string; error
         defaultValue={defaultZip}
         aria-describedby={error ? "zip-hint zip-error" : "zip-hint"}
         aria-invalid={error ? true : undefined}
+        // A refused ZIP: the field is focused as the page loads (no JavaScript), so its error is in view.
+        autoFocus={Boolean(error)}
       />
       {error ? (
         <p className="error-text" id="zip-error">

@@ -325,6 +325,45 @@ describe("focus and announcement after every client navigation (JavaScript on), 
   });
 });
 
+describe("shopping steps without JavaScript: the error in view at 360 px", () => {
+  it("a household sent empty loads with its error summary focused; a ZIP that does not exist, with its field focused", async () => {
+    const context = await phone(false);
+    try {
+      const { page } = await watchedPage(context);
+      await page.goto(`${server.url}/plans?zip=${DALLAS_ZIP}`);
+      await page.getByRole("button", { name: "See plans and prices" }).click();
+      await page.waitForLoadState("load");
+      expect((await focused(page)).text).toContain("Please check");
+      expect(await page.evaluate(() => document.activeElement?.classList.contains("error-summary"))).toBe(true);
+      expect(await focusedInView(page)).toBe(true);
+
+      await page.goto(`${server.url}/plans`);
+      await page.getByLabel("Your ZIP code").fill("00000");
+      await page.getByRole("button", { name: "See plans", exact: true }).click();
+      await page.waitForLoadState("load");
+      expect((await focused(page)).id).toBe("zip");
+      expect(await focusedInView(page)).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("with JavaScript, a ZIP that does not exist focuses the field with its error", async () => {
+    const context = await phone(true);
+    try {
+      const { page } = await watchedPage(context);
+      await page.goto(`${server.url}/`, { waitUntil: "networkidle" });
+      await page.getByLabel("Your ZIP code").fill("00000");
+      await page.getByRole("button", { name: "See plans", exact: true }).click();
+      await waitForFocus(page, "#zip[aria-invalid=true]");
+      expect(await focusedInView(page)).toBe(true);
+      await expectAxeClean(page, "ZIP error");
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe("error summaries of the waitlist and discovery forms: focused, in view at 360 px", () => {
   for (const javaScriptEnabled of [true, false]) {
     const mode = javaScriptEnabled ? "on" : "off";
