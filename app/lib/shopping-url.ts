@@ -15,6 +15,11 @@
  *
  * The filters' part of the state and of the URL is derived from their one
  * description, PLAN_FILTERS (app/domain/plan-filters.ts).
+ *
+ * Not shopping state: `page=N` (the page of the results list, decision 250),
+ * carried by page links and plan links only, so any new search starts at
+ * page 1; `compare=ID` (plans ticked for comparison). `sort=coverage` is the
+ * results page's own sort (decision 251).
  */
 import { isLanguage } from "../i18n/i18n";
 import { PLAN_FILTERS, type FilterState, type PlanFilter } from "../domain/plan-filters";
