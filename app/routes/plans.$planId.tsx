@@ -17,7 +17,7 @@ import { Stars } from "../components/plans/stars";
 import { planDetailPage, PlanNotFoundError } from "../server/pages/plan-detail-page.server";
 import type { ServerTiming } from "../server/platform/server-timing.server";
 import { listPageParam, plansHref } from "../lib/shopping-url";
-import { cardId } from "../components/plans/plan-card";
+import { cardId, cardNameId } from "../components/plans/plan-card";
 import plansStyles from "../styles/plans.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: plansStyles }];
@@ -60,13 +60,17 @@ export default function PlanDetail() {
   const backHref = page.place
     ? plansHref(state, listPageParam(page.listPage)) + `#${cardId(plan.id)}`
     : pathInLanguage("/plans", lang);
+  // With JavaScript, focus lands on the plan's name in its card (navigation-focus.ts, decision 270).
+  const backState = page.place ? { focus: [cardNameId(plan.id)] } : undefined;
   const savings = csrWords(page.csr, w);
   const many = state.people.length > 1;
   const heading = useFocusHeadingOnArrival<HTMLHeadingElement>(plan.id);
   return (
     <>
       <p className="back-link">
-        <Link to={backHref}>← {page.place ? t("planPage.backToPlans") : t("planPage.findPlans")}</Link>
+        <Link to={backHref} state={backState}>
+          ← {page.place ? t("planPage.backToPlans") : t("planPage.findPlans")}
+        </Link>
       </p>
       <h1 ref={heading} tabIndex={-1}>
         {plan.name}
@@ -259,7 +263,9 @@ export default function PlanDetail() {
       </section>
 
       <p className="back-link">
-        <Link to={backHref}>← {page.place ? t("planPage.backToPlans") : t("planPage.findPlans")}</Link>
+        <Link to={backHref} state={backState}>
+          ← {page.place ? t("planPage.backToPlans") : t("planPage.findPlans")}
+        </Link>
       </p>
     </>
   );

@@ -52,6 +52,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
+const activeId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? "");
 const cardIds = (page: Page) => page.locator(".plan-card").evaluateAll((cards) => cards.map((c) => c.id));
 
 /** After a full load, or a client-side navigation (its URL can change before React shows the new page: callers poll). */
@@ -95,6 +96,8 @@ describe("results that fit a phone, in pages", () => {
         await settle(page, javaScript);
         await expect.poll(() => cardIds(page)).toEqual(ordered.slice(10, 20).map((p) => `plan-${p.id}`));
         await expect(page.getByTestId("plan-count").textContent()).resolves.toContain("Plans 11–20 of 32.");
+        // With JavaScript the new page's list heading takes focus (where reading goes on).
+        if (javaScript) await expect.poll(() => activeId(page)).toBe("plans-heading");
         const violations = javaScript ? await seriousAxeViolations(page) : await axeWithoutJavaScript(browser, page);
         expect(violations).toEqual([]);
 
@@ -111,6 +114,8 @@ describe("results that fit a phone, in pages", () => {
         // The chosen plan's card is on screen (the list was not reloaded at its top).
         const cardTop = () => page.locator(`#plan-${chosen.id}`).evaluate((c) => c.getBoundingClientRect().top);
         await expect.poll(async () => (await cardTop()) >= -1 && (await cardTop()) < PHONE.height).toBe(true);
+        // With JavaScript focus is on the plan's name in its card (without, the browser's fragment target is).
+        if (javaScript) await expect.poll(() => activeId(page)).toBe(`plan-${chosen.id}-name`);
 
         if (javaScript) {
           // The browser's Back from a plan page: the same page of the list too.

@@ -26,6 +26,11 @@ export function cardId(planId: string): string {
   return `plan-${planId}`;
 }
 
+/** The id of a card's plan name (its heading), where focus lands when a shopper comes back to the card. */
+export function cardNameId(planId: string): string {
+  return `plan-${planId}-name`;
+}
+
 export function limitWords(limit: { individual: number | null; family: number | null }, manyPeople: boolean): string {
   if (limit.individual === null && limit.family === null) return "Not stated";
   const person = `${moneyOr(limit.individual)} per person`;
@@ -54,7 +59,7 @@ export function PlanCard({
   compareChecked: boolean;
   extras?: PlanExtras;
 }) {
-  const nameId = `plan-${plan.id}-name`;
+  const nameId = cardNameId(plan.id);
   const href = planHref(plan.id, state, listPageParam(listPage));
   const many = householdSize > 1;
   const savings = plan.csr_variant ? csrWords(plan.csr_variant) : null;

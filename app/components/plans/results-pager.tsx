@@ -29,12 +29,14 @@ export function ResultsPager({
   const items = pagerItems(page, pageCount);
   if (items.length === 0) return null;
   const href = (p: number) => resultsPageHref(state, p, compareIds);
+  // With JavaScript, focus moves to the list's heading, where the new page starts (navigation-focus.ts).
+  const focus = { focus: ["plans-heading"] };
   return (
     <nav className="pager" aria-label={t("pager.label")} data-testid="pager">
       <ul>
         {page > 1 ? (
           <li className="pager-step">
-            <Link to={href(page - 1)} rel="prev">
+            <Link to={href(page - 1)} rel="prev" state={focus}>
               ← {t("pager.previous")}
               <span className="visually-hidden"> {t("pager.ofPlans")}</span>
             </Link>
@@ -53,7 +55,7 @@ export function ResultsPager({
                   {item.page}
                 </span>
               ) : (
-                <Link to={href(item.page)}>
+                <Link to={href(item.page)} state={focus}>
                   <span className="visually-hidden">{t("pager.page")} </span>
                   {item.page}
                 </Link>
@@ -63,7 +65,7 @@ export function ResultsPager({
         )}
         {page < pageCount ? (
           <li className="pager-step">
-            <Link to={href(page + 1)} rel="next">
+            <Link to={href(page + 1)} rel="next" state={focus}>
               {t("pager.next")}
               <span className="visually-hidden"> {t("pager.ofPlans")}</span> →
             </Link>
