@@ -60,6 +60,8 @@ export interface ShoppingState extends FilterState {
   doctors: Selection[];
   /** The page's language when the URL chose it (`lang=es`): every link and form keeps it (issue 21). */
   lang?: string;
+  /** Plan ids ticked for comparison, in the order ticked (kept in the URL so Back and paging keep them). */
+  compare: string[];
 }
 
 /** The schema's limit on people in one request. */
@@ -86,6 +88,7 @@ export function emptyState(): ShoppingState {
     ...clearedFilters(),
     drugs: [],
     doctors: [],
+    compare: [],
   };
 }
 
@@ -218,11 +221,12 @@ export function readShoppingState(search: URLSearchParams): ShoppingState {
     drugs: selectionsOf(search, "drug", RXCUI),
     doctors: selectionsOf(search, "npi", NPI),
     ...(isLanguage(search.get("lang")) ? { lang: search.get("lang")! } : {}),
+    compare: compareIdsOf(search),
   };
 }
 
 /** Groups of parameters a form can leave out of its hidden fields because it asks for them itself. */
-export type StateGroup = "place" | "household" | "view" | "filters" | "drugs" | "doctors";
+export type StateGroup = "place" | "household" | "view" | "filters" | "drugs" | "doctors" | "compare";
 
 /**
  * The canonical query parameters of a state, in a fixed order, empty values
@@ -268,6 +272,7 @@ export function stateEntries(state: ShoppingState, omit: readonly StateGroup[] =
   }
   if (!omit.includes("drugs")) state.drugs.forEach((d) => put("drug", `${d.code}:${d.name}`));
   if (!omit.includes("doctors")) state.doctors.forEach((d) => put("npi", `${d.code}:${d.name}`));
+  if (!omit.includes("compare")) state.compare.forEach((id) => put("compare", id));
   // Last, so the language never reorders the search's own parameters.
   if (isLanguage(state.lang)) put("lang", state.lang);
   return out;
@@ -293,11 +298,12 @@ export function listPageParam(listPage: number | undefined): Array<[string, stri
   return listPage && listPage > 1 ? [["page", String(listPage)]] : [];
 }
 
-export function compareHref(state: ShoppingState, planIds: readonly string[]): string {
-  return `/plans/compare${stateQuery(
-    state,
-    planIds.map((id) => ["compare", id] as [string, string]),
-  )}`;
+export function compareHref(
+  state: ShoppingState,
+  planIds: readonly string[],
+  extra: Array<[string, string]> = [],
+): string {
+  return `/plans/compare${stateQuery({ ...state, compare: [...planIds] }, extra)}`;
 }
 
 export function withDrug(state: ShoppingState, drug: Selection): ShoppingState {
@@ -310,12 +316,79 @@ export function withDoctor(state: ShoppingState, doctor: Selection): ShoppingSta
   return { ...state, doctors: [...state.doctors, doctor] };
 }
 
-/** Plan ids chosen for comparison: repeated `compare` params or one comma-joined list, in order, no repeats. */
+// ---------------------------------------------------------------- comparing plans (docs/decisions/260)
+
+/** The least and most plans the comparison shows side by side. */
+export const COMPARE_MIN = 2;
+export const COMPARE_MAX = 3;
+/**
+ * The most ticks the URL keeps: more than COMPARE_MAX, so a fourth tick stays visible with its
+ * message (the shopper unticks one), but bounded so a URL cannot grow without end.
+ */
+export const MAX_COMPARE_TICKS = 10;
+const PLAN_ID = /^[A-Z0-9-]{1,30}$/;
+
+/**
+ * Plan ids chosen for comparison: repeated `compare` params (what the form's tick boxes send) or
+ * one comma-joined list, in order, no repeats, malformed ids dropped, at most MAX_COMPARE_TICKS.
+ */
 export function compareIdsOf(search: URLSearchParams): string[] {
   const ids = search
     .getAll("compare")
     .flatMap((v) => v.split(","))
     .map((v) => v.trim().toUpperCase())
-    .filter(Boolean);
-  return [...new Set(ids)];
+    .filter((v) => PLAN_ID.test(v));
+  return [...new Set(ids)].slice(0, MAX_COMPARE_TICKS);
+}
+
+/** The ticks after one box is ticked (added at the end) or unticked; unchanged when nothing changes. */
+export function withCompareTick(ids: readonly string[], planId: string, ticked: boolean): string[] {
+  const id = planId.trim().toUpperCase();
+  if (ticked) return ids.includes(id) || ids.length >= MAX_COMPARE_TICKS || !PLAN_ID.test(id) ? [...ids] : [...ids, id];
+  return ids.filter((i) => i !== id);
+}
+
+export type CompareProblem = "too_few" | "too_many";
+
+/** Why a set of ticks cannot be compared yet, or null when it can (2 or 3 plans). */
+export function compareProblem(count: number): CompareProblem | null {
+  if (count < COMPARE_MIN) return "too_few";
+  if (count > COMPARE_MAX) return "too_many";
+  return null;
+}
+
+/** The submit button's name on the compare form: present, the form asked to compare (docs/decisions/260). */
+export const COMPARE_SUBMIT = "compare_go";
+
+/**
+ * Whether two /plans URLs differ only in their compare ticks (or not at all): the plan list is the
+ * same, so the page need not be priced again when a box is ticked.
+ */
+export function sameListExceptTicks(a: URLSearchParams, b: URLSearchParams): boolean {
+  const rest = (search: URLSearchParams) =>
+    [...search.entries()]
+      .filter(([key]) => key !== "compare")
+      .map(([key, value]) => `${key}=${value}`)
+      .join("&");
+  return rest(a) === rest(b);
+}
+
+/** The view and filter parameters: what the sort-and-filter form's own controls hold. */
+export function viewAndFilterKeys(): string[] {
+  return ["usage", "sort", "order", ...FILTERS.map((f) => f.urlKey)];
+}
+
+/**
+ * The values the sort-and-filter form's controls must show for a state (issue 17 item 2: the form is
+ * always drawn from the URL, never from what the browser restored): each control's name → its
+ * values, with the defaults the list was made with where the URL says nothing (sort, usage).
+ */
+export function controlValues(state: ShoppingState, defaults: { sort: string; usage: string }): Map<string, string[]> {
+  const values = new Map<string, string[]>(viewAndFilterKeys().map((key) => [key, []]));
+  for (const [key, value] of stateEntries(state, ["place", "household", "drugs", "doctors", "compare"])) {
+    values.get(key)?.push(value);
+  }
+  if (values.get("sort")!.length === 0) values.set("sort", [defaults.sort]);
+  if (values.get("usage")!.length === 0) values.set("usage", [defaults.usage]);
+  return values;
 }

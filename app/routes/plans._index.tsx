@@ -1,7 +1,10 @@
 import { data, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { noUpstreamAnswer } from "../components/plans/coverage-words";
-import { Form, Link, useLoaderData } from "@remix-run/react";
-import type { RefObject } from "react";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useMemo, type RefObject } from "react";
+import { CompareTray, useCompareTicks } from "../components/plans/compare-tray";
+import { useHydrated } from "../components/plans/use-hydrated";
 import { ZipForm } from "../components/zip-form";
 import { CountyChoice } from "../components/plans/county-choice";
 import { EligibilitySummary } from "../components/plans/eligibility-summary";
@@ -15,12 +18,11 @@ import { COVERAGE_SORT } from "../domain/coverage-order";
 import { PlanCard } from "../components/plans/plan-card";
 import { doctorOption, drugOption, Picker, type SearchView } from "../components/plans/picker";
 import { SbeHandoff } from "../components/plans/sbe-handoff";
-import { StateFields } from "../components/plans/state-fields";
 import { useFocusHeading } from "../components/plans/use-focus-heading";
 import { YearlyCostMethod } from "../components/plans/yearly-cost-method";
 import { money } from "../components/plans/format";
 import { shoppingPage, shoppingRedirect, type ShoppingPage } from "../server/pages/shopping-page.server";
-import { plansHref, withoutFilters } from "../lib/shopping-url";
+import { COMPARE_SUBMIT, plansHref, sameListExceptTicks, withoutFilters } from "../lib/shopping-url";
 import plansStyles from "../styles/plans.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: plansStyles }];
@@ -44,6 +46,7 @@ export const meta: MetaFunction<typeof loader> = ({ data: page }) => [
 
 function statusOf(page: ShoppingPage): number {
   if (page.step === "unavailable") return 503;
+  if (page.step === "results") return page.compareError ? 400 : 200;
   if (page.step === "zip" || page.step === "county") return page.error ? 400 : 200;
   if (page.step === "household") return Object.keys(page.errors).length ? 400 : 200;
   return 200;
@@ -62,6 +65,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const page = await shoppingPage(url);
   return data(page, { status: statusOf(page), headers: { "cache-control": "no-store" } });
 }
+
+/**
+ * A tick for comparison changes only the URL's `compare` (issue 17 item 4): the list is the same,
+ * so it is not priced again; the page reads the ticks from the address.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) => {
+  if (
+    currentUrl.pathname === nextUrl.pathname &&
+    !nextUrl.searchParams.has(COMPARE_SUBMIT) &&
+    sameListExceptTicks(currentUrl.searchParams, nextUrl.searchParams)
+  ) {
+    return false;
+  }
+  return defaultShouldRevalidate;
+};
 
 export default function PlansPage() {
   const page = useLoaderData<typeof loader>();
@@ -190,7 +208,21 @@ function countWords(
 type ResultsPage = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { step: "results" }>;
 
 function Results({ page, headingRef }: { page: ResultsPage; headingRef: RefObject<HTMLHeadingElement> }) {
-  const { state, place, results, listPage } = page;
+  const { place, results, listPage } = page;
+  const hydrated = useHydrated();
+  // The names the tray shows: the ticked plans the loader found (also those a filter hides) and this list's.
+  const names = useMemo(
+    () =>
+      new Map([
+        ...page.compareChoices.map((c) => [c.id, c.name] as const),
+        ...results.plans.map((p) => [p.id, p.name] as const),
+      ]),
+    [page.compareChoices, results.plans],
+  );
+  const ticks = useCompareTicks(page.compareError, names);
+  // Every link and form of the page carries the ticks as they are now (they change without a new loader run).
+  const tickKey = ticks.ids.join(",");
+  const state = useMemo(() => ({ ...page.state, compare: tickKey ? tickKey.split(",") : [] }), [page.state, tickKey]);
   const filtered = results.plan_count !== results.total_plan_count;
   const clearFilters = plansHref(withoutFilters(state));
   return (
@@ -242,6 +274,7 @@ function Results({ page, headingRef }: { page: ResultsPage; headingRef: RefObjec
           options={page.filterOptions}
           sort={state.sort === COVERAGE_SORT ? COVERAGE_SORT : results.sort}
         />
+        {/* A polite live region: with JavaScript a filter applies in place and this sentence says the new count. */}
         <p className="plan-count" role="status" data-testid="plan-count">
           {countWords(results.plan_count, results.total_plan_count, listPage, place.countyName)}{" "}
           {results.eligibility && results.eligibility.aptc > 0
@@ -250,17 +283,14 @@ function Results({ page, headingRef }: { page: ResultsPage; headingRef: RefObjec
           {filtered ? (
             <>
               {" "}
-              <Link to={clearFilters}>Clear filters</Link>
+              <Link to={clearFilters} preventScrollReset>
+                Clear filters
+              </Link>
             </>
           ) : null}
         </p>
         {results.plans.length > 0 ? (
           <>
-            {/* The cards' Compare ticks belong to this form (form="compare-form"); its button is under the list. */}
-            <Form method="get" action="/plans/compare" id="compare-form" className="compare-bar">
-              <StateFields state={state} />
-              {listPage.page > 1 ? <input type="hidden" name="page" value={listPage.page} /> : null}
-            </Form>
             <ol className="plan-list" start={listPage.first}>
               {results.plans.map((plan) => (
                 <PlanCard
@@ -272,26 +302,23 @@ function Results({ page, headingRef }: { page: ResultsPage; headingRef: RefObjec
                   householdSize={results.household_size}
                   drugCoverage={page.drugCoverage}
                   doctorCoverage={page.doctorCoverage}
-                  compareChecked={page.compareIds.includes(plan.id)}
+                  compareChecked={ticks.ids.includes(plan.id)}
+                  onCompareTick={hydrated ? ticks.tick : undefined}
+                  compareInvalid={ticks.error !== null}
                   extras={page.extras[plan.id]}
                 />
               ))}
             </ol>
-            <ResultsPager state={state} listPage={listPage} compareIds={page.compareIds} />
-            <div className="compare-bar">
-              <p className="hint" id="compare-hint">
-                Tick &ldquo;Compare&rdquo; on 2 or 3 plans, then compare them side by side.
-              </p>
-              <button type="submit" form="compare-form" aria-describedby="compare-hint">
-                Compare chosen plans
-              </button>
-            </div>
+            <ResultsPager state={state} listPage={listPage} />
           </>
         ) : (
           <p className="notice">
             No plans match these filters. <Link to={clearFilters}>Show all plans</Link>.
           </p>
         )}
+        {results.plans.length > 0 || ticks.ids.length > 0 ? (
+          <CompareTray state={state} ticks={ticks} names={names} listPage={listPage.page} />
+        ) : null}
       </section>
       <YearlyCostMethod rows={page.yearlyCostMethod} />
     </>

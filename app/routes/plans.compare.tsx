@@ -45,13 +45,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 type Page = ReturnType<typeof useLoaderData<typeof loader>>;
 type OkPage = Extract<Page, { ok: true }>;
 
-/** The results with these plans ticked, on the page of the list the comparison was asked from. */
+/** The results with these plans ticked (the ticks live in the URL's `compare`), on the page of the list the comparison was asked from. */
 function backToResults(state: ShoppingState, ids: string[], search: string): string {
   const listPage = requestedPage(new URLSearchParams(search).get("page"));
-  return (
-    plansHref(state, [...ids.map((id) => ["compare", id] as [string, string]), ...listPageParam(listPage)]) +
-    "#plans-heading"
-  );
+  return plansHref({ ...state, compare: ids }, listPageParam(listPage)) + "#plans-heading";
 }
 
 export default function Compare() {

@@ -1,9 +1,19 @@
-import { Form } from "@remix-run/react";
+import { Form, useNavigate } from "@remix-run/react";
+import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { PLAN_FILTERS, type ChoicesFilter, type FilterOptions, type PlanFilter } from "../../domain/plan-filters";
-import { filtering as anyFilterSet, filterValue, type ShoppingState } from "../../lib/shopping-url";
+import {
+  controlValues,
+  filtering as anyFilterSet,
+  filterValue,
+  plansHref,
+  readShoppingState,
+  stateQuery,
+  type ShoppingState,
+} from "../../lib/shopping-url";
 import { StateFields } from "./state-fields";
 import { SORT_LABELS, USAGE_LABELS, USAGE_SHORT } from "./format";
 import { COVERAGE_SORT } from "../../domain/coverage-order";
+import { inPage, useHydrated } from "./use-hydrated";
 
 /** A choices filter's options: what the plans sold here offer, in the words the form shows. */
 function choicesOf(filter: ChoicesFilter, options: FilterOptions): Array<{ value: string; words: string }> {
@@ -86,16 +96,87 @@ function ChoicesFieldset({
 }
 
 /**
+ * Make every control of the form show what `values` says (name → values), whatever the browser
+ * restored or the shopper left behind: the form is drawn from the URL the list was made from.
+ */
+export function showValues(form: HTMLFormElement, values: Map<string, string[]>): void {
+  for (const element of Array.from(form.elements)) {
+    if (!(element instanceof HTMLInputElement || element instanceof HTMLSelectElement)) continue;
+    const wanted = values.get(element.name);
+    if (!wanted || (element instanceof HTMLInputElement && element.type === "hidden")) continue;
+    if (element instanceof HTMLInputElement && element.type === "checkbox")
+      element.checked = wanted.includes(element.value);
+    else element.value = wanted[0] ?? "";
+  }
+}
+
+/**
  * Sort, usage level and the plans API's filters, as one GET form. Sort and
  * its button on one row; the usage level and the narrowing filters in a
  * native disclosure (no JavaScript needed), open whenever a filter is set.
+ *
+ * Issue 17 item 2 (docs/decisions/261): the controls always show the state the list was made
+ * from. The form has autocomplete="off" (the browser restores no values on Back or reload), and
+ * with JavaScript every change of the URL (Back, Forward, a link) writes the URL's values into
+ * the controls. With JavaScript a change applies at once (no "Update plans"), keeping the scroll
+ * position; without it the button stays.
  */
 export function FiltersForm({ state, options, sort }: { state: ShoppingState; options: FilterOptions; sort: string }) {
   // Ordering by coverage needs a drug or doctor to order by: offered once one is chosen.
   const chosen = state.drugs.length > 0 || state.doctors.length > 0;
   const filtering = anyFilterSet(state);
+  const hydrated = useHydrated();
+  const navigate = useNavigate();
+  const form = useRef<HTMLFormElement>(null);
+  // Opened by the shopper or by a filter being set; never closed under the shopper's focus when the last filter is unticked.
+  const [open, setOpen] = useState(filtering);
+  useEffect(() => {
+    if (filtering) setOpen(true);
+  }, [filtering]);
+
+  const shown = controlValues(state, { sort, usage: "medium" });
+  const shownKey = stateQuery({ ...state, drugs: [], doctors: [], compare: [] });
+  useEffect(() => {
+    if (form.current) showValues(form.current, shown);
+    // shownKey stands for `shown` (a new Map each render).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [shownKey]);
+
+  // The form's values as the canonical URL (no empty parameters), as a new history entry so Back
+  // undoes a change; focus stays on the control changed (docs/decisions/270's state.focus).
+  const apply = (event: Event | KeyboardEvent<HTMLFormElement>) => {
+    if (!form.current) return;
+    const sent = new URLSearchParams();
+    for (const [name, value] of new FormData(form.current)) if (typeof value === "string") sent.append(name, value);
+    const changed = event.target instanceof HTMLElement && event.target.id ? event.target.id : null;
+    navigate(plansHref(readShoppingState(sent)), { preventScrollReset: true, state: inPage(changed) });
+  };
+  // A text box applies when its value is committed (Enter or leaving it), not at every keystroke.
+  const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
+    if (event.key === "Enter" && event.target instanceof HTMLInputElement && event.target.type !== "checkbox") {
+      event.preventDefault();
+      apply(event);
+    }
+  };
+  useEffect(() => {
+    const element = form.current;
+    if (!element || !hydrated) return;
+    element.addEventListener("change", apply);
+    return () => element.removeEventListener("change", apply);
+  });
+
   return (
-    <Form method="get" action="/plans" className="filters" aria-label="Sort and filter plans">
+    <Form
+      ref={form}
+      method="get"
+      action="/plans"
+      className="filters"
+      aria-label="Sort and filter plans"
+      autoComplete="off"
+      preventScrollReset
+      onKeyDown={hydrated ? onKeyDown : undefined}
+      data-auto-apply={hydrated ? "" : undefined}
+    >
       <StateFields state={state} omit={["view", "filters"]} />
       <div className="filters-row sort-row">
         <div>
@@ -108,10 +189,11 @@ export function FiltersForm({ state, options, sort }: { state: ShoppingState; op
             ))}
           </select>
         </div>
-        <button type="submit">Update plans</button>
+        {/* With JavaScript a change applies at once: no buttons (issue 17 item 2). */}
+        {hydrated ? null : <button type="submit">Update plans</button>}
       </div>
       {/* Usage and the narrowing filters folded (issue 17 item 3: the list starts high on a phone). */}
-      <details open={filtering}>
+      <details open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
         <summary>
           Filter plans{filtering ? " (filters on)" : ""}{" "}
           <span className="hint-inline">· care use: {USAGE_SHORT[state.usage] ?? "medium"}</span>
@@ -143,7 +225,11 @@ export function FiltersForm({ state, options, sort }: { state: ShoppingState; op
             </fieldset>
           ),
         )}
-        <button type="submit">Apply filters</button>
+        {hydrated ? (
+          <p className="hint">Changes apply as you make them.</p>
+        ) : (
+          <button type="submit">Apply filters</button>
+        )}
       </details>
     </Form>
   );

@@ -45,6 +45,8 @@ export function PlanCard({
   drugCoverage,
   doctorCoverage,
   compareChecked,
+  onCompareTick,
+  compareInvalid = false,
   extras,
   listPage,
 }: {
@@ -57,6 +59,10 @@ export function PlanCard({
   drugCoverage: CoverageCheckView | null;
   doctorCoverage: CoverageCheckView | null;
   compareChecked: boolean;
+  /** With JavaScript: the tick box is controlled by the URL's ticks and changes them. */
+  onCompareTick?: (planId: string, ticked: boolean) => void;
+  /** The compare form's error is shown: the tick box points to it. */
+  compareInvalid?: boolean;
   extras?: PlanExtras;
 }) {
   const nameId = cardNameId(plan.id);
@@ -152,7 +158,11 @@ export function PlanCard({
               name="compare"
               value={plan.id}
               form="compare-form"
-              defaultChecked={compareChecked}
+              {...(onCompareTick
+                ? { checked: compareChecked, onChange: (e) => onCompareTick(plan.id, e.currentTarget.checked) }
+                : { defaultChecked: compareChecked })}
+              aria-invalid={compareInvalid || undefined}
+              aria-describedby={compareInvalid ? "compare-error" : undefined}
             />
             <label htmlFor={`compare-${plan.id}`}>
               Compare<span className="visually-hidden"> {plan.name}</span>

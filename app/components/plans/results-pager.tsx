@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { pagerItems, type ListPage } from "../../domain/results-pages";
-import { plansHref, type ShoppingState } from "../../lib/shopping-url";
+import { listPageParam, plansHref, type ShoppingState } from "../../lib/shopping-url";
 import { useWords } from "./format";
 
 /**
@@ -8,27 +8,18 @@ import { useWords } from "./format";
  * plans ticked for comparison kept, and the list's heading as the place to
  * land (a plain link, so it works without JavaScript; docs/decisions/250).
  */
-export function resultsPageHref(state: ShoppingState, page: number, compareIds: readonly string[] = []): string {
-  const extra: Array<[string, string]> = compareIds.map((id) => ["compare", id]);
-  if (page > 1) extra.push(["page", String(page)]);
-  return plansHref(state, extra) + "#plans-heading";
+export function resultsPageHref(state: ShoppingState, page: number): string {
+  // The ticks are part of the state (docs/decisions/260): every page link keeps them.
+  return plansHref(state, listPageParam(page)) + "#plans-heading";
 }
 
 /** Previous / numbered / Next links under the list; nothing for a one-page list. */
-export function ResultsPager({
-  state,
-  listPage,
-  compareIds,
-}: {
-  state: ShoppingState;
-  listPage: ListPage;
-  compareIds: readonly string[];
-}) {
+export function ResultsPager({ state, listPage }: { state: ShoppingState; listPage: ListPage }) {
   const { t } = useWords();
   const { page, pageCount } = listPage;
   const items = pagerItems(page, pageCount);
   if (items.length === 0) return null;
-  const href = (p: number) => resultsPageHref(state, p, compareIds);
+  const href = (p: number) => resultsPageHref(state, p);
   // With JavaScript, focus moves to the list's heading, where the new page starts (navigation-focus.ts).
   const focus = { focus: ["plans-heading"] };
   return (

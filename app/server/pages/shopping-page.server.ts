@@ -15,8 +15,18 @@ import type { WhatIfView } from "../../components/plans/income-what-if";
 import type { PlansRequest } from "../../schemas/shopping";
 import { householdBenchmark } from "../shopping/benchmark.server";
 import { householdInputOf } from "../shopping/household.server";
-import { MAX_PEOPLE, compareIdsOf, plansHref, readShoppingState, type ShoppingState } from "../../lib/shopping-url";
-import { planStore } from "../plan-store/plan-store.server";
+import {
+  COMPARE_SUBMIT,
+  MAX_PEOPLE,
+  compareHref,
+  compareProblem,
+  listPageParam,
+  plansHref,
+  readShoppingState,
+  type ShoppingState,
+} from "../../lib/shopping-url";
+import { compareErrorOf, type CompareChoice, type CompareError } from "../../components/plans/compare-words";
+import { planStore, type PlanSummary } from "../plan-store/plan-store.server";
 import { ApiError } from "../platform/api.server";
 import { lookUpCounties, type CountiesAnswer, type CountyAnswer } from "../shopping/counties.server";
 import type { SbeRedirect } from "../shopping/place.server";
@@ -78,7 +88,10 @@ export interface ResultsModel {
   doctorSearch: SearchOutcome<ProviderSuggestionsAnswer> | null;
   drugCoverage: DrugCoverageCheck | null;
   doctorCoverage: DoctorCoverageCheck | null;
-  compareIds: string[];
+  /** The ticked plans sold here, in the order ticked, with their names (the compare tray). */
+  compareChoices: CompareChoice[];
+  /** Set when the compare form was sent with fewer than 2 or more than 3 ticks (no JavaScript). */
+  compareError: CompareError | null;
   yearlyCostMethod: YearlyCostMethodRow[];
   /** Where to enroll and the design label, by plan id. */
   extras: Record<string, PlanExtras>;
@@ -115,6 +128,10 @@ export function shoppingRedirect(url: URL): string | null {
   if (search.has("remove_drug")) {
     const code = search.get("remove_drug");
     return plansHref({ ...state, drugs: state.drugs.filter((d) => d.code !== code) }) + "#drugs";
+  }
+  if (search.has(COMPARE_SUBMIT) && compareProblem(state.compare.length) === null) {
+    // The compare form (issue 17 item 4): 2 or 3 ticks go to the comparison; other counts stay on the list with an error.
+    return compareHref(state, state.compare, listPageParam(requestedPage(search.get("page"))));
   }
   if (search.has("remove_npi")) {
     const code = search.get("remove_npi");
@@ -269,19 +286,32 @@ export async function shoppingPage(url: URL): Promise<ShoppingPage> {
     return { step: "unavailable", state: canonical, message: error.message };
   }
   const { results, listPage: shown, drugCoverage, doctorCoverage } = list;
+  const offered = planStore().plansOffered({
+    year: results.year,
+    state: canonical.state,
+    countyFips: canonical.county,
+    zip: canonical.zip,
+  });
+  // Ticks of plans not sold here (the place changed) are dropped; a filter hiding a ticked plan keeps its tick.
+  const compareChoices = check.state.compare
+    .map((id) => offered.find((p) => p.id === id))
+    .filter((p) => p !== undefined)
+    .map((p) => ({ id: p.id, name: p.name }));
+  const resultsState: ShoppingState = { ...check.state, compare: compareChoices.map((c) => c.id) };
   return {
     step: "results",
-    state: check.state,
+    state: resultsState,
     place,
     results,
     listPage: shown,
     ignored: check.ignored,
-    filterOptions: filterOptionsFor(canonical, results.year),
+    filterOptions: filterOptionsFor(offered),
     drugSearch,
     doctorSearch,
     drugCoverage,
     doctorCoverage,
-    compareIds: compareIdsOf(search).slice(0, 3),
+    compareChoices,
+    compareError: search.has(COMPARE_SUBMIT) ? compareErrorOf(compareChoices) : null,
     yearlyCostMethod: yearlyCostMethod(),
     extras: planExtrasFor(place, results.year, results.plans),
     income: check.request.income,
@@ -315,8 +345,7 @@ const METAL_ORDER = ["Catastrophic", "Bronze", "Expanded Bronze", "Silver", "Gol
 const TYPE_ORDER = ["HMO", "EPO", "POS", "PPO", "Indemnity"];
 
 /** What the filter form offers: only values some plan sold here has. */
-function filterOptionsFor(state: ShoppingState, year: number): FilterOptions {
-  const offered = planStore().plansOffered({ year, state: state.state, countyFips: state.county, zip: state.zip });
+function filterOptionsFor(offered: readonly PlanSummary[]): FilterOptions {
   const metals = METAL_ORDER.filter((m) => offered.some((p) => p.metalLevel === m));
   const types = TYPE_ORDER.filter((t) => offered.some((p) => p.type === t));
   const issuers = [...new Map(offered.map((p) => [p.issuer.id, p.issuer])).values()].sort((a, b) =>

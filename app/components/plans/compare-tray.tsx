@@ -1,0 +1,164 @@
+import { Form, useLocation, useNavigate } from "@remix-run/react";
+import { useCallback, useEffect, useState, type FormEvent } from "react";
+import {
+  COMPARE_SUBMIT,
+  compareHref,
+  compareIdsOf,
+  compareProblem,
+  listPageParam,
+  withCompareTick,
+  type ShoppingState,
+} from "../../lib/shopping-url";
+import {
+  compareCountWords,
+  compareErrorOf,
+  compareHintWords,
+  type CompareChoice,
+  type CompareError,
+} from "./compare-words";
+import { StateFields } from "./state-fields";
+import { inPage, useHydrated } from "./use-hydrated";
+
+/** The id of the compare form (each card's tick box joins it with form=) and of its error. */
+export const COMPARE_FORM_ID = "compare-form";
+export const COMPARE_ERROR_ID = "compare-error";
+
+export interface CompareTicks {
+  /** Plan ids ticked, in the order ticked: the URL's. */
+  ids: string[];
+  /** Tick or untick a plan (JavaScript: the URL changes in place, no new history entry). */
+  tick(planId: string, ticked: boolean): void;
+  /** The inline error shown now, if any. */
+  error: CompareError | null;
+  setError(error: CompareError | null): void;
+}
+
+/**
+ * The ticks for comparison, held in the URL (docs/decisions/260): read from the address, so Back,
+ * reload and paging keep them; a tick replaces the address in place (the route does not price
+ * the list again for a tick, see shouldRevalidate in routes/plans._index.tsx).
+ */
+export function useCompareTicks(serverError: CompareError | null, names: Map<string, string>): CompareTicks {
+  const location = useLocation();
+  const navigate = useNavigate();
+  // Ticks of plans not sold here (unknown names) are not ticks: the loader dropped them too.
+  const fromUrl = compareIdsOf(new URLSearchParams(location.search)).filter((id) => names.has(id));
+  const urlKey = fromUrl.join(",");
+  // Shown at once when a box is ticked; the address follows a moment later, and wins whenever it changes.
+  const [ids, setIds] = useState(fromUrl);
+  useEffect(() => setIds(urlKey ? urlKey.split(",") : []), [urlKey]);
+  const [error, setError] = useState<CompareError | null>(serverError);
+  useEffect(() => setError(serverError), [serverError]);
+
+  const tick = useCallback(
+    (planId: string, ticked: boolean) => {
+      const next = withCompareTick(ids, planId, ticked);
+      setIds(next);
+      const search = new URLSearchParams(location.search);
+      search.delete("compare");
+      search.delete(COMPARE_SUBMIT);
+      for (const id of next) search.append("compare", id);
+      const choices = next.map((id) => ({ id, name: names.get(id) ?? id }));
+      // Past three the message shows at once; under two it waits for "Compare" (ticking the first is not an error).
+      setError(compareProblem(next.length) === "too_many" ? compareErrorOf(choices) : null);
+      navigate(
+        { pathname: location.pathname, search: `?${search.toString()}` },
+        { replace: true, preventScrollReset: true, state: inPage(`compare-${planId.trim().toUpperCase()}`) },
+      );
+    },
+    [ids, location.pathname, location.search, names, navigate],
+  );
+  return { ids, tick, error, setError };
+}
+
+/**
+ * The compare tray: a bar that stays at the bottom of the screen while the plan list is in view,
+ * with the number of plans ticked, their names and the Compare button. It is the compare form
+ * itself: without JavaScript the ticks are sent with it to /plans, which goes on to the comparison
+ * for 2 or 3 and shows the list again with the error here for 1 or 4 (its action's #compare-tray
+ * brings the error into view). With JavaScript the count and names follow each tick, said in a
+ * polite live region, and a wrong count is said here without leaving the page.
+ */
+export function CompareTray({
+  state,
+  ticks,
+  names,
+  listPage,
+}: {
+  state: ShoppingState;
+  ticks: CompareTicks;
+  names: Map<string, string>;
+  /** The page of the list shown: the comparison's "Back to all plans" returns to it. */
+  listPage: number;
+}) {
+  const hydrated = useHydrated();
+  const navigate = useNavigate();
+  const choices: CompareChoice[] = ticks.ids.map((id) => ({ id, name: names.get(id) ?? id }));
+  const count = choices.length;
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const error = compareErrorOf(choices);
+    ticks.setError(error);
+    if (!error) navigate(compareHref(state, ticks.ids, listPageParam(listPage)));
+  };
+
+  return (
+    <Form
+      method="get"
+      action="/plans#compare-tray"
+      id={COMPARE_FORM_ID}
+      className="compare-tray"
+      aria-labelledby="compare-tray-title"
+      autoComplete="off"
+      onSubmit={hydrated ? onSubmit : undefined}
+    >
+      <div id="compare-tray" className="compare-tray-inner">
+        <StateFields state={state} omit={["compare"]} />
+        {listPage > 1 ? <input type="hidden" name="page" value={listPage} /> : null}
+        <div className="compare-tray-text">
+          <h2 id="compare-tray-title" className="compare-tray-title">
+            Compare plans
+          </h2>
+          {hydrated ? (
+            <div aria-live="polite" aria-atomic="true" data-testid="compare-count">
+              <p className="compare-tray-count">
+                <strong>{compareCountWords(count)}</strong>
+                {count > 0 ? (
+                  <>
+                    <span className="visually-hidden">: </span>
+                    <span className="compare-tray-names" data-testid="compare-names">
+                      {choices.map((c, i) => (
+                        <span key={c.id} data-plan-id={c.id}>
+                          {i > 0 ? <span aria-hidden="true"> · </span> : null}
+                          {c.name}
+                          {i < count - 1 ? <span className="visually-hidden">,</span> : null}
+                        </span>
+                      ))}
+                    </span>
+                  </>
+                ) : null}
+              </p>
+              {ticks.error ? null : <p className="hint">{compareHintWords(count)}</p>}
+            </div>
+          ) : (
+            <p className="hint" id="compare-hint">
+              Tick &ldquo;Compare&rdquo; on 2 or 3 plans, then compare them side by side.
+            </p>
+          )}
+          <p id={COMPARE_ERROR_ID} className="error-text compare-error" role="alert" data-field="compare">
+            {ticks.error?.message ?? ""}
+          </p>
+        </div>
+        <button
+          type="submit"
+          name={COMPARE_SUBMIT}
+          value="1"
+          aria-describedby={ticks.error ? COMPARE_ERROR_ID : hydrated ? undefined : "compare-hint"}
+        >
+          Compare chosen plans
+        </button>
+      </div>
+    </Form>
+  );
+}
