@@ -80,12 +80,17 @@ function controlsOfUrl(page: Page) {
   };
 }
 
-/** The plans the API lists for the URL's sort and metal filter: what the page must show. */
+/** The results list is paged, 10 a page (docs/decisions/250). */
+const PER_PAGE = 10;
+
+/** The plans the API lists for the URL's sort, metal filter and page: what the page must show. */
 async function apiIdsForUrl(page: Page): Promise<string[]> {
   const search = new URL(page.url()).searchParams;
   const metals = search.getAll("metal");
   const answer = await apiPlans({
     sort: search.get("sort") || "premium",
+    limit: PER_PAGE,
+    offset: (Number(search.get("page") ?? "1") - 1) * PER_PAGE,
     ...(metals.length ? { filters: { metal_levels: metals } } : {}),
   });
   return answer.plans.map((p) => p.id);
@@ -167,12 +172,15 @@ describe("the sort-and-filter form is drawn from the URL", () => {
       const all = await apiPlans();
       const count = page.getByTestId("plan-count");
       await expect(count.getAttribute("role")).resolves.toBe("status");
-      await expect(count.textContent()).resolves.toContain(`Showing all ${all.plan_count} plans`);
+      await expect(count.textContent()).resolves.toContain(`Plans 1–${PER_PAGE} of ${all.plan_count}.`);
 
       // Sort: the list is redrawn, the page stays where it was.
-      await page.locator("#sort").scrollIntoViewIfNeeded();
+      // The sort at the top of the screen: a reload to the top would move the page.
+      await page.evaluate(() =>
+        window.scrollTo(0, document.querySelector("#sort")!.getBoundingClientRect().top + window.scrollY - 20),
+      );
       const scrollBefore = await page.evaluate(() => window.scrollY);
-      expect(scrollBefore).toBeGreaterThan(200);
+      expect(scrollBefore).toBeGreaterThan(100);
       // As a person does it: the select has focus when its value changes.
       await page.locator("#sort").focus();
       await page.locator("#sort").selectOption("deductible");
@@ -190,7 +198,11 @@ describe("the sort-and-filter form is drawn from the URL", () => {
       expect(silver.plan_count).toBeLessThan(all.plan_count);
       await expect
         .poll(() => count.textContent())
-        .toContain(`Showing ${silver.plan_count} of ${all.plan_count} plans that match your filters.`);
+        .toContain(
+          silver.plan_count > PER_PAGE
+            ? `Plans 1–${PER_PAGE} of the ${silver.plan_count} that match your filters (${all.plan_count} sold here).`
+            : `Showing ${silver.plan_count} of ${all.plan_count} plans that match your filters.`,
+        );
       await expect(page.getByTestId("page-announcer").textContent()).resolves.toBe("");
       await expectFormAndListMatchUrl(page, "after the filter");
       expect(await page.getByLabel(/^Silver/).evaluate((el) => el === document.activeElement)).toBe(true);
@@ -211,7 +223,7 @@ describe("the sort-and-filter form is drawn from the URL", () => {
       await expect.poll(() => listedIds(page)).toEqual(await apiIdsForUrl(page));
       await expectFormAndListMatchUrl(page, "after Back with JavaScript");
       expect((await controls(page)).metals).toEqual([]);
-      await expect.poll(() => count.textContent()).toContain(`Showing all ${all.plan_count} plans`);
+      await expect.poll(() => count.textContent()).toContain(`Plans 1–${PER_PAGE} of ${all.plan_count}.`);
       await page.goForward();
       await page.waitForURL(/metal=Silver/);
       await expect.poll(() => listedIds(page)).toEqual(await apiIdsForUrl(page));
@@ -305,6 +317,25 @@ describe("the compare tray", () => {
       await expect.poll(() => trayCount.textContent()).toContain("3 plans chosen");
       await page.getByLabel(/^Gold/).uncheck();
       await page.waitForURL((url) => !url.searchParams.has("metal"));
+
+      // Paging keeps them: page 2 shows other cards, the tray still names the three.
+      await page.getByRole("link", { name: /^Next/ }).click();
+      await page.waitForURL(/page=2/);
+      await expect.poll(() => listedIds(page)).toEqual(await apiIdsForUrl(page));
+      expect(new URL(page.url()).searchParams.getAll("compare")).toEqual(plans.slice(0, 3).map((p) => p.id));
+      await expect.poll(() => trayCount.textContent()).toContain("3 plans chosen");
+      await expect(page.getByTestId("compare-names").textContent()).resolves.toContain(plans[0].name);
+      // A fourth tick on page 2 is counted with the three of page 1; untick it again.
+      await page.getByLabel(`Compare ${plans[PER_PAGE].name}`).check();
+      await expect
+        .poll(() => error.textContent())
+        .toBe("Compare: you ticked 4 plans. Compare at most 3 at a time: untick one.");
+      await page.getByLabel(`Compare ${plans[PER_PAGE].name}`).uncheck();
+      await page.waitForURL((url) => url.searchParams.getAll("compare").length === 3);
+      await page.getByRole("link", { name: /^← Previous/ }).click();
+      await page.waitForURL((url) => !url.searchParams.has("page"));
+      for (const plan of plans.slice(0, 3))
+        await expect(page.getByLabel(`Compare ${plan.name}`).isChecked()).resolves.toBe(true);
 
       // Reload keeps them; Compare goes to exactly those plans.
       await page.reload({ waitUntil: "networkidle" });

@@ -77,7 +77,9 @@ describe("the compare form without JavaScript", () => {
     // The ticked box is still ticked, and every tick box points to the error.
     expect(html).toMatch(new RegExp(`<input[^>]*id="compare-${plans[0].id}"[^>]*checked`));
     const boxes = html.match(/<input[^>]*name="compare"[^>]*form="compare-form"[^>]*>/g) ?? [];
-    expect(boxes.length).toBe(plans.length);
+    // One tick box per card of the page shown (the list is paged, 10 a page).
+    expect(boxes.length).toBe(html.split('class="plan-card"').length - 1);
+    expect(boxes.length).toBe(10);
     for (const box of boxes) {
       expect(box).toContain('aria-invalid="true"');
       expect(box).toContain('aria-describedby="compare-error"');
@@ -94,6 +96,32 @@ describe("the compare form without JavaScript", () => {
     expect(html).toContain("Compare: you ticked 4 plans. Compare at most 3 at a time: untick one.");
     for (const p of plans.slice(0, 4)) expect(html).toMatch(new RegExp(`<input[^>]*id="compare-${p.id}"[^>]*checked`));
     expect(html).not.toMatch(new RegExp(`<input[^>]*id="compare-${plans[4].id}"[^>]*checked`));
+  });
+
+  it("paging keeps the ticks: the pager's links carry them, and the form sent from page 2 stays on page 2", async () => {
+    const res = await send(`${RESULTS}${ticks(2)}`);
+    const html = markup(res.body);
+    const pager = html.slice(html.indexOf('aria-label="Pages of plans"'));
+    const next = pager.match(/<a[^>]*href="([^"]*)"[^>]*rel="next"|<a[^>]*rel="next"[^>]*href="([^"]*)"/)!;
+    const href = (next[1] ?? next[2]).replace(/&amp;/g, "&");
+    const search = new URL(href, server.url).searchParams;
+    expect(search.get("page")).toBe("2");
+    expect(search.getAll("compare")).toEqual(plans.slice(0, 2).map((p) => p.id));
+    // Page 2 shows the two ticks in its tray's form (by name) though their cards are on page 1.
+    const page2 = markup((await send(href.split("#")[0])).body);
+    expect(page2).toContain('<input type="hidden" name="page" value="2"/>');
+    // From page 2: one more tick (a plan of page 2) and the button: to the comparison of all three, page kept for Back.
+    const third = plans[10].id;
+    const sent = await send(`${href.split("#")[0]}&compare=${third}&compare_go=1`);
+    expect(sent.status).toBe(302);
+    const to = new URL(sent.location!, server.url);
+    expect(to.searchParams.getAll("compare")).toEqual([...plans.slice(0, 2).map((p) => p.id), third]);
+    expect(to.searchParams.get("page")).toBe("2");
+    // One tick from page 2: the error, on page 2.
+    const one = await send(`${RESULTS}&page=2&compare=${third}&compare_go=1`);
+    expect(one.status).toBe(400);
+    expect(markup(one.body)).toContain(`Compare: you ticked 1 plan (${escapeHtml(plans[10].name)})`);
+    expect(markup(one.body)).toContain(`data-plan-id="${third}"`);
   });
 
   it("no tick at all: the error asks for 2 or 3", async () => {
