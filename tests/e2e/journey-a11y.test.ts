@@ -283,7 +283,7 @@ describe("focus and announcement after every client navigation (JavaScript on), 
       await waitForFocus(page, "h1");
 
       // Results → compare.
-      const ticks = page.locator("input[name=compare]");
+      const ticks = page.locator("input[type=checkbox][name=compare]");
       for (let i = 0; i < 3; i++) await ticks.nth(i).check();
       await page.getByRole("button", { name: "Compare chosen plans" }).first().click();
       await page.getByRole("heading", { level: 1, name: "Compare 3 plans" }).waitFor();
