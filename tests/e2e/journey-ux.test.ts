@@ -281,6 +281,9 @@ describe("the compare tray", () => {
         .poll(() => error.textContent())
         .toBe("Compare: you ticked 4 plans. Compare at most 3 at a time: untick one.");
       await expect(trayCount.textContent()).resolves.toContain("4 plans chosen");
+      // Focus stays on the box just ticked (the boxes are now invalid, which would otherwise draw focus).
+      await page.waitForTimeout(100);
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe(`compare-${plans[3].id}`);
       await screenshot(page, "ux-compare-tray-4-ticks-360");
       await page.getByLabel(`Compare ${plans[3].name}`).uncheck();
       await expect.poll(() => error.textContent()).toBe("");
@@ -288,6 +291,7 @@ describe("the compare tray", () => {
       const names = await page.getByTestId("compare-names").locator("[data-plan-id]").allTextContents();
       expect(names.map((n) => n.replace(/^ · |,$/g, "").trim())).toEqual(plans.slice(0, 3).map((p) => p.name));
       // Ticks are in the URL, each replacing the address (no history entry per tick).
+      await page.waitForURL((url) => url.searchParams.getAll("compare").length === 3);
       expect(new URL(page.url()).searchParams.getAll("compare")).toEqual(plans.slice(0, 3).map((p) => p.id));
 
       // The results page with the tray open: axe, every rule, every impact.

@@ -12,10 +12,12 @@ import {
 import {
   compareCountWords,
   compareErrorOf,
+  compareErrorWords,
   compareHintWords,
   type CompareChoice,
   type CompareError,
 } from "./compare-words";
+import { useWords } from "./format";
 import { StateFields } from "./state-fields";
 import { inPage, useHydrated } from "./use-hydrated";
 
@@ -92,6 +94,7 @@ export function CompareTray({
   listPage: number;
 }) {
   const hydrated = useHydrated();
+  const { t } = useWords();
   const navigate = useNavigate();
   const choices: CompareChoice[] = ticks.ids.map((id) => ({ id, name: names.get(id) ?? id }));
   const count = choices.length;
@@ -118,12 +121,12 @@ export function CompareTray({
         {listPage > 1 ? <input type="hidden" name="page" value={listPage} /> : null}
         <div className="compare-tray-text">
           <h2 id="compare-tray-title" className="compare-tray-title">
-            Compare plans
+            {t("compareTray.title")}
           </h2>
           {hydrated ? (
             <div aria-live="polite" aria-atomic="true" data-testid="compare-count">
               <p className="compare-tray-count">
-                <strong>{compareCountWords(count)}</strong>
+                <strong>{compareCountWords(t, count)}</strong>
                 {count > 0 ? (
                   <>
                     <span className="visually-hidden">: </span>
@@ -139,15 +142,15 @@ export function CompareTray({
                   </>
                 ) : null}
               </p>
-              {ticks.error ? null : <p className="hint">{compareHintWords(count)}</p>}
+              {ticks.error ? null : <p className="hint">{compareHintWords(t, count)}</p>}
             </div>
           ) : (
             <p className="hint" id="compare-hint">
-              Tick &ldquo;Compare&rdquo; on 2 or 3 plans, then compare them side by side.
+              {t("results.compareHint")}
             </p>
           )}
           <p id={COMPARE_ERROR_ID} className="error-text compare-error" role="alert" data-field="compare">
-            {ticks.error?.message ?? ""}
+            {ticks.error ? compareErrorWords(t, ticks.error) : ""}
           </p>
         </div>
         <button
@@ -156,7 +159,7 @@ export function CompareTray({
           value="1"
           aria-describedby={ticks.error ? COMPARE_ERROR_ID : hydrated ? undefined : "compare-hint"}
         >
-          Compare chosen plans
+          {t("results.compareButton")}
         </button>
       </div>
     </Form>

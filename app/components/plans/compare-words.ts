@@ -1,4 +1,5 @@
-import { COMPARE_MAX, COMPARE_MIN, compareProblem, type CompareProblem } from "../../lib/shopping-url";
+import type { TFunction } from "i18next";
+import { COMPARE_MAX, compareProblem, type CompareProblem } from "../../lib/shopping-url";
 
 /** A ticked plan as the compare tray names it. */
 export interface CompareChoice {
@@ -6,35 +7,42 @@ export interface CompareChoice {
   name: string;
 }
 
-/** Why the ticks cannot be compared, in words that name the field ("Compare") and say what to do. */
+/**
+ * Why the ticks cannot be compared (issue 17 item 4): the facts, worded by the tray in the page's
+ * language (compareErrorWords), so the server need not know the language.
+ */
 export interface CompareError {
   problem: CompareProblem;
-  message: string;
+  /** Plans ticked. */
+  count: number;
+  /** The plan ticked, when only one is. */
+  name: string | null;
 }
 
-/** The tray's running count: "2 plans chosen". */
-export function compareCountWords(count: number): string {
-  return count === 1 ? "1 plan chosen" : `${count === 0 ? "No" : count} plans chosen`;
-}
-
-/** What the tray says to do next for a number of ticks (a hint, not an error). */
-export function compareHintWords(count: number): string {
-  if (count === 0) return `Tick “Compare” on ${COMPARE_MIN} or ${COMPARE_MAX} plans to see them side by side.`;
-  if (count < COMPARE_MIN) return `Tick “Compare” on 1 or 2 more plans.`;
-  if (count <= COMPARE_MAX) return "Ready to compare.";
-  return `Untick ${count - COMPARE_MAX === 1 ? "1 plan" : `${count - COMPARE_MAX} plans`} to compare.`;
-}
-
-/** The inline error for ticks that cannot be compared (1, or 4 and more); null for 2 or 3. */
+/** The error for ticks that cannot be compared (0, 1, or 4 and more); null for 2 or 3. */
 export function compareErrorOf(choices: readonly CompareChoice[]): CompareError | null {
   const problem = compareProblem(choices.length);
   if (!problem) return null;
-  const count = choices.length;
-  const message =
-    problem === "too_many"
-      ? `Compare: you ticked ${count} plans. Compare at most ${COMPARE_MAX} at a time: untick ${count - COMPARE_MAX === 1 ? "one" : count - COMPARE_MAX}.`
-      : count === 0
-        ? `Compare: tick “Compare” on ${COMPARE_MIN} or ${COMPARE_MAX} plans, then compare them.`
-        : `Compare: you ticked 1 plan (${choices[0].name}). Tick “Compare” on 1 or 2 more to compare them side by side.`;
-  return { problem, message };
+  return { problem, count: choices.length, name: choices.length === 1 ? choices[0].name : null };
+}
+
+/** The tray's running count: "2 plans chosen". */
+export function compareCountWords(t: TFunction, count: number): string {
+  return count === 0 ? t("compareTray.countNone") : t("compareTray.count", { count });
+}
+
+/** What the tray says to do next for a number of ticks (a hint, not an error). */
+export function compareHintWords(t: TFunction, count: number): string {
+  if (count === 0) return t("compareTray.hintNone");
+  if (count === 1) return t("compareTray.hintMore");
+  if (count <= COMPARE_MAX) return t("compareTray.hintReady");
+  return t("compareTray.hintUntick", { count: count - COMPARE_MAX });
+}
+
+/** The inline error's words: they name the field ("Compare"), the plan ticked, and what to do. */
+export function compareErrorWords(t: TFunction, error: CompareError): string {
+  if (error.problem === "too_many")
+    return t("compareTray.errorMany", { ticked: error.count, count: error.count - COMPARE_MAX });
+  if (error.count === 1 && error.name) return t("compareTray.errorOne", { name: error.name });
+  return t("compareTray.errorNone");
 }

@@ -124,6 +124,14 @@ describe("the compare form without JavaScript", () => {
     expect(markup(one.body)).toContain(`data-plan-id="${third}"`);
   });
 
+  it("in Spanish (lang=es) the tray and its error are in Spanish", async () => {
+    const res = await send(`${RESULTS}&lang=es${ticks(1)}&compare_go=1`);
+    expect(res.status).toBe(400);
+    const html = markup(res.body);
+    expect(html).toContain(`Comparar: marcó 1 plan (${escapeHtml(plans[0].name)}).`);
+    expect(html).toContain("Comparar planes");
+  });
+
   it("no tick at all: the error asks for 2 or 3", async () => {
     const res = await send(`${RESULTS}&compare_go=1`);
     expect(res.status).toBe(400);

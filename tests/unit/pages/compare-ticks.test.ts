@@ -14,7 +14,13 @@ import {
   withCompareTick,
   withoutFilters,
 } from "../../../app/lib/shopping-url";
-import { compareCountWords, compareErrorOf, compareHintWords } from "../../../app/components/plans/compare-words";
+import {
+  compareCountWords,
+  compareErrorOf,
+  compareErrorWords,
+  compareHintWords,
+} from "../../../app/components/plans/compare-words";
+import { tFor } from "../../../app/i18n/i18n";
 
 /** Issue 17 items 2 and 4: the URL state rules of the results page (docs/decisions/260, 261). */
 
@@ -66,27 +72,39 @@ describe("ticks for comparison live in the URL", () => {
     expect([COMPARE_MIN, COMPARE_MAX]).toEqual([2, 3]);
   });
 
-  it("the inline error names the field and the plan, and says what to do", () => {
+  it("the inline error names the field and the plan, and says what to do, in English and Spanish", () => {
+    const en = tFor("en");
+    const es = tFor("es");
     const one = compareErrorOf([{ id: "A1", name: "Blue Silver 1" }]);
-    expect(one).toEqual({
-      problem: "too_few",
-      message:
-        "Compare: you ticked 1 plan (Blue Silver 1). Tick “Compare” on 1 or 2 more to compare them side by side.",
-    });
+    expect(one).toEqual({ problem: "too_few", count: 1, name: "Blue Silver 1" });
+    expect(compareErrorWords(en, one!)).toBe(
+      "Compare: you ticked 1 plan (Blue Silver 1). Tick “Compare” on 1 or 2 more to compare them side by side.",
+    );
+    expect(compareErrorWords(es, one!)).toBe(
+      "Comparar: marcó 1 plan (Blue Silver 1). Marque “Comparar” en 1 o 2 planes más para compararlos lado a lado.",
+    );
     const four = compareErrorOf(["A", "B", "C", "D"].map((id) => ({ id, name: id })));
-    expect(four?.problem).toBe("too_many");
-    expect(four?.message).toBe("Compare: you ticked 4 plans. Compare at most 3 at a time: untick one.");
+    expect(four).toEqual({ problem: "too_many", count: 4, name: null });
+    expect(compareErrorWords(en, four!)).toBe("Compare: you ticked 4 plans. Compare at most 3 at a time: untick one.");
+    const five = compareErrorOf(["A", "B", "C", "D", "E"].map((id) => ({ id, name: id })));
+    expect(compareErrorWords(en, five!)).toBe("Compare: you ticked 5 plans. Compare at most 3 at a time: untick 2.");
+    expect(compareErrorWords(es, five!)).toBe("Comparar: marcó 5 planes. Compare 3 como máximo a la vez: desmarque 2.");
+    expect(compareErrorWords(en, compareErrorOf([])!)).toBe(
+      "Compare: tick “Compare” on 2 or 3 plans, then compare them.",
+    );
     expect(
       compareErrorOf([
         { id: "A", name: "A" },
         { id: "B", name: "B" },
       ]),
     ).toBeNull();
-    expect(compareCountWords(0)).toBe("No plans chosen");
-    expect(compareCountWords(1)).toBe("1 plan chosen");
-    expect(compareCountWords(3)).toBe("3 plans chosen");
-    expect(compareHintWords(1)).toBe("Tick “Compare” on 1 or 2 more plans.");
-    expect(compareHintWords(5)).toBe("Untick 2 plans to compare.");
+    expect(compareCountWords(en, 0)).toBe("No plans chosen");
+    expect(compareCountWords(en, 1)).toBe("1 plan chosen");
+    expect(compareCountWords(en, 3)).toBe("3 plans chosen");
+    expect(compareCountWords(es, 3)).toBe("3 planes elegidos");
+    expect(compareHintWords(en, 1)).toBe("Tick “Compare” on 1 or 2 more plans.");
+    expect(compareHintWords(en, 4)).toBe("Untick 1 plan to compare.");
+    expect(compareHintWords(en, 5)).toBe("Untick 2 plans to compare.");
   });
 
   it("a tick alone leaves the list as it was (the page is not priced again); any other change does not", () => {
