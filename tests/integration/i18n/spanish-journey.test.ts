@@ -113,4 +113,64 @@ describe("the shopping journey in Spanish", () => {
       expect(html).toContain(words);
     });
   }
+
+  for (const [name, query, status, words] of [
+    ["the ZIP step", "/plans?lang=es", 200, "Empiece con su código postal"],
+    ["a ZIP that is not five digits", "/plans?zip=123&lang=es", 400, "Un código postal tiene 5 dígitos"],
+    ["a ZIP that does not exist", "/plans?zip=00199&lang=es", 400, "Revise el número"],
+    ["the county step", "/plans?zip=75007&lang=es", 200, "¿En qué condado vive?"],
+    ["the county form sent without a choice", "/plans?zip=75007&county_form=1&lang=es", 400, "Elija un condado"],
+    ["a state-based marketplace", "/plans?zip=90210&lang=es", 200, "Qué encontrará allí"],
+    ["the household step", `/plans?${TX}&lang=es`, 200, "¿Quién necesita cobertura?"],
+    [
+      "a household with errors",
+      `/plans?${TX}&income=lots&age=200&size=x&lang=es`,
+      400,
+      "Escriba una edad de 0 a 120, en años cumplidos.",
+    ],
+    [
+      "a second person without a relationship",
+      `/plans?${TX}&income=50000&age=40&rel=self&age=38&rel=&lang=es`,
+      400,
+      "Elija qué parentesco tiene con usted la persona 2.",
+    ],
+    ["the results", `/plans?${TX}&${HOUSEHOLD}&lang=es`, 200, "Planes en Dallas County, TX"],
+    ["the results on page 2", `/plans?${TX}&${HOUSEHOLD}&page=2&lang=es`, 200, "Página"],
+    [
+      "results with a drug and a doctor",
+      `/plans?${TX}&${HOUSEHOLD}&${DRUG}&${DOCTOR}&lang=es`,
+      200,
+      "Quitar Lipitor 20 mg",
+    ],
+    ["a drug search", `/plans?${TX}&${HOUSEHOLD}&drugq=lipi&lang=es`, 200, "Resultados para “lipi”"],
+    ["a drug search too short", `/plans?${TX}&${HOUSEHOLD}&drugq=li&lang=es`, 200, "Escriba por lo menos 3 letras"],
+    ["filters that match nothing", `/plans?${TX}&${HOUSEHOLD}&max_premium=1&lang=es`, 200, "Ningún plan coincide"],
+    [
+      "a low income: savings level and income lines",
+      `/plans?${TX}&income=22000&age=35&lang=es`,
+      200,
+      "Dónde se ubican sus ingresos",
+    ],
+    ["a Texas coverage gap", `/plans?${TX}&income=9000&age=35&lang=es`, 200, "brecha de cobertura"],
+    [
+      "Medicaid for a child",
+      `/plans?${TX}&income=30000&age=35&rel=self&age=8&rel=child&lang=es`,
+      200,
+      "Medicaid o CHIP",
+    ],
+    ["a Medicare-age person", `/plans?${TX}&income=40000&age=66&lang=es`, 200, "Medicare"],
+    [
+      "New York's Essential Plan",
+      "/plans?zip=10001&county=36061&state=NY&income=20000&age=35&lang=es",
+      200,
+      "Plan Esencial",
+    ],
+  ] as const) {
+    it(`/plans, ${name}: ${status} in Spanish`, async () => {
+      const { status: got, html } = await spanish(query);
+      expect(got).toBe(status);
+      expectSpanish(html);
+      expect(html).toContain(words);
+    });
+  }
 });
