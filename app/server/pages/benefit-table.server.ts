@@ -16,7 +16,13 @@ export type BenefitRow = BenefitRowView;
  */
 export function benefitName(name: string, lang: Language): string {
   if (lang !== "es") return name;
-  return (SPANISH_BENEFIT_NAMES as Record<string, string>)[name] ?? name;
+  return (SPANISH_BENEFIT_NAMES.names as Record<string, string>)[name] ?? name;
+}
+
+/** A benefit limit's unit ("Visit(s) per Year") in the page's language; an unknown unit as the data gives it. */
+export function limitUnit(unit: string, lang: Language): string {
+  if (lang !== "es") return unit;
+  return (SPANISH_BENEFIT_NAMES.limitUnits as Record<string, string>)[unit] ?? unit;
 }
 
 /**
@@ -32,7 +38,9 @@ export function benefitRows(details: readonly BenefitDetail[], lang: Language = 
       notCovered ? t("coverage.notCovered") : (describeTierCostShare(share) ?? "");
     const notes = [
       b.limit && b.limit.quantity !== null
-        ? t("benefits.limit", { limit: `${b.limit.quantity}${b.limit.unit ? ` ${b.limit.unit}` : ""}` })
+        ? t("benefits.limit", {
+            limit: `${b.limit.quantity}${b.limit.unit ? ` ${limitUnit(b.limit.unit, lang)}` : ""}`,
+          })
         : null,
       b.exclusions ? t("benefits.exclusions", { text: b.exclusions }) : null,
       b.explanation,

@@ -52,6 +52,8 @@ describe("the shopping journey in Spanish", () => {
     // The benefit table in Spanish: standard benefit names and cost-share words.
     expect(html).toContain("Consulta con un especialista");
     expect(html).toMatch(/copago de \$\d+|coseguro del \d+%|Sin cargo/);
+    // Limit units in Spanish too ("20 consulta(s) por período de beneficios").
+    expect(html).not.toMatch(/Visit\(s\) per|Item\(s\) per/);
   });
 
   it("the plan page for a silver plan at a low income shows the savings level in Spanish", async () => {
