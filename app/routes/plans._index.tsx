@@ -20,29 +20,24 @@ import { doctorOption, drugOption, Picker, type SearchView } from "../components
 import { SbeHandoff } from "../components/plans/sbe-handoff";
 import { useFocusHeading } from "../components/plans/use-focus-heading";
 import { YearlyCostMethod } from "../components/plans/yearly-cost-method";
-import { money } from "../components/plans/format";
+import { money, useWords, type Words } from "../components/plans/format";
+import { Trans } from "react-i18next";
+import { metaT } from "../i18n/meta";
+import { requestLanguage } from "../i18n/language.server";
+import { pathInLanguage } from "../lib/language-url";
 import { shoppingPage, shoppingRedirect, type ShoppingPage } from "../server/pages/shopping-page.server";
 import { COMPARE_SUBMIT, plansHref, sameListExceptTicks, withoutFilters } from "../lib/shopping-url";
 import plansStyles from "../styles/plans.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: plansStyles }];
 
-const TITLES: Record<ShoppingPage["step"], string> = {
-  zip: "Find a plan",
-  county: "Choose your county",
-  sbe: "Your state runs its own marketplace",
-  household: "Tell us about your household",
-  results: "Plans and prices",
-  unavailable: "Plans are unavailable right now",
+export const meta: MetaFunction<typeof loader> = ({ data: page, matches }) => {
+  const t = metaT(matches);
+  return [
+    { title: t("meta.pageTitle", { page: t(`results.title.${page ? page.step : "zip"}`) }) },
+    { name: "description", content: t("results.description") },
+  ];
 };
-
-export const meta: MetaFunction<typeof loader> = ({ data: page }) => [
-  { title: `${page ? TITLES[page.step] : "Find a plan"} | Health Plan Marketplace` },
-  {
-    name: "description",
-    content: "Compare Marketplace health plans priced for your household, before and after your tax credit.",
-  },
-];
 
 function statusOf(page: ShoppingPage): number {
   if (page.step === "unavailable") return 503;
@@ -62,7 +57,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const to = shoppingRedirect(url);
   if (to) throw redirect(to);
-  const page = await shoppingPage(url);
+  const page = await shoppingPage(url, requestLanguage(request));
   return data(page, { status: statusOf(page), headers: { "cache-control": "no-store" } });
 }
 
@@ -84,14 +79,16 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl
 export default function PlansPage() {
   const page = useLoaderData<typeof loader>();
   const heading = useFocusHeading<HTMLHeadingElement>(page.step);
+  const w = useWords();
+  const { t } = w;
 
   if (page.step === "zip") {
     return (
       <>
         <h1 ref={heading} tabIndex={-1}>
-          Find a plan
+          {t("results.title.zip")}
         </h1>
-        <p>Start with your ZIP code. Next you will tell us who needs coverage and your expected income for the year.</p>
+        <p>{t("results.zipIntro")}</p>
         <ZipForm defaultZip={page.zip} error={page.error ?? undefined} />
       </>
     );
@@ -100,7 +97,7 @@ export default function PlansPage() {
     return (
       <>
         <h1 ref={heading} tabIndex={-1}>
-          Choose your county
+          {t("results.title.county")}
         </h1>
         <CountyChoice
           state={page.state}
@@ -116,7 +113,7 @@ export default function PlansPage() {
     return (
       <>
         <h1 ref={heading} tabIndex={-1}>
-          Shop at {page.redirect.marketplace_name}
+          {t("results.sbeHeading", { marketplace: page.redirect.marketplace_name })}
         </h1>
         <SbeHandoff
           zip={page.zip}
@@ -131,11 +128,18 @@ export default function PlansPage() {
     return (
       <>
         <h1 ref={heading} tabIndex={-1}>
-          Plans are unavailable right now
+          {t("results.title.unavailable")}
         </h1>
         <p className="notice warn">{page.message}</p>
         <p>
-          <Link to={plansHref(page.state)}>Try again</Link> or <Link to="/plans">start over</Link>.
+          <Trans
+            t={t}
+            i18nKey="results.tryAgainOrStart"
+            components={{
+              again: <Link to={plansHref(page.state)} />,
+              start: <Link to={pathInLanguage("/plans", w.lang)} />,
+            }}
+          />
         </p>
       </>
     );
@@ -144,12 +148,14 @@ export default function PlansPage() {
     return (
       <>
         <h1 ref={heading} tabIndex={-1}>
-          Tell us about your household
+          {t("results.title.household")}
         </h1>
         <p>
-          For ZIP code {page.place.zip} in {page.place.countyName}, {page.place.state}. We use your answers only to
-          estimate prices and savings. They stay in this page&apos;s address, so you can bookmark or share your results;
-          we do not save them.
+          {t("results.householdIntro", {
+            zip: page.place.zip,
+            county: page.place.countyName,
+            state: page.place.state,
+          })}
         </p>
         <HouseholdForm
           state={page.state}
@@ -194,15 +200,16 @@ function countWords(
   total: number,
   list: { first: number; last: number; pageCount: number },
   county: string,
+  { t }: Words,
 ) {
   const filtered = matching !== total;
   if (list.pageCount === 1)
     return filtered
-      ? `Showing ${matching} of ${total} plans that match your filters.`
-      : `Showing all ${total} plans sold in ${county}.`;
+      ? t("results.showingFiltered", { count: matching, total })
+      : t("results.showingAll", { total, county });
   return filtered
-    ? `Plans ${list.first}–${list.last} of the ${matching} that match your filters (${total} sold here).`
-    : `Plans ${list.first}–${list.last} of ${total}.`;
+    ? t("results.rangeFiltered", { first: list.first, last: list.last, matching, total })
+    : t("results.range", { first: list.first, last: list.last, total });
 }
 
 type ResultsPage = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { step: "results" }>;
@@ -225,14 +232,16 @@ function Results({ page, headingRef }: { page: ResultsPage; headingRef: RefObjec
   const state = useMemo(() => ({ ...page.state, compare: tickKey ? tickKey.split(",") : [] }), [page.state, tickKey]);
   const filtered = results.plan_count !== results.total_plan_count;
   const clearFilters = plansHref(withoutFilters(state));
+  const w = useWords();
+  const { t, lang } = w;
   return (
     <>
       <h1 ref={headingRef} tabIndex={-1}>
-        Plans in {place.countyName}, {place.state}
+        {t("results.heading", { county: place.countyName, state: place.state })}
       </h1>
       <HouseholdSummary state={state} place={place} householdSize={results.household_size} />
       {page.ignored.length > 0 ? (
-        <p className="notice warn">We ignored part of the address we could not use: {page.ignored.join(", ")}.</p>
+        <p className="notice warn">{t("results.ignored", { list: page.ignored.join(", ") })}</p>
       ) : null}
       <EligibilitySummary
         eligibility={results.eligibility}
@@ -267,7 +276,7 @@ function Results({ page, headingRef }: { page: ResultsPage; headingRef: RefObjec
       </DrugsAndDoctors>
       <section aria-labelledby="plans-heading" className="plans-section">
         <h2 id="plans-heading" tabIndex={-1}>
-          {results.plan_count} {results.plan_count === 1 ? "plan" : "plans"} for {results.year}
+          {t("results.plansHeading", { count: results.plan_count, year: results.year })}
         </h2>
         <FiltersForm
           state={state}
@@ -276,15 +285,15 @@ function Results({ page, headingRef }: { page: ResultsPage; headingRef: RefObjec
         />
         {/* A polite live region: with JavaScript a filter applies in place and this sentence says the new count. */}
         <p className="plan-count" role="status" data-testid="plan-count">
-          {countWords(results.plan_count, results.total_plan_count, listPage, place.countyName)}{" "}
+          {countWords(results.plan_count, results.total_plan_count, listPage, place.countyName, w)}{" "}
           {results.eligibility && results.eligibility.aptc > 0
-            ? `Prices include your ${money(results.eligibility.aptc)} monthly tax credit.`
-            : "Prices are full prices."}
+            ? t("results.pricesWithCredit", { amount: money(results.eligibility.aptc, lang) })
+            : t("results.fullPrices")}
           {filtered ? (
             <>
               {" "}
               <Link to={clearFilters} preventScrollReset>
-                Clear filters
+                {t("results.clearFilters")}
               </Link>
             </>
           ) : null}
@@ -313,7 +322,7 @@ function Results({ page, headingRef }: { page: ResultsPage; headingRef: RefObjec
           </>
         ) : (
           <p className="notice">
-            No plans match these filters. <Link to={clearFilters}>Show all plans</Link>.
+            <Trans t={t} i18nKey="results.noMatch" components={{ all: <Link to={clearFilters} /> }} />
           </p>
         )}
         {results.plans.length > 0 || ticks.ids.length > 0 ? (

@@ -11,12 +11,16 @@ function values(tree: Tree): string[] {
   return Object.values(tree).flatMap((v) => (typeof v === "string" ? [v] : values(v)));
 }
 
-/** The English catalogue's sentences as a page would show them: markup and placeholders cut out. */
+/**
+ * The English catalogue's sentences as a page would show them: markup and placeholders cut out.
+ * The metal level names are left out: plan names in the data carry them ("Gulf Prairie Expanded Bronze").
+ */
 export const ENGLISH_SENTENCES = (() => {
   const spanish = new Set(values(CATALOGUES.es as Tree));
+  const { metal: _names, ...plans } = CATALOGUES.en.plans;
   return [
     ...new Set(
-      values(CATALOGUES.en as Tree)
+      values({ ...CATALOGUES.en, plans } as unknown as Tree)
         .filter((english) => !spanish.has(english)) // names equal in both languages
         .flatMap((english) => english.split(/<\/?\w+>|\{\{\w+\}\}/))
         .map((piece) => piece.trim())
@@ -37,7 +41,15 @@ export function visibleText(html: string): string {
     .replace(/\s+/g, " ");
 }
 
+/** The sentence as whole words: "on Medicare" is not found inside "con Medicare". */
+const PATTERNS = new Map(
+  ENGLISH_SENTENCES.map((sentence) => [
+    sentence,
+    new RegExp(`(?<![\\p{L}\\p{N}])${sentence.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}])`, "u"),
+  ]),
+);
+
 export function englishFound(html: string): string[] {
   const text = visibleText(html);
-  return ENGLISH_SENTENCES.filter((sentence) => text.includes(sentence));
+  return ENGLISH_SENTENCES.filter((sentence) => text.includes(sentence) && PATTERNS.get(sentence)!.test(text));
 }

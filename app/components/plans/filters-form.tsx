@@ -11,16 +11,33 @@ import {
   type ShoppingState,
 } from "../../lib/shopping-url";
 import { StateFields } from "./state-fields";
-import { SORT_LABELS, USAGE_LABELS, USAGE_SHORT } from "./format";
+import { sortLabels, USAGE_LEVELS, usageLabel, usageShort, useWords, type Words } from "./format";
 import { COVERAGE_SORT } from "../../domain/coverage-order";
 import { inPage, useHydrated } from "./use-hydrated";
 
 /** A choices filter's options: what the plans sold here offer, in the words the form shows. */
-function choicesOf(filter: ChoicesFilter, options: FilterOptions): Array<{ value: string; words: string }> {
+function choicesOf(filter: ChoicesFilter, options: FilterOptions, w: Words): Array<{ value: string; words: string }> {
   const offered = options[filter.options];
   return offered.map((o) =>
-    typeof o === "string" ? { value: o, words: filter.optionWords?.[o] ?? o } : { value: o.id, words: o.name },
+    typeof o === "string" ? { value: o, words: optionWords(filter, o, w) } : { value: o.id, words: o.name },
   );
+}
+
+/** A choice's words in the page's language: filters.option.<value> where the filter words its options. */
+function optionWords(filter: ChoicesFilter, value: string, { t, lang }: Words): string {
+  const english = filter.optionWords?.[value];
+  if (!english || lang === "en") return english ?? value;
+  return t(`filters.option.${value.replace(/\s+/g, "")}`);
+}
+
+/** A filter's label, and a group's legend, in the page's language (filters.label.<field>, filters.group.*). */
+function filterLabel(filter: PlanFilter, { t }: Words): string {
+  return t(`filters.label.${filter.field}`);
+}
+
+const GROUP_KEYS: Record<string, string> = { "Costs and accounts": "filters.group.costs" };
+function legendWords(legend: string, { t }: Words): string {
+  return GROUP_KEYS[legend] ? t(GROUP_KEYS[legend]) : legend;
 }
 
 /**
@@ -40,19 +57,19 @@ function fieldsets(): Array<{ legend: string; filters: PlanFilter[] }> {
 }
 const FIELDSETS = fieldsets();
 
-function FilterField({ filter, state }: { filter: PlanFilter; state: ShoppingState }) {
+function FilterField({ filter, state, w }: { filter: PlanFilter; state: ShoppingState; w: Words }) {
   const value = filterValue(state, filter);
   if (filter.kind === "flag") {
     return (
       <div className="choice">
         <input type="checkbox" id={filter.urlKey} name={filter.urlKey} value="1" defaultChecked={value === true} />
-        <label htmlFor={filter.urlKey}>{filter.label}</label>
+        <label htmlFor={filter.urlKey}>{filterLabel(filter, w)}</label>
       </div>
     );
   }
   return (
     <>
-      <label htmlFor={filter.urlKey}>{filter.label}</label>
+      <label htmlFor={filter.urlKey}>{filterLabel(filter, w)}</label>
       <input
         id={filter.urlKey}
         name={filter.urlKey}
@@ -68,17 +85,19 @@ function ChoicesFieldset({
   filter,
   state,
   options,
+  w,
 }: {
   filter: ChoicesFilter;
   state: ShoppingState;
   options: FilterOptions;
+  w: Words;
 }) {
-  const choices = choicesOf(filter, options);
+  const choices = choicesOf(filter, options, w);
   if (choices.length < filter.minOptions) return null;
   const chosen = filterValue(state, filter) as string[];
   return (
     <fieldset>
-      <legend>{filter.label}</legend>
+      <legend>{filterLabel(filter, w)}</legend>
       {choices.map((c) => (
         <div className="choice" key={c.value}>
           <input
@@ -125,6 +144,8 @@ export function FiltersForm({ state, options, sort }: { state: ShoppingState; op
   // Ordering by coverage needs a drug or doctor to order by: offered once one is chosen.
   const chosen = state.drugs.length > 0 || state.doctors.length > 0;
   const filtering = anyFilterSet(state);
+  const w = useWords();
+  const { t } = w;
   const hydrated = useHydrated();
   const navigate = useNavigate();
   const form = useRef<HTMLFormElement>(null);
@@ -171,7 +192,7 @@ export function FiltersForm({ state, options, sort }: { state: ShoppingState; op
       method="get"
       action="/plans"
       className="filters"
-      aria-label="Sort and filter plans"
+      aria-label={t("filters.ariaLabel")}
       autoComplete="off"
       preventScrollReset
       onKeyDown={hydrated ? onKeyDown : undefined}
@@ -180,55 +201,58 @@ export function FiltersForm({ state, options, sort }: { state: ShoppingState; op
       <StateFields state={state} omit={["view", "filters"]} />
       <div className="filters-row sort-row">
         <div>
-          <label htmlFor="sort">Sort plans by</label>
+          <label htmlFor="sort">{t("filters.sortBy")}</label>
           <select id="sort" name="sort" defaultValue={sort}>
-            {SORT_LABELS.filter((s) => s.value !== COVERAGE_SORT || chosen || sort === COVERAGE_SORT).map((s) => (
-              <option key={s.value} value={s.value}>
-                {s.label}
-              </option>
-            ))}
+            {sortLabels(w)
+              .filter((s) => s.value !== COVERAGE_SORT || chosen || sort === COVERAGE_SORT)
+              .map((s) => (
+                <option key={s.value} value={s.value}>
+                  {s.label}
+                </option>
+              ))}
           </select>
         </div>
         {/* With JavaScript a change applies at once: no buttons (issue 17 item 2). */}
-        {hydrated ? null : <button type="submit">Update plans</button>}
+        {hydrated ? null : <button type="submit">{t("filters.update")}</button>}
       </div>
       {/* Usage and the narrowing filters folded (issue 17 item 3: the list starts high on a phone). */}
       <details open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
         <summary>
-          Filter plans{filtering ? " (filters on)" : ""}{" "}
-          <span className="hint-inline">· care use: {USAGE_SHORT[state.usage] ?? "medium"}</span>
+          {t("filters.summary")}
+          {filtering ? ` ${t("filters.on")}` : ""}{" "}
+          <span className="hint-inline">
+            · {t("filters.careUse", { usage: usageShort(state.usage || "medium", w) })}
+          </span>
         </summary>
         <div className="usage-field">
-          <label htmlFor="usage">How much care do you expect to use?</label>
+          <label htmlFor="usage">{t("filters.usageLabel")}</label>
           <select id="usage" name="usage" defaultValue={state.usage || "medium"} aria-describedby="usage-hint">
-            {Object.entries(USAGE_LABELS).map(([value, label]) => (
+            {USAGE_LEVELS.map((value) => (
               <option key={value} value={value}>
-                {label}
+                {usageLabel(value, w)}
               </option>
             ))}
           </select>
           <p className="hint" id="usage-hint">
-            Used for the estimated yearly cost: premiums plus what you would pay for that much care. Medium is a few
-            doctor visits, a specialist, a scan and a monthly generic drug; high adds a brand-name drug, an emergency
-            room visit and a hospital stay.
+            {t("filters.usageHint")}
           </p>
         </div>
         {FIELDSETS.map((set) =>
           set.filters[0].kind === "choices" ? (
-            <ChoicesFieldset key={set.legend} filter={set.filters[0]} state={state} options={options} />
+            <ChoicesFieldset key={set.legend} filter={set.filters[0]} state={state} options={options} w={w} />
           ) : (
             <fieldset key={set.legend}>
-              <legend>{set.legend}</legend>
+              <legend>{legendWords(set.legend, w)}</legend>
               {set.filters.map((filter) => (
-                <FilterField key={filter.field} filter={filter} state={state} />
+                <FilterField key={filter.field} filter={filter} state={state} w={w} />
               ))}
             </fieldset>
           ),
         )}
         {hydrated ? (
-          <p className="hint">Changes apply as you make them.</p>
+          <p className="hint">{t("filters.applyAsYouGo")}</p>
         ) : (
-          <button type="submit">Apply filters</button>
+          <button type="submit">{t("filters.apply")}</button>
         )}
       </details>
     </Form>

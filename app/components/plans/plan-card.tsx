@@ -1,25 +1,26 @@
 import { Link } from "@remix-run/react";
 import { listPageParam, planHref, type ShoppingState } from "../../lib/shopping-url";
 import { CoverageLines, type CoverageCheckView } from "./coverage-list";
-import { costShareWords, csrWords, money, moneyOr, USAGE_SHORT } from "./format";
+import {
+  costShareWords,
+  csrWords,
+  KEY_BENEFITS,
+  keyBenefitLabel,
+  limitWords,
+  metalWords,
+  money,
+  usageShort,
+  useWords,
+} from "./format";
 import { Stars } from "./stars";
 import { EnrollLinks } from "./enroll-links";
 import type { PlanExtras } from "../../server/pages/plan-extras.server";
-import { STANDARDIZED_LABEL } from "../../domain/plan-design";
 import type { PricedPlan } from "../../server/shopping/plan-list.server";
 
 /** The fields of a priced plan (POST /api/plans) a card shows. */
 export type PlanCardPlan = Omit<PricedPlan, "variant_id" | "ehb_premium" | "csr_variant"> & {
   csr_variant: string | null;
 };
-
-export const KEY_BENEFIT_WORDS: Array<[string, string]> = [
-  ["primary_care", "Primary care visit"],
-  ["specialist", "Specialist visit"],
-  ["generic_drugs", "Generic drugs"],
-  ["emergency_room", "Emergency room"],
-  ["urgent_care", "Urgent care"],
-];
 
 /** The fragment id of a plan's card in the results list. */
 export function cardId(planId: string): string {
@@ -29,12 +30,6 @@ export function cardId(planId: string): string {
 /** The id of a card's plan name (its heading), where focus lands when a shopper comes back to the card. */
 export function cardNameId(planId: string): string {
   return `plan-${planId}-name`;
-}
-
-export function limitWords(limit: { individual: number | null; family: number | null }, manyPeople: boolean): string {
-  if (limit.individual === null && limit.family === null) return "Not stated";
-  const person = `${moneyOr(limit.individual)} per person`;
-  return manyPeople && limit.family !== null ? `${person}, ${money(limit.family)} per family` : person;
 }
 
 export function PlanCard({
@@ -68,7 +63,9 @@ export function PlanCard({
   const nameId = cardNameId(plan.id);
   const href = planHref(plan.id, state, listPageParam(listPage));
   const many = householdSize > 1;
-  const savings = plan.csr_variant ? csrWords(plan.csr_variant) : null;
+  const w = useWords();
+  const { t, lang } = w;
+  const savings = plan.csr_variant ? csrWords(plan.csr_variant, w) : null;
   return (
     // The id is the place "Back to all plans" on the plan's page returns to (docs/decisions/250).
     <li className="plan-card" id={cardId(plan.id)} data-plan-id={plan.id}>
@@ -79,15 +76,15 @@ export function PlanCard({
         <p className="plan-meta">
           {plan.issuer.name} ·{" "}
           <span className={`metal metal-${plan.metal_level.toLowerCase().replace(/\s+/g, "-")}`}>
-            {plan.metal_level}
+            {metalWords(plan.metal_level, w)}
           </span>
           {plan.type ? ` · ${plan.type}` : ""}
-          {plan.hsa_eligible ? " · HSA-eligible" : ""}
+          {plan.hsa_eligible ? ` · ${t("planPage.hsaEligible")}` : ""}
           {extras?.standardized ? (
             <>
               {" · "}
               <span className="badge" data-testid="standardized">
-                {STANDARDIZED_LABEL}
+                {t("standardized.label")}
               </span>
             </>
           ) : null}
@@ -95,55 +92,58 @@ export function PlanCard({
         <div className="premium-block">
           <p className="premium">
             <span className="premium-amount" data-testid="premium-after-credit">
-              {money(plan.premium_w_credit)}
+              {money(plan.premium_w_credit, lang)}
             </span>{" "}
-            a month
+            {t("planPage.aMonth")}
           </p>
           <p className="hint">
             {plan.credit_applied > 0
-              ? `After your ${money(plan.credit_applied)} tax credit. Full price ${money(plan.premium)}.`
-              : `Full price${plan.metal_level === "Catastrophic" ? " (the tax credit cannot be used on catastrophic plans)" : ""}.`}
+              ? t("planCard.afterCredit", { credit: money(plan.credit_applied, lang), full: money(plan.premium, lang) })
+              : plan.metal_level === "Catastrophic"
+                ? t("planCard.fullPriceCatastrophic")
+                : t("planCard.fullPrice")}
             {plan.tobacco_surcharge > 0
-              ? ` Includes a ${money(plan.tobacco_surcharge)} tobacco surcharge, which the credit does not pay.`
+              ? ` ${t("planPage.tobacco", { amount: money(plan.tobacco_surcharge, lang) })}`
               : ""}
           </p>
         </div>
         <dl className="plan-facts">
           <div>
-            <dt>Deductible</dt>
-            <dd>{limitWords(plan.deductible, many)}</dd>
+            <dt>{t("planCard.deductible")}</dt>
+            <dd>{limitWords(plan.deductible, many, w)}</dd>
           </div>
           <div>
-            <dt>Out-of-pocket maximum</dt>
-            <dd>{limitWords(plan.moop, many)}</dd>
+            <dt>{t("planCard.moop")}</dt>
+            <dd>{limitWords(plan.moop, many, w)}</dd>
           </div>
           <div>
-            <dt>Estimated yearly cost</dt>
+            <dt>{t("planCard.yearly")}</dt>
             <dd>
-              {money(plan.estimated_yearly_cost)}{" "}
-              <span className="hint-inline">at {USAGE_SHORT[usage] ?? usage} use</span>
+              {money(plan.estimated_yearly_cost, lang)}{" "}
+              <span className="hint-inline">{t("planCard.atUse", { usage: usageShort(usage, w) })}</span>
               {plan.estimated_yearly_cost_complete ? null : (
-                <span className="hint-inline"> (some costs were not stated, so this may be low)</span>
+                <span className="hint-inline"> {t("planCard.mayBeLow")}</span>
               )}
             </dd>
           </div>
           <div>
-            <dt>Quality rating</dt>
+            <dt>{t("planCard.quality")}</dt>
             <dd>
               <Stars rating={plan.quality_rating} />
             </dd>
           </div>
         </dl>
-        {savings ? <p className="savings">Includes your extra savings: {savings}.</p> : null}
+        {savings ? <p className="savings">{t("planCard.extraSavings", { savings })}</p> : null}
         <details className="copays">
           <summary>
-            What you pay for common care<span className="visually-hidden"> with {plan.name}</span>
+            {t("planCard.commonCare")}
+            <span className="visually-hidden"> {t("planCard.withPlan", { plan: plan.name })}</span>
           </summary>
           <dl className="plan-facts">
-            {KEY_BENEFIT_WORDS.map(([key, label]) => (
+            {KEY_BENEFITS.map((key) => (
               <div key={key}>
-                <dt>{label}</dt>
-                <dd>{costShareWords(plan.key_benefits[key])}</dd>
+                <dt>{keyBenefitLabel(key, w)}</dt>
+                <dd>{costShareWords(plan.key_benefits[key], w)}</dd>
               </div>
             ))}
           </dl>
@@ -165,11 +165,13 @@ export function PlanCard({
               aria-describedby={compareInvalid ? "compare-error" : undefined}
             />
             <label htmlFor={`compare-${plan.id}`}>
-              Compare<span className="visually-hidden"> {plan.name}</span>
+              {t("planCard.compare")}
+              <span className="visually-hidden"> {plan.name}</span>
             </label>
           </div>
           <Link to={href} className="details-link">
-            Plan details<span className="visually-hidden"> for {plan.name}</span>
+            {t("planCard.details")}
+            <span className="visually-hidden"> {t("enroll.forPlan", { plan: plan.name })}</span>
           </Link>
         </div>
         {extras ? <EnrollLinks links={extras.enroll} planName={plan.name} compact /> : null}

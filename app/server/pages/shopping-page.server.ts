@@ -28,6 +28,8 @@ import {
 import { compareErrorOf, type CompareChoice, type CompareError } from "../../components/plans/compare-words";
 import { planStore, type PlanSummary } from "../plan-store/plan-store.server";
 import { ApiError } from "../platform/api.server";
+import { apiMessage } from "../../i18n/api-messages";
+import { DEFAULT_LANGUAGE, tFor, type Language } from "../../i18n/i18n";
 import { lookUpCounties, type CountiesAnswer, type CountyAnswer } from "../shopping/counties.server";
 import type { SbeRedirect } from "../shopping/place.server";
 import type { PlansAnswer } from "../shopping/plan-list.server";
@@ -41,6 +43,7 @@ import {
   type DrugCoverageCheck,
   type PlaceSummary,
   type SearchOutcome,
+  eligibilityUnavailableIn,
 } from "./page-parts.server";
 import { coverageFirstList, pagedList, type ResultsList } from "./results-list.server";
 import { planExtrasFor, type PlanExtras } from "./plan-extras.server";
@@ -144,18 +147,25 @@ function countyOption(c: CountyAnswer): CountyOption {
   return { fips: c.fips, name: c.name, state: c.state, share: c.share, sbe: c.sbeRedirect !== null };
 }
 
-/** Plain-words message for a failure of the shopping core that a person can act on. */
-function messageOf(error: ApiError): string {
+/** Plain-words message, in the page's language, for a failure of the shopping core that a person can act on. */
+function messageOf(error: ApiError, lang: Language): string {
+  const t = tFor(lang);
   if (error.code === "year_not_available")
-    return `We do not have plans for plan year ${error.fields?.year ? error.fields.year.split(";")[0].replace(/^No plan data for /, "") : "that year"}. Remove the year from the address or start again.`;
-  return error.message;
+    return t("results.error.yearNotAvailable", {
+      year: error.fields?.year
+        ? error.fields.year.split(";")[0].replace(/^No plan data for (plan year )?/, "")
+        : t("results.error.thatYear"),
+    });
+  return apiMessage(error, lang);
 }
 
-export async function shoppingPage(url: URL): Promise<ShoppingPage> {
+/** The shopping page's model; `lang` (the page's language) words its messages (docs/decisions/300). */
+export async function shoppingPage(url: URL, lang: Language = DEFAULT_LANGUAGE): Promise<ShoppingPage> {
+  const t = tFor(lang);
   const search = url.searchParams;
   const state = readShoppingState(search);
   if (!search.has("zip")) return { step: "zip", zip: "", error: null };
-  const badZip = zipError(state.zip);
+  const badZip = zipError(state.zip, lang);
   if (badZip) return { step: "zip", zip: state.zip, error: badZip };
 
   let counties: CountiesAnswer;
@@ -163,8 +173,8 @@ export async function shoppingPage(url: URL): Promise<ShoppingPage> {
     counties = await lookUpCounties({ zip: state.zip, year: yearOf(state) });
   } catch (error) {
     if (error instanceof ApiError && error.status < 500)
-      return { step: "zip", zip: state.zip, error: messageOf(error) };
-    if (error instanceof ApiError) return { step: "unavailable", state, message: error.message };
+      return { step: "zip", zip: state.zip, error: messageOf(error, lang) };
+    if (error instanceof ApiError) return { step: "unavailable", state, message: apiMessage(error, lang) };
     throw error;
   }
   if (counties.counties.length === 0 && counties.sbeRedirect) {
@@ -184,8 +194,8 @@ export async function shoppingPage(url: URL): Promise<ShoppingPage> {
       zip: state.zip,
       // "Check the number" only for a ZIP that cannot exist (its 3-digit prefix is not assigned by USPS).
       error: prefixState
-        ? `ZIP code ${state.zip} is in ${prefixState}, where we cannot show Marketplace plans for it. Check your state's marketplace, or try another ZIP code.`
-        : `We could not find ZIP code ${state.zip}. Check the number and try again.`,
+        ? t("results.error.zipOtherState", { zip: state.zip, state: prefixState })
+        : t("results.error.zipNotFound", { zip: state.zip }),
     };
   }
   const options = counties.counties.map(countyOption);
@@ -211,7 +221,7 @@ export async function shoppingPage(url: URL): Promise<ShoppingPage> {
         zip: state.zip,
         counties: options,
         zipPrefixState: counties.zip_prefix_state,
-        error: `County ${state.county} does not include ZIP code ${state.zip}. Choose your county from this list.`,
+        error: t("results.error.countyMismatch", { county: state.county, zip: state.zip }),
       };
     }
   } else if (!multiple) {
@@ -251,7 +261,7 @@ export async function shoppingPage(url: URL): Promise<ShoppingPage> {
   if (search.get("step") === "household" || !householdSubmitted(search)) {
     return { step: "household", state: canonical, place, errors: {} };
   }
-  const check = checkHousehold(canonical);
+  const check = checkHousehold(canonical, lang);
   if (!check.ok) return { step: "household", state: canonical, place, errors: check.errors };
 
   const drugQuery = search.has("drugq") ? (search.get("drugq") ?? "").trim() : null;
@@ -268,8 +278,8 @@ export async function shoppingPage(url: URL): Promise<ShoppingPage> {
       coverageFirst
         ? coverageFirstList(check.request, canonical, requested)
         : pagedList(check.request, canonical, requested),
-      drugQuery === null ? null : searchDrugs(drugQuery, yearOf(canonical)),
-      doctorQuery === null ? null : searchDoctors(doctorQuery, canonical.zip),
+      drugQuery === null ? null : searchDrugs(drugQuery, yearOf(canonical), lang),
+      doctorQuery === null ? null : searchDoctors(doctorQuery, canonical.zip, lang),
     ]);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
@@ -281,9 +291,10 @@ export async function shoppingPage(url: URL): Promise<ShoppingPage> {
       };
       return { step: "sbe", state, zip: state.zip, countyName: county.name, redirect, otherCounties: multiple };
     }
-    if (error.status === 400) return { step: "household", state: canonical, place, errors: { form: error.message } };
-    if (error.status === 404) return { step: "zip", zip: state.zip, error: messageOf(error) };
-    return { step: "unavailable", state: canonical, message: error.message };
+    if (error.status === 400)
+      return { step: "household", state: canonical, place, errors: { form: apiMessage(error, lang) } };
+    if (error.status === 404) return { step: "zip", zip: state.zip, error: messageOf(error, lang) };
+    return { step: "unavailable", state: canonical, message: apiMessage(error, lang) };
   }
   const { results, listPage: shown, drugCoverage, doctorCoverage } = list;
   const offered = planStore().plansOffered({
@@ -302,7 +313,8 @@ export async function shoppingPage(url: URL): Promise<ShoppingPage> {
     step: "results",
     state: resultsState,
     place,
-    results,
+    // The answer's reason for a missing estimate is English (the JSON API's); the page shows it in its language.
+    results: { ...results, eligibility_unavailable: eligibilityUnavailableIn(results.eligibility_unavailable, lang) },
     listPage: shown,
     ignored: check.ignored,
     filterOptions: filterOptionsFor(offered),

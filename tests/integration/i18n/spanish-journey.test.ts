@@ -35,8 +35,11 @@ function expectSpanish(html: string) {
 }
 
 describe("the shopping journey in Spanish", () => {
-  it("found Texas plans to look at", () => {
+  it("found Texas plans to look at, and the scan finds English on the English results page", async () => {
     expect(planIds.length).toBeGreaterThan(3);
+    const { html } = await spanish(`/plans?${TX}&${HOUSEHOLD}&${DRUG}&lang=en`);
+    expect(html).toContain('<html lang="en">');
+    expect(englishFound(html).length).toBeGreaterThan(30);
   });
 
   it("the plan page priced for a household, with drugs and doctors: Spanish words, dollars as $1,234.56", async () => {
