@@ -102,7 +102,9 @@ for (const javaScript of [false, true]) {
           await page.getByRole("link", { name: "Agregar Lipitor 20 mg" }).click();
         }
         await page.waitForURL(/drug=617318/);
-        await expect(page.getByRole("button", { name: "Quitar Lipitor 20 mg" }).isVisible()).resolves.toBe(true);
+        // With JavaScript the address changes before the page: wait for the chip and the cards' coverage lines.
+        await page.getByRole("button", { name: "Quitar Lipitor 20 mg" }).waitFor();
+        await page.locator(".plan-card .coverage-lines li").first().waitFor();
         const words = await page.locator(".plan-card .coverage-lines li").allTextContents();
         expect(words.length).toBeGreaterThan(0);
         expect(words.every((w) => /Lipitor 20 mg: (Cubierto|No cubierto|Se desconoce)/.test(w))).toBe(true);
