@@ -250,7 +250,7 @@ export function FiltersForm({ state, options, sort }: { state: ShoppingState; op
           ),
         )}
         {hydrated ? (
-          <p className="hint">{t("filters.applyAsYouGo")}</p>
+          <p className="hint">{t("filters.autoApply")}</p>
         ) : (
           <button type="submit">{t("filters.apply")}</button>
         )}
