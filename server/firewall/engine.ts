@@ -132,7 +132,10 @@ export class FirewallEngine {
       this.stats.blocked++;
       return { ...none, blocked: true, rule: "svc-js-001", type: "js_code_injection" };
     }
-    const pending = this.remembersParts ? parts.filter((p) => p.key === undefined || !this.clean.has(p.key)) : parts;
+    // get, not has: a part seen again is kept longer (has leaves its place in the order as it was).
+    const pending = this.remembersParts
+      ? parts.filter((p) => p.key === undefined || this.clean.get(p.key) === undefined)
+      : parts;
     if (pending.length === 0) {
       this.stats.inspected++;
       this.stats.remembered++;

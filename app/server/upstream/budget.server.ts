@@ -166,8 +166,18 @@ export class UpstreamBudget {
 const budgets = new Map<string, UpstreamBudget>();
 
 /** The budget of one API key (one per key and limits; a rotated key starts its own). */
+// The key's digest, worked out once per key: /api/health and every upstream call ask for the
+// budget, and hashing the key each time was ~2 % of a health check's server time (decision 284).
+let digested: { apiKey: string; digest: string } | undefined;
+
+function keyDigest(apiKey: string): string {
+  if (digested?.apiKey !== apiKey)
+    digested = { apiKey, digest: createHash("sha256").update(apiKey).digest("hex").slice(0, 16) };
+  return digested.digest;
+}
+
 export function budgetFor(apiKey: string, limits: BudgetLimits): UpstreamBudget {
-  const id = `${createHash("sha256").update(apiKey).digest("hex").slice(0, 16)}:${limits.perMinute}:${limits.perSecond}`;
+  const id = `${keyDigest(apiKey)}:${limits.perMinute}:${limits.perSecond}`;
   let budget = budgets.get(id);
   if (!budget) {
     budget = new UpstreamBudget(id, limits);
