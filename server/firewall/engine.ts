@@ -49,9 +49,8 @@ export interface EngineStats {
   engineTruncations: number;
 }
 
-/** Parts whose verdicts are remembered: their keys' characters in all, and the longest key kept. */
+/** Parts whose verdicts are remembered: their keys' characters in all (parts over 2 KB have no key). */
 const CLEAN_PARTS_CHARS = 2_000_000;
-const CLEAN_PART_MAX_KEY = 2_048;
 
 interface WafEvent {
   rule: { id: string; tags?: { type?: string } };
@@ -145,8 +144,7 @@ export class FirewallEngine {
     // A clean run judged each pending part clean on its own (every rule reads one value at a
     // time); an overrun or a part with values left unread is judged again next time.
     if (this.remembersParts && !verdict.blocked && !verdict.overrun && unread === 0)
-      for (const part of pending)
-        if (part.key !== undefined && part.key.length <= CLEAN_PART_MAX_KEY) this.clean.set(part.key, part.key.length);
+      for (const part of pending) if (part.key !== undefined) this.clean.set(part.key, part.key.length);
     return verdict;
   }
 

@@ -1,3 +1,4 @@
+import { hash } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 import { decodedView } from "./decode";
 import { ADDRESS } from "./ruleset";
@@ -82,6 +83,20 @@ export interface RequestData {
   headers: IncomingHttpHeaders;
   /** The parsed body: JSON value, or form / multipart fields as [name, value] pairs. */
   body?: { json: unknown } | { fields: Array<[string, string]> } | { text: string };
+}
+
+/** Parts longer than this are judged every time, never remembered. */
+const MAX_KEYED = 2_048;
+
+/**
+ * The key a part is remembered by: a SHA-256 digest of its text. A query (household, income,
+ * ZIP), cookies (sessions) and forwarding headers (addresses) are personal or secret, so no
+ * part's text is kept; and a digest cannot be forged to collide with a part judged clean
+ * (docs/decisions/282).
+ */
+function partKey(kind: string, text: string): string | undefined {
+  if (text.length > MAX_KEYED) return undefined;
+  return `${kind}${hash("sha256", text, "base64")}`;
 }
 
 /**
@@ -260,7 +275,7 @@ function urlPart(url: string, budget: Budget, paths: Record<string, string[]>): 
     }
     input[ADDRESS.query] = chunked(c.structured, c.names, (paths[ADDRESS.query] = []));
   }
-  return { key: `u\0${url}`, input };
+  return { key: partKey("u", url), input };
 }
 
 /**
@@ -357,7 +372,7 @@ function headerParts(raw: IncomingHttpHeaders, budget: Budget): Part[] {
       if (view !== undefined && budget.take(view)) text[`${name}~decoded`] = readable(view);
       input[ADDRESS.textHeaders] = text;
     }
-    parts.push({ key: `h\0${name}\0${sent}`, input });
+    parts.push({ key: partKey("h", `${name}\0${sent}`), input });
   }
   return parts;
 }
@@ -378,7 +393,7 @@ function cookiePart(header: string, budget: Budget): Part {
     const view = decodedView(value);
     if (view !== undefined && budget.take(view)) cookies[`${key}~decoded`] = readable(view);
   }
-  return { key: `c\0${header}`, input: { [ADDRESS.cookies]: cookies } };
+  return { key: partKey("c", header), input: { [ADDRESS.cookies]: cookies } };
 }
 
 /** Longest run of one character handed to the engine. */
