@@ -1,4 +1,11 @@
-import { data, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  data,
+  redirect,
+  type HeadersFunction,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { noUpstreamAnswer } from "../components/plans/coverage-words";
 import { Link, useLoaderData } from "@remix-run/react";
@@ -58,8 +65,31 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const to = shoppingRedirect(url);
   if (to) throw redirect(to);
   const page = await shoppingPage(url, requestLanguage(request));
-  return data(page, { status: statusOf(page), headers: { "cache-control": "no-store" } });
+  return data(page, {
+    status: statusOf(page),
+    headers: { "cache-control": "no-store", "set-cookie": pageMadeCookie(request) },
+  });
 }
+
+/**
+ * Issue 17 item 2 without JavaScript (decision 261): the page is sent `no-store` (its data is, and
+ * it holds the household's income), and every /plans page renews an HttpOnly cookie that holds only
+ * the time it was made. Chrome keeps no-store pages in its back/forward cache but drops them when
+ * an HttpOnly cookie has changed since: so Back shows the page made again from its URL (the form
+ * as the list was made), not the copy with the controls as the shopper left them.
+ */
+const PAGE_MADE_COOKIE = "plans_page_made";
+
+function pageMadeCookie(request: Request): string {
+  const secure = new URL(request.url).protocol === "https:" || request.headers.get("X-Forwarded-Proto") === "https";
+  return `${PAGE_MADE_COOKIE}=${Date.now()}; Path=/plans; Max-Age=600; SameSite=Lax; HttpOnly${secure ? "; Secure" : ""}`;
+}
+
+// The loader's Set-Cookie reaches the page by itself (Remix merges every loader's cookies).
+export const headers: HeadersFunction = ({ loaderHeaders }) => {
+  const cacheControl = loaderHeaders.get("cache-control");
+  return cacheControl ? { "cache-control": cacheControl } : new Headers();
+};
 
 /**
  * A tick for comparison changes only the URL's `compare` (issue 17 item 4): the list is the same,

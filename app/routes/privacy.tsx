@@ -16,6 +16,7 @@ export default function Privacy() {
       <p>{t("privacy.intro")}</p>
       <h2>{t("privacy.shoppingTitle")}</h2>
       <p>{t("privacy.shopping")}</p>
+      <p>{t("privacy.pageCookie")}</p>
       <h2>{t("privacy.formsTitle")}</h2>
       <p>{t("privacy.forms")}</p>
       <h2>{t("privacy.analyticsTitle")}</h2>

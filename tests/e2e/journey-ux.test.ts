@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { AxeBuilder } from "@axe-core/playwright";
 import { startServer, type RunningServer } from "../helpers/server";
 import { hasHorizontalScroll, launchBrowser, screenshot, watchedPage } from "./browser";
@@ -159,6 +159,46 @@ describe("the sort-and-filter form is drawn from the URL", () => {
       expect(problems).toEqual([]);
     } finally {
       await context.close();
+    }
+  }, 120_000);
+
+  it("without JavaScript, with the back/forward cache on (as in Chrome; Playwright turns it off): Back shows the URL's controls", async () => {
+    // Playwright launches chromium with --disable-back-forward-cache; a shopper's Chrome has it on, and
+    // it restored the form as the shopper left it (measured before decision 261's cookie).
+    const cached = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      headless: true,
+      ignoreDefaultArgs: ["--disable-back-forward-cache"],
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
+    });
+    try {
+      const context = await cached.newContext({ javaScriptEnabled: false, viewport: DESKTOP });
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send("Page.enable");
+      const notRestored: string[] = [];
+      cdp.on("Page.backForwardCacheNotUsed", (event: { notRestoredExplanations: Array<{ reason: string }> }) =>
+        notRestored.push(...event.notRestoredExplanations.map((e) => e.reason)),
+      );
+      await page.goto(`${server.url}${RESULTS}`);
+      await page.locator("#sort").selectOption("deductible");
+      await page.getByRole("button", { name: "Update plans" }).click();
+      await page.waitForURL(/sort=deductible/);
+      // An unsent change, then away to another page and Back: the URL's sort, not the unsent one.
+      await page.locator("#sort").selectOption("moop");
+      await page.goto(`${server.url}/privacy`);
+      await page.goBack();
+      await page.waitForURL(/sort=deductible/);
+      await expectFormAndListMatchUrl(page, "Back with the cache on");
+      // Back again, to the page the form was sent from: its own state, not the sent one.
+      await page.goBack();
+      await page.waitForURL((url) => !url.searchParams.has("sort"));
+      await expectFormAndListMatchUrl(page, "Back again with the cache on");
+      // The cache did not hand back a stale copy: the page changed its cookie since (no-store + HttpOnly cookie).
+      expect(notRestored).toContain("CacheControlNoStoreHTTPOnlyCookieModified");
+      await context.close();
+    } finally {
+      await cached.close();
     }
   }, 120_000);
 

@@ -162,5 +162,11 @@ describe("the compare form without JavaScript", () => {
     // The tick boxes belong to the compare form: nor are they restored from before.
     expect(html).toMatch(/<form[^>]*id="compare-form"[^>]*autocomplete="off"/i);
     expect(html).toContain(">Update plans</button>");
+    // The page is not kept (no-store) and renews an HttpOnly cookie holding only the time it was made,
+    // so Chrome's back/forward cache drops an earlier copy (decision 261).
+    const res = await fetch(`${server.url}${RESULTS}`);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const made = res.headers.getSetCookie().find((c) => c.startsWith("plans_page_made="));
+    expect(made).toMatch(/^plans_page_made=\d+; Path=\/plans; Max-Age=600; SameSite=Lax; HttpOnly$/);
   });
 });
