@@ -123,13 +123,16 @@ for (const javaScript of [false, true]) {
           .first()
           .click();
         await page.waitForURL(/\/plans\?/);
+        await expectHeading(page, "Planes en Dallas County, TX");
+        await page.locator(".plan-card .plan-name").first().waitFor();
 
         // Compare three plans.
         const names = (await page.locator(".plan-card .plan-name").allTextContents()).slice(0, 3).map((n) => n.trim());
         for (const name of names) await page.getByLabel(`${es.planCard.compare} ${name}`).check();
         await page.getByRole("button", { name: es.results.compareButton }).first().click();
-        await page.waitForURL(/\/plans\/compare\?/);
+        // With JavaScript the tray navigates in the page (no load event): wait for the compare page's heading.
         await expectHeading(page, "Comparar 3 planes");
+        expect(new URL(page.url()).pathname).toBe("/plans/compare");
         const drugCells = await page.locator("tr[data-row='drug-617318'] td").allTextContents();
         expect(drugCells).toHaveLength(3);
         await checkSpanish(page, "compare", javaScript, problems);
