@@ -41,5 +41,6 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: "forks",
     globalSetup: ["tests/global-setup.ts"],
+    setupFiles: ["tests/setup-catalogues.ts"],
   },
 });

@@ -1,6 +1,5 @@
 import i18next, { type i18n, type TFunction } from "i18next";
 import en from "./locales/en.json";
-import es from "./locales/es.json";
 
 /**
  * The site's languages and their message catalogues (app/i18n/locales/*.json). Runs on the server
@@ -16,7 +15,25 @@ export const LANGUAGE_NAMES: Record<Language, string> = { en: "English", es: "Es
 /** The BCP 47 locale Intl formats with: US English and US Spanish (dollars as $1,234.56 in both). */
 export const INTL_LOCALES: Record<Language, string> = { en: "en-US", es: "es-US" };
 
-export const CATALOGUES: Record<Language, typeof en> = { en, es };
+export type Catalogue = typeof en;
+
+/**
+ * The catalogues this process has. English (the fallback) is always here; another language is
+ * added before its pages render: on the server by catalogues.server.ts, in the browser by
+ * entry.client.tsx from its own chunk, loaded only for a page in that language (the results page
+ * ships no catalogue it does not show: tests/e2e/journey's JavaScript budget).
+ */
+const resources: Partial<Record<Language, Catalogue>> = { en };
+
+export function addCatalogue(lang: Language, catalogue: Catalogue): void {
+  if (resources[lang] === catalogue) return;
+  resources[lang] = catalogue;
+  instances.get(lang)?.addResourceBundle(lang, "translation", catalogue, true, true);
+}
+
+export function hasCatalogue(lang: Language): boolean {
+  return resources[lang] !== undefined;
+}
 
 export function isLanguage(value: unknown): value is Language {
   return typeof value === "string" && (LANGUAGES as readonly string[]).includes(value);
@@ -33,7 +50,9 @@ export function i18nFor(lang: Language): i18n {
       lng: lang,
       // A key missing in Spanish would show English rather than the key; tests/unit/i18n-catalogues keeps them complete.
       fallbackLng: DEFAULT_LANGUAGE,
-      resources: { en: { translation: en }, es: { translation: es } },
+      resources: Object.fromEntries(
+        Object.entries(resources).map(([code, catalogue]) => [code, { translation: catalogue }]),
+      ),
       initAsync: false,
       // React escapes what it renders; escaping here too would show &amp; on the page.
       interpolation: { escapeValue: false },

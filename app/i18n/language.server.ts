@@ -1,4 +1,8 @@
 import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language } from "./i18n";
+import { loadCatalogues } from "./catalogues.server";
+
+// Every page and message the server words resolves its language here first: the catalogues are loaded with it.
+loadCatalogues();
 
 /** The cookie that keeps a visitor's language choice (docs/decisions/230). */
 export const LANGUAGE_COOKIE = "lang";

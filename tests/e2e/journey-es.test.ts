@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { CATALOGUES } from "../../app/i18n/i18n";
+import { CATALOGUES } from "../../app/i18n/catalogues.server";
 import { englishFound } from "../helpers/english-scan";
 import { startServer, type RunningServer } from "../helpers/server";
 import { launchBrowser, seriousAxeViolations, watchedPage } from "./browser";

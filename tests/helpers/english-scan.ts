@@ -1,4 +1,4 @@
-import { CATALOGUES } from "../../app/i18n/i18n";
+import { CATALOGUES } from "../../app/i18n/catalogues.server";
 
 /**
  * Scans a page rendered in Spanish for the English catalogue's sentences (issue 21): one found

@@ -1,8 +1,11 @@
 import { DEFAULT_LANGUAGE, tFor, type Language } from "../../i18n/i18n";
+import { loadCatalogues } from "../../i18n/catalogues.server";
 import { env } from "../platform/env.server";
 import type { EmailMessage } from "./email.server";
 import { publicBaseUrl, unsubscribeHeaders, unsubscribeLinks } from "./unsubscribe-token.server";
 
+// Emails are worded in any language, also from the outbox worker.
+loadCatalogues();
 /**
  * The service's emails. Every message carries, for its recipient, an
  * unsubscribe link in the body and List-Unsubscribe / List-Unsubscribe-Post

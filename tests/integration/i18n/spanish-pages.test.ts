@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CATALOGUES } from "../../../app/i18n/i18n";
+import { CATALOGUES } from "../../../app/i18n/catalogues.server";
 import { englishFound } from "../../helpers/english-scan";
 import { startServer, type RunningServer } from "../../helpers/server";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { CATALOGUES, LANGUAGES, tFor } from "../../../app/i18n/i18n";
+import { CATALOGUES } from "../../../app/i18n/catalogues.server";
+import { LANGUAGES, tFor } from "../../../app/i18n/i18n";
 import { localiseFieldErrors } from "../../../app/i18n/validation";
 import { fieldsFromIssues } from "../../../app/server/platform/api.server";
 import { WaitlistInput } from "../../../app/server/intake/write-store.server";
