@@ -19,7 +19,7 @@ import {
 } from "./compare-words";
 import { useWords } from "./format";
 import { StateFields } from "./state-fields";
-import { inPage, useHydrated } from "./use-hydrated";
+import { useHydrated } from "./use-hydrated";
 
 /** The id of the compare form (each card's tick box joins it with form=) and of its error. */
 export const COMPARE_FORM_ID = "compare-form";
@@ -37,16 +37,16 @@ export interface CompareTicks {
 
 /**
  * The ticks for comparison, held in the URL (docs/decisions/260): read from the address, so Back,
- * reload and paging keep them; a tick replaces the address in place (the route does not price
- * the list again for a tick, see shouldRevalidate in routes/plans._index.tsx).
+ * reload and paging keep them; a tick replaces the address in place with the History API (no
+ * request; the router reads the address again on Back and Forward, and shouldRevalidate in
+ * routes/plans._index.tsx spares the pricing when only the ticks differ).
  */
 export function useCompareTicks(serverError: CompareError | null, names: Map<string, string>): CompareTicks {
   const location = useLocation();
-  const navigate = useNavigate();
   // Ticks of plans not sold here (unknown names) are not ticks: the loader dropped them too.
   const fromUrl = compareIdsOf(new URLSearchParams(location.search)).filter((id) => names.has(id));
   const urlKey = fromUrl.join(",");
-  // Shown at once when a box is ticked; the address follows a moment later, and wins whenever it changes.
+  // Held here once ticked; the router's address (Back, Forward, a link) wins whenever it changes.
   const [ids, setIds] = useState(fromUrl);
   useEffect(() => setIds(urlKey ? urlKey.split(",") : []), [urlKey]);
   const [error, setError] = useState<CompareError | null>(serverError);
@@ -56,19 +56,18 @@ export function useCompareTicks(serverError: CompareError | null, names: Map<str
     (planId: string, ticked: boolean) => {
       const next = withCompareTick(ids, planId, ticked);
       setIds(next);
-      const search = new URLSearchParams(location.search);
+      // The address follows in place, as the browser's own history entry (no router navigation: a tick
+      // is not a new page, costs no request, and cannot be undone by a navigation still under way).
+      const search = new URLSearchParams(window.location.search);
       search.delete("compare");
       search.delete(COMPARE_SUBMIT);
       for (const id of next) search.append("compare", id);
       const choices = next.map((id) => ({ id, name: names.get(id) ?? id }));
       // Past three the message shows at once; under two it waits for "Compare" (ticking the first is not an error).
       setError(compareProblem(next.length) === "too_many" ? compareErrorOf(choices) : null);
-      navigate(
-        { pathname: location.pathname, search: `?${search.toString()}` },
-        { replace: true, preventScrollReset: true, state: inPage(`compare-${planId.trim().toUpperCase()}`) },
-      );
+      window.history.replaceState(window.history.state, "", `${window.location.pathname}?${search.toString()}`);
     },
-    [ids, location.pathname, location.search, names, navigate],
+    [ids, names],
   );
   return { ids, tick, error, setError };
 }
