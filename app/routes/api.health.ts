@@ -1,6 +1,7 @@
 import { apiRoute, jsonResponse } from "../server/platform/api.server";
 import { buildRevision } from "../server/platform/build-info.server";
 import { env, usesSampleUpstream } from "../server/platform/env.server";
+import { sharedStateStatus } from "../server/platform/shared-state.server";
 import { planDataInfo, siteDataStatus } from "../server/platform/site-status.server";
 import { eligibilityDrift } from "../server/shopping/eligibility-fallback.server";
 import { upstreamStatus } from "../server/upstream/client.server";
@@ -31,6 +32,8 @@ const route = apiRoute({
       planStore: planDataInfo(),
       // How far our own subsidy estimate is from upstream's, over fresh upstream answers (decision 205).
       eligibilityDrift: eligibilityDrift(),
+      // Limits shared on Redis, and decisions this process made alone while Redis could not answer.
+      sharedState: sharedStateStatus(),
       warnings: config.warnings.map((w) => w.split(":")[0]),
     });
   },

@@ -25,12 +25,14 @@ const WARN_EVERY_MS = 60_000;
 interface SharedState {
   redis: Redis | null;
   lastWarning: number;
+  /** Limiter decisions made from this process's counts because Redis could not answer. */
+  fallbacks: number;
 }
 
 function state(): SharedState {
   return processSingleton("shared-state", () => {
     const url = env().REDIS_URL;
-    const shared: SharedState = { redis: null, lastWarning: 0 };
+    const shared: SharedState = { redis: null, lastWarning: 0, fallbacks: 0 };
     if (!url) return shared;
     const redis = new Redis(url, {
       // Fail fast instead of queueing while disconnected: the caller falls back.
@@ -76,6 +78,17 @@ export function sharedRedis(): Redis | null {
   return state().redis;
 }
 
+/**
+ * For /api/health: whether limits are shared, and how many limiter decisions
+ * this process has made from its own counts because Redis could not answer
+ * (down, or slower than the command timeout). Each such decision may let a
+ * request through that the shared count would have refused (fail open), so
+ * operators and the cluster test can see how far the shared rule was bent.
+ */
+export function sharedStateStatus(): { shared: boolean; fallbacks: number } {
+  return { shared: isStateShared(), fallbacks: state().fallbacks };
+}
+
 /** Whether limits and caches are shared across processes (REDIS_URL is set). */
 export function isStateShared(): boolean {
   return Boolean(env().REDIS_URL);
@@ -95,6 +108,7 @@ export interface SharedLimiterOptions {
 /** The in-process limiter, logging (once a minute) when it stands in for Redis. */
 class InsuranceLimiter extends RateLimiterMemory {
   override consume(...args: Parameters<RateLimiterMemory["consume"]>) {
+    state().fallbacks += 1;
     sharedStateDegraded("a limiter fell back to this process's counts");
     return super.consume(...args);
   }

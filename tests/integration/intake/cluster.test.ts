@@ -194,9 +194,31 @@ describe("three processes on PostgreSQL and Redis", () => {
         statuses.push(await get(live[i % live.length]!.url, "/robots.txt", client));
       }
     };
+    const fallbacks = async () => {
+      let total = 0;
+      for (const server of live) {
+        const health = (await (await fetch(`${server.url}/api/health`)).json()) as {
+          sharedState: { shared: boolean; fallbacks: number };
+        };
+        expect(health.sharedState.shared).toBe(true);
+        total += health.sharedState.fallbacks;
+      }
+      return total;
+    };
+    const fallbacksBefore = await fallbacks();
     await Promise.all(Array.from({ length: 32 }, worker));
     expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
-    expect(statuses.filter((s) => s !== 429).length).toBe(2000);
+    // A Redis answer slower than the command timeout (a loaded machine) is decided from the
+    // process's own counts and let through (fail open): each such decision, counted in
+    // /api/health, may add one answer. With none, the shared count is exact.
+    const alone = (await fallbacks()) - fallbacksBefore;
+    const answered = statuses.filter((s) => s !== 429).length;
+    if (alone === 0) expect(answered).toBe(2000);
+    else {
+      console.log(`rate rule: ${alone} decisions made without Redis; ${answered} answers that are not 429`);
+      expect(answered).toBeGreaterThanOrEqual(2000);
+      expect(answered).toBeLessThanOrEqual(2000 + alone);
+    }
 
     // Redis goes away in the middle of a stream of pages and posts: nothing fails.
     const during: number[] = [];
@@ -234,5 +256,7 @@ describe("three processes on PostgreSQL and Redis", () => {
       expect(warnings.length).toBeGreaterThanOrEqual(1);
       expect(warnings.length).toBeLessThanOrEqual(2);
     }
+    // And /api/health counts the decisions made without Redis.
+    expect(await fallbacks()).toBeGreaterThan(fallbacksBefore + alone);
   }, 90_000);
 });
