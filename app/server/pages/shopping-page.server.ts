@@ -286,7 +286,7 @@ export async function shoppingPage(url: URL, lang: Language = DEFAULT_LANGUAGE):
     if (error.code === "state_based_marketplace") {
       const redirect = county.sbeRedirect ?? {
         state: county.state,
-        marketplace_name: `${county.state}'s marketplace`,
+        marketplace_name: tFor(lang)("sbe.fallbackName", { state: county.state }),
         marketplace_url: "https://www.healthcare.gov/marketplace-in-your-state/",
       };
       return { step: "sbe", state, zip: state.zip, countyName: county.name, redirect, otherCounties: multiple };
