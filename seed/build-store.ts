@@ -8,12 +8,13 @@
  * live there).
  */
 import Database from "better-sqlite3";
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, unlinkSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, unlinkSync } from "node:fs";
 import path from "node:path";
 import { getTableConfig } from "drizzle-orm/sqlite-core";
 import { PLAN_STORE_SCHEMA_VERSION, planStoreTables } from "../db/plan-store";
 import * as schema from "../db/plan-store";
 import { planStoreDdl } from "../db/plan-store-ddl";
+import { fsyncPath, removeStaleTemporaries } from "../db/plan-store-file";
 import { PlanStoreLoader, inserter, type LoadProgress } from "./load";
 import type { FileReport } from "./readers/run";
 import { DEFAULT_MIN_RATIO, StoreRefusedError, checkCompleteness, checkShrink, type GateProblem } from "./gate";
@@ -70,40 +71,6 @@ function missingFiles(layout: SourceLayout): Record<number, string[]> {
       .map((k) => SOURCE_FILES[k]);
   }
   return out;
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** Removes `<out>.tmp-<pid>` files left by loads that died (their process is gone). */
-function removeStaleTemporaries(outPath: string): void {
-  const dir = path.dirname(outPath);
-  const prefix = `${path.basename(outPath)}.tmp-`;
-  for (const name of readdirSync(dir)) {
-    if (!name.startsWith(prefix)) continue;
-    const pid = Number(name.slice(prefix.length));
-    if (!Number.isInteger(pid) || pid === process.pid || pidAlive(pid)) continue;
-    try {
-      unlinkSync(path.join(dir, name));
-    } catch {
-      // Another load may have removed it first.
-    }
-  }
-}
-
-function fsyncPath(p: string): void {
-  const fd = openSync(p, "r");
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 export async function buildPlanStore(options: BuildPlanStoreOptions): Promise<LoadReport> {

@@ -15,7 +15,7 @@
  * records which version the file is (and its inode, so that a local reseed
  * over it is noticed and replaced by the published version again).
  */
-import { createWriteStream, closeSync, existsSync, fsyncSync, openSync, readFileSync, readdirSync } from "node:fs";
+import { createWriteStream, closeSync, existsSync, openSync, readFileSync } from "node:fs";
 import { renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import path from "node:path";
@@ -36,6 +36,7 @@ import {
   type PublishedLocation,
   type S3Settings,
 } from "./published.server";
+import { fsyncPath, pidAlive, removeStaleTemporaries } from "../../../db/plan-store-file";
 import { checkStoreFile, type StoreCheckOptions, type StoreCheckResult } from "./store-check.server";
 
 const MARKER_TIMEOUT_MS = 10_000;
@@ -59,15 +60,6 @@ interface SyncLog {
 }
 
 const lockPath = (storePath: string) => `${storePath}.sync-lock`;
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /** Take the machine-wide sync lock (one downloader per store file); false when a live process holds it. */
 function tryLock(storePath: string): boolean {
@@ -98,30 +90,6 @@ function unlock(storePath: string): void {
     unlinkSync(lockPath(storePath));
   } catch {
     // Already gone.
-  }
-}
-
-/** Temporary files of downloads whose process died (`<store>.tmp-<pid>`, as the seed pipeline names its own). */
-function removeStaleTemporaries(storePath: string): void {
-  const prefix = `${path.basename(storePath)}.tmp-`;
-  for (const name of readdirSync(path.dirname(storePath))) {
-    if (!name.startsWith(prefix)) continue;
-    const pid = Number(name.slice(prefix.length));
-    if (!Number.isInteger(pid) || pid === process.pid || pidAlive(pid)) continue;
-    try {
-      unlinkSync(path.join(path.dirname(storePath), name));
-    } catch {
-      // Another process removed it first.
-    }
-  }
-}
-
-function fsyncPath(p: string): void {
-  const fd = openSync(p, "r");
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
   }
 }
 
