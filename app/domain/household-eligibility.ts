@@ -17,6 +17,7 @@ import {
   premiumTaxCreditMonthly,
 } from "./eligibility";
 import type { CsrLevel } from "./csr";
+import type { IncomeLineKind } from "./income-line-kinds";
 import { CHILD_AGE_LIMIT, isMedicareEligible, type PersonFacts } from "./household";
 import {
   ESSENTIAL_PLAN_STATE,
@@ -260,17 +261,6 @@ export function estimateHousehold(
 
 // ---------------------------------------------------------------------------
 // Income lines in dollars.
-
-/** Which line: the programme or price step that changes at it. */
-export type IncomeLineKind =
-  | "medicaid_adults"
-  | "coverage_gap"
-  | "medicaid_children"
-  | "essential_plan"
-  | "csr_94"
-  | "csr_87"
-  | "csr_73"
-  | "premium_tax_credit";
 
 /** One line, in yearly dollars of household income, for this household and year. */
 export interface IncomeLine {

@@ -22,6 +22,7 @@ import intakeStyles from "../styles/intake.css?url";
 import { EnglishOnly } from "../components/english-only";
 import { UploadForm } from "../components/intake/upload-form";
 import { uploadRefusalWords } from "../lib/upload-rules";
+import { FieldError as ErrorText } from "../components/field-error";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: intakeStyles }];
 
@@ -180,14 +181,6 @@ const DISCOVERY_FIELDS: [string, string][] = [
   ["consent", "Consent"],
   ["consent_version", "Consent"],
 ];
-
-function ErrorText({ id, message }: { id: string; message: string | undefined }) {
-  return message ? (
-    <p id={id} className="field-error">
-      {message}
-    </p>
-  ) : null;
-}
 
 function describedBy(...ids: (string | false | undefined)[]): string | undefined {
   const list = ids.filter(Boolean).join(" ");

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CSR_LEVELS } from "../domain/csr";
 import { householdProblems } from "../domain/household";
+import { INCOME_LINE_KINDS } from "../domain/income-line-kinds";
 import { PLAN_FILTERS, type PlanFilter, type PlanFilterValues } from "../domain/plan-filters";
 import { PLAN_SORTS } from "../domain/plan-order";
 import { RELATIONSHIPS } from "../domain/relationship";
@@ -213,16 +214,7 @@ const MemberIndexes = z.array(z.number().int().min(0)).describe("Indexes into ho
 
 export const IncomeLineAnswer = z.strictObject({
   kind: z
-    .enum([
-      "medicaid_adults",
-      "coverage_gap",
-      "medicaid_children",
-      "essential_plan",
-      "csr_94",
-      "csr_87",
-      "csr_73",
-      "premium_tax_credit",
-    ])
+    .enum(INCOME_LINE_KINDS)
     .describe(
       "What changes at the line: adult Medicaid, the coverage-gap floor (100%, non-expansion states), children's Medicaid/CHIP, the NY Essential Plan, the top of a CSR level, the 400% credit limit",
     ),

@@ -1,18 +1,11 @@
 import { Form } from "@remix-run/react";
 import { useRef, useState, type FormEvent } from "react";
 import { UPLOAD_LIMIT_MB, UPLOAD_WORDS, uploadFileProblem } from "../../lib/upload-rules";
+import { FieldError as ErrorText } from "../field-error";
 
 /** The form's fields in page order: the summary lists problems in this order. */
 const FIELDS = ["docType", "file", "blankConfirmed"] as const;
 type Field = (typeof FIELDS)[number];
-
-function ErrorText({ id, message }: { id: string; message: string | undefined }) {
-  return message ? (
-    <p id={id} className="field-error">
-      {message}
-    </p>
-  ) : null;
-}
 
 /**
  * The blank-form upload of /agent-discovery. Without JavaScript it posts

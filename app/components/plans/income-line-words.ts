@@ -1,3 +1,4 @@
+import { INCOME_LINE_KINDS } from "../../domain/income-line-kinds";
 import { ENGLISH, money, type Words } from "./format";
 
 /**
@@ -12,16 +13,7 @@ export interface IncomeLineFact {
   side: "at_or_below" | "below";
 }
 
-const LINE_KINDS = [
-  "medicaid_adults",
-  "coverage_gap",
-  "medicaid_children",
-  "essential_plan",
-  "csr_94",
-  "csr_87",
-  "csr_73",
-  "premium_tax_credit",
-];
+const LINE_KINDS: readonly string[] = INCOME_LINE_KINDS;
 
 // What a line gives on its lower side, in words: "adults 19–64 qualify for Medicaid".
 function gives(line: IncomeLineFact, w: Words): string {
