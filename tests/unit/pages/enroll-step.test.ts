@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetEnvForTests } from "../../../app/server/platform/env.server";
-import { resetPlanStoreForTests } from "../../../app/server/plan-store/plan-store.server";
-import { resetUpstreamClientForTests } from "../../../app/server/upstream/client.server";
+import { describe, expect, it } from "vitest";
 import { shoppingPage } from "../../../app/server/pages/shopping-page.server";
 import { planDetailPage } from "../../../app/server/pages/plan-detail-page.server";
 import { comparePage } from "../../../app/server/pages/compare-page.server";
-import { startFakeUpstream, type FakeUpstream } from "../../../mocks/cms-api/index";
-import { TEST_PLAN_STORE } from "../../helpers/server";
+import { pagesOverFakeUpstream } from "../../helpers/in-process-pages";
 
 /**
  * Item 1 of issue 17: every plan the pages show carries an "Apply / enroll"
@@ -15,26 +11,7 @@ import { TEST_PLAN_STORE } from "../../helpers/server";
 
 const KEY = "enroll-step-test-key-0123456789";
 const HOUSEHOLD = "income=36000&age=35&tobacco=no&pregnant=no&rel=self";
-let fake: FakeUpstream;
-
-beforeAll(async () => {
-  fake = await startFakeUpstream({ apiKey: KEY });
-  Object.assign(process.env, {
-    PLAN_STORE_PATH: TEST_PLAN_STORE,
-    MARKETPLACE_API_KEY: KEY,
-    MARKETPLACE_API_BASE_URL: fake.url,
-    UPSTREAM_IS_SAMPLE: "1",
-    LOG_LEVEL: "silent",
-  });
-  resetEnvForTests();
-  resetPlanStoreForTests();
-  resetUpstreamClientForTests();
-});
-
-afterAll(async () => {
-  resetPlanStoreForTests();
-  await fake.close();
-});
+pagesOverFakeUpstream(KEY);
 
 /** Every page of the results list (10 plans a page), its plans and their extras put together. */
 async function results(query: string) {

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetEnvForTests } from "../../../app/server/platform/env.server";
-import { resetPlanStoreForTests } from "../../../app/server/plan-store/plan-store.server";
-import { resetUpstreamClientForTests } from "../../../app/server/upstream/client.server";
+import { describe, expect, it } from "vitest";
 import { shoppingPage } from "../../../app/server/pages/shopping-page.server";
 import { lookUpCounties } from "../../../app/server/shopping/counties.server";
 import { CountiesResponse } from "../../../app/schemas/shopping";
-import { startFakeUpstream, type FakeUpstream } from "../../../mocks/cms-api/index";
-import { TEST_PLAN_STORE } from "../../helpers/server";
+import { pagesOverFakeUpstream } from "../../helpers/in-process-pages";
 
 /**
  * Issue 17 item 13: a real ZIP missing from the ZIP–county data (own and
@@ -14,26 +10,7 @@ import { TEST_PLAN_STORE } from "../../helpers/server";
  */
 
 const KEY = "zip-prefix-place-test-key-012345";
-let fake: FakeUpstream;
-
-beforeAll(async () => {
-  fake = await startFakeUpstream({ apiKey: KEY });
-  Object.assign(process.env, {
-    PLAN_STORE_PATH: TEST_PLAN_STORE,
-    MARKETPLACE_API_KEY: KEY,
-    MARKETPLACE_API_BASE_URL: fake.url,
-    UPSTREAM_IS_SAMPLE: "1",
-    LOG_LEVEL: "silent",
-  });
-  resetEnvForTests();
-  resetPlanStoreForTests();
-  resetUpstreamClientForTests();
-});
-
-afterAll(async () => {
-  resetPlanStoreForTests();
-  await fake.close();
-});
+pagesOverFakeUpstream(KEY);
 
 const page = (query: string) => shoppingPage(new URL(`http://localhost/plans?${query}`));
 
