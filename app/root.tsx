@@ -12,11 +12,12 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { I18nextProvider, Trans } from "react-i18next";
-import { i18nFor, LANGUAGE_NAMES, LANGUAGES, type Language } from "./i18n/i18n";
+import { I18nContext, Trans } from "react-i18next";
+import { i18nContextValue, LANGUAGE_NAMES, LANGUAGES, type Language } from "./i18n/i18n";
 import { resolveLanguage } from "./i18n/language.server";
 import { metaT } from "./i18n/meta";
 import { useLanguage, useT } from "./i18n/use-t";
+import { PageLanguage } from "./i18n/language-context";
 import { urlWithLanguage } from "./lib/language-url";
 import { env } from "./server/platform/env.server";
 import { useNonce } from "./components/nonce";
@@ -165,10 +166,13 @@ function LanguageAlternates({ origin }: { origin: string }) {
 
 export function Layout({ children }: { children: ReactNode }) {
   const lang = useLanguage();
+  // Both values are made once per language (app/i18n): nothing here is built per request.
   return (
-    <I18nextProvider i18n={i18nFor(lang)}>
-      <Document lang={lang}>{children}</Document>
-    </I18nextProvider>
+    <PageLanguage.Provider value={lang}>
+      <I18nContext.Provider value={i18nContextValue(lang)}>
+        <Document lang={lang}>{children}</Document>
+      </I18nContext.Provider>
+    </PageLanguage.Provider>
   );
 }
 

@@ -63,6 +63,25 @@ export function i18nFor(lang: Language): i18n {
   return instance;
 }
 
+/**
+ * The translate function of a language: the shared instance's own (bound) `t`, the same function
+ * for every request and every component in that language (no per-render getFixedT or wrapper).
+ */
 export function tFor(lang: Language): TFunction {
   return i18nFor(lang).t;
+}
+
+const contextValues = new Map<Language, { i18n: i18n }>();
+
+/**
+ * The value app/root.tsx gives react-i18next's context (read by <Trans>): one object per
+ * language, made once, so no render builds a provider value of its own.
+ */
+export function i18nContextValue(lang: Language): { i18n: i18n } {
+  let value = contextValues.get(lang);
+  if (!value) {
+    value = { i18n: i18nFor(lang) };
+    contextValues.set(lang, value);
+  }
+  return value;
 }

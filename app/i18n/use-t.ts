@@ -1,9 +1,8 @@
 import { useRouteLoaderData } from "@remix-run/react";
 import type { TFunction } from "i18next";
 import { useContext } from "react";
-import { useTranslation } from "react-i18next";
-import { DEFAULT_LANGUAGE, isLanguage, type Language } from "./i18n";
-import { RequestLanguage } from "./language-context";
+import { DEFAULT_LANGUAGE, isLanguage, tFor, type Language } from "./i18n";
+import { PageLanguage, RequestLanguage } from "./language-context";
 
 /**
  * The page's language, as the root loader resolved it. Where the root loader did not run (a 404
@@ -21,7 +20,12 @@ export function useLanguage(): Language {
   return DEFAULT_LANGUAGE;
 }
 
-/** The translate function for the page's language (from the I18nextProvider in app/root.tsx). */
+/** The language app/root.tsx's Layout provides (English outside one). */
+export function usePageLanguage(): Language {
+  return useContext(PageLanguage) ?? DEFAULT_LANGUAGE;
+}
+
+/** The translate function for the page's language: the one shared per language (app/i18n/i18n.ts). */
 export function useT(): TFunction {
-  return useTranslation().t;
+  return tFor(usePageLanguage());
 }

@@ -1,7 +1,7 @@
 import type { TFunction } from "i18next";
 import { costShareParts, type CostSharePart } from "../../domain/cost-share";
-import { useTranslation } from "react-i18next";
-import { DEFAULT_LANGUAGE, INTL_LOCALES, isLanguage, tFor, type Language } from "../../i18n/i18n";
+import { DEFAULT_LANGUAGE, INTL_LOCALES, tFor, type Language } from "../../i18n/i18n";
+import { usePageLanguage } from "../../i18n/use-t";
 
 /**
  * How the consumer pages write numbers and plan facts in the page's language: dollars with
@@ -15,19 +15,26 @@ export interface Words {
   t: TFunction;
 }
 
-export const ENGLISH: Words = { lang: DEFAULT_LANGUAGE, t: tFor(DEFAULT_LANGUAGE) };
+const words = new Map<Language, Words>();
 
+/** One Words per language, made once: the same object for every request and component. */
 export function wordsFor(lang: Language): Words {
-  return { lang, t: tFor(lang) };
+  let w = words.get(lang);
+  if (!w) {
+    w = { lang, t: tFor(lang) };
+    words.set(lang, w);
+  }
+  return w;
 }
 
+export const ENGLISH: Words = wordsFor(DEFAULT_LANGUAGE);
+
 /**
- * The page's Words, in a component: the language of the i18next instance app/root.tsx provides
- * (one per language), English where none is provided (a component rendered on its own).
+ * The page's Words, in a component: the language app/root.tsx's Layout provides, English where
+ * none is provided (a component rendered on its own).
  */
 export function useWords(): Words {
-  const { i18n } = useTranslation();
-  return wordsFor(isLanguage(i18n?.language) ? i18n.language : DEFAULT_LANGUAGE);
+  return wordsFor(usePageLanguage());
 }
 
 const usd = new Map<Language, Intl.NumberFormat>();
