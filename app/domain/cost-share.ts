@@ -1,5 +1,5 @@
 // A plan's cost sharing in the words a person reads ("$30 Copay after deductible") and in the
-// numbers the yearly estimate reads (./yearly-cost.ts), from the Benefits and Cost Sharing PUF's
+// numbers the yearly estimate reads (./yearly-cost/), from the Benefits and Cost Sharing PUF's
 // in-network tier-1 text for the plan's key benefits.
 
 import { parseBenefitCostShare, type PlanCostShare, type ServiceCostShare, type ServiceKind } from "./yearly-cost";

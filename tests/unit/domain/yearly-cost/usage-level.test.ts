@@ -7,7 +7,7 @@ import {
   parseBenefitCostShare,
   type PlanCostShare,
   type ServiceCostShare,
-} from "../../../app/domain/yearly-cost";
+} from "../../../../app/domain/yearly-cost/usage-level";
 
 const copay = (amount: number, subjectToDeductible = false): ServiceCostShare => ({
   copay: amount,

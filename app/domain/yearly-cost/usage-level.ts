@@ -2,7 +2,7 @@
 // out-of-pocket cost of a fixed year of care priced with the plan's own cost sharing, capped at
 // the plan's out-of-pocket maximum. The method and its assumptions: docs/yearly-cost.md.
 
-import { federalOutOfPocketLimits } from "./parameters";
+import { federalOutOfPocketLimits } from "../parameters";
 
 /** How much care a household member uses in a year (the plans API's `usage`; its schema is built from this list). */
 export const USAGE_LEVELS = ["low", "medium", "high"] as const;
