@@ -124,7 +124,7 @@ describe("parameter(): the one accessor", () => {
   it("answers in-force blocks with the latest value at or before the year or date", () => {
     expect(parameter("repaymentCap", 2027)).toBeNull();
     expect(parameter("repaymentCap", 2025)?.under200).toEqual([375, 750]);
-    expect(() => parameter("repaymentCap", 2024)).toThrow(MissingParameterError);
+    expect(() => parameter("repaymentCap", 2023)).toThrow(MissingParameterError);
     expect(parameterEntry("nyEssentialPlanIncomeLimit", "2026-06-30").key).toBe("2024-04-01");
     expect(parameterEntry("nyEssentialPlanIncomeLimit", "2026-07-01").key).toBe("2026-07-01");
     // A year asks a date-keyed block about 1 January.
