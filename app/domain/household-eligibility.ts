@@ -12,7 +12,9 @@ import {
   applicablePercentage,
   compareIncomeToLine,
   csrLevel,
+  fplPercentOf,
   incomeAtOrAbove,
+  incomeCents,
   incomeAtOrBelow,
   premiumTaxCreditMonthly,
 } from "./eligibility";
@@ -106,8 +108,10 @@ function childLimit(state: string, year: number): number | null {
 }
 
 function adultMedicaid(f: Facts): boolean {
-  if (isMedicaidExpansionState(f.state, f.coverageYear)) {
-    return incomeAtOrBelow(f.income, medicaidExpansionThresholdFpl(), f.currentGuideline);
+  // Expansion status is asked only for an income that could qualify: a year whose state list the
+  // file does not hold still prices households above the line (PolicyEngine's 2025 vectors).
+  if (incomeAtOrBelow(f.income, medicaidExpansionThresholdFpl(), f.currentGuideline)) {
+    if (isMedicaidExpansionState(f.state, f.coverageYear)) return true;
   }
   // WI covers adults below the credit's floor (docs/decisions/013-wisconsin-medicaid.md).
   if (medicaidToCreditFloorStates().includes(f.state)) {
@@ -143,7 +147,7 @@ function programmeOf(person: PersonFacts, f: Facts): PersonProgramme {
     }
   }
   const floor = applicablePercentageTable(f.coverageYear).minFplForCredit;
-  if (inGapState(f) && !incomeAtOrAbove(f.income, floor, f.ptcGuideline)) return "coverage_gap";
+  if (!incomeAtOrAbove(f.income, floor, f.ptcGuideline) && inGapState(f)) return "coverage_gap";
   return "marketplace";
 }
 
@@ -165,14 +169,8 @@ function indexesOf(programmes: readonly PersonProgramme[], which: PersonProgramm
 /** FPL percent to one decimal, truncated (so it never reads above a line the household is below). */
 export function fplPercentOneDecimal(income: number, guideline: number): number {
   // Tenths of a percent = income × 1000 / guideline; compared on the exact cents (see eligibility.ts).
-  const tenths = Math.floor((compareIncomeCents(income) * 10) / guideline + 1e-9);
+  const tenths = Math.floor((incomeCents(income) * 10) / guideline + 1e-9);
   return tenths / 10;
-}
-
-function compareIncomeCents(income: number): number {
-  const cents = income * 100;
-  const whole = Math.round(cents);
-  return Math.abs(cents - whole) < 1e-6 ? whole : cents;
 }
 
 /** The whole estimate for a household, person by person. */
@@ -220,7 +218,7 @@ export function estimateHousehold(
   const coverageFamily = [...indexesOf(programmes, "marketplace"), ...indexesOf(programmes, "coverage_gap")].sort(
     (a, b) => a - b,
   );
-  const fplWhole = Math.floor(compareIncomeCents(f.income) / f.ptcGuideline + 1e-12);
+  const fplWhole = fplPercentOf(f.income, f.ptcGuideline);
   const ptcEligible = coverageFamily.length > 0 && creditTests(f).eligible;
   let pct: number | null = null;
   let contribution: number | null = null;

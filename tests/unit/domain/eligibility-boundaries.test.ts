@@ -5,7 +5,7 @@
 // Guidelines: 2027 coverage uses the 2026 guideline, 15,960 for one person; 2026 coverage uses
 // the 2025 guideline, 15,650. FPL% = floor(100 × income / guideline). aptc = 600 − pct × income / 12.
 import { describe, expect, it } from "vitest";
-import { estimateEligibility } from "../../../app/domain/eligibility";
+import { estimateApplicant } from "../../helpers/applicant-estimate";
 
 const BENCHMARK = 600;
 
@@ -112,7 +112,7 @@ const TX_ROWS: Row[] = [
 
 describe("boundaries in TX (non-expansion), single, benchmark $600", () => {
   it.each(TX_ROWS)("$year income $income", (row) => {
-    const r = estimateEligibility({
+    const r = estimateApplicant({
       coverageYear: row.year,
       state: "TX",
       income: row.income,
@@ -141,7 +141,7 @@ describe("Medicaid line at 138% of the CURRENT guideline, AZ (expansion state)",
     "%i: at and one dollar below the line is Medicaid, one dollar above is not",
     (year) => {
       const at = (income: number) =>
-        estimateEligibility({ coverageYear: year, state: "AZ", income, householdSize: 1, benchmarkMonthly: BENCHMARK });
+        estimateApplicant({ coverageYear: year, state: "AZ", income, householdSize: 1, benchmarkMonthly: BENCHMARK });
       for (const income of [22_023.8, 22_024.8]) {
         const r = at(income);
         expect(r.is_medicaid_chip).toBe(true);
@@ -163,7 +163,7 @@ describe("Medicaid line at 138% of the CURRENT guideline, AZ (expansion state)",
 
   it("2026: 138% of the 2025 guideline ($21,597) is still Medicaid on the 2026 guideline", () => {
     // 21,597 ≤ 22,024.80 (138% of 15,960), so Medicaid; the credit's own 138% figure does not decide it.
-    const r = estimateEligibility({
+    const r = estimateApplicant({
       coverageYear: 2026,
       state: "AZ",
       income: 21_597,
@@ -176,7 +176,7 @@ describe("Medicaid line at 138% of the CURRENT guideline, AZ (expansion state)",
   });
 
   it("below 100% in an expansion state is Medicaid, not the coverage gap", () => {
-    const r = estimateEligibility({
+    const r = estimateApplicant({
       coverageYear: 2027,
       state: "AZ",
       income: 9_000,

@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  applicablePercentage,
-  csrLevel,
-  estimateEligibility,
-  fplPercent,
-  inCoverageGap,
-  medicaidChipEligible,
-  premiumTaxCreditMonthly,
-} from "../../../app/domain/eligibility";
+import { applicablePercentage, csrLevel, fplPercent, premiumTaxCreditMonthly } from "../../../app/domain/eligibility";
+import { estimateApplicant } from "../../helpers/applicant-estimate";
 import { MissingParameterError } from "../../../app/domain/parameters";
 import { householdBenchmarkPremium, type RateTable } from "../../../app/domain/rating";
 import { netPremium, roundCents } from "../../../app/domain/pricing";
@@ -93,7 +86,7 @@ describe("derived examples (eligibility-rules.md §9)", () => {
     const benchmark = householdBenchmarkPremium([silver(450), silver(400), silver(420)], members, "TX", 2027);
     expect(benchmark).toBeCloseTo(513.24, 10);
 
-    const r = estimateEligibility({
+    const r = estimateApplicant({
       coverageYear: 2027,
       state: "TX",
       income: 36_000,
@@ -116,7 +109,7 @@ describe("derived examples (eligibility-rules.md §9)", () => {
 
   it("2026 single at $28,500: 182%, 5.73%, $1,633.05 a year", () => {
     // 28,500 / 15,650 = 1.8211 → 182%; 0.0573 × 28,500 = 1,633.05.
-    const r = estimateEligibility({
+    const r = estimateApplicant({
       coverageYear: 2026,
       state: "OH",
       income: 28_500,
@@ -132,7 +125,7 @@ describe("derived examples (eligibility-rules.md §9)", () => {
   });
 
   it("2026 single at $62,700: above 4 × 15,650 = 62,600, so no credit", () => {
-    const r = estimateEligibility({
+    const r = estimateApplicant({
       coverageYear: 2026,
       state: "OH",
       income: 62_700,
@@ -142,12 +135,12 @@ describe("derived examples (eligibility-rules.md §9)", () => {
     expect(r.ptcEligible).toBe(false);
     expect(r.aptc).toBe(0);
     expect(r.applicablePercentage).toBeNull();
-    expect(r.reasons.join(" ")).toMatch(/above 400%/);
+    expect(r.reasons.join(" ")).toMatch(/outside 100%–400%/);
   });
 
   it("2027 household of four at $80,000: 242%, 8.36%, $6,688 a year", () => {
     // 80,000 / 33,000 = 2.4242 → 242%; 8.36% × 80,000 = 6,688; monthly 557.333….
-    const r = estimateEligibility({
+    const r = estimateApplicant({
       coverageYear: 2027,
       state: "MO",
       income: 80_000,
@@ -164,7 +157,9 @@ describe("derived examples (eligibility-rules.md §9)", () => {
 });
 
 describe("coverage gap and Medicaid by state", () => {
-  const below100 = { coverageYear: 2027, income: 10_000, householdSize: 1 } as const;
+  const below100 = { coverageYear: 2027, income: 10_000, householdSize: 1, benchmarkMonthly: 500 } as const;
+  const inCoverageGap = (h: typeof below100 & { state: string }) => estimateApplicant(h).in_coverage_gap;
+  const medicaidChipEligible = (h: typeof below100 & { state: string }) => estimateApplicant(h).is_medicaid_chip;
 
   it("TX and GA below 100% are in the coverage gap", () => {
     expect(inCoverageGap({ ...below100, state: "TX" })).toBe(true);
@@ -173,7 +168,7 @@ describe("coverage gap and Medicaid by state", () => {
   });
 
   it("WI below 100% is Medicaid (BadgerCare to 100%), never the gap", () => {
-    const r = estimateEligibility({ ...below100, state: "WI", benchmarkMonthly: 500 });
+    const r = estimateApplicant({ ...below100, state: "WI" });
     expect(r.in_coverage_gap).toBe(false);
     expect(r.is_medicaid_chip).toBe(true);
     expect(r.aptc).toBe(0);
@@ -181,7 +176,7 @@ describe("coverage gap and Medicaid by state", () => {
 
   it("WI between 100% and 138% gets the credit, not Medicaid", () => {
     // 2027, 20,000 / 15,960 = 1.2531 → 125%, 2.15%; 500 − 0.0215 × 20,000 / 12 = 500 − 35.8333 = 464.1667.
-    const r = estimateEligibility({
+    const r = estimateApplicant({
       coverageYear: 2027,
       state: "WI",
       income: 20_000,
@@ -201,7 +196,7 @@ describe("coverage gap and Medicaid by state", () => {
   it("uses the Hawaii column for the credit", () => {
     // HI 2027 coverage, one person: guideline 18,360. 50,000 / 18,360 = 2.7233 → 272%:
     // 8.66 + 22/50 × (10.22 − 8.66) = 9.3464% → 9.35%; 700 − 0.0935 × 50,000 / 12 = 700 − 389.5833 = 310.4167.
-    const r = estimateEligibility({
+    const r = estimateApplicant({
       coverageYear: 2027,
       state: "HI",
       income: 50_000,
@@ -218,21 +213,21 @@ describe("input checking", () => {
   const base = { coverageYear: 2027, state: "TX", income: 30_000, householdSize: 1, benchmarkMonthly: 500 };
 
   it("throws MissingParameterError for a coverage year the file does not hold", () => {
-    expect(() => estimateEligibility({ ...base, coverageYear: 2028 })).toThrow(MissingParameterError);
-    expect(() => estimateEligibility({ ...base, coverageYear: 2028 })).toThrow(/2028/);
+    expect(() => estimateApplicant({ ...base, coverageYear: 2028 })).toThrow(MissingParameterError);
+    expect(() => estimateApplicant({ ...base, coverageYear: 2028 })).toThrow(/2028/);
   });
 
   it("rejects a coverage date outside the coverage year and bad numbers", () => {
-    expect(() => estimateEligibility({ ...base, coverageDate: "2026-12-31" })).toThrow(RangeError);
-    expect(() => estimateEligibility({ ...base, income: Number.NaN })).toThrow(RangeError);
-    expect(() => estimateEligibility({ ...base, householdSize: 0 })).toThrow(RangeError);
-    expect(() => estimateEligibility({ ...base, benchmarkMonthly: -1 })).toThrow(RangeError);
-    expect(() => estimateEligibility({ ...base, state: "T" })).toThrow(RangeError);
+    expect(() => estimateApplicant({ ...base, coverageDate: "2026-12-31" })).toThrow(RangeError);
+    expect(() => estimateApplicant({ ...base, income: Number.NaN })).toThrow(RangeError);
+    expect(() => estimateApplicant({ ...base, householdSize: 0 })).toThrow(RangeError);
+    expect(() => estimateApplicant({ ...base, benchmarkMonthly: -1 })).toThrow(RangeError);
+    expect(() => estimateApplicant({ ...base, state: "T" })).toThrow(RangeError);
   });
 
   it("gives a zero credit but keeps CSR when the benchmark is below the contribution", () => {
     // 2027, 36,000: contribution 231.60 > benchmark 200 → aptc 0, still credit-eligible, CSR 73.
-    const r = estimateEligibility({ ...base, income: 36_000, benchmarkMonthly: 200 });
+    const r = estimateApplicant({ ...base, income: 36_000, benchmarkMonthly: 200 });
     expect(r.aptc).toBe(0);
     expect(r.ptcEligible).toBe(true);
     expect(r.csr).toBe("73");

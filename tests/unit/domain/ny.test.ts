@@ -1,7 +1,7 @@
 // New York: community rating with family tiers, Medicaid to 138%, Essential Plan to 250% of the
 // current guideline until 2026-06-30 and to 200% from 2026-07-01 (eligibility-rules.md §6).
 import { describe, expect, it } from "vitest";
-import { essentialPlanEligible, estimateEligibility } from "../../../app/domain/eligibility";
+import { estimateApplicant } from "../../helpers/applicant-estimate";
 import {
   familyTier,
   familyTierPremium,
@@ -95,7 +95,7 @@ describe("NY eligibility, 2027 (credit on the 2026 guideline; EP limit 200%)", (
     // pct = 6.78 + 30/50 × 1.88 = 7.908% → 7.91%; contribution 0.0791 × 36,708 / 12 = 241.9669;
     // aptc = 700 − 241.9669 = 458.0331. CSR 73 (200% < income ≤ 250%).
     const benchmark = householdBenchmarkPremium(SILVER, [self(40)], "NY", 2027)!;
-    const r = estimateEligibility({
+    const r = estimateApplicant({
       coverageYear: 2027,
       state: "NY",
       income: 36_708,
@@ -120,7 +120,7 @@ describe("NY eligibility, 2027 (credit on the 2026 guideline; EP limit 200%)", (
     // contribution 0.0795 × 50,000 / 12 = 331.25; aptc = 1,400 − 331.25 = 1,068.75. CSR 73 (≤ 54,100).
     const benchmark = householdBenchmarkPremium(SILVER, [self(40), spouse(38)], "NY", 2027)!;
     expect(benchmark).toBe(1400);
-    const r = estimateEligibility({
+    const r = estimateApplicant({
       coverageYear: 2027,
       state: "NY",
       income: 50_000,
@@ -138,7 +138,7 @@ describe("NY eligibility, 2027 (credit on the 2026 guideline; EP limit 200%)", (
     // 60,000 / 27,320 = 2.1962 → 219%: 6.78 + 19/50 × 1.88 = 7.4944% → 7.49%;
     // contribution 0.0749 × 60,000 / 12 = 374.50; aptc = 700 × 1.70 − 374.50 = 1,190 − 374.50 = 815.50.
     const benchmark = householdBenchmarkPremium(SILVER, [self(35), child(8), child(5)], "NY", 2027)!;
-    const r = estimateEligibility({
+    const r = estimateApplicant({
       coverageYear: 2027,
       state: "NY",
       income: 60_000,
@@ -155,7 +155,7 @@ describe("NY eligibility, 2027 (credit on the 2026 guideline; EP limit 200%)", (
     // contribution 0.1022 × 100,000 / 12 = 851.6667; aptc = 1,995 − 851.6667 = 1,143.3333.
     const family = [self(45), spouse(43), child(15), child(12)];
     const benchmark = householdBenchmarkPremium(SILVER, family, "NY", 2027)!;
-    const r = estimateEligibility({
+    const r = estimateApplicant({
       coverageYear: 2027,
       state: "NY",
       income: 100_000,
@@ -171,7 +171,7 @@ describe("NY eligibility, 2027 (credit on the 2026 guideline; EP limit 200%)", (
 
   it("Medicaid at or below 138%, never the coverage gap", () => {
     for (const income of [10_000, 22_024.8]) {
-      const r = estimateEligibility({
+      const r = estimateApplicant({
         coverageYear: 2027,
         state: "NY",
         income,
@@ -189,7 +189,7 @@ describe("NY eligibility, 2027 (credit on the 2026 guideline; EP limit 200%)", (
   it("Essential Plan from just above 138% to 200%: aptc 0, no CSR, no contribution", () => {
     // 22,025.80 (> 138% of 15,960) and 31,920 (= 200%) are EP; 31,921 is not.
     for (const income of [22_025.8, 31_920]) {
-      const r = estimateEligibility({
+      const r = estimateApplicant({
         coverageYear: 2027,
         state: "NY",
         income,
@@ -206,7 +206,7 @@ describe("NY eligibility, 2027 (credit on the 2026 guideline; EP limit 200%)", (
       expect(r.expectedContributionMonthly).toBeNull();
       expect(r.applicablePercentage).toBeNull();
     }
-    const above = estimateEligibility({
+    const above = estimateApplicant({
       coverageYear: 2027,
       state: "NY",
       income: 31_921,
@@ -221,25 +221,32 @@ describe("NY eligibility, 2027 (credit on the 2026 guideline; EP limit 200%)", (
   });
 
   it("Essential Plan only for ages 19–64", () => {
-    const at = (applicantAge: number) =>
-      estimateEligibility({
+    const at = (applicantAge: number, medicareEligible?: boolean) =>
+      estimateApplicant({
         coverageYear: 2027,
         state: "NY",
         income: 30_000,
         householdSize: 1,
         applicantAge,
+        medicareEligible,
         benchmarkMonthly: 700,
       });
     expect(at(19).essential_plan).toBe(true);
     expect(at(64).essential_plan).toBe(true);
-    // 18 and 65 go to QHP: 30,000 / 15,960 = 1.8797 → 187%: 4.30 + 37/50 × 2.48 = 6.1352% → 6.14%;
+    // 18 is a child: Child Health Plus up to 405% (30,000 / 15,960 = 188% is under it), no credit.
+    const child = at(18);
+    expect(child.essential_plan).toBe(false);
+    expect(child.medicaidChipMembers).toEqual([0]);
+    expect(child.aptc).toBe(0);
+    // 65 is taken to have Medicare unless told otherwise: no credit either.
+    expect(at(65).medicareMembers).toEqual([0]);
+    expect(at(65).aptc).toBe(0);
+    // 65 without Medicare shops: 30,000 / 15,960 = 1.8797 → 187%: 4.30 + 37/50 × 2.48 = 6.1352% → 6.14%;
     // aptc = 700 − 0.0614 × 30,000 / 12 = 700 − 153.50 = 546.50; CSR 87.
-    for (const age of [18, 65]) {
-      const r = at(age);
-      expect(r.essential_plan).toBe(false);
-      expect(r.aptc).toBeCloseTo(546.5, 9);
-      expect(r.csr).toBe("87");
-    }
+    const r = at(65, false);
+    expect(r.essential_plan).toBe(false);
+    expect(r.aptc).toBeCloseTo(546.5, 9);
+    expect(r.csr).toBe("87");
   });
 });
 
@@ -247,7 +254,7 @@ describe("NY Essential Plan either side of 2026-07-01 (2026 coverage)", () => {
   // Current guideline on 2026 dates: 15,960 → 250% = 39,900, 200% = 31,920.
   // The credit uses the 2025 guideline (15,650): 200% = 31,300, 250% = 39,125.
   const ny2026 = (coverageDate: string, income: number) =>
-    estimateEligibility({
+    estimateApplicant({
       coverageYear: 2026,
       coverageDate,
       state: "NY",
@@ -279,7 +286,16 @@ describe("NY Essential Plan either side of 2026-07-01 (2026 coverage)", () => {
     expect(ny2026("2026-07-01", 39_900).essential_plan).toBe(false);
   });
 
-  it("essentialPlanEligible is false outside NY", () => {
-    expect(essentialPlanEligible({ coverageYear: 2027, state: "NJ", income: 30_000, householdSize: 1 })).toBe(false);
+  it("the Essential Plan is NY's only: NJ at the same income gets the credit, never essential_plan", () => {
+    const r = estimateApplicant({
+      coverageYear: 2027,
+      state: "NJ",
+      income: 30_000,
+      householdSize: 1,
+      benchmarkMonthly: 700,
+    });
+    expect(r.essential_plan).toBeUndefined();
+    expect(r.essentialPlanMembers).toEqual([]);
+    expect(r.ptcEligible).toBe(true);
   });
 });

@@ -1,15 +1,13 @@
-// Every case in tests/fixtures/parameters/aca-test-vectors.json (once `testVectors` in aca-parameters.json), iterated. Most are PolicyEngine's own YAML
+// Every case in tests/fixtures/parameters/aca-test-vectors.json (once `testVectors` in aca-parameters.json), iterated,
+// against the production engine (estimateHousehold; one-applicant cases through tests/helpers/applicant-estimate). Most are PolicyEngine's own YAML
 // tests (an outside oracle); `derivedExamples` are computed from the file's parameters. Where a case
 // needs a year the file does not carry, or an input we do not take (immigration status), the test
 // says so and asserts what we do instead, so a silent change of behaviour still fails.
 import { describe, expect, it } from "vitest";
 import vectors from "../../fixtures/parameters/aca-test-vectors.json";
-import {
-  applicablePercentage,
-  csrLevel,
-  estimateEligibility,
-  premiumTaxCreditMonthly,
-} from "../../../app/domain/eligibility";
+import { applicablePercentage, csrLevel, premiumTaxCreditMonthly } from "../../../app/domain/eligibility";
+import { estimateHousehold } from "../../../app/domain/household-eligibility";
+import { estimateApplicant } from "../../helpers/applicant-estimate";
 import {
   MissingParameterError,
   ageCurveFactor,
@@ -75,7 +73,7 @@ describe("integration vectors (PolicyEngine integration.yaml, Los Angeles)", () 
     // Guideline 2024: 15,060. 30,000 / 15,060 = 1.992 → 199%: 0 + 49/50 × 2% = 1.96%.
     // Monthly: 4,911.564 / 12 − 0.0196 × 30,000 / 12 = 409.297 − 49 = 360.297; × 12 = 4,323.564.
     const c = single2025;
-    const r = estimateEligibility({
+    const r = estimateApplicant({
       coverageYear: c.year,
       state: c.state,
       income: c.magi,
@@ -103,16 +101,20 @@ describe("integration vectors (PolicyEngine integration.yaml, Los Angeles)", () 
   it("2025 household 50/45/15, $75,000: 290%, 5.6%, PTC 11,350.90", () => {
     // Guideline 2024 for 3: 15,060 + 2 × 5,380 = 25,820. 75,000 / 25,820 = 2.9047 → 290%:
     // 4% + 40/50 × 2% = 5.6%. 15,550.90 − 0.056 × 75,000 = 15,550.90 − 4,200 = 11,350.90.
+    // All three people go to the engine: the 15-year-old is above CA's children's line at 290%, so
+    // the benchmark is priced for the whole family, as PolicyEngine's SLCSP is.
     const c = family2025;
-    const r = estimateEligibility({
-      coverageYear: c.year,
-      state: c.state,
-      income: c.magi,
-      householdSize: c.householdSize,
-      applicantAge: c.household[0].age,
-      benchmarkMonthly: c.expected.slcspAnnual! / 12,
-    });
-    expect(r.fplPercent).toBe(pct(c.expected.fplFraction!));
+    const families: number[][] = [];
+    const r = estimateHousehold(
+      { coverageYear: c.year, state: c.state, income: c.magi, people: c.household.map((p) => ({ age: p.age })) },
+      (family) => {
+        families.push([...family]);
+        return c.expected.slcspAnnual! / 12;
+      },
+    );
+    expect(families).toEqual([[0, 1, 2]]);
+    expect(r.medicaidChipMembers).toEqual([]);
+    expect(r.fplPercentWhole).toBe(pct(c.expected.fplFraction!));
     expect(r.applicablePercentage).toBe(c.expected.applicablePct);
     expect(roundCents(r.aptc * 12)).toBe(c.expected.ptcAnnual);
   });
@@ -120,7 +122,7 @@ describe("integration vectors (PolicyEngine integration.yaml, Los Angeles)", () 
   it("2023 single: the file carries neither the 2022 guideline nor the 2023 table; the formula still agrees", () => {
     const c = single2023;
     expect(() =>
-      estimateEligibility({
+      estimateApplicant({
         coverageYear: c.year,
         state: c.state,
         income: c.magi,
@@ -147,7 +149,7 @@ describe("CSR vectors (PolicyEngine marketplace_csr_category.yaml)", () => {
     // Immigration-status cases. We take no immigration input, so below 100% nobody is APTC-eligible.
     if (c.year === 2026) {
       // Expected "none; no PTC": the below-100% exception is repealed from 2026 — we agree.
-      const r = estimateEligibility({ coverageYear: 2026, state, income, householdSize: 1, benchmarkMonthly: 500 });
+      const r = estimateApplicant({ coverageYear: 2026, state, income, householdSize: 1, benchmarkMonthly: 500 });
       expect(r.csr).toBeNull();
       expect(r.aptc).toBe(0);
       expect(r.ptcEligible).toBe(false);
@@ -158,7 +160,7 @@ describe("CSR vectors (PolicyEngine marketplace_csr_category.yaml)", () => {
       // And the whole 2025 estimate cannot run for TX below 100%: the file's Medicaid status list
       // starts in 2026, so the coverage-gap test has no 2025 list.
       expect(() =>
-        estimateEligibility({ coverageYear: 2025, state, income, householdSize: 1, benchmarkMonthly: 500 }),
+        estimateApplicant({ coverageYear: 2025, state, income, householdSize: 1, benchmarkMonthly: 500 }),
       ).toThrow(MissingParameterError);
     }
   });
@@ -238,7 +240,7 @@ describe("NY Essential Plan vectors (PolicyEngine commit 07be47bda1, issue #9471
     const guideline = povertyGuideline(ptcGuidelineYear(c.year), c.state, 1);
     const income = c.fplFraction * guideline;
     const at = (coverageDate: string) =>
-      estimateEligibility({
+      estimateApplicant({
         coverageYear: c.year,
         coverageDate,
         state: c.state,
@@ -266,7 +268,7 @@ describe("NY Essential Plan vectors (PolicyEngine commit 07be47bda1, issue #9471
 describe("derived examples (computed from the parameter file)", () => {
   it.each(V.derivedExamples.cases)("$year size $householdSize income $magi", (c) => {
     const state = "state" in c && c.state ? c.state : "OH";
-    const r = estimateEligibility({
+    const r = estimateApplicant({
       coverageYear: c.year,
       state,
       income: c.magi,
