@@ -49,8 +49,9 @@ type ActionResult = { errors: ErrorFields; values: Record<string, string>; formE
 export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData();
   const values = {
-    email: String(form.get("email") ?? ""),
-    zip: String(form.get("zip") ?? ""),
+    email: String(form.get("email") ?? "").trim(),
+    // The API takes exactly five digits (decision 380); a person's stray space is not an error.
+    zip: String(form.get("zip") ?? "").trim(),
     interest: String(form.get("interest") ?? ""),
   };
   const lang = requestLanguage(request);

@@ -55,12 +55,16 @@ export const Household = z
       .min(1)
       .max(20)
       .optional()
-      .describe("Tax household size; may exceed the people applying. Defaults to the number of people."),
+      .describe(
+        "Tax household size; at least the number of people, and may exceed it (people not applying). Defaults to the number of people.",
+      ),
     people: z
       .array(Person)
       .min(1, "At least one person")
       .max(20)
-      .describe("The people who need coverage; the first is the subscriber"),
+      .describe(
+        'The people who need coverage; the first is the subscriber. At most one "self" and one "spouse", no spouse under 14, and someone 18 or older unless `size` counts more people than are listed (checked by the API; answered 400 naming the field)',
+      ),
   })
   .strict()
   .refine((h) => h.size === undefined || h.size >= h.people.length, {
@@ -100,13 +104,23 @@ export const Year = z
   .max(2100)
   .describe("Plan year; defaults to the year being shopped on the request date");
 
+/** The credit taken in advance each month (docs/decisions/320); above the credit is a 400 naming the field. */
+export const AptcApplied = z
+  .number()
+  .min(0, "Cannot be negative")
+  .max(1_000_000)
+  .describe(
+    "Monthly dollars of the credit to take in advance (0 to the estimated aptc); default the whole credit. Every premium_w_credit follows it; more than the credit is a 400",
+  );
+
 export const ShoppingRequest = z
   .object({
     income: z
       .number()
       .min(0, "Income cannot be negative")
       .max(100_000_000)
-      .refine(isWholeCents, "Whole cents: at most two decimals")
+      // multipleOf (zod checks it without float error) puts the rule in the OpenAPI document too.
+      .multipleOf(0.01, "Whole cents: at most two decimals")
       .describe("Expected yearly household income (MAGI) in US dollars, at most two decimals"),
     household: Household,
     place: Place,
@@ -116,6 +130,7 @@ export const ShoppingRequest = z
       .regex(/^\d{4}-\d{2}-\d{2}$/, "YYYY-MM-DD")
       .optional()
       .describe("Coverage start date; defaults to 1 January of the plan year"),
+    aptc_applied: AptcApplied.optional(),
   })
   .strict();
 export type ShoppingRequest = z.infer<typeof ShoppingRequest>;
@@ -226,6 +241,26 @@ export const IncomeLineAnswer = z.strictObject({
   guideline_year: z.number().int().describe("Poverty-guideline year the line is measured on"),
 });
 
+export const RepaymentRiskRow = z.strictObject({
+  scenario: z
+    .enum(["rise_10", "rise_25", "rise_50", "above_400_fpl"])
+    .describe(
+      "The year-end income: the expected income +10%, +25%, +50%, or the next dollar above 400% of the guideline",
+    ),
+  income: z.number().describe("Household income for the year, dollars"),
+  allowed_credit: z
+    .number()
+    .describe("Credit allowed at that income for the year: 12 x the monthly credit there (same benchmark and rules)"),
+  advance_credit: z.number().describe("Credit taken in advance for the year: 12 x aptc_applied"),
+  repayment: z
+    .number()
+    .describe("Owed back at tax time: max(0, advance_credit - allowed_credit), capped only in tax years with a cap"),
+  cap: z
+    .number()
+    .nullable()
+    .describe("The tax year's repayment cap at that income (Form 8962 Table 5); null: no cap (every year from 2026)"),
+});
+
 export const EligibilityResponse = z.strictObject({
   year: z.number().int(),
   aptc: z.number().describe("Monthly advance premium tax credit in dollars (2 decimals)"),
@@ -271,6 +306,14 @@ export const EligibilityResponse = z.strictObject({
     .optional()
     .describe("Only on our own estimate standing in for the federal one: a sentence saying so"),
   reasons: z.array(z.string()).describe("Plain-language steps of the own calculation; empty from upstream"),
+  aptc_applied: z
+    .number()
+    .describe("Monthly credit taken in advance: the request's aptc_applied, or the whole aptc; the plan prices use it"),
+  repayment_risk: z
+    .array(RepaymentRiskRow)
+    .describe(
+      "What is paid back at tax time if the year's income ends higher, with aptc_applied taken in advance; ascending by income",
+    ),
 });
 
 export const CostLimitAnswer = z.strictObject({
@@ -337,6 +380,11 @@ export const PlansResponse = z.strictObject({
     .string()
     .nullable()
     .describe("Why prices carry no credit (the estimate could not be made)"),
+  aptc_applied: z
+    .number()
+    .nullable()
+    .describe("As eligibility.aptc_applied: the monthly credit every premium_w_credit uses; null without an estimate"),
+  repayment_risk: z.array(RepaymentRiskRow).describe("As eligibility.repayment_risk; empty without an estimate"),
   usage: UsageLevel,
   sort: PlanSort,
   order: z.enum(["asc", "desc"]),

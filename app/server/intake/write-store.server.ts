@@ -53,16 +53,25 @@ export function clientIp(context: unknown): string {
 
 // ------------------------------------------------------------------ shared field rules
 
+/**
+ * An address as the API takes it: surrounding spaces allowed (trimmed), then
+ * zod's email rule. The pattern says the same, so the OpenAPI document (generated
+ * from this schema) is as strict as the check (docs/decisions/380).
+ */
+const EMAIL_AS_SENT = new RegExp(`^\\s*(?:${z.regexes.email.source.slice(1, -1)})\\s*$`);
+
 export const emailField = z
   .string({ error: "Enter your email address." })
+  .min(1, { error: "Enter your email address." })
+  .regex(EMAIL_AS_SENT, { error: "Enter a valid email address, like name@example.com." })
   .trim()
   .min(1, { error: "Enter your email address." })
   .max(254, { error: "That email address is too long." })
   .pipe(z.email({ error: "Enter a valid email address, like name@example.com." }));
 
+/** Exactly five digits, no surrounding spaces (the form page trims what people type; decision 380). */
 export const zipField = z
   .string({ error: "Enter a 5-digit ZIP code." })
-  .trim()
   .regex(/^\d{5}$/, { error: "Enter a 5-digit ZIP code." });
 
 // ------------------------------------------------------------------ waitlist
@@ -172,6 +181,20 @@ export const COMMON_AGENT_TOOLS = [
   "Paper forms",
 ] as const;
 
+/** Separators the phone field ignores: spaces, brackets, dots, plus and hyphens. */
+const PHONE_SEPARATORS = String.raw`[\s().+-]*`;
+/** A 10-digit US number (optionally led by 1) written with any of those separators: what normalizePhone accepts. */
+export const PHONE_AS_SENT = new RegExp(
+  `^${PHONE_SEPARATORS}(?:1${PHONE_SEPARATORS})?[2-9](?:${PHONE_SEPARATORS}\\d){9}${PHONE_SEPARATORS}$`,
+);
+
+/** A licensing code as sent: case and surrounding spaces do not matter (trimmed and upper-cased). */
+const JURISDICTION_AS_SENT = new RegExp(
+  `^\\s*(?:${US_JURISDICTIONS.map((code) => [...code].map((c) => `[${c}${c.toLowerCase()}]`).join("")).join(
+    "|",
+  )})\\s*$`,
+);
+
 function normalizePhone(value: string): string {
   let digits = value.replace(/[\s().+-]/g, "");
   if (digits.length === 11 && digits.startsWith("1")) digits = digits.slice(1);
@@ -187,6 +210,7 @@ export const AgentDiscoveryInput = z.object({
   email: emailField,
   phone: z
     .string({ error: "Enter a 10-digit US phone number." })
+    .regex(PHONE_AS_SENT, { error: "Enter a 10-digit US phone number, like 212-555-0100." })
     .transform(normalizePhone)
     .pipe(z.string().regex(/^[2-9]\d{9}$/, { error: "Enter a 10-digit US phone number, like 212-555-0100." })),
   npn: z
@@ -197,6 +221,7 @@ export const AgentDiscoveryInput = z.object({
     .array(
       z
         .string()
+        .regex(JURISDICTION_AS_SENT, { error: "Use two-letter state codes, like NY." })
         .trim()
         .toUpperCase()
         .pipe(z.enum(LICENSING_JURISDICTIONS, { error: "Use two-letter state codes, like NY." })),

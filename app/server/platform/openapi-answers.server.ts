@@ -1,5 +1,13 @@
 import { z } from "zod";
 import { PROVIDER_TYPE_ORDER } from "../../domain/coverage-suggestions";
+import type { EligibilityDrift } from "../shopping/eligibility-fallback.server";
+import type {
+  DrugCoverageAnswer,
+  DrugSuggestionsAnswer,
+  ProviderCoverageAnswer,
+  ProviderSuggestionsAnswer,
+} from "../upstream/lookups.server";
+import type { sharedStateStatus } from "./shared-state.server";
 
 /**
  * Answer shapes for the OpenAPI document (./openapi.server.ts) of the routes
@@ -22,16 +30,29 @@ export const ApiErrorResponse = z.strictObject({
 });
 
 const UpstreamState = z
-  .enum(["ok", "partial", "unavailable"])
-  .describe("ok; partial: some upstream calls failed; unavailable: none answered");
+  .enum(["ok", "partial", "unavailable", "busy"])
+  .describe(
+    "ok; partial: some upstream calls failed; unavailable: none answered; busy: the upstream call budget is spent (see notice)",
+  );
+/** Why upstream gave no answer (app/server/upstream/lookups.server.ts UpstreamNotice), with upstream unavailable or busy. */
+const UpstreamNotice = z
+  .object({ code: z.string(), message: z.string().describe("A sentence a person can read") })
+  .optional()
+  .describe("Set when upstream gave no answer: why");
 const CoverageValue = z.enum(["Covered", "NotCovered", "PartialCovered", "GenericCovered", "DataNotProvided"]);
 const CoverageSource = z.enum(["upstream", "own_data", "none"]);
 
 export const HealthResponse = z.object({
-  status: z.literal("ok"),
+  status: z
+    .enum(["ok", "degraded"])
+    .describe("degraded: pages and prices are served, but the write store cannot be reached (writes answer 503)"),
   commit: z.string().describe("Build revision"),
   env: z.string().describe("Deployment name (DEPLOY_ENV)"),
-  upstream: z.enum(["sample", "live"]).describe("sample: answers come from the bundled fake upstream"),
+  upstream: z
+    .enum(["sample", "live", "key_rejected", "busy"])
+    .describe(
+      "sample: answers come from the bundled fake upstream; key_rejected: upstream refused our key and has not answered since; busy: waiting out upstream's Retry-After",
+    ),
   planData: z.enum(["sample", "real", "missing"]),
   planStore: z
     .object({
@@ -50,6 +71,28 @@ export const HealthResponse = z.object({
     })
     .nullable()
     .describe("The plan store's own metadata; null when no store is loaded"),
+  eligibilityDrift: z
+    .object({
+      compared: z.number().int().describe("Fresh upstream estimates compared with our own"),
+      meanAbsAptc: z.number().describe("Mean absolute difference of the monthly credit, dollars"),
+      maxAbsAptc: z.number().describe("Largest absolute difference of the monthly credit, dollars"),
+      csrDiffers: z.number().int().describe("Comparisons where the cost-sharing reduction differed"),
+      medicaidDiffers: z.number().int().describe("Comparisons where the Medicaid/CHIP verdict differed"),
+    })
+    .describe("How far our own subsidy estimate is from upstream's (decision 205)"),
+  sharedState: z
+    .object({
+      shared: z.boolean().describe("Limits and caches are shared on Redis (REDIS_URL set)"),
+      fallbacks: z.number().int().describe("Decisions this process made alone while Redis could not answer"),
+    })
+    .describe("Limits shared on Redis and this process's fallbacks"),
+  writeStore: z
+    .object({
+      state: z.enum(["ok", "unavailable"]).describe("unavailable: writes answer 503 write_store_unavailable"),
+      since: z.string().optional().describe("When the write store became unreachable (ISO 8601)"),
+      outages: z.number().int().describe("Write-store outages this process has seen"),
+    })
+    .describe("Whether the write store can be reached (docs/decisions/370)"),
   warnings: z.array(z.string()).describe("Names of settings with a start-up warning"),
 });
 
@@ -57,7 +100,8 @@ export const DrugAutocompleteResponse = z.object({
   drugs: z.array(
     z.object({ rxcui: z.string(), name: z.string(), strength: z.string(), route: z.string(), full_name: z.string() }),
   ),
-  upstream: z.enum(["ok", "unavailable"]),
+  upstream: z.enum(["ok", "unavailable", "busy"]),
+  notice: UpstreamNotice,
   sample: z.boolean(),
 });
 
@@ -79,6 +123,7 @@ export const ProviderAutocompleteResponse = z.object({
     }),
   ),
   upstream: UpstreamState,
+  notice: UpstreamNotice,
   failedTypes: z.array(z.enum(PROVIDER_TYPE_ORDER)).optional(),
   sample: z.boolean(),
 });
@@ -98,6 +143,7 @@ export const DrugCoveredResponse = z.object({
     }),
   ),
   upstream: UpstreamState,
+  notice: UpstreamNotice,
   year: z.number().int(),
   sample: z.boolean(),
 });
@@ -114,6 +160,7 @@ export const ProviderCoveredResponse = z.object({
     }),
   ),
   upstream: UpstreamState,
+  notice: UpstreamNotice,
   year: z.number().int(),
   sample: z.boolean(),
 });
@@ -144,3 +191,17 @@ export const EnrollmentApplicationResponse = z.object({
   contact: z.looseObject({}),
   attestation: z.object({ version: z.string(), attested_at: z.string() }),
 });
+
+/**
+ * The shapes above are the routes' TypeScript answer types, checked by the compiler: a field added to
+ * an answer type and not here (or here and not there) fails `npm run typecheck` (issue 31).
+ */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export const answerTypesMatch: [
+  Same<z.output<typeof DrugAutocompleteResponse>, DrugSuggestionsAnswer>,
+  Same<z.output<typeof ProviderAutocompleteResponse>, ProviderSuggestionsAnswer>,
+  Same<z.output<typeof DrugCoveredResponse>, DrugCoverageAnswer>,
+  Same<z.output<typeof ProviderCoveredResponse>, ProviderCoverageAnswer>,
+  Same<z.output<typeof HealthResponse>["eligibilityDrift"], EligibilityDrift>,
+  Same<z.output<typeof HealthResponse>["sharedState"], ReturnType<typeof sharedStateStatus>>,
+] = [true, true, true, true, true, true];

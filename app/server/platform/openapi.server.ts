@@ -30,6 +30,8 @@ import {
   UploadResponse,
   WaitlistResponse,
 } from "./openapi-answers.server";
+import { env } from "./env.server";
+import { completeOperations, HEADERS, nullInNullableEnums } from "./openapi-edges.server";
 
 export { ApiErrorResponse };
 
@@ -157,6 +159,9 @@ export function openApiDocument(): Json {
       get: {
         tags: ["Service"],
         summary: "Health check (load balancer and deploy smoke test)",
+        operationId: "getHealth",
+        description:
+          "Cheap by design: no upstream call. Says which build runs, whether the upstream is the sample fake, live, refusing our key or busy, what plan data is loaded, how far our own subsidy estimate drifts from upstream's, and whether limits are shared on Redis.",
         responses: { "200": json("HealthResponse", "The service is up") },
       },
     },
@@ -164,6 +169,9 @@ export function openApiDocument(): Json {
       get: {
         tags: ["Service"],
         summary: "This document",
+        operationId: "getOpenApiDocument",
+        description:
+          "The OpenAPI 3.0.3 document of every /api operation, generated from the schemas the routes validate with.",
         responses: {
           "200": {
             description: "OpenAPI 3.0 document",
@@ -176,6 +184,7 @@ export function openApiDocument(): Json {
       get: {
         tags: ["Shopping"],
         summary: "Counties of a ZIP code, largest share first; sbeRedirect for state-based marketplaces",
+        operationId: "getCounties",
         description:
           "Answered from own ZIP-county data; only a ZIP absent from it goes to the upstream look-up. `state` narrows a ZIP that crosses a state line.",
         parameters: queryParameters(countiesQuery),
@@ -193,6 +202,9 @@ export function openApiDocument(): Json {
         tags: ["Shopping"],
         summary:
           "Subsidy estimate: aptc, csr, is_medicaid_chip, in_coverage_gap (NY computed here, other states from upstream)",
+        operationId: "postEligibility",
+        description:
+          "The household's monthly premium tax credit, cost-sharing reduction and Medicaid/CHIP, coverage-gap or Essential Plan guidance for the place and year. New York is computed here; other states come from upstream, with our own estimate when upstream cannot answer.",
         requestBody: jsonBody("ShoppingRequest", SHOPPING_EXAMPLE),
         responses: {
           "200": json("EligibilityResponse", "The estimate"),
@@ -210,6 +222,9 @@ export function openApiDocument(): Json {
       post: {
         tags: ["Shopping"],
         summary: "Every plan offered at the place, priced for the household, filtered and sorted",
+        operationId: "postPlans",
+        description:
+          "Plans from the service's own plan store (upstream plan search for states without own data), each priced before and after the credit, filtered, sorted over the whole list and paged.",
         requestBody: jsonBody("PlansRequest", {
           ...SHOPPING_EXAMPLE,
           filters: { metal_levels: ["Silver"] },
@@ -233,6 +248,9 @@ export function openApiDocument(): Json {
       post: {
         tags: ["Drugs and doctors"],
         summary: "Drug names with RxCUIs (upstream; empty when it is down)",
+        operationId: "postDrugAutocomplete",
+        description:
+          "Suggestions for typed drug names. When upstream cannot answer the list is empty, `upstream` says unavailable or busy and `notice` says why.",
         requestBody: jsonBody("DrugAutocompleteRequest", { query: "lipit" }),
         responses: { "200": json("DrugAutocompleteResponse", "Suggestions"), ...BODY_ERRORS },
       },
@@ -241,6 +259,9 @@ export function openApiDocument(): Json {
       post: {
         tags: ["Drugs and doctors"],
         summary: "Doctors, facilities and groups by name near a ZIP (three upstream calls, merged)",
+        operationId: "postProviderAutocomplete",
+        description:
+          "Suggestions for a typed provider name near a ZIP. When some upstream calls fail `upstream` is partial and `failedTypes` names them; when none answer, unavailable or busy with a `notice`.",
         requestBody: jsonBody("ProviderAutocompleteRequest", { query: "avery", zip: "75201" }),
         responses: { "200": json("ProviderAutocompleteResponse", "Suggestions"), ...BODY_ERRORS },
       },
@@ -249,6 +270,9 @@ export function openApiDocument(): Json {
       post: {
         tags: ["Drugs and doctors"],
         summary: "Coverage of drugs by plans (upstream, tiers from own formulary rows)",
+        operationId: "postDrugsCovered",
+        description:
+          "One result per drug and plan: upstream's coverage with tiers and restrictions from the plan store's formulary rows; own rows alone when upstream cannot answer.",
         requestBody: jsonBody("DrugCoveredRequest", { rxcuis: ["617318"], plan_ids: ["10101TX0010004"] }),
         responses: { "200": json("DrugCoveredResponse", "One result per (rxcui, plan_id)"), ...BODY_ERRORS },
       },
@@ -257,6 +281,9 @@ export function openApiDocument(): Json {
       post: {
         tags: ["Drugs and doctors"],
         summary: "Network status of providers in plans (upstream, tiers from own network rows)",
+        operationId: "postProvidersCovered",
+        description:
+          "One result per provider and plan: upstream's network status with tiers from the plan store's network rows; own rows alone when upstream cannot answer.",
         requestBody: jsonBody("ProviderCoveredRequest", { npis: ["1000000004"], plan_ids: ["10101TX0010004"] }),
         responses: { "200": json("ProviderCoveredResponse", "One result per (npi, plan_id)"), ...BODY_ERRORS },
       },
@@ -265,11 +292,15 @@ export function openApiDocument(): Json {
       post: {
         tags: ["Intake"],
         summary: "Join the waitlist (answers after the commit)",
+        operationId: "postWaitlist",
+        description:
+          "Saves the address with its interest and queues the confirmation email; answers only after the write is committed. The same address and interest again answers the same id.",
         requestBody: jsonBody("WaitlistRequest", { email: "pat@example.com", zip: "75201", interest: "consumer" }),
         responses: {
           "200": json("WaitlistResponse", "Saved (or already on the list)"),
           ...BODY_ERRORS,
           "500": error("Write store missing or unusable (write_store_unavailable, naming DATABASE_URL)"),
+          "503": error("Write store unreachable for now (write_store_unavailable; Retry-After): nothing was saved"),
         },
       },
     },
@@ -277,11 +308,15 @@ export function openApiDocument(): Json {
       post: {
         tags: ["Intake"],
         summary: "Agent discovery form",
+        operationId: "postAgentDiscovery",
+        description:
+          "Saves a licensed agent's answers with the consent version they agreed to, and queues the confirmation emails.",
         requestBody: jsonBody("AgentDiscoveryRequest"),
         responses: {
           "200": json("DiscoveryResponse", "Saved"),
           ...BODY_ERRORS,
           "500": error("Write store missing or unusable (write_store_unavailable)"),
+          "503": error("Write store unreachable for now (write_store_unavailable; Retry-After): nothing was saved"),
         },
       },
     },
@@ -289,6 +324,8 @@ export function openApiDocument(): Json {
       post: {
         tags: ["Intake"],
         summary: "Upload one blank PDF, JPG or PNG document",
+        operationId: "postAgentDiscoveryUpload",
+        description: "One blank form an agent uses today, as PDF, JPG or PNG (checked by content, not by name).",
         requestBody: {
           required: true,
           content: {
@@ -336,20 +373,31 @@ export function openApiDocument(): Json {
           in: "query",
           required: false,
           schema: { type: "string" },
-          description: "base64url HMAC-SHA256 of the lower-cased address",
+          description:
+            'base64url (no padding) of HMAC-SHA256, keyed with UNSUBSCRIBE_TOKEN_SECRET, of "unsubscribe:v1:" followed by the address trimmed and lower-cased',
         },
       ],
       get: {
         tags: ["Intake"],
         summary: "Open an unsubscribe link: redirect to the confirmation page (nothing changes)",
+        operationId: "getUnsubscribe",
+        description:
+          "The List-Unsubscribe link of every email. Opened in a browser it redirects to the confirmation page; nothing changes until the POST.",
         responses: {
-          "303": { description: "To /unsubscribe?email=&token=" },
+          "303": {
+            description: "To /unsubscribe?email=&token=",
+            headers: { Location: { $ref: "#/components/headers/Location" } },
+          },
           "400": error("Missing or wrong token (invalid_unsubscribe_link)"),
+          "503": error("UNSUBSCRIBE_TOKEN_SECRET not set (unsubscribe_unavailable)"),
         },
       },
       post: {
         tags: ["Intake"],
         summary: "Unsubscribe (RFC 8058 one-click: body List-Unsubscribe=One-Click)",
+        operationId: "postUnsubscribe",
+        description:
+          "Stops every email to the address. Idempotent. The address and token may come in the query string or the body.",
         requestBody: {
           required: false,
           content: {
@@ -379,12 +427,20 @@ export function openApiDocument(): Json {
       post: {
         tags: ["Intake"],
         summary: "Submit an enrollment application for a plan offered at the place",
+        operationId: "postEnrollmentApplication",
+        description:
+          "Stores the application (plan offered at the place in the year, household, contact, attestation) and answers its id and a one-time access token.",
         requestBody: jsonBody("EnrollmentApplicationRequest"),
         responses: {
-          "201": json("EnrollmentCreatedResponse", "Received; Location names the application"),
+          "201": {
+            ...json("EnrollmentCreatedResponse", "Received; Location names the application"),
+            headers: { Location: { $ref: "#/components/headers/Location" } },
+          },
           ...BODY_ERRORS,
           "500": error("Write store missing or unusable (write_store_unavailable)"),
-          "503": error("Plan store unreadable (plan_store_unavailable)"),
+          "503": error(
+            "Plan store unreadable (plan_store_unavailable), or write store unreachable for now (write_store_unavailable; Retry-After)",
+          ),
         },
       },
     },
@@ -392,6 +448,9 @@ export function openApiDocument(): Json {
       get: {
         tags: ["Intake"],
         summary: "Read an application back with its access token",
+        operationId: "getEnrollmentApplication",
+        description:
+          "Reads a stored application back; the access token from the creation answer goes in the Authorization header as a bearer token.",
         parameters: [{ name: "applicationId", in: "path", required: true, schema: { type: "string" } }],
         security: [{ applicationToken: [] }],
         responses: {
@@ -404,20 +463,31 @@ export function openApiDocument(): Json {
     },
   };
 
+  completeOperations(paths);
+  const schemas = { ...requests, ...responses };
+  nullInNullableEnums(schemas);
+
   cached = {
     openapi: "3.0.3",
     info: {
       title: "Health-plan marketplace API",
       version: "1.0.0",
+      contact: { name: "Health Plan Marketplace operations", email: env().OPERATIONS_EMAIL },
       description:
         "ZIP to county, subsidy estimate and priced plans; drug and doctor coverage; waitlist and agent intake. " +
         'Every error is {"error": {"code", "message", "fields"?}}. Prose: docs/api.md.',
     },
     servers: [{ url: "/" }],
-    tags: [{ name: "Shopping" }, { name: "Drugs and doctors" }, { name: "Intake" }, { name: "Service" }],
+    tags: [
+      { name: "Shopping", description: "ZIP to county, subsidy estimate, priced plans" },
+      { name: "Drugs and doctors", description: "Drug and doctor look-ups and their coverage by plans" },
+      { name: "Intake", description: "Waitlist, agent discovery, enrollment applications, unsubscribe" },
+      { name: "Service", description: "Health and this document" },
+    ],
     paths,
     components: {
-      schemas: { ...requests, ...responses },
+      schemas,
+      headers: HEADERS,
       securitySchemes: {
         applicationToken: {
           type: "http",

@@ -13,6 +13,8 @@ export const MAX_PLAN_IDS_PER_REQUEST = 500;
 
 const query = z
   .string({ error: "Send the typed text as a string." })
+  // Checked on the text as sent, so the document's pattern says what trim + min(3) do: a first and a last non-space with something between.
+  .regex(/\S[\s\S]+\S/, `Type at least ${MIN_QUERY_LENGTH} characters.`)
   .trim()
   .min(MIN_QUERY_LENGTH, `Type at least ${MIN_QUERY_LENGTH} characters.`)
   .max(MAX_QUERY_LENGTH, `Use at most ${MAX_QUERY_LENGTH} characters.`);
@@ -37,7 +39,7 @@ export const ProviderAutocompleteBody = z.object({
   query,
   zip: z
     .string({ error: "Send the 5-digit ZIP code." })
-    .trim()
+    // Exactly five digits, spaces refused: the schema's pattern is the rule (decision 380).
     .regex(/^\d{5}$/, "Send the 5-digit ZIP code."),
   year,
 });
