@@ -100,6 +100,33 @@ function partKey(kind: string, text: string): string | undefined {
 }
 
 /**
+ * The keys of a request's parts (the URL, each header, the cookies) worked out without collecting
+ * anything for the engine: the firewall's first, cheap check (engine.ts). Undefined when the request
+ * has a body, a part too long to have a key, or is anywhere near the engine's input limits (then
+ * it is collected and judged in full, as before).
+ */
+export function partKeys(data: RequestData): string[] | undefined {
+  if (data.body) return undefined;
+  const url = partKey("u", data.url);
+  if (url === undefined) return undefined;
+  const keys = [url];
+  let chars = data.url.length;
+  let count = 0;
+  for (const name in data.headers) {
+    const value = data.headers[name];
+    if (value === undefined) continue;
+    const sent = Array.isArray(value) ? value.join(", ") : value;
+    chars += sent.length;
+    // Decoded copies and text-header copies can make the engine's input up to about four times the text.
+    if (++count > MAX_NAMED || chars > ENGINE_INPUT_LIMITS.chars / 4) return undefined;
+    const key = name === "cookie" ? partKey("c", sent) : partKey("h", `${name}\0${sent}`);
+    if (key === undefined) return undefined;
+    keys.push(key);
+  }
+  return keys;
+}
+
+/**
  * One independently judged part of a request: the URL (path and query), one
  * header, the cookies, the body. `key` identifies a part whose verdict may be
  * remembered (engine.ts); the body has none.

@@ -151,6 +151,25 @@ describe("remembered part verdicts (decision 282)", () => {
     expect(remembering.stats.remembered).toBeGreaterThan(1_000);
   }, 120_000);
 
+  it("answers a request already judged from its parts' digests, collecting nothing (issue 29)", () => {
+    const remembering = new FirewallEngine(undefined, 1_000_000);
+    const request = {
+      url: "/plans/12345FL0010001-01?zip=32119&income=90000",
+      headers: { ...headers, cookie: "lang=es" },
+    };
+    expect(remembering.inspect(request).remembered).toBe(false);
+    let runs = 0;
+    const run = remembering.run.bind(remembering);
+    remembering.run = (...args) => (runs++, run(...args));
+    expect(remembering.inspect(request)).toMatchObject({ blocked: false, remembered: true, micros: 0 });
+    expect(runs).toBe(0);
+    // One part it has not judged (another cookie) runs the engine on that part only, and still blocks an attack.
+    expect(remembering.inspect({ ...request, headers: { ...request.headers, cookie: "x=' OR 1=1 --" } }).blocked).toBe(
+      true,
+    );
+    expect(runs).toBe(1);
+  });
+
   it("does not remember a part of a blocked request or of a run past its budget", () => {
     const remembering = new FirewallEngine(undefined, 1_000_000);
     const attack = { url: "/api/plans", headers: { ...headers, "x-note": "<script>alert(1)</script>" } };
