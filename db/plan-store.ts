@@ -21,6 +21,9 @@
  *   after the load (see planStoreDdl()).
  */
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { planCrosswalk } from "./plan-store-crosswalk";
+
+export { planCrosswalk };
 
 /** Bumped when a table or column changes meaning; the read module refuses an older store. */
 export const PLAN_STORE_SCHEMA_VERSION = 1;
@@ -486,4 +489,5 @@ export const planStoreTables = [
   formulary,
   drugNames,
   providerNetwork,
+  planCrosswalk,
 ] as const;

@@ -18,6 +18,7 @@ import { fsyncPath, removeStaleTemporaries } from "../db/plan-store-file";
 import { PlanStoreLoader, inserter, type LoadProgress } from "./load";
 import type { FileReport } from "./readers/run";
 import { DEFAULT_MIN_RATIO, StoreRefusedError, checkCompleteness, checkShrink, type GateProblem } from "./gate";
+import { checkCrosswalk } from "./crosswalk-gate";
 import { contentSize } from "./readers/zip";
 import { SOURCE_FILES, resolveSources, type SourceLayout } from "./sources";
 
@@ -119,7 +120,10 @@ export async function buildPlanStore(options: BuildPlanStoreOptions): Promise<Lo
     const years = layout.years.map((y) => y.year);
 
     // The gate: nothing below runs for a refused store; the catch removes the temporary file.
-    const incomplete = checkCompleteness(db, years, missingFiles(layout));
+    const incomplete = [
+      ...checkCompleteness(db, years, missingFiles(layout)),
+      ...checkCrosswalk(db, years, layout.crosswalks.length > 0),
+    ];
     if (incomplete.length > 0 && !options.allowIncomplete)
       throw new StoreRefusedError(
         incomplete,

@@ -134,7 +134,8 @@ export function storeCounts(db: Database.Database): Map<string, number> {
       .all() as Array<{ plan_year: number; state: string; n: number }>)
       counts.set(`plans ${r.plan_year} ${r.state}`, r.n);
   }
-  for (const t of ["rates", "benefits", "service_areas", "counties", "zip_counties", "formulary", "provider_network"]) {
+  const tables = ["rates", "benefits", "service_areas", "counties", "zip_counties", "formulary", "provider_network"];
+  for (const t of [...tables, "plan_crosswalk"]) {
     if (has(t)) counts.set(t, (db.prepare(`SELECT count(*) AS n FROM "${t}"`).get() as { n: number }).n);
   }
   return counts;

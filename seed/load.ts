@@ -37,6 +37,7 @@ import type { SourceLayout, YearSources } from "./sources";
 import { areaCounties, loadCountyChanges, remapZipCounties, type StagedZipCounty } from "./county-codes";
 import { stateOfCounty } from "../db/plan-store-values";
 import path from "node:path";
+import { loadCrosswalks } from "./load-crosswalk";
 
 export type LoadProgress = FileProgress & {
   /** Bytes read over all source files so far, and their total. */
@@ -146,6 +147,8 @@ export class PlanStoreLoader {
     if (layout.zipCountyHud) await this.loadZipCounty(layout.zipCountyHud, "hud");
     if (layout.zctaCountyCensus) await this.loadZipCounty(layout.zctaCountyCensus, "census");
     for (const year of layout.years) await this.loadYear(year);
+    const years = layout.years.map((y) => y.year);
+    this.files.push(...(await loadCrosswalks(this.db, layout.crosswalks, years, (f) => this.runOptions(f))));
     this.mapRetiredZipCounties();
     this.finishZipCounties();
     this.finishCounties();

@@ -22,6 +22,7 @@ export const SOURCE_FILES = {
   serviceAreas: "service-area-puf.csv",
   quality: "quality-puf.csv",
   network: "network-puf.csv",
+  crosswalk: "plan-id-crosswalk-puf.csv",
   machineReadableDir: "mr",
 } as const;
 
@@ -62,6 +63,11 @@ export type SourceLayout = {
   counties?: string;
   zipCountyHud?: string;
   zctaCountyCensus?: string;
+  /**
+   * Plan ID Crosswalk PUFs (root, then year directories): each maps the plans
+   * of the year before to those of the year its header names (decision 340).
+   */
+  crosswalks: string[];
   years: YearSources[];
   /** Every file that will be read, for progress totals. */
   allFiles: string[];
@@ -185,11 +191,15 @@ export async function resolveSources(
     counties: at(dir, SOURCE_FILES.counties),
     zipCountyHud: at(dir, SOURCE_FILES.zipCountyHud),
     zctaCountyCensus: at(dir, SOURCE_FILES.zctaCountyCensus),
+    crosswalks: [dir, ...years.filter(() => yearDirs.length > 0).map((y) => path.join(dir, String(y.year)))]
+      .map((base) => at(base, SOURCE_FILES.crosswalk))
+      .filter((f): f is string => f !== undefined),
     years,
     allFiles: [],
   };
   const all = new Set<string>();
-  for (const f of [layout.states, layout.counties, layout.zipCountyHud, layout.zctaCountyCensus]) if (f) all.add(f);
+  for (const f of [layout.states, layout.counties, layout.zipCountyHud, layout.zctaCountyCensus, ...layout.crosswalks])
+    if (f) all.add(f);
   for (const y of years) {
     for (const f of Object.values(y.files)) if (f) all.add(f);
     for (const m of y.machineReadable) all.add(m.path);

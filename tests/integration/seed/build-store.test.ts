@@ -20,6 +20,7 @@ import {
   tempDir,
   removeTempDirs,
 } from "./fixture-store";
+import { writeSameIdCrosswalk } from "../renewal/same-id-crosswalk";
 
 afterAll(() => removeTempDirs());
 
@@ -92,7 +93,7 @@ describe("buildPlanStore on the fixture source directory", () => {
       const indexes = db
         .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         .all();
-      expect(indexes.length).toBe(14);
+      expect(indexes.length).toBe(15); // 14 + plan_crosswalk_from (decision 340)
     } finally {
       db.close();
     }
@@ -156,6 +157,8 @@ describe("buildPlanStore on the fixture source directory", () => {
       edit(path.join(src, "2026", name), (t) => t.replace(/^2026,/gm, "2025,").replace(/^2027,/gm, "2026,"));
     }
     cpSync(path.join(src, "2027", "rating-areas-by-county.csv"), path.join(src, "rating-areas-by-county.csv"));
+    // Two consecutive years: the 2026 → 2027 crosswalk goes with the 2027 files (decision 340).
+    await writeSameIdCrosswalk(path.join(src, "2026"), 2026, 2027, path.join(src, "2027"));
     const out = path.join(tempDir(), "plan-store.sqlite");
     const both = await buildPlanStore({ sourceDir: src, outPath: out });
     expect(both.years).toEqual([2026, 2027]);

@@ -12,6 +12,7 @@ import { main as seedCli } from "../../../seed/cli";
 import { SourceFormatError } from "../../../seed/readers/types";
 import { businessYearsOf } from "../../../seed/sources";
 import { FIXTURE_SOURCE, REPO, copyFixtureSource, removeTempDirs, tempDir } from "./fixture-store";
+import { writeSameIdCrosswalk } from "../renewal/same-id-crosswalk";
 
 afterAll(() => removeTempDirs());
 
@@ -60,6 +61,8 @@ describe("plan years", () => {
       const older = rows.filter((r) => /^2027,/.test(r)).map((r) => r.replace(/^2027,/, "2026,"));
       writeFileSync(file, [text, ...older].join("\n") + "\n");
     }
+    // Two consecutive years: the gate wants the 2026 → 2027 Plan ID Crosswalk (decision 340).
+    await writeSameIdCrosswalk(src, 2026, 2027);
     const out = path.join(tempDir(), "plan-store.sqlite");
     const report = await buildPlanStore({ sourceDir: src, outPath: out });
     expect(report.years).toEqual([2026, 2027]);
