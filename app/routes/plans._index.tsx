@@ -15,10 +15,11 @@ import { useHydrated } from "../components/plans/use-hydrated";
 import { ZipForm } from "../components/zip-form";
 import { CountyChoice } from "../components/plans/county-choice";
 import { EligibilitySummary } from "../components/plans/eligibility-summary";
-import { FiltersForm } from "../components/plans/filters-form";
+import { FiltersForm, RESULTS_ANCHOR } from "../components/plans/filters-form";
 import { HouseholdForm } from "../components/plans/household-form";
 import { HouseholdSummary } from "../components/plans/household-summary";
 import { IncomeWhatIf } from "../components/plans/income-what-if";
+import { creditInPricesSentence, RepaymentRisk } from "../components/plans/repayment-risk";
 import { DrugsAndDoctors } from "../components/plans/drugs-and-doctors";
 import { ResultsPager } from "../components/plans/results-pager";
 import { COVERAGE_SORT } from "../domain/coverage-order";
@@ -282,6 +283,7 @@ function Results({ page, headingRef }: { page: ResultsPage; headingRef: RefObjec
         compact
         more={page.whatIf ? <IncomeWhatIf whatIf={page.whatIf} /> : null}
       />
+      {results.eligibility ? <RepaymentRisk eligibility={results.eligibility} state={state} /> : null}
       <DrugsAndDoctors
         drugs={state.drugs}
         doctors={state.doctors}
@@ -308,54 +310,61 @@ function Results({ page, headingRef }: { page: ResultsPage; headingRef: RefObjec
         <h2 id="plans-heading" tabIndex={-1}>
           {t("results.plansHeading", { count: results.plan_count, year: results.year })}
         </h2>
-        <FiltersForm
-          state={state}
-          options={page.filterOptions}
-          sort={state.sort === COVERAGE_SORT ? COVERAGE_SORT : results.sort}
-        />
-        {/* A polite live region: with JavaScript a filter applies in place and this sentence says the new count. */}
-        <p className="plan-count" role="status" data-testid="plan-count">
-          {countWords(results.plan_count, results.total_plan_count, listPage, place.countyName, w)}{" "}
-          {results.eligibility && results.eligibility.aptc > 0
-            ? t("results.pricesWithCredit", { amount: money(results.eligibility.aptc, lang) })
-            : t("results.fullPrices")}
-          {filtered ? (
-            <>
-              {" "}
-              <Link to={clearFilters} preventScrollReset>
-                {t("results.clearFilters")}
-              </Link>
-            </>
-          ) : null}
-        </p>
-        {results.plans.length > 0 ? (
-          <>
-            <ol className="plan-list" start={listPage.first}>
-              {results.plans.map((plan) => (
-                <PlanCard
-                  key={plan.id}
-                  plan={plan}
-                  state={state}
-                  listPage={listPage.page}
-                  usage={results.usage}
-                  householdSize={results.household_size}
-                  drugCoverage={page.drugCoverage}
-                  doctorCoverage={page.doctorCoverage}
-                  compareChecked={ticks.ids.includes(plan.id)}
-                  onCompareTick={hydrated ? ticks.tick : undefined}
-                  compareInvalid={ticks.error !== null}
-                  extras={page.extras[plan.id]}
-                />
-              ))}
-            </ol>
-            <ResultsPager state={state} listPage={listPage} />
-          </>
-        ) : (
-          <p className="notice">
-            <Trans t={t} i18nKey="results.noMatch" components={{ all: <Link to={clearFilters} /> }} />
-          </p>
-        )}
-        {results.plans.length > 0 || ticks.ids.length > 0 ? (
+        {/* Issue 28 item 3: on a phone the filters are one sticky line above the list; from 1024 px a column beside it. */}
+        <div className="results-layout">
+          <FiltersForm
+            state={state}
+            options={page.filterOptions}
+            sort={state.sort === COVERAGE_SORT ? COVERAGE_SORT : results.sort}
+            planCount={results.plan_count}
+          />
+          <div className="results-list" id={RESULTS_ANCHOR} tabIndex={-1}>
+            {/* A polite live region: with JavaScript a filter applies in place and this sentence says the new count. */}
+            <p className="plan-count" role="status" data-testid="plan-count">
+              {countWords(results.plan_count, results.total_plan_count, listPage, place.countyName, w)}{" "}
+              {results.eligibility && results.eligibility.aptc > 0
+                ? creditInPricesSentence(results.eligibility, w)
+                : t("results.fullPrices")}
+              {filtered ? (
+                <>
+                  {" "}
+                  <Link to={clearFilters} preventScrollReset>
+                    {t("results.clearFilters")}
+                  </Link>
+                </>
+              ) : null}
+            </p>
+            {results.plans.length > 0 ? (
+              <>
+                <ol className="plan-list" start={listPage.first}>
+                  {results.plans.map((plan) => (
+                    <PlanCard
+                      key={plan.id}
+                      plan={plan}
+                      state={state}
+                      listPage={listPage.page}
+                      usage={results.usage}
+                      householdSize={results.household_size}
+                      drugCoverage={page.drugCoverage}
+                      doctorCoverage={page.doctorCoverage}
+                      compareChecked={ticks.ids.includes(plan.id)}
+                      onCompareTick={hydrated ? ticks.tick : undefined}
+                      compareInvalid={ticks.error !== null}
+                      extras={page.extras[plan.id]}
+                    />
+                  ))}
+                </ol>
+                <ResultsPager state={state} listPage={listPage} />
+              </>
+            ) : (
+              <p className="notice">
+                <Trans t={t} i18nKey="results.noMatch" components={{ all: <Link to={clearFilters} /> }} />
+              </p>
+            )}
+          </div>
+        </div>
+        {/* Issue 28 item 2: with JavaScript the tray comes with the first tick; without, it is the form at the list's end. */}
+        {(!hydrated && results.plans.length > 0) || ticks.ids.length > 0 || ticks.error ? (
           <CompareTray state={state} ticks={ticks} names={names} listPage={listPage.page} />
         ) : null}
       </section>

@@ -73,8 +73,10 @@ export function useCompareTicks(serverError: CompareError | null, names: Map<str
 }
 
 /**
- * The compare tray: a bar that stays at the bottom of the screen while the plan list is in view,
- * with the number of plans ticked, their names and the Compare button. It is the compare form
+ * The compare tray: with JavaScript, a bar that comes with the first tick and stays at the bottom
+ * of the screen while the plan list is in view (never over the focused control: plans.css gives
+ * the page a scroll padding of its height, and it does not stick on short screens or at 400 %
+ * zoom), with the number of plans ticked, their names and the Compare button. It is the compare form
  * itself: without JavaScript the ticks are sent with it to /plans, which goes on to the comparison
  * for 2 or 3 and shows the list again with the error here for 1 or 4 (its action's #compare-tray
  * brings the error into view). With JavaScript the count and names follow each tick, said in a
@@ -110,7 +112,8 @@ export function CompareTray({
       method="get"
       action="/plans#compare-tray"
       id={COMPARE_FORM_ID}
-      className="compare-tray"
+      // Sticky only with JavaScript, where it comes with the first tick (issue 28 item 2); without, it stays at the list's end.
+      className={hydrated ? "compare-tray sticky" : "compare-tray"}
       aria-labelledby="compare-tray-title"
       autoComplete="off"
       onSubmit={hydrated ? onSubmit : undefined}

@@ -80,18 +80,37 @@ export function EligibilitySummary({
     </>
   );
   if (compact) {
+    // One line once set (issue 28 item 1): the first message's heading; the others and the details open from it.
+    const [first, ...rest] = messages;
+    const tone = (m: (typeof messages)[number]) => (m.tone === "warn" ? "warn" : m.tone === "good" ? "good" : "");
     return (
       <section className="eligibility compact" aria-labelledby="eligibility-heading" data-testid="eligibility-summary">
-        <Heading id="eligibility-heading">{t("eligibility.heading")}</Heading>
-        <ul className="savings-lines">
-          {messages.map((m) => (
-            <li key={m.id} className={m.tone === "warn" ? "warn" : m.tone === "good" ? "good" : ""} data-line={m.id}>
-              {m.heading}
-            </li>
-          ))}
-        </ul>
+        <Heading id="eligibility-heading" className="visually-hidden">
+          {t("eligibility.heading")}
+        </Heading>
         <details className="savings-details">
-          <summary>{t("eligibility.detailsSummary")}</summary>
+          <summary>
+            {first ? (
+              <span className={`savings-first ${tone(first)}`} data-line={first.id}>
+                {first.heading}
+              </span>
+            ) : (
+              t("eligibility.heading")
+            )}
+            <span className="hint-inline">
+              {" · "}
+              {rest.length > 0 ? t("eligibility.more", { count: rest.length }) : t("eligibility.detailsSummary")}
+            </span>
+          </summary>
+          {rest.length > 0 ? (
+            <ul className="savings-lines">
+              {rest.map((m) => (
+                <li key={m.id} className={tone(m)} data-line={m.id}>
+                  {m.heading}
+                </li>
+              ))}
+            </ul>
+          ) : null}
           {details}
         </details>
       </section>

@@ -1,9 +1,8 @@
 import { Form, useNavigate } from "@remix-run/react";
-import { useEffect, useRef, useState, type KeyboardEvent } from "react";
+import { useEffect, useRef, type KeyboardEvent } from "react";
 import { PLAN_FILTERS, type ChoicesFilter, type FilterOptions, type PlanFilter } from "../../domain/plan-filters";
 import {
   controlValues,
-  filtering as anyFilterSet,
   filterValue,
   plansHref,
   readShoppingState,
@@ -11,7 +10,7 @@ import {
   type ShoppingState,
 } from "../../lib/shopping-url";
 import { StateFields } from "./state-fields";
-import { sortLabels, USAGE_LEVELS, usageLabel, usageShort, useWords, type Words } from "./format";
+import { sortLabels, USAGE_LEVELS, usageLabel, useWords, type Words } from "./format";
 import { COVERAGE_SORT } from "../../domain/coverage-order";
 import { inPage, useHydrated } from "./use-hydrated";
 
@@ -129,31 +128,59 @@ export function showValues(form: HTMLFormElement, values: Map<string, string[]>)
   }
 }
 
+/** How many filter values are set: "Filters (n)". */
+function setCount(state: ShoppingState): number {
+  let n = 0;
+  for (const filter of PLAN_FILTERS as readonly PlanFilter[]) {
+    const value = filterValue(state, filter);
+    n += Array.isArray(value) ? value.length : value !== false && value !== "" ? 1 : 0;
+  }
+  return n;
+}
+
+/** Keys that change a closed select's value one step at a time: a change they make waits for Enter or leaving it. */
+const STEP_KEYS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown"]);
+
+/** The id of the results list's top: where "Show N plans" and the form without JavaScript land. */
+export const RESULTS_ANCHOR = "results";
+
 /**
- * Sort, usage level and the plans API's filters, as one GET form. Sort and
- * its button on one row; the usage level and the narrowing filters in a
- * native disclosure (no JavaScript needed), open whenever a filter is set.
+ * Sort, usage level and the plans API's filters, as one GET form in one native disclosure
+ * (issue 28 item 3): on a phone a sticky "Filters (n)" line above the list that opens on the
+ * panel, ending in "Show N plans" (with JavaScript: closes the panel and goes to the list) or a
+ * submit whose action lands on the list (#results, without JavaScript); from 1024 px the panel
+ * stands open beside the list (plans.css).
  *
  * Issue 17 item 2 (docs/decisions/261): the controls always show the state the list was made
  * from. The form has autocomplete="off" (the browser restores no values on Back or reload), and
  * with JavaScript every change of the URL (Back, Forward, a link) writes the URL's values into
- * the controls. With JavaScript a change applies at once (no "Update plans"), keeping the scroll
- * position; without it the button stays.
+ * the controls. With JavaScript a change applies at once, keeping the scroll position; a select
+ * changed with the arrow keys applies on Enter or when focus leaves it, not at every step.
  */
-export function FiltersForm({ state, options, sort }: { state: ShoppingState; options: FilterOptions; sort: string }) {
+export function FiltersForm({
+  state,
+  options,
+  sort,
+  planCount,
+}: {
+  state: ShoppingState;
+  options: FilterOptions;
+  sort: string;
+  /** The plans the list holds now: "Show N plans". */
+  planCount: number;
+}) {
   // Ordering by coverage needs a drug or doctor to order by: offered once one is chosen.
   const chosen = state.drugs.length > 0 || state.doctors.length > 0;
-  const filtering = anyFilterSet(state);
+  const count = setCount(state);
   const w = useWords();
   const { t } = w;
   const hydrated = useHydrated();
   const navigate = useNavigate();
   const form = useRef<HTMLFormElement>(null);
-  // Opened by the shopper or by a filter being set; never closed under the shopper's focus when the last filter is unticked.
-  const [open, setOpen] = useState(filtering);
-  useEffect(() => {
-    if (filtering) setOpen(true);
-  }, [filtering]);
+  const panel = useRef<HTMLDetailsElement>(null);
+  // A select stepped with the keyboard: its change waits (issue 28 item 3).
+  const keyed = useRef(false);
+  const pending = useRef<Event | null>(null);
 
   const shown = controlValues(state, { sort, usage: "medium" });
   const shownKey = stateQuery({ ...state, drugs: [], doctors: [], compare: [] });
@@ -166,15 +193,26 @@ export function FiltersForm({ state, options, sort }: { state: ShoppingState; op
   // The form's values as the canonical URL (no empty parameters), as a new history entry so Back
   // undoes a change; focus stays on the control changed (docs/decisions/270's state.focus).
   const apply = (event: Event | KeyboardEvent<HTMLFormElement>) => {
+    pending.current = null;
     if (!form.current) return;
     const sent = new URLSearchParams();
     for (const [name, value] of new FormData(form.current)) if (typeof value === "string") sent.append(name, value);
     const changed = event.target instanceof HTMLElement && event.target.id ? event.target.id : null;
     navigate(plansHref(readShoppingState(sent)), { preventScrollReset: true, state: inPage(changed) });
   };
-  // A text box applies when its value is committed (Enter or leaving it), not at every keystroke.
+  // A text box applies when its value is committed (Enter or leaving it), not at every keystroke;
+  // so does a select stepped with the arrow keys.
   const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
-    if (event.key === "Enter" && event.target instanceof HTMLInputElement && event.target.type !== "checkbox") {
+    const target = event.target;
+    if (target instanceof HTMLSelectElement) {
+      if (STEP_KEYS.has(event.key) || event.key.length === 1) keyed.current = true;
+      if (event.key === "Enter" && pending.current) {
+        event.preventDefault();
+        apply(pending.current);
+      }
+      return;
+    }
+    if (event.key === "Enter" && target instanceof HTMLInputElement && target.type !== "checkbox") {
       event.preventDefault();
       apply(event);
     }
@@ -182,15 +220,41 @@ export function FiltersForm({ state, options, sort }: { state: ShoppingState; op
   useEffect(() => {
     const element = form.current;
     if (!element || !hydrated) return;
-    element.addEventListener("change", apply);
-    return () => element.removeEventListener("change", apply);
+    const onChange = (event: Event) => {
+      if (event.target instanceof HTMLSelectElement && keyed.current) pending.current = event;
+      else apply(event);
+    };
+    const onFocusOut = () => {
+      keyed.current = false;
+      if (pending.current) apply(pending.current);
+    };
+    const onPointer = () => {
+      keyed.current = false;
+    };
+    element.addEventListener("change", onChange);
+    element.addEventListener("focusout", onFocusOut);
+    element.addEventListener("pointerdown", onPointer);
+    return () => {
+      element.removeEventListener("change", onChange);
+      element.removeEventListener("focusout", onFocusOut);
+      element.removeEventListener("pointerdown", onPointer);
+    };
   });
 
+  // "Show N plans": the panel folds and the list's first plan is in view, its count said.
+  const showPlans = () => {
+    if (panel.current) panel.current.open = false;
+    const list = document.getElementById(RESULTS_ANCHOR);
+    list?.scrollIntoView({ block: "start" });
+    list?.focus({ preventScroll: true });
+  };
+
+  const sortWords = sortLabels(w).find((s) => s.value === sort)?.label ?? sort;
   return (
     <Form
       ref={form}
       method="get"
-      action="/plans"
+      action={`/plans#${RESULTS_ANCHOR}`}
       className="filters"
       aria-label={t("filters.ariaLabel")}
       autoComplete="off"
@@ -199,8 +263,12 @@ export function FiltersForm({ state, options, sort }: { state: ShoppingState; op
       data-auto-apply={hydrated ? "" : undefined}
     >
       <StateFields state={state} omit={["view", "filters"]} />
-      <div className="filters-row sort-row">
-        <div>
+      <details className="filters-panel" ref={panel} data-testid="filters-panel">
+        <summary>
+          <span className="filters-title">{t("filters.title", { count })}</span>{" "}
+          <span className="hint-inline filters-sorted">· {sortWords}</span>
+        </summary>
+        <div className="sort-field">
           <label htmlFor="sort">{t("filters.sortBy")}</label>
           <select id="sort" name="sort" defaultValue={sort}>
             {sortLabels(w)
@@ -212,18 +280,6 @@ export function FiltersForm({ state, options, sort }: { state: ShoppingState; op
               ))}
           </select>
         </div>
-        {/* With JavaScript a change applies at once: no buttons (issue 17 item 2). */}
-        {hydrated ? null : <button type="submit">{t("filters.update")}</button>}
-      </div>
-      {/* Usage and the narrowing filters folded (issue 17 item 3: the list starts high on a phone). */}
-      <details open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
-        <summary>
-          {t("filters.summary")}
-          {filtering ? ` ${t("filters.on")}` : ""}{" "}
-          <span className="hint-inline">
-            · {t("filters.careUse", { usage: usageShort(state.usage || "medium", w) })}
-          </span>
-        </summary>
         <div className="usage-field">
           <label htmlFor="usage">{t("filters.usageLabel")}</label>
           <select id="usage" name="usage" defaultValue={state.usage || "medium"} aria-describedby="usage-hint">
@@ -249,11 +305,20 @@ export function FiltersForm({ state, options, sort }: { state: ShoppingState; op
             </fieldset>
           ),
         )}
-        {hydrated ? (
-          <p className="hint">{t("filters.autoApply")}</p>
-        ) : (
-          <button type="submit">{t("filters.apply")}</button>
-        )}
+        <div className="filters-end">
+          {hydrated ? (
+            <>
+              <p className="hint">{t("filters.autoApply")}</p>
+              <button type="button" className="show-plans" onClick={showPlans}>
+                {t("filters.showPlans", { count: planCount })}
+              </button>
+            </>
+          ) : (
+            <button type="submit" className="show-plans">
+              {t("filters.apply")}
+            </button>
+          )}
+        </div>
       </details>
     </Form>
   );

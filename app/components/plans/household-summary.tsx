@@ -35,9 +35,9 @@ function dollars(amount: number, w: Words): string {
 }
 
 /**
- * Who and where the prices are for, in two lines above the list (issue 17 item 3: the list starts
- * within a screen and a half at phone width), with one link to change them: the household step
- * offers a new county or ZIP code too.
+ * Who and where the prices are for, in one line above the list that opens on who is covered
+ * (issue 28 item 1: the first plan within the first screen at phone width), with one link to
+ * change them: the household step offers a new county or ZIP code too.
  */
 export function HouseholdSummary({
   state,
@@ -51,24 +51,27 @@ export function HouseholdSummary({
   const w = useWords();
   const { t } = w;
   const income = Number(state.income.replace(/[\s$,]/g, ""));
+  const who = state.people.map((p, i) => personWords(p, i, w)).join(", ");
+  const incomeWords = Number.isFinite(income) ? dollars(income, w) : state.income;
   return (
     <div className="household-summary" data-testid="household-summary">
-      <p>
-        <strong>{peopleWords(state.people.length, w)}</strong> (
-        {state.people.map((p, i) => personWords(p, i, w)).join(", ")}),{" "}
-        {t("householdSummary.line", {
-          income: Number.isFinite(income) ? dollars(income, w) : state.income,
-          zip: place.zip,
-        })}
-        {householdSize !== state.people.length
-          ? ` ${t("householdSummary.taxHousehold", { count: householdSize })}`
-          : ""}{" "}
-        {/* The household step links on to a new ZIP code or county too. */}
-        <Link to={plansHref(state, [["step", "household"]])}>
-          {t("householdSummary.change")}
-          <span className="visually-hidden"> {t("householdSummary.changeWhat")}</span>
-        </Link>
-      </p>
+      {/* One line once set (issue 28 item 1): who, income and ZIP; the people in the disclosure. */}
+      <details>
+        <summary>
+          <strong>{peopleWords(state.people.length, w)}</strong>
+          {" · "}
+          {t("householdSummary.short", { income: incomeWords, zip: place.zip })}
+        </summary>
+        <p>
+          {who}.{" "}
+          {householdSize !== state.people.length ? t("householdSummary.taxHousehold", { count: householdSize }) : ""}
+        </p>
+      </details>
+      {/* The household step links on to a new ZIP code or county too. */}
+      <Link to={plansHref(state, [["step", "household"]])} className="household-change">
+        {t("householdSummary.change")}
+        <span className="visually-hidden"> {t("householdSummary.changeWhat")}</span>
+      </Link>
     </div>
   );
 }

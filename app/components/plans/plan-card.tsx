@@ -1,26 +1,33 @@
 import { Link } from "@remix-run/react";
 import { listPageParam, planHref, type ShoppingState } from "../../lib/shopping-url";
-import { CoverageLines, type CoverageCheckView } from "./coverage-list";
-import {
-  costShareWords,
-  csrWords,
-  KEY_BENEFITS,
-  keyBenefitLabel,
-  limitWords,
-  metalWords,
-  money,
-  usageShort,
-  useWords,
-} from "./format";
+import { CoverageCounts, type CoverageCheckView } from "./coverage-list";
+import { csrWords, metalWords, money, moneyOr, usageShort, useWords, type Words } from "./format";
 import { Stars } from "./stars";
-import { EnrollLinks } from "./enroll-links";
-import type { PlanExtras } from "../../server/pages/plan-extras.server";
-import type { PricedPlan } from "../../server/shopping/plan-list.server";
 
-/** The fields of a priced plan (POST /api/plans) a card shows. */
-export type PlanCardPlan = Omit<PricedPlan, "variant_id" | "ehb_premium" | "csr_variant"> & {
+/** What a card shows of a priced plan (the fields of POST /api/plans' plans it reads). */
+export interface PlanCardPlan {
+  id: string;
+  name: string;
+  issuer: { name: string };
+  metal_level: string;
+  type: string | null;
+  hsa_eligible: boolean;
+  premium: number;
+  premium_w_credit: number;
+  credit_applied: number;
+  tobacco_surcharge: number;
+  deductible: { individual: number | null; family: number | null };
+  moop: { individual: number | null; family: number | null };
+  estimated_yearly_cost: number;
+  estimated_yearly_cost_complete: boolean;
+  quality_rating: number | null;
   csr_variant: string | null;
-};
+}
+
+/** What a card shows beyond the price: the standardized-design label. */
+export interface PlanCardExtras {
+  standardized: boolean;
+}
 
 /** The fragment id of a plan's card in the results list. */
 export function cardId(planId: string): string {
@@ -32,6 +39,21 @@ export function cardNameId(planId: string): string {
   return `plan-${planId}-name`;
 }
 
+/** A limit in one short figure: the family amount for a household of several (what caps it), else each person's. */
+function limitShort(limit: PlanCardPlan["deductible"], many: boolean, w: Words): string {
+  if (limit.individual === null && limit.family === null) return w.t("plans.notStated");
+  return many && limit.family !== null
+    ? w.t("planCard.familyAmount", { amount: money(limit.family, w.lang) })
+    : moneyOr(limit.individual, w);
+}
+
+/**
+ * One plan in the results list, compact enough to scan on a phone (issue 28 item 1: at most about
+ * 320 px tall at 360 px): name, insurer, metal and type, the premium after the credit, the
+ * yearly cost, the deductible and maximum on one line, the drugs and doctors as counts, the
+ * compare tick and the plan's page. Enrolling is on the plan's page and the comparison, where
+ * the credit warning stands beside each link.
+ */
 export function PlanCard({
   plan,
   state,
@@ -58,7 +80,7 @@ export function PlanCard({
   onCompareTick?: (planId: string, ticked: boolean) => void;
   /** The compare form's error is shown: the tick box points to it. */
   compareInvalid?: boolean;
-  extras?: PlanExtras;
+  extras?: PlanCardExtras;
 }) {
   const nameId = cardNameId(plan.id);
   const href = planHref(plan.id, state, listPageParam(listPage));
@@ -89,67 +111,44 @@ export function PlanCard({
             </>
           ) : null}
         </p>
-        <div className="premium-block">
+        <div className="card-figures">
           <p className="premium">
             <span className="premium-amount" data-testid="premium-after-credit">
               {money(plan.premium_w_credit, lang)}
             </span>{" "}
             {t("planPage.aMonth")}
+            <span className="figure-note">
+              {plan.credit_applied > 0
+                ? t("planCard.afterCreditShort", {
+                    credit: money(plan.credit_applied, lang),
+                    full: money(plan.premium, lang),
+                  })
+                : plan.metal_level === "Catastrophic"
+                  ? t("planCard.fullPriceCatastrophic")
+                  : t("planCard.fullPrice")}
+              {plan.tobacco_surcharge > 0
+                ? ` ${t("planPage.tobacco", { amount: money(plan.tobacco_surcharge, lang) })}`
+                : ""}
+            </span>
           </p>
-          <p className="hint">
-            {plan.credit_applied > 0
-              ? t("planCard.afterCredit", { credit: money(plan.credit_applied, lang), full: money(plan.premium, lang) })
-              : plan.metal_level === "Catastrophic"
-                ? t("planCard.fullPriceCatastrophic")
-                : t("planCard.fullPrice")}
-            {plan.tobacco_surcharge > 0
-              ? ` ${t("planPage.tobacco", { amount: money(plan.tobacco_surcharge, lang) })}`
-              : ""}
+          <p className="yearly" data-testid="yearly-cost">
+            <span className="yearly-amount">{money(plan.estimated_yearly_cost, lang)}</span> {t("planCard.aYear")}
+            <span className="figure-note">
+              {t("planCard.yearlyAt", { usage: usageShort(usage, w) })}
+              {plan.estimated_yearly_cost_complete ? null : ` ${t("planCard.mayBeLow")}`}
+            </span>
           </p>
         </div>
-        <dl className="plan-facts">
-          <div>
-            <dt>{t("planCard.deductible")}</dt>
-            <dd>{limitWords(plan.deductible, many, w)}</dd>
-          </div>
-          <div>
-            <dt>{t("planCard.moop")}</dt>
-            <dd>{limitWords(plan.moop, many, w)}</dd>
-          </div>
-          <div>
-            <dt>{t("planCard.yearly")}</dt>
-            <dd>
-              {money(plan.estimated_yearly_cost, lang)}{" "}
-              <span className="hint-inline">{t("planCard.atUse", { usage: usageShort(usage, w) })}</span>
-              {plan.estimated_yearly_cost_complete ? null : (
-                <span className="hint-inline"> {t("planCard.mayBeLow")}</span>
-              )}
-            </dd>
-          </div>
-          <div>
-            <dt>{t("planCard.quality")}</dt>
-            <dd>
-              <Stars rating={plan.quality_rating} />
-            </dd>
-          </div>
-        </dl>
+        <p className="card-limits" data-testid="card-limits">
+          {t("planCard.limitsLine", {
+            deductible: limitShort(plan.deductible, many, w),
+            moop: limitShort(plan.moop, many, w),
+          })}
+          {" · "}
+          <Stars rating={plan.quality_rating} />
+        </p>
         {savings ? <p className="savings">{t("planCard.extraSavings", { savings })}</p> : null}
-        <details className="copays">
-          <summary>
-            {t("planCard.commonCare")}
-            <span className="visually-hidden"> {t("planCard.withPlan", { plan: plan.name })}</span>
-          </summary>
-          <dl className="plan-facts">
-            {KEY_BENEFITS.map((key) => (
-              <div key={key}>
-                <dt>{keyBenefitLabel(key, w)}</dt>
-                <dd>{costShareWords(plan.key_benefits[key], w)}</dd>
-              </div>
-            ))}
-          </dl>
-        </details>
-        <CoverageLines check={drugCoverage} kind="drug" planId={plan.id} />
-        <CoverageLines check={doctorCoverage} kind="doctor" planId={plan.id} />
+        <CoverageCounts drugs={drugCoverage} doctors={doctorCoverage} planId={plan.id} />
         <div className="card-actions">
           <div className="choice compare-choice">
             <input
@@ -174,7 +173,6 @@ export function PlanCard({
             <span className="visually-hidden"> {t("enroll.forPlan", { plan: plan.name })}</span>
           </Link>
         </div>
-        {extras ? <EnrollLinks links={extras.enroll} planName={plan.name} compact /> : null}
       </article>
     </li>
   );

@@ -156,12 +156,14 @@ describe("the compare form without JavaScript", () => {
     expect(filters.slice(0, filters.indexOf("</form>"))).toContain(`name="compare" value="${plans[0].id}"`);
   });
 
-  it("the sort-and-filter form asks the browser to restore nothing (autocomplete off); the Update button stays without JavaScript", async () => {
+  it("the sort-and-filter form asks the browser to restore nothing (autocomplete off); without JavaScript its button lands on the list (#results)", async () => {
     const html = markup((await send(RESULTS)).body);
     expect(html).toMatch(/<form[^>]*aria-label="Sort and filter plans"[^>]*autocomplete="off"/i);
     // The tick boxes belong to the compare form: nor are they restored from before.
     expect(html).toMatch(/<form[^>]*id="compare-form"[^>]*autocomplete="off"/i);
-    expect(html).toContain(">Update plans</button>");
+    expect(html).toMatch(/<form[^>]*action="\/plans#results"[^>]*aria-label="Sort and filter plans"/);
+    expect(html).toContain(">Show plans</button>");
+    expect(html).toContain('id="results"');
     // The page is not kept (no-store) and renews an HttpOnly cookie holding only the time it was made,
     // so Chrome's back/forward cache drops an earlier copy (decision 261).
     const res = await fetch(`${server.url}${RESULTS}`);
