@@ -3,7 +3,14 @@ import { z } from "zod";
 import { Household, Place, Year } from "../../schemas/shopping";
 import { ApiError } from "../platform/api.server";
 import { captureServerEvent } from "../platform/analytics.server";
-import { emailField, newSubmissionId, openWriteStore, withWriteStore } from "./write-store.server";
+import { AT_LEAST_TWO, NOT_BLANK, paddedWith } from "../../schemas/text-as-sent";
+import {
+  emailField,
+  newSubmissionId,
+  PHONE_OR_NOTHING_AS_SENT,
+  openWriteStore,
+  withWriteStore,
+} from "./write-store.server";
 import { emailKey } from "./unsubscribe-token.server";
 
 /**
@@ -30,6 +37,9 @@ export const EnrollmentApplicationInput = z
   .object({
     plan_id: z
       .string({ error: "Give the plan id." })
+      .regex(paddedWith(/^\d{5}[A-Z]{2}\d{7}(-\d{2})?$/), {
+        error: "A plan id looks like 12345NY0010001 (14 characters, optionally with a -01 variant).",
+      })
       .trim()
       .regex(/^\d{5}[A-Z]{2}\d{7}(-\d{2})?$/, {
         error: "A plan id looks like 12345NY0010001 (14 characters, optionally with a -01 variant).",
@@ -40,17 +50,30 @@ export const EnrollmentApplicationInput = z
     income: z.number({ error: "Give the expected yearly household income in dollars." }).min(0).max(100_000_000),
     contact: z
       .object({
-        first_name: z.string().trim().min(1, { error: "Enter a first name." }).max(80),
-        last_name: z.string().trim().min(1, { error: "Enter a last name." }).max(80),
+        first_name: z
+          .string()
+          .regex(NOT_BLANK, { error: "Enter a first name." })
+          .max(80)
+          .trim()
+          .min(1, { error: "Enter a first name." })
+          .max(80),
+        last_name: z
+          .string()
+          .regex(NOT_BLANK, { error: "Enter a last name." })
+          .max(80)
+          .trim()
+          .min(1, { error: "Enter a last name." })
+          .max(80),
         email: emailField,
         phone: z
           .string()
+          .regex(PHONE_OR_NOTHING_AS_SENT, { error: "Enter a 10-digit US phone number." })
           .trim()
           .transform((v) => v.replace(/[\s().+-]/g, "").replace(/^1(\d{10})$/, "$1"))
           .pipe(z.string().regex(/^$|^[2-9]\d{9}$/, { error: "Enter a 10-digit US phone number." }))
           .optional()
           .transform((v) => (v ? v : null)),
-        preferred_language: z.string().trim().min(2).max(35).optional().nullable(),
+        preferred_language: z.string().regex(AT_LEAST_TWO).max(35).trim().min(2).max(35).optional().nullable(),
       })
       .strict(),
     attestation: z
@@ -59,7 +82,13 @@ export const EnrollmentApplicationInput = z
         version: z.literal(ENROLLMENT_ATTESTATION.version, {
           error: `The attestation wording has changed; show the current statement (version ${ENROLLMENT_ATTESTATION.version}).`,
         }),
-        signature: z.string().trim().min(2, { error: "Type the applicant's full name as a signature." }).max(160),
+        signature: z
+          .string()
+          .regex(AT_LEAST_TWO, { error: "Type the applicant's full name as a signature." })
+          .max(160)
+          .trim()
+          .min(2, { error: "Type the applicant's full name as a signature." })
+          .max(160),
       })
       .strict(),
   })

@@ -187,6 +187,10 @@ export const UploadFields = z.object({
   docType: z.enum(UPLOAD_DOC_TYPES, { error: `Choose a document type: ${UPLOAD_DOC_TYPES.join(", ")}.` }),
   blankConfirmed: z
     .string({ error: "Confirm that the document is blank." })
+    // The words taken as yes, in any case, spaces around: what the transform below turns into true (decision 380).
+    .regex(/^\s*(?:[Tt][Rr][Uu][Ee]|[Oo][Nn]|[Yy][Ee][Ss]|1)\s*$/, {
+      error: "Confirm that the document is blank: it must not contain any client's information.",
+    })
     .transform((v, ctx) => {
       const value = v.trim().toLowerCase();
       if (truthy.has(value)) return true;

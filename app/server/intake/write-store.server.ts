@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { DEFAULT_LANGUAGE, type Language } from "../../i18n/i18n";
 import { z } from "zod";
 import { US_JURISDICTIONS } from "../../domain/us-states";
+import { NOT_BLANK, paddedWith } from "../../schemas/text-as-sent";
 import { captureServerEvent } from "../platform/analytics.server";
 import {
   discoveryAgentConfirmation,
@@ -63,6 +64,7 @@ const EMAIL_AS_SENT = new RegExp(`^\\s*(?:${z.regexes.email.source.slice(1, -1)}
 export const emailField = z
   .string({ error: "Enter your email address." })
   .min(1, { error: "Enter your email address." })
+  .max(254, { error: "That email address is too long." })
   .regex(EMAIL_AS_SENT, { error: "Enter a valid email address, like name@example.com." })
   .trim()
   .min(1, { error: "Enter your email address." })
@@ -187,6 +189,10 @@ const PHONE_SEPARATORS = String.raw`[\s().+-]*`;
 export const PHONE_AS_SENT = new RegExp(
   `^${PHONE_SEPARATORS}(?:1${PHONE_SEPARATORS})?[2-9](?:${PHONE_SEPARATORS}\\d){9}${PHONE_SEPARATORS}$`,
 );
+/** The same, or separators only (an optional phone field left empty). */
+export const PHONE_OR_NOTHING_AS_SENT = new RegExp(
+  `^${PHONE_SEPARATORS}(?:(?:1${PHONE_SEPARATORS})?[2-9](?:${PHONE_SEPARATORS}\\d){9}${PHONE_SEPARATORS})?$`,
+);
 
 /** A licensing code as sent: case and surrounding spaces do not matter (trimmed and upper-cased). */
 const JURISDICTION_AS_SENT = new RegExp(
@@ -204,6 +210,8 @@ function normalizePhone(value: string): string {
 export const AgentDiscoveryInput = z.object({
   name: z
     .string({ error: "Enter your name." })
+    .regex(NOT_BLANK, { error: "Enter your name." })
+    .max(120, { error: "Use at most 120 characters." })
     .trim()
     .min(1, { error: "Enter your name." })
     .max(120, { error: "Use at most 120 characters." }),
@@ -215,6 +223,7 @@ export const AgentDiscoveryInput = z.object({
     .pipe(z.string().regex(/^[2-9]\d{9}$/, { error: "Enter a 10-digit US phone number, like 212-555-0100." })),
   npn: z
     .string({ error: "Enter your National Producer Number." })
+    .regex(paddedWith(/^\d{1,10}$/), { error: "Enter your National Producer Number: up to 10 digits." })
     .trim()
     .regex(/^\d{1,10}$/, { error: "Enter your National Producer Number: up to 10 digits." }),
   licensed_states: z
@@ -234,17 +243,27 @@ export const AgentDiscoveryInput = z.object({
     .transform((states) => [...new Set(states)].sort()),
   agency: z
     .string()
+    .max(200, { error: "Use at most 200 characters." })
     .trim()
     .max(200, { error: "Use at most 200 characters." })
     .nullish()
     .transform((v) => (v ? v : null)),
   current_tools: z
-    .array(z.string().trim().min(1).max(100, { error: "Use at most 100 characters per tool." }))
+    .array(
+      z
+        .string()
+        .regex(NOT_BLANK)
+        .max(100, { error: "Use at most 100 characters per tool." })
+        .trim()
+        .min(1)
+        .max(100, { error: "Use at most 100 characters per tool." }),
+    )
     .max(20, { error: "List at most 20 tools." })
     .default([])
     .transform((tools) => [...new Set(tools)]),
   needs: z
     .string()
+    .max(4000, { error: "Use at most 4,000 characters." })
     .trim()
     .max(4000, { error: "Use at most 4,000 characters." })
     .nullish()

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AT_LEAST_THREE } from "../../schemas/text-as-sent";
 
 /**
  * Request bodies of the drug and doctor routes (docs/api.md, "Drugs and
@@ -14,7 +15,8 @@ export const MAX_PLAN_IDS_PER_REQUEST = 500;
 const query = z
   .string({ error: "Send the typed text as a string." })
   // Checked on the text as sent, so the document's pattern says what trim + min(3) do: a first and a last non-space with something between.
-  .regex(/\S[\s\S]+\S/, `Type at least ${MIN_QUERY_LENGTH} characters.`)
+  .regex(AT_LEAST_THREE, `Type at least ${MIN_QUERY_LENGTH} characters.`)
+  .max(MAX_QUERY_LENGTH, `Use at most ${MAX_QUERY_LENGTH} characters.`)
   .trim()
   .min(MIN_QUERY_LENGTH, `Type at least ${MIN_QUERY_LENGTH} characters.`)
   .max(MAX_QUERY_LENGTH, `Use at most ${MAX_QUERY_LENGTH} characters.`);
