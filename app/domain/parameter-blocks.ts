@@ -61,6 +61,26 @@ const StateLists = z.strictObject({
   healthcareGovOfWhichSbeFp: StateList,
 });
 
+/** One state's line: the fraction of the guideline, the date it is known in force from, and its source's key. */
+const StateLine = z.strictObject({ limit: Fraction, since: z.iso.date(), source: z.string().min(1) });
+/** Each state's children's and pregnancy lines; every line's source names an entry of `sources`. */
+const MedicaidChipLines = z
+  .strictObject({
+    states: z.record(STATE, z.strictObject({ children: StateLine, pregnancy: StateLine })),
+    sources: z.record(z.string().min(1), z.string().min(1)),
+    programmeNames: z.record(STATE, z.string().min(1)).optional(),
+  })
+  .superRefine((v, ctx) => {
+    for (const [state, lines] of Object.entries(v.states))
+      for (const kind of ["children", "pregnancy"] as const)
+        if (!(lines[kind].source in v.sources))
+          ctx.addIssue({
+            code: "custom",
+            path: ["states", state, kind, "source"],
+            message: `names no entry of sources: "${lines[kind].source}"`,
+          });
+  });
+
 /** `label` names the figure in a MissingParameterError; `lookup` and `value` as above. */
 function block<V extends z.ZodType>(label: string, lookup: "exact" | "inForce", value: V) {
   return { label, lookup, value };
@@ -91,14 +111,7 @@ export const BLOCKS = {
     "inForce",
     z.strictObject({ states: StateList, notes: z.record(STATE, z.string().min(1)) }),
   ),
-  childMedicaidChipLimits: block(
-    "children's Medicaid/CHIP limits",
-    "exact",
-    z.strictObject({
-      limits: z.record(STATE, Fraction),
-      programmeNames: z.record(STATE, z.string().min(1)).optional(),
-    }),
-  ),
+  medicaidChipLines: block("Medicaid/CHIP lines for children and pregnancy", "exact", MedicaidChipLines),
   ageCurveFederalDefault: block("federal default age curve", "inForce", AgeCurve),
   ageCurveStateSpecific: block("state age curves", "inForce", z.record(STATE, AgeCurve)),
   ageRatingExemptStates: block("community-rated state list", "inForce", StateList),

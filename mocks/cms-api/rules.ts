@@ -274,11 +274,16 @@ const PARTIAL_MEDICAID_LIMIT: Record<string, number> = {
   WI: 1.0,
 };
 
-/** The children's Medicaid/CHIP limits the service publishes (read as data, like the parameters). */
-function childLimitFor(p: AcaParameters, state: string, year: number): number | undefined {
-  const y = latestAtOrBefore(p, "childMedicaidChipLimits", year);
+/** The children's or pregnancy Medicaid/CHIP line the service publishes (read as data, like the parameters). */
+function stateLineFor(
+  p: AcaParameters,
+  state: string,
+  year: number,
+  kind: "children" | "pregnancy",
+): number | undefined {
+  const y = latestAtOrBefore(p, "medicaidChipLines", year);
   if (y === null) return undefined;
-  return p.parameter("childMedicaidChipLimits", y).limits[state];
+  return p.parameter("medicaidChipLines", y).states[state]?.[kind].limit;
 }
 
 const CHILD_AGE_LIMIT = 19;
@@ -317,7 +322,7 @@ export function householdEligibility(
       : nonExpansion.has(place.state)
         ? belowLine(income, adultLimit, medicaidFpl)
         : atOrBelowLine(income, adultLimit, medicaidFpl);
-  const childLimit = childLimitFor(p, place.state, year);
+  const childLimit = stateLineFor(p, place.state, year, "children");
   const childMedicaid = childLimit === undefined ? adultMedicaid : atOrBelowLine(income, childLimit, medicaidFpl);
   const gapState = nonExpansion.has(place.state) && PARTIAL_MEDICAID_LIMIT[place.state] === undefined;
   const belowFloor = belowLine(income, 1, ptcFpl);

@@ -5,7 +5,7 @@ import { applicablePercent2027, cents, sampleEhbShare, sampleFamilyOptionRate, t
 /**
  * Issue 15's six examples, over real HTTP through the production build, each beside its hand
  * calculation (rules: docs/reference/eligibility-rules.md; children's limits:
- * aca-parameters.json childMedicaidChipLimits). 2027 coverage: the credit and CSR use the
+ * aca-parameters.json medicaidChipLines). 2027 coverage: the credit and CSR use the
  * 2026 guideline ($15,960 + $5,680 a person); Medicaid, CHIP and the Essential Plan the current one,
  * still 2026's at enrollment. Outside NY the credit is the (bundled fake) federal estimate.
  */

@@ -14,11 +14,14 @@ import { whatIfSeries } from "../../../app/domain/what-if";
 const flatBenchmark = (perPerson: number) => (family: readonly number[]) => perPerson * family.length;
 
 describe("children's Medicaid/CHIP limits table", () => {
-  it("holds every owned-data state for 2025-2027, NY Child Health Plus at 405%", () => {
+  it("holds every owned-data state for 2025-2027, NY Child Health Plus at 405%, ND at 205%", () => {
     for (const year of [2025, 2026, 2027]) expect(statesWithChildLimits(year)).toHaveLength(31);
     expect(childMedicaidChipLimitFpl("NY", 2027)).toBe(4.05);
     expect(childMedicaidChipLimitFpl("TX", 2027)).toBe(2.06);
-    expect(() => childMedicaidChipLimitFpl("TX", 2024)).toThrow(/children's Medicaid\/CHIP limits/);
+    expect(childMedicaidChipLimitFpl("ND", 2025)).toBe(2.05);
+    expect(() => childMedicaidChipLimitFpl("TX", 2024)).toThrow(
+      /Medicaid\/CHIP lines for children and pregnancy for 2024/,
+    );
   });
 });
 

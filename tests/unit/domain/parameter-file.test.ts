@@ -101,8 +101,17 @@ describe("a malformed block is refused at load, naming the block", () => {
   });
 
   it("a sameAs that names a year with no value", () => {
-    const bad = changed((f) => (f.blocks.childMedicaidChipLimits.values["2026"] = { sameAs: "2024" }));
-    expect(() => parseAcaParameterFile(bad)).toThrow(/block "childMedicaidChipLimits" at values\.2026\.sameAs/);
+    const bad = changed((f) => (f.blocks.medicaidChipLines.values["2027"] = { sameAs: "2024" }));
+    expect(() => parseAcaParameterFile(bad)).toThrow(/block "medicaidChipLines" at values\.2027\.sameAs/);
+  });
+
+  it("a state's Medicaid/CHIP line whose source names nothing, or without its date", () => {
+    const noSource = changed((f) => (f.blocks.medicaidChipLines.values["2026"].states.ND.children.source = "nowhere"));
+    expect(() => parseAcaParameterFile(noSource)).toThrow(
+      /block "medicaidChipLines" at values\.2026\.states\.ND\.children\.source: names no entry of sources/,
+    );
+    const noDate = changed((f) => delete f.blocks.medicaidChipLines.values["2026"].states.TX.pregnancy.since);
+    expect(() => parseAcaParameterFile(noDate)).toThrow(/values\.2026\.states\.TX\.pregnancy\.since/);
   });
 
   it("a block that is missing, and a block the code does not know", () => {
@@ -133,10 +142,11 @@ describe("parameter(): the one accessor", () => {
 
   it("follows sameAs, with the asked year's reference before its base's", () => {
     expect(parameter("applicablePercentage", 2025)).toEqual(parameter("applicablePercentage", 2024));
-    const entry = parameterEntry("childMedicaidChipLimits", 2026);
-    expect(entry.key).toBe("2026");
-    expect(entry.value.limits.TX).toBe(2.06);
-    expect(entry.reference).toMatch(/^No 2026 survey found.*KFF/);
+    const entry = parameterEntry("medicaidChipLines", 2027);
+    expect(entry.key).toBe("2027");
+    expect(entry.value.states.TX.children.limit).toBe(2.06);
+    expect(entry.value.states.ND.children).toEqual({ limit: 2.05, since: "2024-04-01", source: "ndhhs2024" });
+    expect(entry.reference).toMatch(/^Open enrollment for 2027.*Per state and line/);
   });
 
   it("reads a block without a year only while it holds one value", () => {
