@@ -159,10 +159,15 @@ export async function resolveSources(
 
   let years: YearSources[];
   if (yearDirs.length > 0) {
-    const wanted = options.year === undefined ? yearDirs : yearDirs.filter((y) => y === options.year);
+    // The root's own Plan Attributes PUF may hold further years than the directories (the
+    // bundled sample: 2027 at the root, 2026 in 2026/; decision 341): those load from the root.
+    const rootPlans = at(dir, SOURCE_FILES.planAttributes);
+    const rootYears = rootPlans ? (await businessYearsOf(rootPlans)).filter((y) => !yearDirs.includes(y)) : [];
+    const all = [...yearDirs, ...rootYears].sort((a, b) => a - b);
+    const wanted = options.year === undefined ? all : all.filter((y) => y === options.year);
     if (wanted.length === 0)
       throw new SourceLayoutError(`no ${options.year} directory in ${root} (found ${yearDirs.join(", ")})`);
-    years = wanted.map((y) => yearSources(y, path.join(dir, String(y))));
+    years = wanted.map((y) => yearSources(y, yearDirs.includes(y) ? path.join(dir, String(y)) : dir));
   } else {
     // A flat directory: --year, else every BusinessYear of the first PUF present (the
     // whole file is read, not its first row). Each year found is loaded on its own, the
@@ -191,7 +196,7 @@ export async function resolveSources(
     counties: at(dir, SOURCE_FILES.counties),
     zipCountyHud: at(dir, SOURCE_FILES.zipCountyHud),
     zctaCountyCensus: at(dir, SOURCE_FILES.zctaCountyCensus),
-    crosswalks: [dir, ...years.filter(() => yearDirs.length > 0).map((y) => path.join(dir, String(y.year)))]
+    crosswalks: [dir, ...years.filter((y) => yearDirs.includes(y.year)).map((y) => path.join(dir, String(y.year)))]
       .map((base) => at(base, SOURCE_FILES.crosswalk))
       .filter((f): f is string => f !== undefined),
     years,

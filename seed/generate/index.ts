@@ -21,6 +21,7 @@ import {
   writeServiceAreas,
 } from "./write-puf";
 import { SAMPLE_README, NATIONAL_README } from "./readme";
+import { writePriorYear } from "./write-prior-year";
 
 export type GenerateOptions = {
   scale: "sample" | "national";
@@ -69,6 +70,7 @@ const OWNED = [
   "README.md",
   "SAMPLE-DATA",
   "mr",
+  "plan-id-crosswalk-puf.csv",
 ];
 
 export function buildWorld(options: Pick<GenerateOptions, "scale" | "seed" | "fraction" | "targets">): World {
@@ -81,7 +83,7 @@ export function generate(options: GenerateOptions): GenerateSummary {
   const world = buildWorld(options);
   const dir = options.outDir;
   mkdirSync(dir, { recursive: true });
-  for (const name of OWNED) {
+  for (const name of [...OWNED, String(world.year - 1)]) {
     const p = join(dir, name);
     if (existsSync(p)) rmSync(p, { recursive: true, force: true });
   }
@@ -98,6 +100,8 @@ export function generate(options: GenerateOptions): GenerateSummary {
   files.push(...writeGeography(world, dir));
   const mr = writeMachineReadable(world, dir);
   for (const f of mr.files) files.push({ file: f.file, rows: f.items, bytes: f.bytes });
+  // The year before, in <year-1>/, and the Plan ID Crosswalk from it at the root (decision 341).
+  files.push(...writePriorYear(world, dir));
 
   // The marker tells the loader to label everything from this directory as sample data.
   writeFileSync(join(dir, "SAMPLE-DATA"), "Made-up plans and prices over real county codes and ZIPs. See README.md.\n");

@@ -16,7 +16,7 @@ const read = (rel: string) => readFileSync(join(REPO_ROOT, rel), "utf8");
 type HeadersFile = Record<string, Record<string, string[] | string>>;
 const headersFile = JSON.parse(read("seed/reference/puf-column-headers.json")) as HeadersFile;
 
-function headerList(file: string, variant: string): string[] {
+export function headerList(file: string, variant: string): string[] {
   const list = headersFile[file]?.[variant];
   if (!Array.isArray(list)) throw new Error(`puf-column-headers.json has no ${file}.${variant}`);
   return list;

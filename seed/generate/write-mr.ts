@@ -21,8 +21,6 @@ export type MrSummary = {
   providers: number;
 };
 
-const YEARS = [2027];
-
 type FormularyEntry = { tier: string; pa: boolean; st: boolean; ql: boolean };
 
 /** Issuer-level formulary decision for a drug; plan-level exclusions are applied on top. */
@@ -217,6 +215,7 @@ function titleCase(s: string): string {
 
 export function writeMachineReadable(world: World, dir: string): MrSummary {
   const summary: MrSummary = { files: [], formularyRows: 0, providerNetworkRows: 0, providers: 0 };
+  const YEARS = [world.year];
   const drugs = world.drugs;
   const poolZips = poolZipsByState(world);
 
@@ -236,7 +235,7 @@ export function writeMachineReadable(world: World, dir: string): MrSummary {
       const e = issuerFormulary(issuerNum, i, d);
       if (e) tiersUsed.add(e.tier);
     });
-    for (const p of plans) pf.push(planJson(p, [...tiersUsed].sort(), world.lastUpdated));
+    for (const p of plans) pf.push(planJson(p, [...tiersUsed].sort(), world.lastUpdated, YEARS));
     summary.files.push(asFile(pf.close()));
 
     // drugs.json
@@ -383,7 +382,7 @@ function providerJson(who: ReturnType<typeof providerIdentity>, plans: unknown[]
   };
 }
 
-function planJson(p: Plan, tiers: string[], lastUpdated: string): unknown {
+function planJson(p: Plan, tiers: string[], lastUpdated: string, YEARS: number[]): unknown {
   const host = `https://www.${p.issuer.slug}.example.com`;
   const k = p.knobs;
   const bronzeLike = p.metal === "Bronze" || p.metal === "Expanded Bronze" || p.metal === "Catastrophic";
