@@ -11,6 +11,7 @@
  *   /plans?zip=75201&county=48113&state=TX&income=36000&size=1
  *         &age=35&tobacco=no&pregnant=no&rel=self      (one group per person, in order)
  *         &no_medicare=2                                (index of a person told "no premium-free Part A")
+ *         &aptc_applied=150                             (credit taken in advance a month; absent: all of it)
  *         &usage=medium&sort=premium&metal=Silver&drug=617318:Lipitor%2020%20mg
  *
  * The filters' part of the state and of the URL is derived from their one
@@ -62,6 +63,8 @@ export interface ShoppingState extends FilterState {
   lang?: string;
   /** Plan ids ticked for comparison, in the order ticked (kept in the URL so Back and paging keep them). */
   compare: string[];
+  /** `aptc_applied`: the monthly credit to take in advance, as typed (docs/decisions/320); absent: all of it. */
+  aptcApplied?: string;
 }
 
 /** The schema's limit on people in one request. */
@@ -222,11 +225,15 @@ export function readShoppingState(search: URLSearchParams): ShoppingState {
     doctors: selectionsOf(search, "npi", NPI),
     ...(isLanguage(search.get("lang")) ? { lang: search.get("lang")! } : {}),
     compare: compareIdsOf(search),
+    ...(one(search, APTC_APPLIED) ? { aptcApplied: one(search, APTC_APPLIED) } : {}),
   };
 }
 
 /** Groups of parameters a form can leave out of its hidden fields because it asks for them itself. */
-export type StateGroup = "place" | "household" | "view" | "filters" | "drugs" | "doctors" | "compare";
+export type StateGroup = "place" | "household" | "credit" | "view" | "filters" | "drugs" | "doctors" | "compare";
+
+/** The URL parameter of the monthly credit taken in advance (the same name as the API's field). */
+export const APTC_APPLIED = "aptc_applied";
 
 /**
  * The canonical query parameters of a state, in a fixed order, empty values
@@ -257,6 +264,7 @@ export function stateEntries(state: ShoppingState, omit: readonly StateGroup[] =
       if (p.noMedicare) out.push(["no_medicare", String(i)]);
     });
   }
+  if (!omit.includes("credit")) put(APTC_APPLIED, state.aptcApplied ?? "");
   if (!omit.includes("view")) {
     put("usage", state.usage);
     put("sort", state.sort);

@@ -28,7 +28,7 @@ import { doctorOption, drugOption, Picker, type SearchView } from "../components
 import { SbeHandoff } from "../components/plans/sbe-handoff";
 import { useFocusHeading } from "../components/plans/use-focus-heading";
 import { YearlyCostMethod } from "../components/plans/yearly-cost-method";
-import { money, useWords, type Words } from "../components/plans/format";
+import { useWords, type Words } from "../components/plans/format";
 import { Trans } from "react-i18next";
 import { metaT } from "../i18n/meta";
 import { requestLanguage } from "../i18n/language.server";
@@ -264,7 +264,7 @@ function Results({ page, headingRef }: { page: ResultsPage; headingRef: RefObjec
   const filtered = results.plan_count !== results.total_plan_count;
   const clearFilters = plansHref(withoutFilters(state));
   const w = useWords();
-  const { t, lang } = w;
+  const { t } = w;
   return (
     <>
       <h1 ref={headingRef} tabIndex={-1}>

@@ -110,7 +110,7 @@ function CompareTable({ page }: { page: OkPage }) {
         `${kind}-${s.code}`,
       ),
     );
-  const credit = page.eligibility && page.eligibility.aptc > 0 ? page.eligibility.aptc : 0;
+  const credit = page.eligibility && page.eligibility.aptc_applied > 0 ? page.eligibility.aptc_applied : 0;
   return (
     <>
       <p className="back-link">

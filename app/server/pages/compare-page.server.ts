@@ -8,6 +8,7 @@ import type { EligibilityAnswer } from "../shopping/eligibility.server";
 import type { PlansAnswer, PricedPlan } from "../shopping/plan-list.server";
 import { pricePlans } from "../shopping/priced-plans.server";
 import { checkHousehold } from "../shopping/shopping-url.server";
+import { listWithinCredit } from "./credit-choice.server";
 import {
   doctorCoverageFor,
   drugCoverageFor,
@@ -66,7 +67,11 @@ export async function comparePage(url: URL, lang: Language = DEFAULT_LANGUAGE): 
   if (!check.ok) return fail(400, t("compare.incomplete"));
   let answer: PlansAnswer;
   try {
-    answer = await pricePlans({ ...check.request, ...EVERY_PLAN, filters: undefined }, undefined, { onlyPlanIds: ids });
+    answer = await listWithinCredit(
+      (request) => pricePlans({ ...request, ...EVERY_PLAN, filters: undefined }, undefined, { onlyPlanIds: ids }),
+      check,
+      lang,
+    );
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     return fail(error.status === 503 ? 503 : 400, apiMessage(error, lang));

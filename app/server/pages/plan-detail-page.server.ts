@@ -14,6 +14,7 @@ import type { PlansAnswer, PricedPlan } from "../shopping/plan-list.server";
 import { resolvePlanYear } from "../shopping/plan-year.server";
 import { pricePlans } from "../shopping/priced-plans.server";
 import { checkHousehold } from "../shopping/shopping-url.server";
+import { listWithinCredit } from "./credit-choice.server";
 import { benefitTableMarkup, type BenefitTableView } from "./benefit-table.server";
 import {
   doctorCoverageFor,
@@ -146,9 +147,11 @@ export async function planDetailPage(
   else if (!check?.ok) priceNote = t("planPage.priceNote.incomplete");
   else {
     try {
-      answer = await pricePlans({ ...check.request, ...EVERY_PLAN, filters: undefined }, timing, {
-        onlyPlanIds: [planId],
-      });
+      answer = await listWithinCredit(
+        (request) => pricePlans({ ...request, ...EVERY_PLAN, filters: undefined }, timing, { onlyPlanIds: [planId] }),
+        check,
+        lang,
+      );
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       priceNote =

@@ -46,6 +46,7 @@ import {
   eligibilityUnavailableIn,
 } from "./page-parts.server";
 import { coverageFirstList, pagedList, type ResultsList } from "./results-list.server";
+import { listWithinCredit } from "./credit-choice.server";
 import { planExtrasFor, type PlanExtras } from "./plan-extras.server";
 import { yearlyCostMethod, type YearlyCostMethodRow } from "./yearly-cost-method.server";
 
@@ -275,9 +276,12 @@ export async function shoppingPage(url: URL, lang: Language = DEFAULT_LANGUAGE):
   const requested = requestedPage(search.get("page"));
   try {
     [list, drugSearch, doctorSearch] = await Promise.all([
-      coverageFirst
-        ? coverageFirstList(check.request, canonical, requested)
-        : pagedList(check.request, canonical, requested),
+      listWithinCredit(
+        (request) =>
+          coverageFirst ? coverageFirstList(request, canonical, requested) : pagedList(request, canonical, requested),
+        check,
+        lang,
+      ),
       drugQuery === null ? null : searchDrugs(drugQuery, yearOf(canonical), lang),
       doctorQuery === null ? null : searchDoctors(doctorQuery, canonical.zip, lang),
     ]);

@@ -10,7 +10,7 @@ import { type UpstreamRejectedError, type UpstreamUnavailableError, upstreamProb
  * and where both exist the difference is kept as a metric.
  */
 
-type EligibilityAnswer = z.infer<typeof EligibilityResponse>;
+type EligibilityAnswer = Omit<z.infer<typeof EligibilityResponse>, "aptc_applied" | "repayment_risk">;
 export type FallbackReason = NonNullable<EligibilityAnswer["upstream"]>;
 
 /** Upstream failures our own estimate stands in for; others (a place or code it refused) are answered as errors. */

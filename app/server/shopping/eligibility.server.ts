@@ -17,12 +17,15 @@ import {
 } from "../upstream/client.server";
 import { fallbackReason, ownEstimateInstead, recordEligibilityDrift } from "./eligibility-fallback.server";
 import { householdBenchmark } from "./benchmark.server";
+import { withRepaymentRisk } from "./repayment-risk.server";
 import { householdDecisions, incomeLinesAnswer, upstreamHousehold, type HouseholdDecisions } from "./household.server";
 import { checkPlace, marketFor } from "./place.server";
 import { checkCoverageDate, resolvePlanYear } from "./plan-year.server";
 
 /** POST /api/eligibility's answer, and the estimate a plan list prices with (the shape is the schema's). */
 export type EligibilityAnswer = z.infer<typeof EligibilityResponse>;
+/** The estimate before the credit taken in advance and its repayment risk are added (what is kept and shared). */
+export type EligibilityEstimate = Omit<EligibilityAnswer, "aptc_applied" | "repayment_risk">;
 
 /** States whose eligibility the service computes itself (the rest ask upstream). */
 const OWN_CALCULATION_STATES = new Set(["NY"]);
@@ -40,7 +43,7 @@ function householdFields(d: HouseholdDecisions) {
   };
 }
 
-function ownEligibility(request: ShoppingRequest, year: number, store: PlanStore): EligibilityAnswer {
+function ownEligibility(request: ShoppingRequest, year: number, store: PlanStore): EligibilityEstimate {
   const decisions = householdDecisions(request, year);
   // The benchmark for the people plans are priced for (the coverage family, or everyone when it is
   // empty), so a place without rating area or silver plans is refused whoever the household is.
@@ -92,8 +95,8 @@ const ELIGIBILITY_ANSWER_ENTRIES = 10_000;
 /** The shared cache's namespace (Redis, with REDIS_URL; decision 291). */
 const SHARED = "eligibility";
 /** Questions asked and not yet answered: each leaves when its call settles, so this needs no bound of its own. */
-const eligibilityInFlight = new Map<string, Promise<EligibilityAnswer>>();
-const eligibilitySettled = new BoundedCache<string, EligibilityAnswer>({
+const eligibilityInFlight = new Map<string, Promise<EligibilityEstimate>>();
+const eligibilitySettled = new BoundedCache<string, EligibilityEstimate>({
   limit: ELIGIBILITY_ANSWER_ENTRIES,
   ttlMs: ELIGIBILITY_ANSWER_MS,
   // The wall clock, as the answer's age is: tests move it with vi.spyOn(Date, "now").
@@ -101,7 +104,7 @@ const eligibilitySettled = new BoundedCache<string, EligibilityAnswer>({
 });
 
 /** Each caller gets its own copy: one changing its answer cannot change another's. */
-function copyOf(answer: EligibilityAnswer): EligibilityAnswer {
+function copyOf(answer: EligibilityEstimate): EligibilityEstimate {
   return {
     ...answer,
     reasons: [...answer.reasons],
@@ -124,7 +127,7 @@ async function federalOrOwnEligibility(
   year: number,
   store: PlanStore,
   ownedData: boolean,
-): Promise<EligibilityAnswer> {
+): Promise<EligibilityEstimate> {
   let fresh = false;
   try {
     const answer = await upstreamEligibility(request, year, () => (fresh = true));
@@ -151,7 +154,7 @@ async function federalOrOwnEligibility(
   }
 }
 
-function upstreamEligibility(request: ShoppingRequest, year: number, onAsk: () => void): Promise<EligibilityAnswer> {
+function upstreamEligibility(request: ShoppingRequest, year: number, onAsk: () => void): Promise<EligibilityEstimate> {
   const key = JSON.stringify([year, request.income, request.household, request.place, request.coverage_date ?? null]);
   const settled = eligibilitySettled.get(key);
   if (settled) return Promise.resolve(copyOf(settled));
@@ -165,7 +168,7 @@ function upstreamEligibility(request: ShoppingRequest, year: number, onAsk: () =
   return call;
 }
 
-function ask(key: string, request: ShoppingRequest, year: number, onAsk: () => void): Promise<EligibilityAnswer> {
+function ask(key: string, request: ShoppingRequest, year: number, onAsk: () => void): Promise<EligibilityEstimate> {
   onAsk();
   return askUpstreamEligibility(request, year).then((answer) => {
     eligibilitySettled.set(key, copyOf(answer));
@@ -180,8 +183,8 @@ async function sharedOrAsk(
   request: ShoppingRequest,
   year: number,
   onAsk: () => void,
-): Promise<EligibilityAnswer> {
-  const kept = (await readSharedAnswers<EligibilityAnswer>(SHARED, [key])).get(key);
+): Promise<EligibilityEstimate> {
+  const kept = (await readSharedAnswers<EligibilityEstimate>(SHARED, [key])).get(key);
   if (!kept) return ask(key, request, year, onAsk);
   eligibilitySettled.set(key, copyOf(kept.value), { ttlMs: kept.ttlMs });
   return kept.value;
@@ -192,7 +195,7 @@ export function forgetEligibilityAnswers(): void {
   eligibilitySettled.clear();
 }
 
-async function askUpstreamEligibility(request: ShoppingRequest, year: number): Promise<EligibilityAnswer> {
+async function askUpstreamEligibility(request: ShoppingRequest, year: number): Promise<EligibilityEstimate> {
   const decisions = householdDecisions(request, year);
   const own = decisions.estimate;
   const fields = householdFields(decisions);
@@ -201,7 +204,7 @@ async function askUpstreamEligibility(request: ShoppingRequest, year: number): P
     in_coverage_gap: own.inCoverageGap,
     ...(own.essentialPlan !== undefined ? { essential_plan: own.essentialPlan } : {}),
   };
-  const answer = (aptc: number, csr: EligibilityAnswer["csr"]): EligibilityAnswer => ({
+  const answer = (aptc: number, csr: EligibilityEstimate["csr"]): EligibilityEstimate => ({
     year,
     aptc,
     csr,
@@ -280,17 +283,23 @@ export async function determineEligibility(request: ShoppingRequest): Promise<El
   checkCoverageDate(request, year);
   checkPlace(request, store);
   const { ownedData } = marketFor(request.place.state, year, store);
-  if (OWN_CALCULATION_STATES.has(request.place.state)) return ownEligibility(request, year, store);
-  return federalOrOwnEligibility(request, year, store, ownedData);
+  const estimate = OWN_CALCULATION_STATES.has(request.place.state)
+    ? ownEligibility(request, year, store)
+    : await federalOrOwnEligibility(request, year, store, ownedData);
+  return withRepaymentRisk(estimate, request, year, store);
 }
 
 /** The eligibility to price with; an upstream outage leaves it null with a reason, and plans at full price. */
-export async function eligibilityForPricing(request: ShoppingRequest, year: number, store: PlanStore) {
+export async function eligibilityForPricing(
+  request: ShoppingRequest,
+  year: number,
+  store: PlanStore,
+): Promise<{ eligibility: EligibilityAnswer | null; unavailable: string | null }> {
+  let estimate: EligibilityEstimate;
   try {
-    const eligibility = OWN_CALCULATION_STATES.has(request.place.state)
+    estimate = OWN_CALCULATION_STATES.has(request.place.state)
       ? ownEligibility(request, year, store)
       : await federalOrOwnEligibility(request, year, store, Boolean(store.state(request.place.state, year)?.ownedData));
-    return { eligibility, unavailable: null };
   } catch (error) {
     // No estimate (upstream down, or it refused this place): plans still show, at full price, saying why.
     if (error instanceof ApiError && (error.status === 503 || error.status === 422)) {
@@ -298,4 +307,6 @@ export async function eligibilityForPricing(request: ShoppingRequest, year: numb
     }
     throw error;
   }
+  // Outside the try: aptc_applied above the credit is the request's mistake (a 400), not an outage.
+  return { eligibility: withRepaymentRisk(estimate, request, year, store), unavailable: null };
 }

@@ -69,6 +69,8 @@ export function plansAnswer(
     usage: request.usage,
     sort: request.sort,
     order: request.order,
+    aptc_applied: priced.eligibility?.aptc_applied ?? null,
+    repayment_risk: priced.eligibility?.repayment_risk ?? [],
     total_plan_count: list.length,
     plan_count: chosen.length,
     ...page,

@@ -67,7 +67,7 @@ export function priceOffer(
     if (!table) continue; // offered but not priced in this rating area: cannot be sold here
     const k = planAt.length;
     price(ratingTable(table), householdPrice);
-    const aptc = creditUsableOn(plan.metalLevel, eligibility?.aptc ?? 0);
+    const aptc = creditUsableOn(plan.metalLevel, eligibility?.aptc_applied ?? 0);
     const withCredit = premiumWithCreditOf(householdPrice, aptc, plan.ehbShare ?? 1);
     const csr = csrVariantFor(plan.metalLevel, eligibility?.csr ?? null);
     planAt.push(plan);

@@ -163,6 +163,14 @@ export function checkHousehold(state: ShoppingState, lang: Language = DEFAULT_LA
   if (Object.keys(errors).length > 0) return { ok: false, errors };
 
   const view = viewOptionsOf(state, lang);
+  // The credit taken in advance: a typed amount that is not dollars is dropped and named, like a filter.
+  const applied = state.aptcApplied ? parseDollars(state.aptcApplied) : null;
+  if (state.aptcApplied && applied === null) {
+    view.ignored.push(
+      `${lang === DEFAULT_LANGUAGE ? "credit to use" : t("repaymentRisk.noun")} "${state.aptcApplied}"`,
+    );
+    delete view.cleaned.aptcApplied;
+  }
   const candidate = {
     income,
     household: {
@@ -178,6 +186,7 @@ export function checkHousehold(state: ShoppingState, lang: Language = DEFAULT_LA
     place: { state: state.state, county_fips: state.county, zip: state.zip },
     ...(year !== undefined ? { year } : {}),
     ...(Object.keys(view.filters).length ? { filters: view.filters } : {}),
+    ...(applied !== null ? { aptc_applied: applied } : {}),
     sort: view.sort,
     order: view.order,
     usage: view.usage,

@@ -43,7 +43,7 @@ export async function upstreamPlans(request: PlansRequest, year: number, timing:
         year,
         // Price with the estimate this answer reports (full price when it is unavailable), not
         // upstream's own re-estimate from the applicants alone.
-        aptc_override: eligibility?.aptc ?? 0,
+        aptc_override: eligibility?.aptc_applied ?? 0,
         ...(eligibility?.csr ? { csr_override: `CSR${eligibility.csr}` as const } : {}),
       }),
     );

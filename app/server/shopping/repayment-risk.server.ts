@@ -1,0 +1,77 @@
+import { impliedBenchmarkMonthly, repaymentRisk } from "../../domain/repayment/repayment-risk";
+import type { ShoppingRequest } from "../../schemas/shopping";
+import type { PlanStore } from "../plan-store/plan-store.server";
+import { ApiError } from "../platform/api.server";
+import { householdBenchmark } from "./benchmark.server";
+import type { EligibilityAnswer, EligibilityEstimate } from "./eligibility.server";
+import { householdDecisions, type HouseholdDecisions } from "./household.server";
+
+/**
+ * The credit taken in advance (the request's `aptc_applied`, at most the credit; default all of it)
+ * and what the household would pay back at tax time if its income ends higher
+ * (app/domain/repayment; docs/decisions/320-repayment-risk.md).
+ */
+
+/** The monthly credit taken in advance, or a 400 naming the field when it is more than the credit. */
+export function appliedCredit(request: Pick<ShoppingRequest, "aptc_applied">, aptc: number): number {
+  const asked = request.aptc_applied;
+  if (asked === undefined) return aptc;
+  // Compared in cents, so 311.33 against a credit shown as 311.33 is never refused by binary noise.
+  if (Math.round(asked * 100) > Math.round(aptc * 100)) {
+    throw new ApiError(
+      400,
+      "validation_failed",
+      `aptc_applied ($${asked}) is more than the estimated monthly credit ($${aptc.toFixed(2)}).`,
+      { aptc_applied: `At most the monthly credit, ${aptc.toFixed(2)}` },
+    );
+  }
+  return asked;
+}
+
+/**
+ * The benchmark the allowed credit is recomputed with: our own (answers we computed), else the one
+ * that gives the federal credit under our rules, else our own for the coverage family (a federal
+ * answer of no credit), else none.
+ */
+function riskBenchmark(
+  estimate: EligibilityEstimate,
+  request: ShoppingRequest,
+  year: number,
+  store: PlanStore,
+  decisions: HouseholdDecisions,
+): number | null {
+  if (estimate.benchmark_premium !== null) return estimate.benchmark_premium;
+  const implied = impliedBenchmarkMonthly(decisions.input, estimate.aptc);
+  if (implied !== null) return implied;
+  if (decisions.estimate.coverageFamily.length === 0) return null;
+  return householdBenchmark(request, year, store, decisions.estimate.coverageFamily)?.monthly ?? null;
+}
+
+/** The estimate with the credit taken in advance and its repayment risk (yearly dollars to the cent). */
+export function withRepaymentRisk(
+  estimate: EligibilityEstimate,
+  request: ShoppingRequest,
+  year: number,
+  store: PlanStore,
+): EligibilityAnswer {
+  const applied = appliedCredit(request, estimate.aptc);
+  const decisions = householdDecisions(request, year);
+  const rows = repaymentRisk({
+    household: decisions.input,
+    coverageFamily: decisions.estimate.coverageFamily,
+    benchmarkMonthly: riskBenchmark(estimate, request, year, store, decisions),
+    appliedMonthly: applied,
+  });
+  return {
+    ...estimate,
+    aptc_applied: applied,
+    repayment_risk: rows.map((r) => ({
+      scenario: r.scenario,
+      income: r.income,
+      allowed_credit: r.allowedCredit,
+      advance_credit: r.advanceCredit,
+      repayment: r.repayment,
+      cap: r.cap,
+    })),
+  };
+}
