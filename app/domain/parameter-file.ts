@@ -151,9 +151,21 @@ function blockOf(name: BlockName): Block {
   return FILE.blocks[name];
 }
 
+const sortedKeys = new Map<BlockName, readonly string[]>();
+
+/** The block's keys, oldest first, sorted once per block (the file never changes after load). */
+function keysOf(name: BlockName): readonly string[] {
+  let keys = sortedKeys.get(name);
+  if (!keys) {
+    keys = Object.freeze(Object.keys(blockOf(name).values).sort());
+    sortedKeys.set(name, keys);
+  }
+  return keys;
+}
+
 /** The block's keys, oldest first. */
 export function parameterKeys(name: BlockName): string[] {
-  return Object.keys(blockOf(name).values).sort();
+  return [...keysOf(name)];
 }
 
 /** One value of a block with the key it was found under and its source. */
@@ -164,7 +176,7 @@ export interface ParameterEntry<N extends BlockName> {
   reference: string;
 }
 
-function keyFor(name: BlockName, keys: string[], at: number | string | undefined): string {
+function keyFor(name: BlockName, keys: readonly string[], at: number | string | undefined): string {
   if (at === undefined) {
     // A reader without a year or date may only read a block that holds one value: once a second
     // value is added, it must say which year it means.
@@ -197,13 +209,30 @@ function keyFor(name: BlockName, keys: string[], at: number | string | undefined
  * blocks answer the latest key at or before it. Without `at`, the block must hold one value.
  */
 export function parameterEntry<N extends BlockName>(name: N, at?: number | string): ParameterEntry<N> {
+  // Pricing asks the same few blocks for the same year for every plan of a list: each answer is
+  // worked out once (a look-up that fails throws again every time: nothing is kept for it).
+  const cacheKey = `${name}\0${typeof at}\0${at}`;
+  const known = entries.get(cacheKey);
+  if (known) return known as ParameterEntry<N>;
+  const entry = lookUpEntry(name, at);
+  if (entries.size >= ENTRIES_KEPT) entries.clear();
+  entries.set(cacheKey, entry);
+  return entry;
+}
+
+/** Entries already looked up, by block, type of `at` and `at`; read-only (the file is frozen, so is each entry). */
+const entries = new Map<string, ParameterEntry<BlockName>>();
+/** Dates asked can be any day: the kept entries are forgotten past this many. */
+const ENTRIES_KEPT = 2_000;
+
+function lookUpEntry<N extends BlockName>(name: N, at?: number | string): ParameterEntry<N> {
   const block = blockOf(name);
-  const key = keyFor(name, parameterKeys(name), at);
+  const key = keyFor(name, keysOf(name), at);
   const entry = block.values[key];
   const base = typeof entry === "object" && entry !== null && "sameAs" in entry ? (entry.sameAs as string) : null;
   const refOf = (k: string) => (typeof block.reference === "string" ? block.reference : block.reference[k]);
   const reference = base === null || typeof block.reference === "string" ? refOf(key) : `${refOf(key)} ${refOf(base)}`;
-  return { key, value: (base === null ? entry : block.values[base]) as ParameterValue<N>, reference };
+  return Object.freeze({ key, value: (base === null ? entry : block.values[base]) as ParameterValue<N>, reference });
 }
 
 /** A block's value for a year or date (see parameterEntry). */

@@ -29,6 +29,8 @@ export function addCatalogue(lang: Language, catalogue: Catalogue): void {
   if (resources[lang] === catalogue) return;
   resources[lang] = catalogue;
   instances.get(lang)?.addResourceBundle(lang, "translation", catalogue, true, true);
+  // A language's words may now come from the new catalogue (or stop falling back to English).
+  for (const texts of plainTexts.values()) texts.clear();
 }
 
 export function hasCatalogue(lang: Language): boolean {
@@ -68,7 +70,39 @@ export function i18nFor(lang: Language): i18n {
  * for every request and every component in that language (no per-render getFixedT or wrapper).
  */
 export function tFor(lang: Language): TFunction {
-  return i18nFor(lang).t;
+  let t = translators.get(lang);
+  if (!t) {
+    t = keptTranslator(lang, i18nFor(lang));
+    translators.set(lang, t);
+  }
+  return t;
+}
+
+const translators = new Map<Language, TFunction>();
+/** By language, the text of every key asked for without options, as i18next resolved it the first time. */
+const plainTexts = new Map<Language, Map<string, string>>();
+
+/**
+ * The instance's `t`, except that a key asked for without options (most of a page's words) is
+ * resolved by i18next once and then read from a map: i18next's own look-up (key splitting,
+ * resolution, fallback, post-processing) per word was most of the i18n time in a page's render.
+ * Calls with options (interpolation, counts, defaults) go to i18next as they are.
+ */
+function keptTranslator(lang: Language, instance: i18n): TFunction {
+  const texts = new Map<string, string>();
+  plainTexts.set(lang, texts);
+  const translate = instance.t as unknown as (key: unknown, a?: unknown, b?: unknown) => unknown;
+  return function t(key: unknown, a?: unknown, b?: unknown): unknown {
+    if (a !== undefined || b !== undefined || typeof key !== "string") return translate(key, a, b);
+    let text = texts.get(key);
+    if (text === undefined) {
+      const resolved = translate(key);
+      if (typeof resolved !== "string") return resolved;
+      text = resolved;
+      texts.set(key, text);
+    }
+    return text;
+  } as unknown as TFunction;
 }
 
 const contextValues = new Map<Language, { i18n: i18n }>();
