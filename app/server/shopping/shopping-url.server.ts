@@ -166,9 +166,7 @@ export function checkHousehold(state: ShoppingState, lang: Language = DEFAULT_LA
   // The credit taken in advance: a typed amount that is not dollars is dropped and named, like a filter.
   const applied = state.aptcApplied ? parseDollars(state.aptcApplied) : null;
   if (state.aptcApplied && applied === null) {
-    view.ignored.push(
-      `${lang === DEFAULT_LANGUAGE ? "credit to use" : t("repaymentRisk.noun")} "${state.aptcApplied}"`,
-    );
+    view.ignored.push(`${t("repaymentRisk.noun")} "${state.aptcApplied}"`);
     delete view.cleaned.aptcApplied;
   }
   const candidate = {
