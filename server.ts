@@ -91,19 +91,22 @@ async function main(): Promise<void> {
   }
   // Follow the published plan store (PLAN_STORE_URL): every process polls its version marker.
   startPlanStoreSync(log);
-  // Open and migrate the write store and resume sending any email an earlier process left in the outbox.
-  await startIntakeBackgroundWork();
-
-  for (const { patch, file } of unappliedPatches()) {
-    log.warn(
-      { patch, file },
-      `patch-package patch not applied: ${patch} (${file}); run \`npx patch-package\` (an install with --ignore-scripts skips it). Pages still work, slower.`,
-    );
-  }
 
   const app = express();
   // Slow clients are cut off by header and whole-request timeouts (docs/decisions/053).
   const server: Server = createHttpServer(app);
+  // Start-up work no answer waits for, done once listening (issue 29: the first answer within 1 s).
+  server.once("listening", () => {
+    // Open and migrate the write store and resume sending any email an earlier process left in the
+    // outbox. A write arriving first opens the store itself (openWriteStore): nothing is refused.
+    void startIntakeBackgroundWork();
+    for (const { patch, file } of unappliedPatches()) {
+      log.warn(
+        { patch, file },
+        `patch-package patch not applied: ${patch} (${file}); run \`npx patch-package\` (an install with --ignore-scripts skips it). Pages still work, slower.`,
+      );
+    }
+  });
   // `npm run dev`: the app from its sources through Vite in middleware mode, with hot reload over
   // this server's own socket; otherwise the production build. Everything else below is the same.
   let build: ServerBuild | (() => Promise<ServerBuild>);

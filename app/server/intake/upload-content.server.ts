@@ -1,5 +1,7 @@
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFStream, type PDFObject } from "pdf-lib";
-import sharp from "sharp";
+// pdf-lib and sharp are loaded on the first upload, not at start-up: together they were ~170 ms of
+// module loading before the server could answer anything (issue 29).
+import type * as PdfLib from "pdf-lib";
+import type { PDFDocument, PDFObject } from "pdf-lib";
 
 /**
  * What an uploaded file becomes before it is stored (issue 18 item 5,
@@ -63,6 +65,7 @@ export async function makeUploadSafe(bytes: Buffer): Promise<SafeFile> {
 async function reencodeImage(bytes: Buffer, type: AcceptedFileType): Promise<Buffer> {
   try {
     // rotate() applies the EXIF orientation before the metadata is dropped, so photos stay upright.
+    const { default: sharp } = await import("sharp");
     const image = sharp(bytes, { failOn: "error", limitInputPixels: MAX_INPUT_PIXELS }).rotate();
     const format = (await image.metadata()).format;
     if (format !== (type === PNG ? "png" : "jpeg"))
@@ -81,15 +84,16 @@ const ACTIVE_NAMES = new Set(["JavaScript", "Launch", "ImportData", "EmbeddedFil
 
 async function rewritePdf(bytes: Buffer): Promise<Buffer> {
   if (!/^%PDF-[12]\.\d/.test(bytes.subarray(0, 8).toString("latin1"))) throw new RefusedUpload("bad PDF header");
+  const pdf = await import("pdf-lib");
   let doc: PDFDocument;
   try {
-    doc = await PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: true });
+    doc = await pdf.PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: true });
   } catch (error) {
     throw new RefusedUpload(`PDF does not parse: ${(error as Error).message}`);
   }
   if (doc.isEncrypted) throw new RefusedUpload("encrypted PDF");
   for (const [, object] of doc.context.enumerateIndirectObjects()) {
-    const found = activeContent(object);
+    const found = activeContent(object, pdf);
     if (found) throw new RefusedUpload(`PDF carries ${found}`);
   }
   try {
@@ -100,7 +104,8 @@ async function rewritePdf(bytes: Buffer): Promise<Buffer> {
 }
 
 /** The first active key or action in an object and the direct objects inside it, or undefined. */
-function activeContent(root: PDFObject): string | undefined {
+function activeContent(root: PDFObject, pdf: typeof PdfLib): string | undefined {
+  const { PDFArray, PDFDict, PDFName, PDFRawStream, PDFStream } = pdf;
   const stack: PDFObject[] = [root];
   let visited = 0;
   while (stack.length > 0 && visited++ < 100_000) {
