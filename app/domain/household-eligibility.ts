@@ -7,7 +7,7 @@
 // The household's income, tax-household size and place decide the FPL percent, the credit's floor
 // and cliff and the CSR level; who is in the coverage family decides the benchmark.
 
-import { childMedicaidChipLimitFpl } from "./child-coverage-limits";
+import { childMedicaidChipLimitFpl, pregnancyMedicaidChipLimitFpl } from "./child-coverage-limits";
 import {
   applicablePercentage,
   compareIncomeToLine,
@@ -20,7 +20,7 @@ import {
 } from "./eligibility";
 import type { CsrLevel } from "./csr";
 import type { IncomeLineKind } from "./income-line-kinds";
-import { CHILD_AGE_LIMIT, isMedicareEligible, type PersonFacts } from "./household";
+import { CHILD_AGE_LIMIT, expectedBabiesOf, isMedicareEligible, type PersonFacts } from "./household";
 import {
   ESSENTIAL_PLAN_STATE,
   MissingParameterError,
@@ -76,6 +76,11 @@ function factsOf(h: HouseholdInput): Facts {
   }
   if (!Number.isFinite(h.income) || h.income < 0) throw new RangeError(`income must be dollars ≥ 0, got ${h.income}`);
   if (h.people.length === 0) throw new RangeError("a household needs at least one person");
+  for (const p of h.people) {
+    if (p.pregnant && !(Number.isInteger(expectedBabiesOf(p)) && expectedBabiesOf(p) >= 1)) {
+      throw new RangeError(`expected babies must be a whole number of at least 1, got ${p.expectedBabies}`);
+    }
+  }
   const size = h.householdSize ?? h.people.length;
   if (!Number.isInteger(size) || size < h.people.length) {
     throw new RangeError(`household size ${size} is smaller than the ${h.people.length} people listed`);
@@ -97,14 +102,43 @@ function factsOf(h: HouseholdInput): Facts {
   };
 }
 
-/** The children's limit, or null for a state the table does not hold (children then meet the adult rule). */
-function childLimit(state: string, year: number): number | null {
+/** A state line, or null for a state the table does not hold (the person then meets the adult rule). */
+function stateLine(read: (state: string, year: number) => number, state: string, year: number): number | null {
   try {
-    return childMedicaidChipLimitFpl(state, year);
+    return read(state, year);
   } catch (error) {
     if (error instanceof MissingParameterError) return null;
     throw error;
   }
+}
+
+function childLimit(state: string, year: number): number | null {
+  return stateLine(childMedicaidChipLimitFpl, state, year);
+}
+
+/**
+ * A pregnant person's own Medicaid/CHIP household counts the babies she expects (42 CFR
+ * 435.603(b)): every Medicaid/CHIP line is measured for her on the guideline of that larger
+ * household. Everyone else keeps the tax household's size (the state option of counting her as one
+ * for others, docs/decisions/311-pregnancy-per-person.md). The credit never counts them.
+ */
+function pregnantFacts(person: PersonFacts, f: Facts): Facts {
+  const babies = expectedBabiesOf(person);
+  if (babies === 0) return f;
+  return { ...f, currentGuideline: povertyGuideline(f.currentYear, f.state, f.size + babies) };
+}
+
+function pregnancyMedicaid(person: PersonFacts, f: Facts): boolean {
+  if (!person.pregnant) return false;
+  const g = pregnantFacts(person, f);
+  const limit = stateLine(pregnancyMedicaidChipLimitFpl, f.state, f.coverageYear);
+  if (limit !== null && incomeAtOrBelow(f.income, limit, g.currentGuideline)) return true;
+  // A pregnant girl may also meet the children's line, a pregnant adult the adult rule, on her larger household.
+  if (person.age < CHILD_AGE_LIMIT) {
+    const child = childLimit(f.state, f.coverageYear);
+    if (child !== null && incomeAtOrBelow(f.income, child, g.currentGuideline)) return true;
+  }
+  return person.age <= essentialPlanAgeRange()[1] && adultMedicaid(g);
 }
 
 function adultMedicaid(f: Facts): boolean {
@@ -130,6 +164,7 @@ function inGapState(f: Facts): boolean {
 
 function programmeOf(person: PersonFacts, f: Facts): PersonProgramme {
   if (isMedicareEligible(person)) return "medicare";
+  if (pregnancyMedicaid(person, f)) return "medicaid_chip";
   if (person.age < CHILD_AGE_LIMIT) {
     const limit = childLimit(f.state, f.coverageYear);
     if (limit !== null ? incomeAtOrBelow(f.income, limit, f.currentGuideline) : adultMedicaid(f)) {

@@ -22,6 +22,18 @@ export interface PersonFacts {
   relationship?: Relationship;
   /** Eligible for premium-free Medicare Part A; default: aged 65 or older. */
   medicareEligible?: boolean;
+  /** Pregnant on the coverage date: decided against the state's pregnancy Medicaid/CHIP line. */
+  pregnant?: boolean;
+  /** Babies she expects (default 1); they count in her Medicaid/CHIP household (42 CFR 435.603(b)). */
+  expectedBabies?: number;
+}
+
+/** The ages the page asks about pregnancy for (docs/decisions/311-pregnancy-per-person.md). */
+export const PREGNANCY_ASKED_AGES = [12, 55] as const;
+
+/** The babies a pregnant person counts as in her Medicaid/CHIP household; 0 when not pregnant. */
+export function expectedBabiesOf(person: PersonFacts): number {
+  return person.pregnant ? (person.expectedBabies ?? 1) : 0;
 }
 
 /** A problem with the household, naming the person (index) and the field. */

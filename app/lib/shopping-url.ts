@@ -9,7 +9,7 @@
  * shopping-url.server.ts.
  *
  *   /plans?zip=75201&county=48113&state=TX&income=36000&size=1
- *         &age=35&tobacco=no&pregnant=no&rel=self      (one group per person, in order)
+ *         &age=35&tobacco=no&pregnant=no&rel=self      (one group per person, in order; pregnant=yes|2|3 babies)
  *         &no_medicare=2                                (index of a person told "no premium-free Part A")
  *         &aptc_applied=150                             (credit taken in advance a month; absent: all of it)
  *         &usage=medium&sort=premium&metal=Silver&drug=617318:Lipitor%2020%20mg
@@ -25,6 +25,7 @@
 import { isLanguage } from "../i18n/i18n";
 import { PLAN_FILTERS, type FilterState, type PlanFilter } from "../domain/plan-filters";
 import { RELATIONSHIPS, type Relationship } from "../domain/relationship";
+import { PREGNANCY_ASKED_AGES } from "../domain/household";
 
 export { RELATIONSHIPS, type Relationship } from "../domain/relationship";
 
@@ -33,6 +34,8 @@ export interface PersonInput {
   age: string;
   tobacco: boolean;
   pregnant: boolean;
+  /** Babies expected when more than one (the URL's pregnant=2, 3…; pregnant=yes is one). */
+  babies?: number;
   /** "" when not chosen yet: the page asks, it never guesses (docs/decisions/210). */
   relationship: Relationship | "";
   /** Told "not eligible for premium-free Medicare Part A" (matters from 65). */
@@ -115,6 +118,18 @@ export function proposedRelationship(age: string): Relationship | "" {
   return Number(age) < 19 ? "child" : "other";
 }
 
+/** True when the page asks this age about pregnancy; an age not typed yet is asked too (no JavaScript). */
+export function pregnancyAsked(age: string): boolean {
+  if (!/^\d{1,3}$/.test(age.trim())) return true;
+  return Number(age) >= PREGNANCY_ASKED_AGES[0] && Number(age) <= PREGNANCY_ASKED_AGES[1];
+}
+
+/** The URL's pregnant value: no, yes (one baby), or the number of babies when more than one. */
+export function pregnancyValue(p: Pick<PersonInput, "pregnant" | "babies">): string {
+  if (!p.pregnant) return "no";
+  return p.babies !== undefined && p.babies > 1 ? String(p.babies) : "yes";
+}
+
 function peopleOf(search: URLSearchParams): PersonInput[] {
   const ages = search.getAll("age").map((a) => a.trim());
   const tobacco = search.getAll("tobacco");
@@ -124,14 +139,17 @@ function peopleOf(search: URLSearchParams): PersonInput[] {
   const noMedicare = new Set(search.getAll("no_medicare").map((v) => v.trim()));
   return ages.slice(0, MAX_PEOPLE).map((age, i) => {
     const r = (rel[i] ?? "").trim().toLowerCase() as Relationship;
+    const pregnancy = (pregnant[i] ?? "").trim().toLowerCase();
+    const babies = /^[2-8]$/.test(pregnancy) ? Number(pregnancy) : undefined;
     const person: PersonInput = {
       age,
       tobacco: (tobacco[i] ?? "").trim().toLowerCase() === "yes",
-      pregnant: (pregnant[i] ?? "").trim().toLowerCase() === "yes",
+      pregnant: pregnancy === "yes" || babies !== undefined,
       // The first person is "you"; anyone else without a (valid) relationship has not chosen one.
       relationship: i === 0 ? "self" : RELATIONSHIPS.includes(r) && r !== "self" ? r : "",
     };
     if (noMedicare.has(String(i))) person.noMedicare = true;
+    if (babies !== undefined) person.babies = babies;
     return person;
   });
 }
@@ -256,7 +274,7 @@ export function stateEntries(state: ShoppingState, omit: readonly StateGroup[] =
     state.people.forEach((p, i) => {
       out.push(["age", p.age]);
       out.push(["tobacco", p.tobacco ? "yes" : "no"]);
-      out.push(["pregnant", p.pregnant ? "yes" : "no"]);
+      out.push(["pregnant", pregnancyValue(p)]);
       // Kept even when empty: the nth rel belongs to the nth person.
       out.push(["rel", i === 0 ? "self" : p.relationship]);
     });

@@ -34,7 +34,19 @@ export const Person = z
   .object({
     age: z.number().int("Whole years").min(0).max(120).describe("Age in whole years on the coverage start date"),
     uses_tobacco: z.boolean().default(false).describe("Regular tobacco use in the last 6 months"),
-    is_pregnant: z.boolean().default(false),
+    is_pregnant: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Pregnant on the coverage date: decided against the state's pregnancy Medicaid/CHIP line, her expected babies counted in her household (docs/api.md)",
+      ),
+    expected_babies: z
+      .number()
+      .int("A whole number")
+      .min(1)
+      .max(8)
+      .optional()
+      .describe("With is_pregnant: the number of babies expected (default 1)"),
     relationship: Relationship.optional().describe(
       "Relationship to the subscriber. When missing: the oldest person is the subscriber if nobody is self; others are child under 19, otherwise other (docs/api.md)",
     ),
@@ -45,7 +57,11 @@ export const Person = z
         "Eligible for premium-free Medicare Part A; default true from age 65. Medicare-eligible people get no premium tax credit",
       ),
   })
-  .strict();
+  .strict()
+  .refine((p) => p.expected_babies === undefined || p.is_pregnant, {
+    message: "Expected babies are asked only with is_pregnant: true",
+    path: ["expected_babies"],
+  });
 
 export const Household = z
   .object({

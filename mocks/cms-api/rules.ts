@@ -100,6 +100,9 @@ export interface FakePerson {
   aptc_eligible?: boolean;
   has_mec?: boolean;
   uses_tobacco?: boolean;
+  is_pregnant?: boolean;
+  /** Babies expected; counted in her own Medicaid/CHIP household (42 CFR 435.603(b)); default 1. */
+  pregnant_with?: number;
 }
 export interface FakePlace {
   countyfips: string;
@@ -325,6 +328,17 @@ export function householdEligibility(
   const childLimit = stateLineFor(p, place.state, year, "children");
   const childMedicaid = childLimit === undefined ? adultMedicaid : atOrBelowLine(income, childLimit, medicaidFpl);
   const gapState = nonExpansion.has(place.state) && PARTIAL_MEDICAID_LIMIT[place.state] === undefined;
+  // A pregnant person: her own household counts the babies she expects; the pregnancy line, the
+  // children's line (under 19) and the adult rule (19-64) are each measured on that larger household.
+  const pregnantMedicaid = (person: FakePerson, age: number): boolean => {
+    const babies = Number.isInteger(person.pregnant_with) && person.pregnant_with! > 0 ? person.pregnant_with! : 1;
+    const fpl = povertyGuideline(p, year, place.state, size + babies);
+    const line = stateLineFor(p, place.state, year, "pregnancy");
+    if (line !== undefined && atOrBelowLine(income, line, fpl)) return true;
+    if (age < CHILD_AGE_LIMIT && childLimit !== undefined && atOrBelowLine(income, childLimit, fpl)) return true;
+    if (adultLimit === undefined || age > MEDICAID_ADULT_MAX_AGE) return false;
+    return nonExpansion.has(place.state) ? belowLine(income, adultLimit, fpl) : atOrBelowLine(income, adultLimit, fpl);
+  };
   const belowFloor = belowLine(income, 1, ptcFpl);
 
   // Person by person: who is Medicaid/CHIP-eligible, and who is in the coverage family.
@@ -333,7 +347,8 @@ export function householdEligibility(
     const covered = person.aptc_eligible !== false && person.has_mec !== true;
     const medicaid =
       person.has_mec !== true &&
-      (age < CHILD_AGE_LIMIT ? childMedicaid : age <= MEDICAID_ADULT_MAX_AGE && adultMedicaid);
+      ((age < CHILD_AGE_LIMIT ? childMedicaid : age <= MEDICAID_ADULT_MAX_AGE && adultMedicaid) ||
+        (person.is_pregnant === true && pregnantMedicaid(person, age)));
     const gap = !medicaid && gapState && belowFloor && age >= CHILD_AGE_LIMIT && age <= MEDICAID_ADULT_MAX_AGE;
     return { covered, medicaid, gap };
   });

@@ -1,6 +1,6 @@
 import { Form, Link } from "@remix-run/react";
 import type { ShoppingState } from "../../lib/shopping-url";
-import { MAX_PEOPLE, proposedRelationship } from "../../lib/shopping-url";
+import { MAX_PEOPLE, pregnancyAsked, pregnancyValue, proposedRelationship } from "../../lib/shopping-url";
 import { StateFields } from "./state-fields";
 import { useWords, type Words } from "./format";
 import { pathInLanguage } from "../../lib/language-url";
@@ -24,6 +24,16 @@ function fieldTarget(key: string): string {
  * With JavaScript, a relationship is proposed from the age as it is typed, until the person picks
  * one themselves (docs/decisions/210). Without JavaScript the select stays at "Choose…".
  */
+/** With JavaScript, the pregnancy question is shown only while the typed age is one it is asked for. */
+function showPregnancyFor(event: React.ChangeEvent<HTMLInputElement>, index: number) {
+  const block = event.currentTarget.form?.querySelector<HTMLElement>(`#pregnancy-${index}`);
+  if (!block) return;
+  const asked = pregnancyAsked(event.currentTarget.value);
+  block.hidden = !asked;
+  const select = block.querySelector("select");
+  if (!asked && select) select.value = "no";
+}
+
 function proposeRelationship(event: React.ChangeEvent<HTMLInputElement>, index: number) {
   const select = event.currentTarget.form?.querySelector<HTMLSelectElement>(`#rel-${index}`);
   if (!select || (select.value !== "" && select.dataset.proposed !== "true")) return;
@@ -110,7 +120,10 @@ export function HouseholdForm({
               defaultValue={person.age}
               aria-invalid={errors[`age-${i}`] ? true : undefined}
               aria-describedby={describe(`age-${i}`)}
-              onChange={i === 0 ? undefined : (event) => proposeRelationship(event, i)}
+              onChange={(event) => {
+                showPregnancyFor(event, i);
+                if (i > 0) proposeRelationship(event, i);
+              }}
             />
             {errors[`age-${i}`] ? (
               <p className="error-text" id={`age-${i}-error`}>
@@ -130,11 +143,28 @@ export function HouseholdForm({
               <option value="no">{t("compare.no")}</option>
               <option value="yes">{t("householdForm.yes")}</option>
             </select>
-            <label htmlFor={`pregnant-${i}`}>{t("householdForm.pregnant")}</label>
-            <select id={`pregnant-${i}`} name="pregnant" defaultValue={person.pregnant ? "yes" : "no"}>
-              <option value="no">{t("compare.no")}</option>
-              <option value="yes">{t("householdForm.yes")}</option>
-            </select>
+            {pregnancyAsked(person.age) ? (
+              <div className="pregnancy" id={`pregnancy-${i}`}>
+                <label htmlFor={`pregnant-${i}`}>{t("householdForm.pregnant")}</label>
+                <p className="hint" id={`pregnant-${i}-hint`}>
+                  {t("householdForm.pregnantHint")}
+                </p>
+                <select
+                  id={`pregnant-${i}`}
+                  name="pregnant"
+                  defaultValue={pregnancyValue(person)}
+                  aria-describedby={`pregnant-${i}-hint`}
+                >
+                  <option value="no">{t("compare.no")}</option>
+                  <option value="yes">{t("householdForm.pregnantOne")}</option>
+                  <option value="2">{t("householdForm.pregnantTwins")}</option>
+                  <option value="3">{t("householdForm.pregnantThree")}</option>
+                </select>
+              </div>
+            ) : (
+              // Not asked at this age (decision 311); the nth value still belongs to the nth person.
+              <input type="hidden" name="pregnant" value="no" />
+            )}
             <div className="checkbox">
               <input
                 type="checkbox"

@@ -46,6 +46,7 @@ export function householdInputOf(request: ShoppingRequest, year: number): Househ
       age: p.age,
       relationship: p.relationship,
       medicareEligible: p.medicare_eligible,
+      ...(p.is_pregnant ? { pregnant: true, expectedBabies: p.expected_babies ?? 1 } : {}),
     })),
   };
 }
@@ -114,6 +115,7 @@ export function upstreamHousehold(
     age: p.age,
     uses_tobacco: p.uses_tobacco,
     is_pregnant: p.is_pregnant,
+    ...(p.is_pregnant ? { pregnant_with: p.expected_babies ?? 1 } : {}),
     relationship: UPSTREAM_RELATIONSHIP[relationships[i]],
     aptc_eligible: !medicare.has(i) && !other.has(i),
     ...(medicare.has(i) ? { has_mec: true } : {}),

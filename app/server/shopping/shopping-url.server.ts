@@ -1,7 +1,7 @@
 import { COVERAGE_SORT } from "../../domain/coverage-order";
 import type { z } from "zod";
 import { PLAN_FILTERS, type FilterState, type PlanFilter, type PlanFilterValues } from "../../domain/plan-filters";
-import { filterValue, type ShoppingState } from "../../lib/shopping-url";
+import { filterValue, pregnancyAsked, type ShoppingState } from "../../lib/shopping-url";
 import { PlanSort, PlansRequest, UsageLevel, Zip } from "../../schemas/shopping";
 import { DEFAULT_LANGUAGE, tFor, type Language } from "../../i18n/i18n";
 import type { TFunction } from "i18next";
@@ -176,7 +176,10 @@ export function checkHousehold(state: ShoppingState, lang: Language = DEFAULT_LA
       people: state.people.map((p, i) => ({
         age: ages[i],
         uses_tobacco: p.tobacco,
-        is_pregnant: p.pregnant,
+        // The page asks about pregnancy only at ages 12-55 (decision 311): an answer for another age is not one.
+        ...(p.pregnant && pregnancyAsked(p.age)
+          ? { is_pregnant: true, ...(p.babies ? { expected_babies: p.babies } : {}) }
+          : { is_pregnant: false }),
         relationship: i === 0 ? "self" : p.relationship,
         ...(p.noMedicare ? { medicare_eligible: false } : {}),
       })),

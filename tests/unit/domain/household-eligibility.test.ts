@@ -171,3 +171,67 @@ describe("what-if series", () => {
     expect(new Set(calls).size).toBe(calls.length);
   });
 });
+
+describe("pregnancy, person by person (docs/decisions/311)", () => {
+  // 2026 coverage: Medicaid/CHIP use the 2026 guideline (15,960 + 5,680 a person); the credit the
+  // 2025 guideline (15,650 + 5,500 a person).
+  const dallas = (people: HouseholdInput["people"], income: number) =>
+    estimateHousehold({ coverageYear: 2026, state: "TX", income, people }, () => 600);
+
+  it("a pregnant 28-year-old in Dallas at $28,000 is on Medicaid with no credit", () => {
+    // Her Medicaid household: herself + 1 baby = 2; TX pregnancy line 203% × 21,640 = 43,929.20 ≥ 28,000.
+    const e = dallas([{ age: 28, pregnant: true }], 28_000);
+    expect(e.medicaidChipMembers).toEqual([0]);
+    expect(e.coverageFamily).toEqual([]);
+    expect(e.aptc).toBe(0);
+    expect(e.ptcEligible).toBe(false);
+    expect(e.csr).toBeNull();
+    // Not pregnant, the same woman is credited: 28,000 / 15,650 = 178.9% (TX has no adult Medicaid).
+    const notPregnant = dallas([{ age: 28 }], 28_000);
+    expect(notPregnant.medicaidChipMembers).toEqual([]);
+    expect(notPregnant.aptc).toBeGreaterThan(0);
+  });
+
+  it("the expected babies move her line: twins at $45,000 qualify, one baby does not", () => {
+    // One baby: 203% × (15,960 + 5,680 = 21,640) = 43,929.20 < 45,000 → not on the pregnancy line.
+    // Twins: 203% × (15,960 + 2 × 5,680 = 27,320) = 55,459.60 ≥ 45,000 → Medicaid.
+    expect(dallas([{ age: 30, pregnant: true }], 45_000).medicaidChipMembers).toEqual([]);
+    expect(dallas([{ age: 30, pregnant: true, expectedBabies: 2 }], 45_000).medicaidChipMembers).toEqual([0]);
+    // Exactly on the one-baby line is inside; a cent over is outside.
+    expect(dallas([{ age: 30, pregnant: true }], 43_929.2).medicaidChipMembers).toEqual([0]);
+    expect(dallas([{ age: 30, pregnant: true }], 43_929.21).medicaidChipMembers).toEqual([]);
+  });
+
+  it("only she is counted larger: her partner keeps the tax household's size and is credited", () => {
+    // Couple at $40,000: she is under 203% × 27,320 (2 + 1 baby) = 55,459.60; he is an adult in a
+    // non-expansion state above 100% (40,000 / 21,150 = 189.1%), so he is the coverage family.
+    const e = dallas(
+      [
+        { age: 30, pregnant: true },
+        { age: 32, relationship: "spouse" },
+      ],
+      40_000,
+    );
+    expect(e.medicaidChipMembers).toEqual([0]);
+    expect(e.coverageFamily).toEqual([1]);
+    expect(e.householdSize).toBe(2);
+    // The credit's FPL is on the tax household of 2, never 3: floor(4,000,000 / 21,150) = 189%.
+    expect(e.fplPercentWhole).toBe(189);
+  });
+
+  it("NY: a pregnant 30-year-old at 220% goes to Medicaid (223%), not the Essential Plan or the credit", () => {
+    // 2027 coverage, current guideline 2026 for 2 (herself + baby): 21,640 × 2.23 = 48,257.20.
+    // 220% of 15,960 (size 1) = 35,112: above the EP's 200% (31,920) had she not been pregnant.
+    const e = estimateHousehold(
+      { coverageYear: 2027, state: "NY", income: 35_112, people: [{ age: 30, pregnant: true }] },
+      () => 700,
+    );
+    expect(e.medicaidChipMembers).toEqual([0]);
+    expect(e.essentialPlan).toBe(false);
+    expect(e.aptc).toBe(0);
+  });
+
+  it("refuses a pregnancy with no babies", () => {
+    expect(() => dallas([{ age: 30, pregnant: true, expectedBabies: 0 }], 30_000)).toThrow(RangeError);
+  });
+});

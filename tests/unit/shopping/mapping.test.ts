@@ -72,7 +72,14 @@ describe("upstreamHousehold", () => {
       income: 52_000.5,
       people: [
         { age: 41, uses_tobacco: true, is_pregnant: false, relationship: "Self", aptc_eligible: true },
-        { age: 39, uses_tobacco: false, is_pregnant: true, relationship: "Spouse", aptc_eligible: true },
+        {
+          age: 39,
+          uses_tobacco: false,
+          is_pregnant: true,
+          pregnant_with: 1,
+          relationship: "Spouse",
+          aptc_eligible: true,
+        },
         { age: 8, uses_tobacco: false, is_pregnant: false, relationship: "Child", aptc_eligible: true },
         { age: 70, uses_tobacco: false, is_pregnant: false, relationship: "Other Relative", aptc_eligible: true },
       ],

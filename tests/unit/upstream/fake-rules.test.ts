@@ -105,3 +105,33 @@ describe("fake upstream eligibility (independent of the service's code)", () => 
     expect(applicablePercentage(p, 2025, 4.5)).toBe(0.085); // enhanced credits: no cliff
   });
 });
+
+describe("fake upstream: pregnancy (is_pregnant, pregnant_with)", () => {
+  it("a pregnant 28-year-old in Dallas at $28,000 is on Medicaid with no credit", () => {
+    // Her Medicaid household is herself + 1 baby = 2: 2026 guideline 15,960 + 5,680 = 21,640 (the
+    // fake's Medicaid year 2027 falls back to it); TX pregnancy line 203% × 21,640 = 43,929.20 ≥ 28,000.
+    const result = householdEligibility(ds, p, 2027, DALLAS, {
+      income: 28_000,
+      people: [{ age: 28, is_pregnant: true, pregnant_with: 1 }],
+    });
+    expect(result.isMedicaidChip).toBe(true);
+    expect(result.aptc).toBe(0);
+    expect(result.csr).toBeNull();
+    expect(result.people[0].isMedicaidChip).toBe(true);
+    // Not pregnant: 28,000 / 15,960 = 175.4% in a non-expansion state: credited, not Medicaid.
+    const notPregnant = householdEligibility(ds, p, 2027, DALLAS, single(28_000, 28));
+    expect(notPregnant.isMedicaidChip).toBe(false);
+    expect(notPregnant.aptc).toBeGreaterThan(0);
+  });
+
+  it("twins count: at $45,000 one baby is over the line (43,929.20), twins are under it (55,459.60)", () => {
+    // 203% × (15,960 + 2 × 5,680 = 27,320) = 55,459.60.
+    const one = householdEligibility(ds, p, 2027, DALLAS, { income: 45_000, people: [{ age: 30, is_pregnant: true }] });
+    const twins = householdEligibility(ds, p, 2027, DALLAS, {
+      income: 45_000,
+      people: [{ age: 30, is_pregnant: true, pregnant_with: 2 }],
+    });
+    expect(one.isMedicaidChip).toBe(false);
+    expect(twins.isMedicaidChip).toBe(true);
+  });
+});
