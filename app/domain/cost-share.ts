@@ -14,6 +14,8 @@ interface CostShareText {
 export interface TierCostShareText {
   copay: CostShareText;
   coinsurance: CostShareText;
+  /** The visits' out-of-network cost share, when the PUF states one. */
+  outOfNetwork?: { copay: CostShareText; coinsurance: CostShareText };
 }
 
 /** The benefits a plan list shows and the yearly estimate prices, by the plan store's key. */
@@ -24,6 +26,8 @@ export type KeyBenefitKey =
   | "urgentCare"
   | "genericDrugs"
   | "preferredBrandDrugs"
+  | "nonPreferredBrandDrugs"
+  | "specialtyDrugs"
   | "imaging"
   | "inpatientStay";
 

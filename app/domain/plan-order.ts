@@ -4,7 +4,7 @@
 import { firstInOrder } from "./first-in-order";
 
 /** The sorts the plans API offers (its schema's enum is built from this list). */
-export const PLAN_SORTS = ["premium", "deductible", "moop", "yearly_cost", "quality_rating"] as const;
+export const PLAN_SORTS = ["premium", "deductible", "moop", "yearly_cost", "my_yearly_cost", "quality_rating"] as const;
 export type PlanSort = (typeof PLAN_SORTS)[number];
 export type SortOrder = "asc" | "desc";
 
@@ -14,6 +14,7 @@ export interface SortFields {
   deductible: { individual: number | null };
   moop: { individual: number | null };
   estimated_yearly_cost: number;
+  my_yearly_cost: { typical: number; bad_year: number };
   quality_rating: number | null;
 }
 
@@ -23,6 +24,7 @@ export const SORT_KEYS: Readonly<Record<PlanSort, (plan: SortFields) => number |
   deductible: (p) => p.deductible.individual,
   moop: (p) => p.moop.individual,
   yearly_cost: (p) => p.estimated_yearly_cost,
+  my_yearly_cost: (p) => p.my_yearly_cost.typical,
   quality_rating: (p) => p.quality_rating,
 };
 
@@ -32,6 +34,8 @@ export interface SortableList {
   /** Premium after credit by index: the first tie-break. */
   readonly premiumWithCredit: ArrayLike<number>;
   keyOf(sort: PlanSort, i: number): number | null;
+  /** A sort's own tie-break before the premium: my_yearly_cost ties by the bad year (issue 26). */
+  tieKeyOf?(sort: PlanSort, i: number): number;
   /** The plan id: the last tie-break, which makes the order total (pages never depend on input order). */
   idOf(i: number): string;
 }
@@ -50,11 +54,13 @@ export function sortedIndexes(
 ): number[] {
   const sign = order === "desc" ? -1 : 1;
   const keys = new Float64Array(list.length);
+  const ties = list.tieKeyOf ? new Float64Array(list.length) : null;
   let unknowns = false;
   for (const i of indexes) {
     const key = list.keyOf(sort, i);
     keys[i] = key ?? Number.NaN; // NaN stands for "not known"
     if (key === null) unknowns = true;
+    if (ties) ties[i] = list.tieKeyOf!(sort, i);
   }
   const premiums = list.premiumWithCredit;
   const byId = (a: number, b: number) => list.idOf(a).localeCompare(list.idOf(b));
@@ -62,6 +68,8 @@ export function sortedIndexes(
   const known = (a: number, b: number) => {
     const byKey = keys[a] - keys[b];
     if (byKey !== 0) return byKey < 0 ? -sign : sign;
+    const byTie = ties ? ties[a] - ties[b] : 0;
+    if (byTie !== 0) return byTie < 0 ? -sign : sign;
     const byPremium = premiums[a] - premiums[b];
     if (byPremium !== 0) return byPremium < 0 ? -1 : 1;
     return byId(a, b);

@@ -6,6 +6,7 @@ import { PLAN_FILTERS, type PlanFilter, type PlanFilterValues } from "../domain/
 import { PLAN_SORTS } from "../domain/plan-order";
 import { RELATIONSHIPS } from "../domain/relationship";
 import { USAGE_LEVELS } from "../domain/yearly-cost";
+import { DEFAULT_FILLS_PER_YEAR, DEFAULT_VISITS, MAX_CHOSEN } from "../domain/yearly-cost/assumptions";
 
 /**
  * Request and response shapes of the shopping routes (/api/counties,
@@ -152,6 +153,44 @@ export const ShoppingRequest = z
 export type ShoppingRequest = z.infer<typeof ShoppingRequest>;
 
 export const UsageLevel = z.enum(USAGE_LEVELS);
+
+/** A drug the shopper takes (issue 26): its RxCUI and fills a year. */
+export const ChosenDrug = z
+  .object({
+    rxcui: z.string().regex(/^\d{1,10}$/, "An RxCUI is a number of up to 10 digits, sent as a string"),
+    fills_per_year: z
+      .number()
+      .int("Whole fills")
+      .min(0)
+      .max(365)
+      .optional()
+      .describe(`30-day fills a year; default ${DEFAULT_FILLS_PER_YEAR}`),
+  })
+  .strict();
+
+/** A doctor the shopper sees (issue 26): NPI, visits a year, specialty (primary care or specialist). */
+export const ChosenDoctor = z
+  .object({
+    npi: z.string().regex(/^\d{10}$/, "An NPI has 10 digits, sent as a string"),
+    visits_per_year: z
+      .number()
+      .int("Whole visits")
+      .min(0)
+      .max(365)
+      .optional()
+      .describe(
+        `Visits a year; default ${DEFAULT_VISITS.primary} to primary care, ${DEFAULT_VISITS.specialist} to a specialist`,
+      ),
+    specialty: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe(
+        "e.g. Family Medicine, Cardiology: family, general, internal medicine and pediatrics are primary care; anything else, or none, a specialist",
+      ),
+  })
+  .strict();
 export const PlanSort = z.enum(PLAN_SORTS);
 
 /** One filter's schema, by its kind (app/domain/plan-filters.ts describes each filter once). */
@@ -188,6 +227,16 @@ export const PlansRequest = ShoppingRequest.extend({
   sort: PlanSort.default("premium"),
   order: z.enum(["asc", "desc"]).default("asc"),
   usage: UsageLevel.default("medium").describe("Expected use of care, for the estimated yearly cost"),
+  drugs: z
+    .array(ChosenDrug)
+    .max(MAX_CHOSEN)
+    .optional()
+    .describe("The shopper's drugs, for my_yearly_cost (docs/yearly-cost.md): coverage is looked up for every plan"),
+  doctors: z
+    .array(ChosenDoctor)
+    .max(MAX_CHOSEN)
+    .optional()
+    .describe("The shopper's doctors, for my_yearly_cost: network is looked up for every plan"),
   // Paged like the upstream plan search (docs/decisions/119-plan-list-pages.md): the sort is over all plans.
   limit: z.number().int().min(1).max(500).default(50).describe("Plans per page (1-500)"),
   offset: z.number().int().min(0).max(100_000).default(0).describe("Plans of the sorted, filtered list to skip"),
@@ -337,6 +386,85 @@ export const CostLimitAnswer = z.strictObject({
   family: z.number().nullable().describe("Dollars per family; null when the plan states none"),
 });
 
+const Money = z.number().describe("Dollars a year, to the cent");
+const CoverageAnswer = z.enum(["Covered", "NotCovered", "PartialCovered", "GenericCovered", "DataNotProvided"]);
+
+/** `my_yearly_cost` (docs/yearly-cost.md "Your year"; decisions 330-332). */
+export const MyYearlyCostAnswer = z
+  .strictObject({
+    typical: Money.describe(
+      "12 x premium_w_credit + out-of-pocket for the usage level's care, the drugs and the doctors",
+    ),
+    bad_year: Money.describe("The same with the high level of care (about the 90th-95th percentile of spending, MEPS)"),
+    worst_case: Money.describe(
+      "12 x premium_w_credit + the out-of-pocket maximum (family when more than one person is covered)",
+    ),
+    parts: z.strictObject({
+      premiums: Money.describe("12 x premium_w_credit"),
+      drugs: z.array(
+        z.strictObject({
+          rxcui: z.string(),
+          coverage: CoverageAnswer,
+          tier: z.string().nullable().describe("The plan's formulary tier (the generic's with GenericCovered)"),
+          fills_per_year: z.number().int(),
+          yearly_cost: Money.describe("Out-of-pocket for the year's fills in a typical year"),
+          counts_toward_max: z
+            .boolean()
+            .describe("False when the plan does not cover it: in reality no maximum caps it"),
+          prior_authorization: z.boolean(),
+          step_therapy: z.boolean(),
+        }),
+      ),
+      doctors: z.array(
+        z.strictObject({
+          npi: z.string(),
+          in_network: z.boolean().nullable().describe("null when the network is not known"),
+          kind: z.enum(["primary", "specialist"]),
+          visits_per_year: z.number().int(),
+          yearly_cost: Money,
+          counts_toward_max: z.boolean(),
+        }),
+      ),
+      other_care: z.strictObject({ usage: UsageLevel, yearly_cost: Money }),
+      out_of_pocket_max: Money.describe("The maximum worst_case adds"),
+      outside_max: Money.describe(
+        "What care outside the plan's cover (drugs not covered, doctors out of network) costs in a bad year, uncapped: the figures count it toward the maximum, which in reality does not cap it (decision 332); 0 when all of it is covered",
+      ),
+    }),
+    unknowns: z
+      .array(
+        z.strictObject({
+          kind: z.enum([
+            "drug_coverage",
+            "doctor_network",
+            "drug_tier",
+            "drug_cost_share",
+            "deductible",
+            "out_of_pocket_max",
+          ]),
+          rxcui: z.string().optional(),
+          npi: z.string().optional(),
+          tier: z.string().optional(),
+          low: Money.optional().describe("The part's yearly cost if covered / in network (the figure used)"),
+          high: Money.optional().describe("The part's yearly cost if not"),
+          assumed: Money.optional(),
+        }),
+      )
+      .describe(
+        "What the figures had to assume; drug_coverage and doctor_network mark plans resting on unknown coverage",
+      ),
+  })
+  .describe("The shopper's own yearly cost with their drugs and doctors, as a range");
+
+export const RankingAnswer = z
+  .strictObject({
+    position: z.number().int().describe("1-based place in the sorted, filtered list"),
+    reasons: z.array(z.string()).describe("Why it is here, in plain words"),
+    changes: z.array(z.string()).describe("What would change the order"),
+    warnings: z.array(z.string()).describe("Likely poor choices"),
+  })
+  .describe("Why this plan ranks where it does");
+
 export const PricedPlan = z.strictObject({
   id: z.string().describe("14-character HIOS plan id"),
   name: z.string(),
@@ -372,6 +500,8 @@ export const PricedPlan = z.strictObject({
   estimated_yearly_cost_complete: z
     .boolean()
     .describe("False when a cost share the estimate needs was missing from the data"),
+  my_yearly_cost: MyYearlyCostAnswer,
+  ranking: RankingAnswer,
 });
 
 export const PlansResponse = z.strictObject({

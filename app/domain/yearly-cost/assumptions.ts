@@ -97,3 +97,6 @@ export function doctorKindOf(specialties: readonly string[] | null | undefined):
  * 90th-95th percentile. Decision 331.
  */
 export const BAD_YEAR_USAGE: UsageLevel = "high";
+
+/** Drugs, and doctors, one plans request may name (each is a coverage look-up per 10 plans). */
+export const MAX_CHOSEN = 20;

@@ -4,8 +4,9 @@
 //   typical    = 12 × premium after credit + out-of-pocket for the usage level + drugs + doctors
 //   bad_year   = the same with the `high` level of care (BAD_YEAR_USAGE)
 //   worst_case = 12 × premium after credit + the applicable maximum (family when more than one person
-//                is covered) + what the chosen care costs outside that maximum (drugs the plan does not
-//                cover, doctors out of network); the last term is 0 when everything chosen is covered.
+//                is covered). Chosen care outside the plan's cover (drugs not covered, doctors out of
+//                network) is counted toward that maximum too (decision 332); parts.outside_max says how
+//                much of it there is, which in reality no maximum caps.
 // Pure; amounts in full precision inside, rounded to cents once at the end.
 
 import { federalOutOfPocketLimits } from "../parameters";
@@ -119,7 +120,7 @@ export interface MyYearlyCost {
     other_care: { usage: UsageLevel; yearly_cost: number };
     /** The maximum worst_case adds: the family one when more than one person is covered. */
     out_of_pocket_max: number;
-    /** What the chosen care costs outside that maximum in a bad year (0 when all of it is covered). */
+    /** What care outside the plan's cover costs in a bad year, uncapped (0 when all of it is covered). */
     outside_max: number;
   };
   unknowns: Unknown[];
@@ -147,21 +148,29 @@ interface Limits {
   familyMoop: number;
 }
 
-/** Walks each member's units in order; returns what is paid per part and in total, in and outside the maximum. */
-function walk(limits: Limits, members: Unit[][], parts: number): { byPart: number[]; inside: number; outside: number } {
+/**
+ * Walks each member's units in order; returns what is paid per part and in total. Care outside the
+ * plan's cover earns no deductible credit but is counted toward the same maximum (decision 332: the
+ * figures never pass premiums + the maximum); `outside` is what it would cost uncapped.
+ */
+function walk(limits: Limits, members: Unit[][], parts: number): { byPart: number[]; paid: number; outside: number } {
   const byPart = new Array<number>(parts).fill(0);
   let familyDeductibleLeft = limits.familyDeductible;
   let familyMoopLeft = limits.familyMoop;
-  let inside = 0;
+  let paid = 0;
   let outside = 0;
   for (const units of members) {
     let deductibleLeft = limits.deductible;
     let moopLeft = limits.moop;
     for (const unit of units) {
       if (unit.outside) {
-        const paid = unit.share.covered === false ? unit.cost : memberShare(unit.cost, unit.share);
-        outside += paid;
-        byPart[unit.part] += paid;
+        const full = unit.share.covered === false ? unit.cost : memberShare(unit.cost, unit.share);
+        outside += full;
+        const owed = Math.min(full, moopLeft, familyMoopLeft);
+        moopLeft -= owed;
+        familyMoopLeft -= owed;
+        paid += owed;
+        byPart[unit.part] += owed;
         continue;
       }
       let owed = 0;
@@ -177,11 +186,11 @@ function walk(limits: Limits, members: Unit[][], parts: number): { byPart: numbe
       owed = Math.min(owed, moopLeft, familyMoopLeft);
       moopLeft -= owed;
       familyMoopLeft -= owed;
-      inside += owed;
+      paid += owed;
       byPart[unit.part] += owed;
     }
   }
-  return { byPart, inside, outside };
+  return { byPart, paid, outside };
 }
 
 const FREE: ServiceCostShare = { copay: 0, coinsurance: 0, subjectToDeductible: false, covered: true };
@@ -357,12 +366,14 @@ export function myYearlyCost(input: MyYearInput): MyYearlyCost {
       counts_toward_max: t.inNetwork || !t.known,
     };
   });
+  // Premiums for the year and out-of-pocket each to the cent, then added: what a person adding them up gets.
+  const year = roundCents(premiums);
   return {
-    typical: roundCents(premiums + typicalWalk.inside + typicalWalk.outside),
-    bad_year: roundCents(premiums + badWalk.inside + badWalk.outside),
-    worst_case: roundCents(premiums + limits.applicableMax + badWalk.outside),
+    typical: roundCents(year + roundCents(typicalWalk.paid)),
+    bad_year: roundCents(year + roundCents(badWalk.paid)),
+    worst_case: roundCents(year + roundCents(limits.applicableMax)),
     parts: {
-      premiums: roundCents(premiums),
+      premiums: year,
       drugs,
       doctors,
       other_care: { usage: input.usage, yearly_cost: roundCents(typicalWalk.byPart[partCount - 1]) },
@@ -370,5 +381,22 @@ export function myYearlyCost(input: MyYearInput): MyYearlyCost {
       outside_max: roundCents(badWalk.outside),
     },
     unknowns,
+  };
+}
+
+/**
+ * The same figures for another premium: `withPremiums(myYearlyCost({ ...input, monthlyPremiumAfterCredit: 0 }), p)`
+ * equals `myYearlyCost({ ...input, monthlyPremiumAfterCredit: p })` (the out-of-pocket part depends on
+ * the cost sharing alone, so a list works it out once per plan variant and household).
+ */
+export function withPremiums(outOfPocket: MyYearlyCost, monthlyPremiumAfterCredit: number): MyYearlyCost {
+  if (outOfPocket.parts.premiums !== 0) throw new RangeError("withPremiums takes a result worked out for a $0 premium");
+  const year = roundCents(monthlyPremiumAfterCredit * 12);
+  return {
+    ...outOfPocket,
+    typical: roundCents(year + outOfPocket.typical),
+    bad_year: roundCents(year + outOfPocket.bad_year),
+    worst_case: roundCents(year + outOfPocket.worst_case),
+    parts: { ...outOfPocket.parts, premiums: year },
   };
 }

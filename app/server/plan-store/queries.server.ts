@@ -238,6 +238,10 @@ export function prepareQueries(db: BetterSQLite3Database<typeof schema>) {
         copayInnTier1Amount: benefits.copayInnTier1Amount,
         coinsInnTier1: benefits.coinsInnTier1,
         coinsInnTier1Rate: benefits.coinsInnTier1Rate,
+        copayOutOfNet: benefits.copayOutOfNet,
+        copayOutOfNetAmount: benefits.copayOutOfNetAmount,
+        coinsOutOfNet: benefits.coinsOutOfNet,
+        coinsOutOfNetRate: benefits.coinsOutOfNetRate,
       })
       .from(benefits)
       .where(

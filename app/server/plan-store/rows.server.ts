@@ -39,7 +39,16 @@ export type VariantLimits = Pick<
 >;
 export type KeyBenefitRow = Pick<
   BenefitRow,
-  "variantId" | "benefitName" | "copayInnTier1" | "copayInnTier1Amount" | "coinsInnTier1" | "coinsInnTier1Rate"
+  | "variantId"
+  | "benefitName"
+  | "copayInnTier1"
+  | "copayInnTier1Amount"
+  | "coinsInnTier1"
+  | "coinsInnTier1Rate"
+  | "copayOutOfNet"
+  | "copayOutOfNetAmount"
+  | "coinsOutOfNet"
+  | "coinsOutOfNetRate"
 >;
 
 /** A list of ids as the JSON text the `IN (SELECT value FROM json_each(…))` queries take; repeats dropped. */
@@ -139,6 +148,8 @@ export const KEY_BENEFITS: Array<[keyof KeyBenefits, string]> = [
   ["urgentCare", "urgent care centers or facilities"],
   ["genericDrugs", "generic drugs"],
   ["preferredBrandDrugs", "preferred brand drugs"],
+  ["nonPreferredBrandDrugs", "non-preferred brand drugs"],
+  ["specialtyDrugs", "specialty drugs"],
   ["imaging", "x-rays and diagnostic imaging"],
   ["inpatientStay", "inpatient hospital services (e.g., hospital stay)"],
 ];
@@ -149,10 +160,16 @@ export function keyBenefitsOf(rows: KeyBenefitRow[]): KeyBenefits {
   const out: KeyBenefits = {};
   for (const [key, name] of KEY_BENEFITS) {
     const b = rows.find((r) => r.benefitName.trim().toLowerCase() === name);
-    if (b)
-      out[key] = {
-        copay: costShareValue(b.copayInnTier1, b.copayInnTier1Amount),
-        coinsurance: costShareValue(b.coinsInnTier1, b.coinsInnTier1Rate),
+    if (!b) continue;
+    out[key] = {
+      copay: costShareValue(b.copayInnTier1, b.copayInnTier1Amount),
+      coinsurance: costShareValue(b.coinsInnTier1, b.coinsInnTier1Rate),
+    };
+    // Out of network: read for the visits a chosen doctor is priced at (docs/yearly-cost.md, "Doctors").
+    if ((key === "primaryCare" || key === "specialist") && (b.copayOutOfNet !== null || b.coinsOutOfNet !== null))
+      out[key].outOfNetwork = {
+        copay: costShareValue(b.copayOutOfNet, b.copayOutOfNetAmount),
+        coinsurance: costShareValue(b.coinsOutOfNet, b.coinsOutOfNetRate),
       };
   }
   return out;

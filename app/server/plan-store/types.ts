@@ -114,15 +114,20 @@ export type QualityRating = {
   notRatedReason: string | null;
 };
 
+/** A key benefit's in-network tier-1 cost share; `outOfNetwork` when the PUF states one (the visits: issue 26). */
+export type KeyBenefit = TierCostShare & { outOfNetwork?: TierCostShare };
+
 export type KeyBenefits = {
-  primaryCare?: TierCostShare;
-  specialist?: TierCostShare;
-  emergencyRoom?: TierCostShare;
-  urgentCare?: TierCostShare;
-  genericDrugs?: TierCostShare;
-  preferredBrandDrugs?: TierCostShare;
-  imaging?: TierCostShare;
-  inpatientStay?: TierCostShare;
+  primaryCare?: KeyBenefit;
+  specialist?: KeyBenefit;
+  emergencyRoom?: KeyBenefit;
+  urgentCare?: KeyBenefit;
+  genericDrugs?: KeyBenefit;
+  preferredBrandDrugs?: KeyBenefit;
+  nonPreferredBrandDrugs?: KeyBenefit;
+  specialtyDrugs?: KeyBenefit;
+  imaging?: KeyBenefit;
+  inpatientStay?: KeyBenefit;
 };
 
 /** A CSR variant in a plan list: its id, deductible, MOOP and common cost-shares. */

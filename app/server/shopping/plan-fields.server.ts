@@ -3,6 +3,8 @@ import type { CostLimitAnswer as CostLimitAnswerSchema } from "../../schemas/sho
 import { keyBenefitWords, planCostShareOf, type KeyBenefitsText } from "../../domain/cost-share";
 import { expectedOutOfPocket, type PlanCostShare, type UsageLevel } from "../../domain/yearly-cost";
 import { deepFreeze } from "../../lib/deep-freeze";
+import { myPlanCostShareOf } from "../../domain/yearly-cost/from-benefits";
+import { myYearlyCost, withPremiums, type MyPlanCostShare, type MyYearlyCost } from "../../domain/yearly-cost/my-year";
 
 /** A deductible or out-of-pocket maximum as the plan list answers it (the shape is the schema's). */
 export type CostLimitAnswer = z.infer<typeof CostLimitAnswerSchema>;
@@ -16,6 +18,10 @@ export interface ListFields {
   complete: boolean;
   /** `${usage}|${coveredMembers}|${planYear}` → expected out-of-pocket dollars a year. */
   outOfPocket: Map<string, number>;
+  /** The cost sharing "your year" reads (drug tiers, out-of-network visits too). */
+  myCostShare: MyPlanCostShare;
+  /** `${usage}|${coveredMembers}|${planYear}` → "your year" at a $0 premium with no drugs or doctors chosen. */
+  myYear: Map<string, MyYearlyCost>;
 }
 
 // The plan store hands out frozen summaries that live as long as their store
@@ -39,11 +45,13 @@ export function listFieldsOf(source: {
     costShare,
     complete,
     outOfPocket: new Map(),
+    myCostShare: myPlanCostShareOf(source.deductible, source.moop, source.keyBenefits),
+    myYear: new Map(),
   };
   if (Object.isFrozen(source)) {
-    const { outOfPocket, ...rest } = fields;
+    const { outOfPocket, myYear, ...rest } = fields;
     deepFreeze(rest);
-    listFieldsMemo.set(source, Object.freeze({ ...rest, outOfPocket }));
+    listFieldsMemo.set(source, Object.freeze({ ...rest, outOfPocket, myYear }));
     return listFieldsMemo.get(source)!;
   }
   return fields;
@@ -62,4 +70,31 @@ export function outOfPocketOf(
   const amount = expectedOutOfPocket(fields.costShare, usage, coveredMembers, planYear).outOfPocket;
   if (fields.outOfPocket.size < 64) fields.outOfPocket.set(key, amount);
   return amount;
+}
+
+/**
+ * "Your year" of a plan variant for the household: with no drugs or doctors chosen it depends on the
+ * cost sharing alone and is worked out once per variant (premiums added after); with some, per request.
+ */
+export function myYearOf(
+  fields: ListFields,
+  input: {
+    monthlyPremiumAfterCredit: number;
+    usage: UsageLevel;
+    coveredMembers: number;
+    planYear: number;
+    drugs: Parameters<typeof myYearlyCost>[0]["drugs"];
+    doctors: Parameters<typeof myYearlyCost>[0]["doctors"];
+  },
+): MyYearlyCost {
+  const { monthlyPremiumAfterCredit, ...care } = input;
+  const whole = { ...care, costShare: fields.myCostShare };
+  if (input.drugs.length > 0 || input.doctors.length > 0) return myYearlyCost({ ...whole, monthlyPremiumAfterCredit });
+  const key = `${input.usage}|${input.coveredMembers}|${input.planYear}`;
+  let known = fields.myYear.get(key);
+  if (!known) {
+    known = myYearlyCost({ ...whole, monthlyPremiumAfterCredit: 0 });
+    if (fields.myYear.size < 64) fields.myYear.set(key, known);
+  }
+  return withPremiums(known, monthlyPremiumAfterCredit);
 }

@@ -85,7 +85,7 @@ export function plansAnswerJson(answer: PlansAnswer): string {
     const parts = planJsonParts.get(p);
     if (i > 0) body += ",";
     body += parts
-      ? `${parts.head}${p.premium},"premium_w_credit":${p.premium_w_credit},"credit_applied":${p.credit_applied},"ehb_premium":${p.ehb_premium},"tobacco_surcharge":${p.tobacco_surcharge}${parts.tail}${p.estimated_yearly_cost},"estimated_yearly_cost_complete":${p.estimated_yearly_cost_complete}}`
+      ? `${parts.head}${p.premium},"premium_w_credit":${p.premium_w_credit},"credit_applied":${p.credit_applied},"ehb_premium":${p.ehb_premium},"tobacco_surcharge":${p.tobacco_surcharge}${parts.tail}${p.estimated_yearly_cost},"estimated_yearly_cost_complete":${p.estimated_yearly_cost_complete},"my_yearly_cost":${JSON.stringify(p.my_yearly_cost)},"ranking":${JSON.stringify(p.ranking)}}`
       : JSON.stringify(p);
   }
   return `${body}]}`;

@@ -3,6 +3,8 @@ import { filterPredicate, type PlanPredicate } from "../../domain/plan-filters";
 import { pageOf, sortedIndexes, SORT_KEYS, type SortableList } from "../../domain/plan-order";
 import type { PlansRequest, PlansResponse, PricedPlan as PricedPlanSchema } from "../../schemas/shopping";
 import type { EligibilityAnswer } from "./eligibility.server";
+import type { RankFacts } from "../../domain/yearly-cost/ranking";
+import { rankFactsOf, rankingsFor } from "./my-year.server";
 import { householdSizeOf, incomeLinesAnswer, type HouseholdDecisions } from "./household.server";
 
 /** One plan of a plan list, priced for the household (the shape is the schema's). */
@@ -20,6 +22,8 @@ export interface PricedList extends SortableList {
   /** Whether plan i is kept by the request's filters (filterPredicate, made once per list). */
   passes(keep: PlanPredicate, i: number): boolean;
   answerAt(i: number): PricedPlan;
+  /** What the ranking reads of plan i (its yearly cost, metal, CSR variant, coverage). */
+  rankFactsAt(i: number): RankFacts;
 }
 
 /** A list already made of answer objects (the upstream branch). */
@@ -28,6 +32,8 @@ export function listOfAnswers(plans: readonly PricedPlan[]): PricedList {
     length: plans.length,
     premiumWithCredit: plans.map((p) => p.premium_w_credit),
     keyOf: (sort, i) => SORT_KEYS[sort](plans[i]),
+    tieKeyOf: (sort, i) => (sort === "my_yearly_cost" ? plans[i].my_yearly_cost.bad_year : 0),
+    rankFactsAt: (i) => rankFactsOf(plans[i], plans[i].my_yearly_cost),
     idOf: (i) => plans[i].id,
     passes: (keep, i) => keep(plans[i]),
     answerAt: (i) => plans[i],
@@ -63,17 +69,41 @@ export function plansAnswer(
     household_size: householdSizeOf(request),
     eligibility: priced.eligibility,
     eligibility_unavailable: priced.unavailable,
+    aptc_applied: priced.eligibility?.aptc_applied ?? null,
+    repayment_risk: priced.eligibility?.repayment_risk ?? [],
     fpl_percent: priced.household.estimate.fplPercent,
     coverage_family_members: priced.household.pricedMembers,
     income_lines: incomeLinesAnswer(priced.household.lines),
     usage: request.usage,
     sort: request.sort,
     order: request.order,
-    aptc_applied: priced.eligibility?.aptc_applied ?? null,
-    repayment_risk: priced.eligibility?.repayment_risk ?? [],
     total_plan_count: list.length,
     plan_count: chosen.length,
     ...page,
-    plans: page.plans.map((i) => list.answerAt(i)),
+    plans: rankedPage(list, chosen, page.plans, page.offset),
   };
+}
+
+/**
+ * The page's plans, each with its `ranking`: its place in the sorted list and the reasons, read
+ * against every plan the filters keep (decision 333).
+ */
+function rankedPage(
+  list: PricedList,
+  chosen: readonly number[],
+  page: readonly number[],
+  offset: number,
+): PricedPlan[] {
+  const answers = page.map((i) => list.answerAt(i));
+  if (answers.length === 0) return answers;
+  const all = chosen.map((i) => list.rankFactsAt(i));
+  const byIndex = new Map(chosen.map((i, n) => [i, all[n]]));
+  const rankings = rankingsFor(
+    all,
+    page.map((i, n) => ({ facts: byIndex.get(i)!, position: offset + n + 1 })),
+  );
+  answers.forEach((answer, n) => {
+    answer.ranking = rankings[n];
+  });
+  return answers;
 }

@@ -6,7 +6,9 @@ import type { Member } from "../../domain/rating";
 import type { UsageLevel } from "../../domain/yearly-cost";
 import type { CsrVariantSummary, PlaceOffer, PlanSummary } from "../plan-store/plan-store.server";
 import type { EligibilityAnswer } from "./eligibility.server";
-import { listFieldsOf, outOfPocketOf, type ListFields } from "./plan-fields.server";
+import type { MyYearlyCost } from "../../domain/yearly-cost/my-year";
+import { rankFactsOf, type CareCoverage } from "./my-year.server";
+import { listFieldsOf, myYearOf, outOfPocketOf, type ListFields } from "./plan-fields.server";
 import { rememberJsonParts } from "./plan-list-json.server";
 import type { PricedList, PricedPlan } from "./plan-list.server";
 
@@ -38,9 +40,11 @@ export function priceOffer(
     usage: UsageLevel;
     eligibility: EligibilityAnswer | null;
     onlyPlanIds?: readonly string[];
+    /** The chosen drugs and doctors with their coverage on each plan ("your year"). */
+    care?: CareCoverage;
   },
 ): PricedList {
-  const { members, state, year, usage, eligibility, onlyPlanIds } = household;
+  const { members, state, year, usage, eligibility, onlyPlanIds, care } = household;
   const price = householdPricer(members, state, year);
   const coveredMembers = coveredMemberCount(members);
   // The household-independent part of each yearly estimate is memoised per plan under this key.
@@ -93,6 +97,18 @@ export function priceOffer(
     }
     return yearlyCost[k];
   };
+  // "Your year" (issue 26): worked out on first use, like the yearly cost.
+  const myYearAtIndex: MyYearlyCost[] = new Array(planAt.length);
+  const myYearAt = (k: number): MyYearlyCost =>
+    (myYearAtIndex[k] ??= myYearOf(fieldsOfPlan(k), {
+      monthlyPremiumAfterCredit: premiumWithCredit[k],
+      usage,
+      coveredMembers,
+      planYear: year,
+      drugs: care?.drugsOf(planAt[k].id) ?? [],
+      doctors: care?.doctorsOf(planAt[k].id) ?? [],
+    }));
+  const csrAt = (k: number): CsrLevel | null => (variantAt[k] && eligibility?.csr ? eligibility.csr : null);
   const answerAt = (k: number): PricedPlan => {
     const plan = planAt[k];
     const variant = variantAt[k];
@@ -119,6 +135,9 @@ export function priceOffer(
       quality_rating: plan.qualityRating,
       estimated_yearly_cost: yearlyCostAt(k),
       estimated_yearly_cost_complete: fields.complete,
+      my_yearly_cost: myYearAt(k),
+      // Worked out over the whole list by plansAnswer.
+      ranking: { position: 0, reasons: [], changes: [], warnings: [] },
     };
     rememberJsonParts(answer, plan, variant ?? plan, csr);
     return answer;
@@ -136,10 +155,18 @@ export function priceOffer(
           return fieldsOfPlan(k).moop.individual;
         case "yearly_cost":
           return yearlyCostAt(k);
+        case "my_yearly_cost":
+          return myYearAt(k).typical;
         case "quality_rating":
           return planAt[k].qualityRating;
       }
     },
+    tieKeyOf: (sort, k) => (sort === "my_yearly_cost" ? myYearAt(k).bad_year : 0),
+    rankFactsAt: (k) =>
+      rankFactsOf(
+        { id: planAt[k].id, name: planAt[k].name, metal_level: planAt[k].metalLevel, csr_variant: csrAt(k) },
+        myYearAt(k),
+      ),
     idOf: (k) => planAt[k].id,
     // Called only when a filter is set: then the fields the filters read are built.
     passes: (keep, k) =>

@@ -8,6 +8,7 @@ import { checkPlace, marketFor } from "./place.server";
 import { checkCoverageDate, resolvePlanYear } from "./plan-year.server";
 import { priceOffer } from "./priced-offer.server";
 import { upstreamPlans } from "./upstream-plans.server";
+import { careCoverage, chosenCareOf } from "./my-year.server";
 
 /** POST /api/plans: every plan offered to the household's place, priced for it. */
 export async function pricePlans(
@@ -32,10 +33,27 @@ export async function pricePlans(
   pendingEligibility.catch(() => undefined); // awaited below; not "unhandled" if the store work throws first
   const offer = timing.measure("store", () => store.placeOffer({ year, state, countyFips: county_fips, zip }));
   const { ratingArea } = offer;
+  // The chosen drugs' and doctors' coverage for every plan sold here (issue 26; decision 334), asked
+  // while the eligibility estimate is on its way.
+  const care = chosenCareOf(request);
+  const sold = offer.plans.filter((_, i) => offer.rateTables[i]).map((p) => p.id);
+  const pendingCare = timing.measureAsync("coverage", () =>
+    careCoverage(care, options.onlyPlanIds ? sold.filter((id) => options.onlyPlanIds!.includes(id)) : sold, year),
+  );
+  pendingCare.catch(() => undefined);
   const { eligibility, unavailable } = await pendingEligibility;
+  const coverage = await pendingCare;
 
   const plans = timing.measure("pricing", () =>
-    priceOffer(offer, { members, state, year, usage: request.usage, eligibility, onlyPlanIds: options.onlyPlanIds }),
+    priceOffer(offer, {
+      members,
+      state,
+      year,
+      usage: request.usage,
+      eligibility,
+      onlyPlanIds: options.onlyPlanIds,
+      care: coverage,
+    }),
   );
   return plansAnswer(request, { year, source: "own", ratingArea, eligibility, unavailable, plans, household });
 }

@@ -7,6 +7,9 @@ import { isUpstreamFailure, searchPlans } from "../upstream/client.server";
 import { eligibilityForPricing } from "./eligibility.server";
 import { householdDecisions, relationshipsOf, upstreamHousehold } from "./household.server";
 import { listOfAnswers, plansAnswer, type PlansAnswer, type PricedPlan } from "./plan-list.server";
+import { myPlanCostShareOf } from "../../domain/yearly-cost/from-benefits";
+import { myYearlyCost } from "../../domain/yearly-cost/my-year";
+import { careCoverage, chosenCareOf } from "./my-year.server";
 
 /** Upstream's star rating: `global_rating` when `available`, else none. */
 function upstreamQualityRating(value: unknown): number | null {
@@ -57,6 +60,13 @@ export async function upstreamPlans(request: PlansRequest, year: number, timing:
     }
     throw error;
   }
+  // "Your year" (issue 26): the chosen care's coverage for these plans; their cost sharing beyond the
+  // deductible and maximum is not in upstream's answer, so it is priced as unstated (docs/yearly-cost.md).
+  const care = await careCoverage(
+    chosenCareOf(request),
+    result.plans.map((p) => p.id),
+    year,
+  );
   const plans: PricedPlan[] = result.plans.map((p) => {
     const premium = roundCents(p.premium);
     const withCredit = roundCents(Math.max(0, p.premium_w_credit ?? premium));
@@ -87,6 +97,20 @@ export async function upstreamPlans(request: PlansRequest, year: number, timing:
       quality_rating: upstreamQualityRating(extra.quality_rating),
       estimated_yearly_cost: yearly,
       estimated_yearly_cost_complete: false,
+      my_yearly_cost: myYearlyCost({
+        monthlyPremiumAfterCredit: withCredit,
+        costShare: myPlanCostShareOf(
+          { individual: firstAmount(extra.deductibles), family: null },
+          { individual: firstAmount(extra.moops), family: null },
+          {},
+        ),
+        usage: request.usage,
+        coveredMembers: Math.max(1, household.pricedMembers.length),
+        planYear: year,
+        drugs: care.drugsOf(p.id),
+        doctors: care.doctorsOf(p.id),
+      }),
+      ranking: { position: 0, reasons: [], changes: [], warnings: [] },
     };
   });
   return plansAnswer(request, {

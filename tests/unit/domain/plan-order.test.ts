@@ -19,6 +19,7 @@ const plan = (id: string, patch: Partial<SortFields> = {}): Plan => ({
   deductible: { individual: 5000 },
   moop: { individual: 9000 },
   estimated_yearly_cost: 6000,
+  my_yearly_cost: { typical: 6000, bad_year: 12000 },
   quality_rating: 3,
   ...patch,
 });
@@ -28,6 +29,7 @@ const listOf = (plans: Plan[]): SortableList => ({
   length: plans.length,
   premiumWithCredit: plans.map((p) => p.premium_w_credit),
   keyOf: (sort, i) => SORT_KEYS[sort](plans[i]),
+  tieKeyOf: (sort, i) => (sort === "my_yearly_cost" ? plans[i].my_yearly_cost.bad_year : 0),
   idOf: (i) => plans[i].id,
 });
 
@@ -47,9 +49,10 @@ describe("sort keys", () => {
       deductible: { individual: 100 },
       moop: { individual: 200 },
       estimated_yearly_cost: 300,
+      my_yearly_cost: { typical: 350, bad_year: 900 },
       quality_rating: 4,
     });
-    expect(PLAN_SORTS.map((s) => SORT_KEYS[s](p))).toEqual([12.5, 100, 200, 300, 4]);
+    expect(PLAN_SORTS.map((s) => SORT_KEYS[s](p))).toEqual([12.5, 100, 200, 300, 350, 4]);
   });
 });
 
@@ -113,5 +116,16 @@ describe("pageOf", () => {
 
   it("EVERY_PLAN is the whole list as one page", () => {
     expect(pageOf(ids, EVERY_PLAN).plans).toEqual(ids);
+  });
+});
+
+describe("my_yearly_cost (issue 26)", () => {
+  it("orders by the typical year, ties by the bad year, then the premium", () => {
+    const plans = [
+      plan("A", { premium_w_credit: 100, my_yearly_cost: { typical: 5000, bad_year: 9000 } }),
+      plan("B", { premium_w_credit: 200, my_yearly_cost: { typical: 4000, bad_year: 12000 } }),
+      plan("C", { premium_w_credit: 50, my_yearly_cost: { typical: 5000, bad_year: 8000 } }),
+    ];
+    expect(order(plans, "my_yearly_cost", "asc")).toEqual(["B", "C", "A"]);
   });
 });

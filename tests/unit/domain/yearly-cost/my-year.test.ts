@@ -104,12 +104,15 @@ describe("the shopper's own year: hand calculations", () => {
 
   it("not covered: the full price of every fill, outside the maximum (more than the same drug at a copay)", () => {
     // Not on the formulary; other plans list it as a preferred brand: 12 × $300 = $3,600, paid in full,
-    // counted toward no maximum. worst = $3,600 premiums + $9,000 maximum + $3,600 = $16,200.
+    // no deductible credit. The figures count it toward the $9,000 maximum (decision 332), so
+    // worst = $3,600 premiums + $9,000 = $12,600, and outside_max says $3,600 of the year is care no
+    // real maximum caps.
     const notCovered = myYearlyCost(
       input({ drugs: [drug("617318", { coverage: "NotCovered", tier: null, usualTier: "PREFERRED-BRAND" })] }),
     );
     expect(notCovered.parts.drugs[0]).toMatchObject({ yearly_cost: 3600, counts_toward_max: false });
-    expect(notCovered.worst_case).toBe(16200);
+    expect(notCovered.worst_case).toBe(12600);
+    expect(notCovered.typical).toBe(3600 + 3600);
     expect(notCovered.parts.outside_max).toBe(3600);
     // The same drug covered at a $50 copay from the first fill: 12 × $50 = $600.
     const copay = myYearlyCost(
@@ -194,7 +197,8 @@ describe("the shopper's own year: hand calculations", () => {
       input({ doctors: [doctor("1480000003", { kind: "primary", visitsPerYear: 3, coverage: "NotCovered" })] }),
     );
     expect(r.parts.doctors[0]).toMatchObject({ in_network: false, yearly_cost: 450, counts_toward_max: false });
-    expect(r.worst_case).toBe(3600 + 9000 + 450);
+    expect(r.worst_case).toBe(3600 + 9000);
+    expect(r.parts.outside_max).toBe(450);
   });
 
   it("a bad year is the high level of care: all of a $3,000 deductible instead of the medium year's $1,630", () => {

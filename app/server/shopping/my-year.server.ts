@@ -1,0 +1,167 @@
+import type { DrugCoverageResult, ProviderCoverageResult } from "../../domain/coverage";
+import { DEFAULT_FILLS_PER_YEAR, DEFAULT_VISITS, doctorKindOf } from "../../domain/yearly-cost/assumptions";
+import type { MyDoctor, MyDrug, MyYearlyCost } from "../../domain/yearly-cost/my-year";
+import { rankingContext, rankingOf, type RankFacts, type Reason } from "../../domain/yearly-cost/ranking";
+import { DEFAULT_LANGUAGE, tFor, type Language } from "../../i18n/i18n";
+import type { PlansRequest } from "../../schemas/shopping";
+import { checkDrugCoverage, checkProviderCoverage, type UpstreamState } from "../upstream/lookups.server";
+import { MAX_PLAN_IDS_PER_REQUEST } from "../upstream/requests.server";
+
+/**
+ * "Your year" for a plan list (docs/yearly-cost.md; decisions 330-334): the chosen drugs' and
+ * doctors' coverage for every plan of the list, through the same look-ups the pages use (upstream
+ * first in batches of 10 plan ids, kept a day per pair, the plan store's rows filling tiers and
+ * unknowns; the call budget decides), made into each plan's inputs of the cost model; and the
+ * ranking words.
+ */
+
+/** The chosen care of a plans request, with the defaults filled in. */
+export interface ChosenCare {
+  drugs: Array<{ rxcui: string; fillsPerYear: number }>;
+  doctors: Array<{ npi: string; visitsPerYear: number | null; specialty: string | null }>;
+}
+
+export function chosenCareOf(request: Pick<PlansRequest, "drugs" | "doctors">): ChosenCare {
+  return {
+    drugs: (request.drugs ?? []).map((d) => ({
+      rxcui: d.rxcui,
+      fillsPerYear: d.fills_per_year ?? DEFAULT_FILLS_PER_YEAR,
+    })),
+    doctors: (request.doctors ?? []).map((d) => ({
+      npi: d.npi,
+      visitsPerYear: d.visits_per_year ?? null,
+      specialty: d.specialty ?? null,
+    })),
+  };
+}
+
+/** Each plan's chosen drugs and doctors as the cost model reads them. */
+export interface CareCoverage {
+  drugsOf(planId: string): MyDrug[];
+  doctorsOf(planId: string): MyDoctor[];
+  /** How the look-ups went: "ok", "partial" (some batches failed), "unavailable" or "busy" (everything unknown). */
+  upstream: { drugs: UpstreamState | null; doctors: UpstreamState | null };
+}
+
+const NO_CARE: CareCoverage = { drugsOf: () => [], doctorsOf: () => [], upstream: { drugs: null, doctors: null } };
+
+/** The tier most plans of the list give each drug (the price of a fill where a plan's own tier is not known). */
+function usualTiers(rows: readonly DrugCoverageResult[]): Map<string, string> {
+  const counts = new Map<string, Map<string, number>>();
+  for (const row of rows) {
+    if (!row.drug_tier || row.coverage === "GenericCovered") continue;
+    const byTier = counts.get(row.rxcui) ?? new Map<string, number>();
+    byTier.set(row.drug_tier, (byTier.get(row.drug_tier) ?? 0) + 1);
+    counts.set(row.rxcui, byTier);
+  }
+  const usual = new Map<string, string>();
+  for (const [rxcui, byTier] of counts) {
+    const [tier] = [...byTier].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
+    usual.set(rxcui, tier);
+  }
+  return usual;
+}
+
+/** Coverage of the chosen care for `planIds` (at most MAX_PLAN_IDS_PER_REQUEST); none asked when nothing is chosen. */
+export async function careCoverage(care: ChosenCare, planIds: readonly string[], year: number): Promise<CareCoverage> {
+  if (care.drugs.length === 0 && care.doctors.length === 0) return NO_CARE;
+  const ids = [...planIds].slice(0, MAX_PLAN_IDS_PER_REQUEST);
+  const [drugAnswer, doctorAnswer] = await Promise.all([
+    care.drugs.length && ids.length
+      ? checkDrugCoverage({ rxcuis: care.drugs.map((d) => d.rxcui), plan_ids: ids, year })
+      : null,
+    care.doctors.length && ids.length
+      ? checkProviderCoverage({ npis: care.doctors.map((d) => d.npi), plan_ids: ids, year })
+      : null,
+  ]);
+  const drugRows = new Map<string, DrugCoverageResult>();
+  for (const row of drugAnswer?.coverage ?? []) drugRows.set(`${row.rxcui}|${row.plan_id}`, row);
+  const doctorRows = new Map<string, ProviderCoverageResult>();
+  for (const row of doctorAnswer?.coverage ?? []) doctorRows.set(`${row.npi}|${row.plan_id}`, row);
+  const usual = usualTiers(drugAnswer?.coverage ?? []);
+  return {
+    drugsOf: (planId) =>
+      care.drugs.map((d): MyDrug => {
+        const row = drugRows.get(`${d.rxcui}|${planId}`);
+        return {
+          rxcui: d.rxcui,
+          fillsPerYear: d.fillsPerYear,
+          coverage: row?.coverage ?? "DataNotProvided",
+          tier: row?.drug_tier ?? null,
+          usualTier: usual.get(d.rxcui) ?? null,
+          priorAuthorization: row?.restrictions?.prior_authorization === true,
+          stepTherapy: row?.restrictions?.step_therapy === true,
+          quantityLimit: row?.restrictions?.quantity_limit === true,
+        };
+      }),
+    doctorsOf: (planId) =>
+      care.doctors.map((d): MyDoctor => {
+        const kind = doctorKindOf(d.specialty ? [d.specialty] : []);
+        return {
+          npi: d.npi,
+          kind,
+          visitsPerYear: d.visitsPerYear ?? DEFAULT_VISITS[kind],
+          coverage: doctorRows.get(`${d.npi}|${planId}`)?.coverage ?? "DataNotProvided",
+        };
+      }),
+    upstream: { drugs: drugAnswer?.upstream ?? null, doctors: doctorAnswer?.upstream ?? null },
+  };
+}
+
+// ------------------------------------------------------------------ ranking
+
+/** A plan's facts for the ranking, from its yearly cost. */
+export function rankFactsOf(
+  plan: { id: string; name: string; metal_level: string; csr_variant: string | null },
+  year: Pick<MyYearlyCost, "typical" | "bad_year"> & {
+    parts: {
+      drugs: ReadonlyArray<Pick<MyYearlyCost["parts"]["drugs"][number], "rxcui" | "coverage">>;
+      doctors: ReadonlyArray<Pick<MyYearlyCost["parts"]["doctors"][number], "npi" | "in_network">>;
+    };
+  },
+): RankFacts {
+  return {
+    id: plan.id,
+    name: plan.name,
+    metalLevel: plan.metal_level,
+    csr: plan.csr_variant !== null,
+    typical: year.typical,
+    badYear: year.bad_year,
+    drugs: year.parts.drugs.map((d) => ({
+      rxcui: d.rxcui,
+      covered: d.coverage === "DataNotProvided" ? null : d.coverage !== "NotCovered",
+    })),
+    doctors: year.parts.doctors.map((d) => ({ npi: d.npi, inNetwork: d.in_network })),
+  };
+}
+
+/** The plans API's `ranking`: the position and each reason in plain words (English unless asked). */
+export interface RankingAnswer {
+  position: number;
+  reasons: string[];
+  changes: string[];
+  warnings: string[];
+}
+
+const money = (n: number) => `$${Math.round(n).toLocaleString("en-US")}`;
+
+/** A reason in the words of `lang`'s catalogue (`ranking.<code>`), amounts as whole dollars. */
+export function reasonWords(reason: Reason, lang: Language = DEFAULT_LANGUAGE): string {
+  const values: Record<string, string | number> = { ...reason.values };
+  if (typeof values.amount === "number") values.amount = money(values.amount);
+  return tFor(lang)(`ranking.${reason.code}`, { ...values, count: values.count ?? values.total });
+}
+
+/** Rankings of the plans shown, from the whole list's facts. */
+export function rankingsFor(
+  all: readonly RankFacts[],
+  shown: ReadonlyArray<{ facts: RankFacts; position: number }>,
+  lang: Language = DEFAULT_LANGUAGE,
+): RankingAnswer[] {
+  const ctx = rankingContext(all);
+  return shown.map(({ facts, position }) => {
+    const r = rankingOf(ctx, facts, position);
+    const words = (list: Reason[]) => list.map((reason) => reasonWords(reason, lang));
+    return { position, reasons: words(r.reasons), changes: words(r.changes), warnings: words(r.warnings) };
+  });
+}
