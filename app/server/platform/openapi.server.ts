@@ -7,6 +7,7 @@ import {
   PlansResponse,
   ShoppingRequest,
 } from "../../schemas/shopping";
+import { RenewalRequest, RenewalResponse } from "../../schemas/renewal";
 import { EnrollmentApplicationInput } from "../intake/enrollment.server";
 import { MAX_UPLOAD_BYTES, ONLY_PDF_JPG_PNG, UploadFields } from "../intake/storage.server";
 import {
@@ -52,6 +53,7 @@ type Json = Record<string, unknown>;
 const REQUESTS: Record<string, z.ZodType> = {
   ShoppingRequest,
   PlansRequest,
+  RenewalRequest,
   CountiesQuery,
   DrugAutocompleteRequest: DrugAutocompleteBody,
   DrugCoveredRequest: DrugCoveredBody,
@@ -69,6 +71,7 @@ const RESPONSES: Record<string, z.ZodType> = {
   CountiesResponse,
   EligibilityResponse,
   PlansResponse,
+  RenewalResponse,
   DrugAutocompleteResponse,
   ProviderAutocompleteResponse,
   DrugCoveredResponse,
@@ -241,6 +244,34 @@ export function openApiDocument(): Json {
           "404": error("No plan data for the year (year_not_available)"),
           "409": error("The state runs its own marketplace (state_based_marketplace)"),
           "503": error("Federal plan search unavailable (plans_unavailable; states without own data only)"),
+        },
+      },
+    },
+    "/api/renewal": {
+      post: {
+        tags: ["Shopping"],
+        summary:
+          "Next year's plan for the one you have (Plan ID Crosswalk), both priced, what changes and what beats it",
+        operationId: "postRenewal",
+        description:
+          "This year's plan priced with this year's credit and the plan the CMS Plan ID Crosswalk renews it into in the household's county, priced with next year's credit by the /api/plans engine; the changes in premium after credit, deductible and out-of-pocket maximum; each drug's and doctor's coverage in both years; and the plans with the lowest yearly cost that beat the mapped plan, with why (docs/api.md).",
+        requestBody: jsonBody("RenewalRequest", {
+          current_plan_id: "10101TX0019001-01",
+          income: 38000,
+          household: { people: [{ age: 40 }] },
+          place: { state: "TX", county_fips: "48113", zip: "75201" },
+          drugs: [{ rxcui: "617318", name: "atorvastatin 20 MG Oral Tablet" }],
+        }),
+        responses: {
+          "200": json(
+            "RenewalResponse",
+            "The renewal: outcome, crosswalk row, both years priced, changes, alternatives",
+          ),
+          ...BODY_ERRORS,
+          "404": error(
+            "No plan with that ID in this year's plans, or no plan data for a year (plan_not_found, naming current_plan_id; year_not_available)",
+          ),
+          "409": error("The state runs its own marketplace (state_based_marketplace)"),
         },
       },
     },
