@@ -43,6 +43,8 @@ export interface WriteStoreOps {
   addWaitlist(row: WaitlistSubmissionRow, outbox: NewOutboxRow[]): Promise<{ id: string; created: boolean }>;
   addAgentDiscovery(row: AgentDiscoveryRow, outbox: NewOutboxRow[]): Promise<void>;
   addAgentUpload(row: AgentUploadRow): Promise<void>;
+  /** Outbox rows on their own (an email a shopper asks for, with no record of its own: issue 28's plan summary). */
+  addOutbox(outbox: NewOutboxRow[]): Promise<void>;
   addEnrollmentApplication(row: EnrollmentApplicationRow): Promise<void>;
   enrollmentApplication(id: string): Promise<EnrollmentApplicationRow | undefined>;
 

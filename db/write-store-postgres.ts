@@ -129,6 +129,10 @@ export class PostgresWriteStore implements WriteStoreOps {
     });
   }
 
+  async addOutbox(outbox: NewOutboxRow[]): Promise<void> {
+    if (outbox.length) await this.db.insert(tables.emailOutbox).values(outbox);
+  }
+
   async addAgentUpload(row: AgentUploadRow): Promise<void> {
     await this.db.insert(tables.agentUploads).values(row);
   }

@@ -81,6 +81,10 @@ export class SqliteWriteStore implements WriteStoreOps {
     );
   }
 
+  async addOutbox(outbox: NewOutboxRow[]): Promise<void> {
+    this.db.transaction((tx) => insertOutbox(tx, outbox), { behavior: "immediate" });
+  }
+
   async addAgentUpload(row: AgentUploadRow): Promise<void> {
     this.db.transaction((tx) => {
       tx.insert(agentUploads).values(row).run();

@@ -1,5 +1,5 @@
 import { useFocusHeadingOnArrival } from "../components/plans/use-focus-heading";
-import { EnrollLinks } from "../components/plans/enroll-links";
+import { EnrollLinks, summaryHref } from "../components/plans/enroll-links";
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, Link, useLoaderData, useLocation, useParams, useRouteError } from "@remix-run/react";
 import { CoverageLines } from "../components/plans/coverage-list";
@@ -138,7 +138,13 @@ export default function PlanDetail() {
 
       <section aria-labelledby="enroll-heading" className="enroll-step">
         <h2 id="enroll-heading">{t("planPage.enrollHeading")}</h2>
-        <EnrollLinks links={page.extras.enroll} planName={plan.name} />
+        {/* Issue 28 item 5: the marketplace with the plan ID, the summary to take there, the insurer with the credit warning. */}
+        <EnrollLinks
+          links={page.extras.enroll}
+          planName={plan.name}
+          credit={price?.credit_applied ?? 0}
+          summaryHref={page.place ? summaryHref(plan.id, state) : undefined}
+        />
       </section>
 
       {price || page.eligibilityUnavailable ? (

@@ -20,7 +20,7 @@ import { metaT } from "../i18n/meta";
 import { requestLanguage } from "../i18n/language.server";
 import { Stars } from "../components/plans/stars";
 import { useFocusHeadingOnArrival } from "../components/plans/use-focus-heading";
-import { EnrollLinks } from "../components/plans/enroll-links";
+import { EnrollLinks, summaryHref } from "../components/plans/enroll-links";
 import { comparePage } from "../server/pages/compare-page.server";
 import { listPageParam, planHref, plansHref, type ShoppingState } from "../lib/shopping-url";
 import { pathInLanguage } from "../lib/language-url";
@@ -188,7 +188,12 @@ function CompareTable({ page }: { page: OkPage }) {
           {rowFor(
             t("compare.enrollRow"),
             (p) => (
-              <EnrollLinks links={p.extras.enroll} planName={p.plan.name} compact />
+              <EnrollLinks
+                links={p.extras.enroll}
+                planName={p.plan.name}
+                credit={p.plan.credit_applied}
+                summaryHref={summaryHref(p.plan.id, state)}
+              />
             ),
             "enroll",
           )}

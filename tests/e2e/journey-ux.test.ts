@@ -122,20 +122,21 @@ async function newContext(javaScriptEnabled: boolean, viewport = DESKTOP): Promi
 }
 
 describe("the sort-and-filter form is drawn from the URL", () => {
-  it("without JavaScript: Update, then Back, Forward and reload show the controls of the list's URL", async () => {
+  it("without JavaScript: Show plans (landing on the list), then Back, Forward and reload show the controls of the list's URL", async () => {
     const context = await newContext(false);
     try {
       const { page, problems } = await watchedPage(context);
       await page.goto(`${server.url}${RESULTS}`);
       await expectFormAndListMatchUrl(page, "first load");
-      expect(await page.getByRole("button", { name: "Update plans" }).count()).toBe(1);
+      expect(await page.getByRole("button", { name: "Show plans" }).count()).toBe(1);
 
-      // Change the sort and a filter, then send the form.
+      // Change the sort and a filter, then send the form (from 1024 px the panel stands open beside the list).
       await page.locator("#sort").selectOption("deductible");
-      await page.locator("details summary", { hasText: "Filter plans" }).click();
       await page.getByLabel(/^Silver/).check();
-      await page.getByRole("button", { name: "Update plans" }).click();
+      await page.getByRole("button", { name: "Show plans" }).click();
       await page.waitForURL(/sort=deductible/);
+      // The form's action lands on the list (issue 28 item 3).
+      expect(new URL(page.url()).hash).toBe("#results");
       expect(new URL(page.url()).searchParams.getAll("metal")).toEqual(["Silver"]);
       await expectFormAndListMatchUrl(page, "after Update");
 
@@ -182,7 +183,7 @@ describe("the sort-and-filter form is drawn from the URL", () => {
       );
       await page.goto(`${server.url}${RESULTS}`);
       await page.locator("#sort").selectOption("deductible");
-      await page.getByRole("button", { name: "Update plans" }).click();
+      await page.getByRole("button", { name: "Show plans" }).click();
       await page.waitForURL(/sort=deductible/);
       // An unsent change, then away to another page and Back: the URL's sort, not the unsent one.
       await page.locator("#sort").selectOption("moop");
@@ -208,7 +209,7 @@ describe("the sort-and-filter form is drawn from the URL", () => {
       const { page, problems } = await watchedPage(context);
       await page.goto(`${server.url}${RESULTS}`, { waitUntil: "networkidle" });
       await page.evaluate(() => Object.assign(window, { uxMarker: "same document" }));
-      expect(await page.getByRole("button", { name: "Update plans" }).count()).toBe(0);
+      expect(await page.getByRole("button", { name: "Show plans" }).count()).toBe(0);
       const all = await apiPlans();
       const count = page.getByTestId("plan-count");
       await expect(count.getAttribute("role")).resolves.toBe("status");
@@ -231,7 +232,6 @@ describe("the sort-and-filter form is drawn from the URL", () => {
       expect(await page.evaluate(() => document.activeElement?.id)).toBe("sort");
 
       // A filter: the new count is said in the polite live region; the page's title is not read again.
-      await page.locator("details summary", { hasText: "Filter plans" }).click();
       await page.getByLabel(/^Silver/).check();
       await page.waitForURL(/metal=Silver/);
       const silver = await apiPlans({ sort: "deductible", filters: { metal_levels: ["Silver"] } });
@@ -281,7 +281,7 @@ describe("the sort-and-filter form is drawn from the URL", () => {
 });
 
 describe("the compare tray", () => {
-  it("with JavaScript at 360 px: a sticky bar with the count and names, inline errors for 1 and 4, ticks kept across Back and reload; axe clean", async () => {
+  it("with JavaScript at 360 px: no tray before the first tick, then a sticky bar with the count and names, inline errors for 1 and 4, ticks kept across Back and reload; axe clean", async () => {
     const context = await newContext(true, PHONE);
     try {
       const { page, problems } = await watchedPage(context);
@@ -290,7 +290,9 @@ describe("the compare tray", () => {
       const tray = page.locator("#compare-form");
       const trayCount = page.getByTestId("compare-count");
       const error = page.locator("#compare-error");
-      await expect(trayCount.textContent()).resolves.toContain("No plans chosen");
+      // Issue 28 item 2: nothing of the tray before the first tick.
+      await page.getByTestId("plan-count").waitFor();
+      await expect.poll(() => tray.count()).toBe(0);
 
       // One tick: counted and named; Compare says 2 or 3 inline, without leaving the page.
       await page.getByLabel(`Compare ${plans[0].name}`).check();
@@ -353,8 +355,8 @@ describe("the compare tray", () => {
       await page.getByRole("heading", { level: 1, name: "Plans in Dallas County, TX" }).waitFor();
       await expect.poll(() => trayCount.textContent()).toContain("3 plans chosen");
 
-      // A filter keeps them (a ticked plan the filter hides stays in the tray, named).
-      await page.locator("details summary", { hasText: "Filter plans" }).click();
+      // A filter keeps them (a ticked plan the filter hides stays in the tray, named); on a phone the filters open from "Filters (0)".
+      await page.locator(".filters-panel > summary").click();
       await page.getByLabel(/^Gold/).check();
       await page.waitForURL(/metal=Gold/);
       expect(new URL(page.url()).searchParams.getAll("compare")).toEqual(plans.slice(0, 3).map((p) => p.id));

@@ -78,7 +78,7 @@ describe("results that fit a phone, in pages", () => {
         expect(top).toBeLessThanOrEqual(1.5 * PHONE.height);
         expect(await hasHorizontalScroll(page)).toBe(false);
         // The savings estimate's details fold away and open without JavaScript (a native disclosure).
-        const more = page.getByText("Details and next steps");
+        const more = page.locator(".savings-details > summary");
         await expect(page.locator(".savings-details").getAttribute("open")).resolves.toBeNull();
         await more.click();
         await expect(page.locator(".savings-details").getAttribute("open")).resolves.toBe("");

@@ -1,26 +1,51 @@
-import type { EnrollLink } from "../../domain/marketplaces";
-import { useWords } from "./format";
+import { Link } from "@remix-run/react";
+import { planHref, type ShoppingState } from "../../lib/shopping-url";
+import { money, useWords } from "./format";
+
+/** The plan's take-away summary for the household: /plans/<id>/summary?… (issue 28 item 5). */
+export function summaryHref(planId: string, state: ShoppingState): string {
+  const href = planHref(planId, state);
+  const query = href.indexOf("?");
+  return query < 0 ? `${href}/summary` : `${href.slice(0, query)}/summary${href.slice(query)}`;
+}
+
+/** One outbound next step, as the components show it (app/domain/marketplaces' EnrollLink). */
+export interface EnrollLinkView {
+  kind: "marketplace" | "insurer";
+  href: string;
+  host: string;
+  name: string;
+  planId: string;
+  planName: string;
+  year: number;
+}
 
 /**
- * The "Apply / enroll" next step of a plan: outbound links whose words say
- * where they lead (site name and host), each opening in the same tab so Back
- * returns to the plan.
+ * The "Take this plan to …" next step of a plan (issue 28 item 5): the marketplace link with the
+ * plan ID to look for, the one-page summary to print or save (and email) when there is one, and
+ * the insurer's own site with the credit warning always beside it: enrolling there forfeits the
+ * advance credit. Each link says where it leads (site name and host) and opens in the same tab,
+ * so Back returns to the plan.
  */
 export function EnrollLinks({
   links,
   planName,
-  compact,
+  credit = 0,
+  summaryHref,
 }: {
-  links: EnrollLink[];
+  links: EnrollLinkView[];
   planName: string;
-  compact?: boolean;
+  /** The monthly credit the household would lose by enrolling with the insurer (0: none known). */
+  credit?: number;
+  /** The plan's take-away summary (/plans/<id>/summary with the household), when priced for one. */
+  summaryHref?: string;
 }) {
-  const { t } = useWords();
+  const { t, lang } = useWords();
   if (links.length === 0) return null;
   return (
-    <ul className={compact ? "enroll-links compact" : "enroll-links"} data-testid="enroll-links">
+    <ul className="enroll-links" data-testid="enroll-links">
       {links.map((link) => (
-        <li key={link.kind}>
+        <li key={link.kind} data-enroll={link.kind}>
           <a
             href={link.href}
             className={link.kind === "marketplace" ? "enroll-link primary" : "enroll-link"}
@@ -32,13 +57,25 @@ export function EnrollLinks({
             <span className="visually-hidden"> {t("enroll.forPlan", { plan: planName })}</span>{" "}
             <span className="link-host">{`(${link.host})`}</span>
           </a>
-          {compact ? null : (
+          {link.kind === "marketplace" ? (
             <span className="hint enroll-note">
-              {link.kind === "marketplace"
-                ? t("enroll.marketplaceNote", { planId: link.planId, plan: link.planName, year: link.year })
-                : t("enroll.insurerNote")}
+              {t("enroll.marketplaceNote", { planId: link.planId, plan: link.planName, year: link.year })}
+            </span>
+          ) : (
+            <span className="enroll-warning" data-testid="credit-warning">
+              {credit > 0
+                ? t("enroll.insurerWarningAmount", { credit: money(credit, lang), marketplace: links[0].name })
+                : t("enroll.insurerWarning", { marketplace: links[0].name })}
             </span>
           )}
+          {link.kind === "marketplace" && summaryHref ? (
+            <span className="enroll-summary">
+              <Link to={summaryHref} data-testid="summary-link">
+                {t("enroll.summaryLink")}
+                <span className="visually-hidden"> {t("enroll.forPlan", { plan: planName })}</span>
+              </Link>
+            </span>
+          ) : null}
         </li>
       ))}
     </ul>

@@ -34,6 +34,11 @@ function dollars(amount: number, w: Words): string {
   return Number.isInteger(amount) ? formatWholeDollars(amount, w.lang) : money(amount, w.lang);
 }
 
+/** Who is covered, in words: "you 40, spouse 38, child 10". */
+export function peopleList(people: ShoppingState["people"], w: Words): string {
+  return people.map((p, i) => personWords(p, i, w)).join(", ");
+}
+
 /**
  * Who and where the prices are for, in one line above the list that opens on who is covered
  * (issue 28 item 1: the first plan within the first screen at phone width), with one link to
@@ -51,7 +56,7 @@ export function HouseholdSummary({
   const w = useWords();
   const { t } = w;
   const income = Number(state.income.replace(/[\s$,]/g, ""));
-  const who = state.people.map((p, i) => personWords(p, i, w)).join(", ");
+  const who = peopleList(state.people, w);
   const incomeWords = Number.isFinite(income) ? dollars(income, w) : state.income;
   return (
     <div className="household-summary" data-testid="household-summary">

@@ -24,6 +24,7 @@ export const EMAIL_TEMPLATES = [
   "waitlist_operations_notification",
   "discovery_agent_confirmation",
   "discovery_operations_notification",
+  "plan_summary",
 ] as const;
 export type EmailTemplate = (typeof EMAIL_TEMPLATES)[number];
 
@@ -209,4 +210,12 @@ export function discoveryOperationsNotification(
     ],
     submission.email,
   );
+}
+
+/** The plan summary a shopper asked for (issue 28 item 5): the lines are already worded in their language. */
+export function planSummaryEmail(
+  to: string,
+  details: { subject: string; lines: string[]; lang?: Language },
+): RenderedEmail {
+  return compose("plan_summary", to, details.subject, details.lines, undefined, details.lang ?? DEFAULT_LANGUAGE);
 }

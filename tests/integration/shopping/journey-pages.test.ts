@@ -31,7 +31,8 @@ describe("the shopping pages without JavaScript", () => {
     expect(body).not.toContain('class="enroll-link');
     const first = /data-plan-id="([^"]+)"/.exec(body)![1];
     const plan = await html(`/plans/${first}?zip=75201&county=48113&state=TX&${HOUSEHOLD}`);
-    expect(plan.body).toContain(`rel="noopener">Apply and enroll at HealthCare.gov`);
+    expect(plan.body).toContain(`rel="noopener">Take this plan to HealthCare.gov`);
+    expect(plan.body).toContain('data-testid="credit-warning">Warning: enrolling on the insurer&#x27;s own site');
     expect(plan.body).toContain("(www.healthcare.gov)");
     expect(body).toMatch(/name="standardized"/);
     // The list is paged (10 a page, docs/decisions/250): the standardized filter keeps fewer than all 32.
@@ -46,8 +47,10 @@ describe("the shopping pages without JavaScript", () => {
 
   it("New York results enroll at NY State of Health, never HealthCare.gov", async () => {
     const { body } = await html(`/plans?zip=10001&county=36061&state=NY&${HOUSEHOLD}`);
-    expect(body).toContain("Apply and enroll at NY State of Health");
-    expect(body).not.toContain("Apply and enroll at HealthCare.gov");
+    const first = /data-plan-id="([^"]+)"/.exec(body)![1];
+    const plan = (await html(`/plans/${first}?zip=10001&county=36061&state=NY&${HOUSEHOLD}`)).body;
+    expect(plan).toContain(">Take this plan to NY State of Health");
+    expect(plan).not.toContain(">Take this plan to HealthCare.gov");
   });
 
   it("the county form sent without a choice answers 400 with 'Choose a county' and the first county autofocused", async () => {

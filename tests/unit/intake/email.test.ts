@@ -4,6 +4,7 @@ import {
   discoveryAgentConfirmation,
   discoveryOperationsNotification,
   EMAIL_TEMPLATES,
+  planSummaryEmail,
   waitlistAgentConfirmation,
   waitlistConsumerConfirmation,
   waitlistOperationsNotification,
@@ -66,6 +67,7 @@ function everyKind(): RenderedEmail[] {
       consentVersion: "2025-11-01",
       createdAt: at,
     }),
+    planSummaryEmail("shopper@example.com", { subject: "Your plan summary", lines: ["Plan ID: 10303TX0030001"] }),
   ];
 }
 
@@ -93,7 +95,7 @@ describe("sendEmail with Resend (the default provider)", () => {
       const result = await sendEmail(message);
       expect(result).toEqual({ ok: true, messageId: expect.any(String), provider: "resend" });
     }
-    expect(resend.emails).toHaveLength(5);
+    expect(resend.emails).toHaveLength(6);
     for (const email of resend.emails) {
       const to = email.to[0]!;
       const query = new URLSearchParams({ email: to, token: unsubscribeToken(to, TEST_UNSUBSCRIBE_SECRET) }).toString();
