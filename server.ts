@@ -27,7 +27,7 @@ import { startIntakeBackgroundWork } from "./app/server/intake/write-store.serve
 import { ServerTiming } from "./app/server/platform/server-timing.server.ts";
 import { compressWholeAnswers } from "./server/compression.ts";
 import { remixRequestHandler } from "./server/remix-handler.ts";
-import { startCluster } from "./server/cluster.ts";
+import { startCluster, whenServing } from "./server/cluster.ts";
 import { startupRefusal } from "./server/startup-checks.ts";
 import { ensurePublishedStore, startPlanStoreSync } from "./app/server/plan-store/store-sync.server.ts";
 import { unappliedPatches } from "./server/patch-check.ts";
@@ -258,14 +258,19 @@ async function main(): Promise<void> {
     }
   });
 
-  server.listen(config.PORT, config.HOST, () => {
-    const address = server.address();
-    const port = typeof address === "object" && address ? address.port : config.PORT;
-    log.info(
-      { port, host: config.HOST, env: config.DEPLOY_ENV },
-      `listening on http://${config.HOST === "0.0.0.0" ? "127.0.0.1" : config.HOST}:${port}`,
-    );
-  });
+  // A standby worker (WORKERS > 1) listens only when the primary promotes it (docs/decisions/371).
+  whenServing(
+    () =>
+      server.listen(config.PORT, config.HOST, () => {
+        const address = server.address();
+        const port = typeof address === "object" && address ? address.port : config.PORT;
+        log.info(
+          { port, host: config.HOST, env: config.DEPLOY_ENV },
+          `listening on http://${config.HOST === "0.0.0.0" ? "127.0.0.1" : config.HOST}:${port}`,
+        );
+      }),
+    log,
+  );
 
   const sockets = new Set<Socket>();
   server.on("connection", (socket) => {

@@ -6,6 +6,7 @@ import { NonceProvider } from "./components/nonce";
 import { PrerenderedParts } from "./components/prerendered";
 import { RequestLanguage } from "./i18n/language-context";
 import { requestLanguage } from "./i18n/language.server";
+import { loggableError } from "../db/write-store-errors";
 
 const ABORT_DELAY = 5_000;
 
@@ -88,5 +89,6 @@ export default function handleRequest(
 
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
-  console.error("route error", error instanceof Error ? error.stack : error);
+  // Never a failed query's parameters or a submitted address (issue 30): loggableError.
+  console.error("route error", loggableError(error));
 }

@@ -70,5 +70,8 @@ export interface WriteStoreOps {
   recordOutboxResults(results: OutboxResult[], now: number): Promise<void>;
   outboxCounts(): Promise<Record<string, number>>;
 
+  /** Is the engine reachable? Resolves or throws within a couple of seconds (PostgreSQL only). */
+  ping?(): Promise<void>;
+
   close(): Promise<void>;
 }

@@ -40,9 +40,15 @@ export interface PostgresOptions {
   migrationsFolder: string;
   /** Pool size per process (PG_POOL_MAX, default 10). */
   max?: number;
-  /** Errors of idle connections (the server restarted, the network dropped); they must not crash the process. */
+  /**
+   * Errors of connections, idle or in use (the server restarted, the network dropped): reported
+   * here, never thrown. A node-postgres client with no 'error' listener crashes the process.
+   */
   onIdleError?: (error: Error) => void;
 }
+
+/** How long a reachability probe (ping) may take before the store counts as unreachable. */
+export const PROBE_TIMEOUT_MS = 2_000;
 
 /** The URL with any password replaced, for logs. */
 export function redactUrl(url: string): string {
@@ -60,6 +66,7 @@ export class PostgresWriteStore implements WriteStoreOps {
   readonly location: string;
   readonly pool: pg.Pool;
   readonly db: PgDb;
+  private readonly url: string;
 
   constructor(url: string, options: Omit<PostgresOptions, "migrationsFolder">) {
     this.location = redactUrl(url);
@@ -77,8 +84,34 @@ export class PostgresWriteStore implements WriteStoreOps {
           oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
       },
     });
+    // An idle client's failure reaches the pool's 'error'; a checked-out client's reaches only the
+    // client itself (and, when a query is running, that query). Both need a listener, or a database
+    // restart mid-transaction kills the process (issue 30). The pool drops broken clients itself.
     this.pool.on("error", (error) => options.onIdleError?.(error));
+    this.pool.on("connect", (client) => {
+      client.on("error", (error) => options.onIdleError?.(error));
+    });
+    this.url = url;
     this.db = drizzle(this.pool);
+  }
+
+  /**
+   * Is the server there? One query on a connection of its own (not the pool's, whose waiters
+   * may be queued behind dead connections), within PROBE_TIMEOUT_MS. Resolves or throws.
+   */
+  async ping(): Promise<void> {
+    const client = new pg.Client({
+      connectionString: this.url,
+      connectionTimeoutMillis: PROBE_TIMEOUT_MS,
+      query_timeout: PROBE_TIMEOUT_MS,
+    });
+    client.on("error", () => undefined);
+    try {
+      await client.connect();
+      await client.query("SELECT 1");
+    } finally {
+      await client.end().catch(() => undefined);
+    }
   }
 
   /** Apply pending migrations under the advisory lock (see above). */

@@ -1,4 +1,5 @@
-import cluster from "node:cluster";
+import cluster, { type Worker } from "node:cluster";
+import net from "node:net";
 import os from "node:os";
 import { openWriteStoreFile, resolveWriteStoreLocation } from "../db/write-store-client";
 
@@ -11,10 +12,57 @@ import { openWriteStoreFile, resolveWriteStoreLocation } from "../db/write-store
  * a reseed by itself; its own write-store connection; its own outbox sweep),
  * replaces a worker that dies, and passes SIGTERM/SIGINT on for a graceful
  * stop. The primary serves nothing itself.
+ *
+ * Worker deaths (issue 30, docs/decisions/371): the primary never exits
+ * while it is meant to serve, even with no worker left (its restart timers
+ * keep it alive). A death is answered with a new worker after
+ * restartDelayMs(): at once (RESTART_FAST_MS) while deaths are rare, so two
+ * workers killed together serve again within seconds; when workers keep
+ * dying (more than 2 per configured worker within CRASH_WINDOW_MS) it is a
+ * crash loop: the delay doubles up to RESTART_MAX_MS and every restart is
+ * logged as an error saying so. It never stops trying.
+ *
+ * A standby worker (one more process) has started up in full but does not
+ * listen: when a serving worker dies it is told to listen at once (start-up
+ * takes seconds on a busy machine; the promotion milliseconds), and a new
+ * standby is started in its place.
  */
 
-const RESTART_DELAY_MS = 1_000;
+const RESTART_FAST_MS = 100;
+const RESTART_SLOW_BASE_MS = 1_000;
+const RESTART_MAX_MS = 30_000;
+const CRASH_WINDOW_MS = 60_000;
 const STOP_GRACE_MS = 12_000;
+/** Set in a standby worker's environment: start up fully, listen only when promoted. */
+const STANDBY_ENV = "MARKETPLACE_WORKER_STANDBY";
+const PROMOTE_MESSAGE = "marketplace:serve";
+
+type Role = "serving" | "standby";
+
+/**
+ * In a worker: call `listen` now, or, in the standby, once the primary promotes it (a serving
+ * worker died). Elsewhere (one process, WORKERS=1) at once.
+ */
+export function whenServing(listen: () => void, log?: Pick<Log, "info">): void {
+  if (!cluster.isWorker || process.env[STANDBY_ENV] !== "1") return listen();
+  log?.info("standby worker ready: it listens as soon as a serving worker dies");
+  let listening = false;
+  process.on("message", (message: unknown) => {
+    if (listening || (message as { type?: unknown } | null)?.type !== PROMOTE_MESSAGE) return;
+    listening = true;
+    listen();
+  });
+}
+
+/**
+ * How long to wait before replacing a dead worker, given how many died within the last
+ * CRASH_WINDOW_MS (this one included) and how many workers there should be.
+ */
+export function restartDelayMs(recentDeaths: number, workers: number): number {
+  const allowance = 2 * workers;
+  if (recentDeaths <= allowance) return RESTART_FAST_MS;
+  return Math.min(RESTART_MAX_MS, RESTART_SLOW_BASE_MS * 2 ** (recentDeaths - allowance - 1));
+}
 
 interface Log {
   info(obj: object, msg: string): void;
@@ -22,6 +70,19 @@ interface Log {
   warn(obj: object, msg: string): void;
   warn(msg: string): void;
   error(obj: object, msg: string): void;
+}
+
+/** PORT=0: a free port on HOST, for every worker to share; otherwise undefined (use PORT as it is). */
+function fixedPort(port: number | undefined, host: string | undefined): Promise<number | undefined> {
+  if (port !== 0) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.on("error", reject);
+    probe.listen(0, host, () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === "object" && address ? address.port : undefined));
+    });
+  });
 }
 
 /** WORKERS as a count: "auto" is the number of cores. */
@@ -36,7 +97,7 @@ export function workerCount(setting: string | undefined): number {
  * caller must not start a server). Otherwise return false.
  */
 export function startCluster(
-  config: { WORKERS: string; REDIS_URL?: string; DATABASE_URL?: string },
+  config: { WORKERS: string; REDIS_URL?: string; DATABASE_URL?: string; PORT?: number; HOST?: string },
   log: Log,
 ): boolean {
   const count = workerCount(config.WORKERS);
@@ -60,20 +121,84 @@ export function startCluster(
   }
 
   let stopping = false;
-  const fork = () => {
-    const worker = cluster.fork();
+  const deaths: number[] = [];
+  // Restart timers are NOT unref'd: with every worker dead, they are what keeps this process alive.
+  const pending = new Set<NodeJS.Timeout>();
+  const roles = new Map<number, Role>();
+  let standby: Worker | null = null;
+  const later = (fn: () => void, delay: number) => {
+    const timer = setTimeout(() => {
+      pending.delete(timer);
+      fn();
+    }, delay);
+    pending.add(timer);
+  };
+  const fork = (role: Role) => {
+    if (stopping) return;
+    const worker = cluster.fork(role === "standby" ? { [STANDBY_ENV]: "1" } : {});
+    roles.set(worker.id, role);
+    if (role === "standby") standby = worker;
     worker.on("exit", (code, signal) => {
+      const was = roles.get(worker.id) ?? "serving";
+      roles.delete(worker.id);
+      if (standby === worker) standby = null;
       if (stopping) return;
-      log.error({ worker: worker.process.pid, code, signal }, "worker died; starting another");
-      setTimeout(fork, RESTART_DELAY_MS).unref();
+      const now = Date.now();
+      deaths.push(now);
+      while (deaths.length && deaths[0]! < now - CRASH_WINDOW_MS) deaths.shift();
+      const delay = restartDelayMs(deaths.length, count);
+      // A serving worker's place goes to the standby at once (it has already started up); a new
+      // standby follows after the delay.
+      const promoted = was === "serving" && standby ? promote(standby) : undefined;
+      const fields = {
+        worker: worker.process.pid,
+        role: was,
+        code,
+        signal,
+        promoted,
+        deathsLastMinute: deaths.length,
+        restartInMs: delay,
+      };
+      if (delay > RESTART_FAST_MS)
+        log.error(
+          fields,
+          `CRASH LOOP: ${deaths.length} workers died in the last minute; worker died; starting another in ${Math.round(delay / 1000)} s (retries slow down, never stop)`,
+        );
+      else log.error(fields, "worker died; starting another");
+      later(() => fork(promoted ? "standby" : was), delay);
     });
   };
+  const promote = (worker: Worker): number | undefined => {
+    roles.set(worker.id, "serving");
+    standby = null;
+    worker.send({ type: PROMOTE_MESSAGE });
+    return worker.process.pid;
+  };
   log.info({ workers: count }, `starting ${count} workers`);
-  for (let i = 0; i < count; i++) fork();
+  const forkAll = () => {
+    for (let i = 0; i < count; i++) fork("serving");
+    // The standby once the first worker serves, so that it does not slow the start.
+    cluster.once("listening", () => fork("standby"));
+  };
+  // PORT=0 (any free port): choose it once, here. Workers listening on port 0 share the primary's
+  // handle only while one of them holds it; with every worker dead, replacements would each get
+  // a new port, and nothing would answer on the one clients know.
+  void fixedPort(config.PORT, config.HOST).then(
+    (port) => {
+      if (port !== undefined) process.env.PORT = String(port);
+      forkAll();
+    },
+    (error: unknown) => {
+      log.error({ err: error instanceof Error ? error.message : String(error) }, "no free port; starting on PORT=0");
+      forkAll();
+    },
+  );
 
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
+    for (const timer of pending) clearTimeout(timer);
+    pending.clear();
     log.info({ signal }, "stopping workers");
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
     const force = setTimeout(() => process.exit(1), STOP_GRACE_MS);

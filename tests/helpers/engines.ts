@@ -45,6 +45,10 @@ export interface RunningPostgres {
   createDatabase(name?: string): Promise<string>;
   /** Run SQL against a database (default the `postgres` one); rows with bigint as numbers. */
   query<T = Record<string, unknown>>(url: string, sql: string, params?: unknown[]): Promise<T[]>;
+  /** Stop the server as an outage would (connections cut at once), keeping its data and port. */
+  halt(): Promise<void>;
+  /** Start it again after halt(), on the same port with the same data; resolves once it accepts connections. */
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -60,18 +64,20 @@ export async function startPostgres(): Promise<RunningPostgres> {
   const port = await freePort();
   // No fsync tuning: the tests check commit-before-acknowledge on the real settings.
   pgCommand("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-instructions"]);
-  pgCommand("pg_ctl", [
-    "-D",
-    data,
-    "-l",
-    path.join(dir, "server.log"),
-    "-o",
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=300`,
-    "-w",
-    "-t",
-    "60",
-    "start",
-  ]);
+  const startServer = () =>
+    pgCommand("pg_ctl", [
+      "-D",
+      data,
+      "-l",
+      path.join(dir, "server.log"),
+      "-o",
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=300`,
+      "-w",
+      "-t",
+      "60",
+      "start",
+    ]);
+  startServer();
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const query = async <T>(target: string, sql: string, params: unknown[] = []): Promise<T[]> => {
     const client = new pg.Client({
@@ -81,6 +87,8 @@ export async function startPostgres(): Promise<RunningPostgres> {
           oid === 20 ? Number : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
       },
     });
+    // A client without an 'error' listener crashes the process when its server goes away.
+    client.on("error", () => undefined);
     await client.connect();
     try {
       return (await client.query(sql, params)).rows as T[];
@@ -96,6 +104,13 @@ export async function startPostgres(): Promise<RunningPostgres> {
       return `postgres://postgres@127.0.0.1:${port}/${name}`;
     },
     query,
+    async halt() {
+      // "fast": every session is terminated (as a crash or an operator's stop would), nothing waits.
+      pgCommand("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"]);
+    },
+    async resume() {
+      startServer();
+    },
     async stop() {
       try {
         pgCommand("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);

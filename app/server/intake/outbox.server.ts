@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { emailOutbox, type NewOutboxRow, type OutboxRow } from "../../../db/write-store";
 import type { WriteStore, WriteStoreDb } from "../../../db/write-store-client";
 import type { OutboxResult } from "../../../db/write-store-ops";
+import { describeStoreError } from "../../../db/write-store-errors";
 import { sendEmail, syncAudience, type EmailMessage, type SendEmailResult } from "./email.server";
 import type { EmailTemplate } from "./email-templates.server";
 import { env } from "../platform/env.server";
@@ -152,8 +153,8 @@ export class OutboxDispatcher {
       .then(() => this.drain())
       .then(
         () => undefined,
-        (error) =>
-          logger().error({ err: error instanceof Error ? error.message : String(error) }, "outbox round failed"),
+        // Never the failed query's parameters (recipient addresses): describeStoreError.
+        (error) => logger().error(describeStoreError(error), "outbox round failed"),
       )
       .finally(() => {
         this.running = null;

@@ -5,11 +5,18 @@ import {
   type WriteStore,
   type WriteStoreHandle,
 } from "../../../db/write-store-client";
+import { describeStoreError, isConnectionFailure, isTransientFailure } from "../../../db/write-store-errors";
 import { ApiError } from "../platform/api.server";
 import { env } from "../platform/env.server";
 import { forgetSingleton, onShutdown, processSingleton } from "../platform/lifecycle.server";
 import { logger } from "../platform/logger.server";
 import { outboxDispatcher } from "./outbox.server";
+import {
+  markWriteStoreUnreachable,
+  resetWriteStoreHealthForTests,
+  RETRY_AFTER_SECONDS,
+  writeStoreDown,
+} from "./write-store-health.server";
 
 /**
  * The process-wide handle on the write store DATABASE_URL names: a SQLite
@@ -21,16 +28,30 @@ import { outboxDispatcher } from "./outbox.server";
 
 // ------------------------------------------------------------------ the store
 
-/** 500 naming the setting: the write routes never claim success without a store. */
+/**
+ * The write routes never claim success without a store: 500 naming the setting when it is
+ * wrong (empty, invalid, a file that cannot be opened), 503 with Retry-After when the engine
+ * cannot be reached for now (docs/decisions/370).
+ */
 export class WriteStoreUnavailableError extends ApiError {
-  constructor(message: string) {
-    super(500, "write_store_unavailable", message);
+  constructor(message: string, status: 500 | 503 = 500) {
+    super(
+      status,
+      "write_store_unavailable",
+      message,
+      undefined,
+      status === 503 ? { "retry-after": String(RETRY_AFTER_SECONDS) } : undefined,
+    );
   }
 }
 
 const NOT_SAVED =
-  "The write store named by DATABASE_URL could not be reached; nothing was saved. Please try again later.";
+  "The write store named by DATABASE_URL could not be reached; nothing was saved. Please try again in a few seconds.";
+const FAILED = "The write store named by DATABASE_URL could not save this; nothing was saved. Please try again later.";
 
+function unreachable(): WriteStoreUnavailableError {
+  return new WriteStoreUnavailableError(NOT_SAVED, 503);
+}
 interface StoreRegistry {
   stores: Map<string, WriteStore>;
   opening: Map<string, Promise<WriteStore>>;
@@ -78,7 +99,7 @@ export function writeStore(): WriteStoreHandle {
   try {
     store = openWriteStoreFile(location.file);
   } catch (error) {
-    logger().error({ err: error instanceof Error ? error.message : String(error) }, "write store could not be opened");
+    logger().error(describeStoreError(error), "write store could not be opened");
     throw new WriteStoreUnavailableError(
       "The write store named by DATABASE_URL could not be opened; nothing was saved. Please try again later.",
     );
@@ -89,39 +110,52 @@ export function writeStore(): WriteStoreHandle {
 /**
  * The write store DATABASE_URL names, on either engine, opened (and migrated)
  * on first use; concurrent first calls share one opening. Throws
- * WriteStoreUnavailableError when it cannot be opened; the next call tries again.
+ * WriteStoreUnavailableError when it cannot be opened (503 when the engine
+ * cannot be reached, and at once while it is marked unreachable); the next
+ * call after it is back tries again.
  */
 export async function openWriteStore(): Promise<WriteStore> {
   const location = locate();
   if (location.dialect === "sqlite") return writeStore();
-  const { stores, opening } = registry();
-  const existing = stores.get(location.url);
-  if (existing) return existing;
-  let pending = opening.get(location.url);
-  if (!pending) {
-    pending = openWriteStoreDatabase(location.url, {
-      max: env().PG_POOL_MAX,
-      onIdleError: (error) =>
-        logger().warn({ err: error.message }, "write store: an idle PostgreSQL connection failed"),
-    })
-      .then((store) => adopt(location.url, store))
-      .finally(() => opening.delete(location.url));
-    opening.set(location.url, pending);
-  }
+  if (writeStoreDown()) throw unreachable();
   try {
-    return await pending;
+    return await openDatabase(location.url);
   } catch (error) {
-    logger().error(
-      { err: error instanceof Error ? error.message : String(error), store: location.display },
-      "write store could not be opened",
-    );
+    const reason = describeStoreError(error);
+    logger().error({ ...reason, store: location.display }, "write store could not be opened");
+    if (isConnectionFailure(error)) {
+      // Keep trying to open it in the background; /api/health says degraded meanwhile.
+      markWriteStoreUnreachable(error, () => openDatabase(location.url));
+      throw unreachable();
+    }
     throw new WriteStoreUnavailableError(NOT_SAVED);
   }
 }
 
+function openDatabase(url: string): Promise<WriteStore> {
+  const { stores, opening } = registry();
+  const existing = stores.get(url);
+  if (existing) return Promise.resolve(existing);
+  let pending = opening.get(url);
+  if (!pending) {
+    pending = openWriteStoreDatabase(url, {
+      max: env().PG_POOL_MAX,
+      // Connections that fail, idle or in use: never a crash; the failing operation reports the outage.
+      onIdleError: (error) => logger().warn(describeStoreError(error), "write store: a PostgreSQL connection failed"),
+    })
+      .then((store) => adopt(url, store))
+      .finally(() => opening.delete(url));
+    opening.set(url, pending);
+  }
+  return pending;
+}
+
 /**
- * Run one store operation; an engine failure (connection lost, database
- * restarting) becomes the 500 that says nothing was saved.
+ * Run one store operation. An engine that cannot be reached marks the store
+ * unreachable and answers 503 with Retry-After (nothing was saved); another
+ * failure that may pass on a retry (deadlock, busy) is a 503 too; anything
+ * else the 500 that says nothing was saved. Logs never carry the query's
+ * parameters (describeStoreError).
  */
 export async function withWriteStore<T>(operation: (store: WriteStore) => Promise<T>): Promise<T> {
   const store = await openWriteStore();
@@ -129,11 +163,13 @@ export async function withWriteStore<T>(operation: (store: WriteStore) => Promis
     return await operation(store);
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    logger().error(
-      { err: error instanceof Error ? error.message : String(error), store: store.location },
-      "write store operation failed",
-    );
-    throw new WriteStoreUnavailableError(NOT_SAVED);
+    logger().error({ ...describeStoreError(error), store: store.location }, "write store operation failed");
+    if (isConnectionFailure(error)) {
+      markWriteStoreUnreachable(error, () => (store.ping ? store.ping() : Promise.resolve()));
+      throw unreachable();
+    }
+    if (isTransientFailure(error)) throw unreachable();
+    throw new WriteStoreUnavailableError(FAILED);
   }
 }
 
@@ -142,7 +178,7 @@ export function kickOutbox(): void {
   try {
     outboxDispatcher(openWriteStore).kick();
   } catch (error) {
-    logger().error({ err: error instanceof Error ? error.message : String(error) }, "could not start email delivery");
+    logger().error(describeStoreError(error), "could not start email delivery");
   }
 }
 
@@ -176,6 +212,7 @@ export async function resetWriteStoreForTests(): Promise<void> {
     { stop(graceMs?: number): Promise<void> } | undefined;
   if (dispatcher) await dispatcher.stop(10_000);
   forgetSingleton("outbox-dispatcher");
+  resetWriteStoreHealthForTests();
   const { stores, opening } = registry();
   await Promise.allSettled([...opening.values()]);
   for (const store of stores.values()) await store.close();

@@ -1,3 +1,4 @@
+import { loggableError } from "../../../db/write-store-errors";
 import { apiFields, apiMessage } from "../../i18n/api-messages";
 import { DEFAULT_LANGUAGE, type Language } from "../../i18n/i18n";
 import { languageFromAcceptLanguage } from "../../i18n/language.server";
@@ -167,7 +168,7 @@ export function toErrorResponse(error: unknown, lang?: Language): Response {
   }
   if (error instanceof Response) return error;
   // Logged by the caller's request log; the body never leaks internals.
-  console.error("unhandled API error", error instanceof Error ? error.stack : error);
+  console.error("unhandled API error", loggableError(error));
   return errorResponse(
     500,
     "internal_error",

@@ -247,9 +247,11 @@ describe.each(WRITE_STORE_DIALECTS)("intake on the %s write store", (dialect) =>
   });
 
   describe("a write store that cannot be used", () => {
-    it("answers 500 naming DATABASE_URL when it is set but empty or cannot be reached, on the API and the page", async () => {
-      // SQLite: the setting set but empty; PostgreSQL: a server that is not there.
+    it("answers 500 naming DATABASE_URL when it is set but empty, 503 with Retry-After when it cannot be reached, on the API and the page", async () => {
+      // SQLite: the setting set but empty (500: fix the setting); PostgreSQL: a server that is not
+      // there (503 and Retry-After: try again shortly, docs/decisions/370).
       const unusable = dialect === "sqlite" ? "" : `postgres://postgres@127.0.0.1:${await freePort()}/gone`;
+      const status = dialect === "sqlite" ? 500 : 503;
       const broken = await startServer({ env: { DATABASE_URL: unusable } });
       try {
         const res = await fetch(`${broken.url}/api/waitlist`, {
@@ -257,7 +259,8 @@ describe.each(WRITE_STORE_DIALECTS)("intake on the %s write store", (dialect) =>
           headers: { "content-type": "application/json" },
           body: JSON.stringify({ email: "lost@example.com", zip: "10001", interest: "consumer" }),
         });
-        expect(res.status).toBe(500);
+        expect(res.status).toBe(status);
+        expect(res.headers.get("retry-after")).toBe(status === 503 ? "2" : null);
         expect(await res.json()).toEqual({
           error: { code: "write_store_unavailable", message: expect.stringContaining("DATABASE_URL") },
         });
@@ -267,7 +270,7 @@ describe.each(WRITE_STORE_DIALECTS)("intake on the %s write store", (dialect) =>
           body: "email=lost%40example.com&zip=10001&interest=consumer",
           redirect: "manual",
         });
-        expect(page.status).toBe(500);
+        expect(page.status).toBe(status);
         expect(await page.text()).not.toContain("You are on the list");
       } finally {
         await broken.stop();

@@ -1,10 +1,11 @@
-import { copyFileSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, renameSync, rmSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { startServer, TEST_PLAN_STORE, type RunningServer } from "../../helpers/server";
+import { workerPids } from "../../helpers/cluster";
 
 /**
  * WORKERS=2 (decision 192): two server processes on one port under a
@@ -20,18 +21,6 @@ afterAll(async () => {
   await server?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
-
-function workerPids(primary: number): number[] {
-  try {
-    return readFileSync(`/proc/${primary}/task/${primary}/children`, "utf8")
-      .trim()
-      .split(/\s+/)
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    return [];
-  }
-}
 
 /** A county's name as served, each request on a new connection (so the primary spreads them over the workers). */
 function countyNames(url: string, times: number): Promise<string[]> {
@@ -63,7 +52,11 @@ describe("WORKERS=2 on one port", () => {
     expect(listening()).toBe(2);
     expect(server.output()).toContain("starting 2 workers");
     expect(server.output()).toContain("WORKERS > 1 without REDIS_URL");
-    const pids = workerPids(server.process.pid!);
+    // Two serving workers and a standby that has started up but listens only when one dies (decision 371).
+    for (let i = 0; i < 300 && !server.output().includes("standby worker ready"); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(workerPids(server.process.pid!)).toHaveLength(3);
+    const pids = workerPids(server.process.pid!, "serving");
     expect(pids).toHaveLength(2);
 
     const before = await countyNames(server.url, 20);
@@ -89,7 +82,10 @@ describe("WORKERS=2 on one port", () => {
     expect(new Set(await countyNames(server.url, 6))).toEqual(new Set(["New York County (reseeded)"]));
     for (let i = 0; i < 200 && listening() < 3; i++) await new Promise((r) => setTimeout(r, 100));
     expect(listening()).toBe(3);
-    expect(workerPids(server.process.pid!)).toHaveLength(2);
+    // The standby took its place; a new standby follows.
+    for (let i = 0; i < 300 && workerPids(server.process.pid!).length < 3; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(workerPids(server.process.pid!)).toHaveLength(3);
 
     // SIGTERM to the primary: every worker shuts down gracefully and the primary exits 0.
     const survivors = workerPids(server.process.pid!);
