@@ -80,8 +80,9 @@ export function proposedRelationship(age: number): Relationship {
 
 /**
  * The checks a household must pass before it is priced: at most one `self` and one `spouse`, no
- * spouse under 14, and an adult (18+) somewhere in the tax household. People applying only for
- * their children are fine when the tax household is larger than the people listed.
+ * spouse under 14, a relationship for every adult but the subscriber, and an adult (18+) somewhere
+ * in the tax household. People applying only for their children are fine when the tax household is
+ * larger than the people listed.
  */
 export function householdProblems(people: readonly PersonFacts[], householdSize?: number): HouseholdProblem[] {
   const problems: HouseholdProblem[] = [];
@@ -104,6 +105,24 @@ export function householdProblems(people: readonly PersonFacts[], householdSize?
         message: `A spouse must be at least ${MIN_SPOUSE_AGE}; check the age or choose another relationship`,
       });
     }
+  });
+  // An adult's relationship moves money (a partner aged 26-29 is a young-adult dependant in NY unless a
+  // spouse), so it is asked, never guessed: when nobody is "self", the first adult without one is the
+  // subscriber; any other adult (19+) without one is refused. Children under 19 stay children
+  // (docs/decisions/312-adult-relationship-asked.md).
+  const hasSelf = people.some((p) => p.relationship === "self");
+  let subscriberTaken = hasSelf;
+  people.forEach((p, i) => {
+    if (p.relationship !== undefined || p.age < CHILD_AGE_LIMIT) return;
+    if (!subscriberTaken) {
+      subscriberTaken = true;
+      return;
+    }
+    problems.push({
+      person: i,
+      field: "relationship",
+      message: 'Say how this adult is related to the subscriber: "spouse", "child" or "other"',
+    });
   });
   const size = householdSize ?? people.length;
   if (people.length > 0 && size <= people.length && !people.some((p) => p.age >= ADULT_AGE)) {

@@ -49,7 +49,7 @@ export const Person = z
       .optional()
       .describe("With is_pregnant: the number of babies expected (default 1)"),
     relationship: Relationship.optional().describe(
-      "Relationship to the subscriber. When missing: the oldest person is the subscriber if nobody is self; others are child under 19, otherwise other (docs/api.md)",
+      "Relationship to the subscriber. When missing: the first adult is the subscriber if nobody is self; a child under 19 is a child; any other adult without one is a 400 (docs/api.md)",
     ),
     medicare_eligible: z
       .boolean()

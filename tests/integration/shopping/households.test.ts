@@ -31,7 +31,18 @@ const post = async (path: string, body: unknown) => {
 const KINGS = { state: "NY", county_fips: "36047", zip: "11201" };
 const ALBANY = { state: "NY", county_fips: "36001", zip: "12203" };
 const DALLAS = { state: "TX", county_fips: "48113", zip: "75201" };
-const people = (...ages: number[]) => ages.map((age) => ({ age }));
+/**
+ * People by age as a client sends them after issue 25: the first and every child under 19 without a
+ * relationship (the first is the subscriber, children stay children), the second adult as "spouse",
+ * any further adult as "other" (an adult after the first without one is a 400, decision 312).
+ */
+const people = (...ages: number[]) => {
+  let adults = 0;
+  return ages.map((age, i) => {
+    if (i === 0 || age < 19) return { age };
+    return { age, relationship: adults++ === 0 ? ("spouse" as const) : ("other" as const) };
+  });
+};
 const ask = (place: object, persons: object[], income: number, extra: object = {}) => ({
   income,
   household: { people: persons },
@@ -53,11 +64,25 @@ const kingsBenchmark = (factor: number) =>
   )[1];
 
 describe("1. relationships: a family of four is a family, and children are children", () => {
-  it("Kings, 40, 38, 10, 7 at $82,500 with no relationships: the parents credited as a couple, the children on Child Health Plus", async () => {
+  it("Kings, 40, 38, 10, 7 at $82,500 without relationships: a 400 naming the second adult's relationship", async () => {
+    // An adult after the first without a relationship is asked, never guessed (decision 312).
+    const { status, body } = await post(
+      "/api/eligibility",
+      ask(
+        KINGS,
+        [40, 38, 10, 7].map((age) => ({ age })),
+        82_500,
+      ),
+    );
+    expect(status).toBe(400);
+    expect(Object.keys(body.error.fields)).toEqual(["household.people.1.relationship"]);
+  });
+
+  it("Kings, 40, 38 (spouse), 10, 7 at $82,500, children without relationships: the parents credited as a couple, the children on Child Health Plus", async () => {
     // 82,500 / 33,000 = 250%. Children: NY's limit is 405% (133,650): Medicaid/CHP, outside the
     // coverage family. Adults: above the Essential Plan's 200% (66,000): a QHP with the credit.
-    // No relationships: the oldest (40) is the subscriber, 38 is "other" (30+: an adult in the tier),
-    // 10 and 7 are children. The coverage family is the two adults: tier 2.00.
+    // 40 is the subscriber, 38 the spouse, 10 and 7 (no relationship) are children. The coverage
+    // family is the two adults: tier 2.00.
     //   20101: 911.67 × 2 = 1823.34 × 0.9935 = 1811.49 · 20202: 1801.26 · 20303: 2018.53 → 1811.49
     // 250% → 8.66%: contribution 82,500 × 0.0866 / 12 = 595.375; aptc = 1811.49 − 595.375 = 1216.115 → 1216.12.
     // (The issue's $1,986.00 priced the children in the credit at 2.85×; they are CHP-eligible, which
@@ -123,7 +148,7 @@ describe("1. relationships: a family of four is a family, and children are child
     expect(premiums).not.toContain(1937.25);
   });
 
-  it("TX, 40, 38, 15, 12, 10, 8 with no relationships: the fourth child under 21 pays nothing", async () => {
+  it("TX, 40, 38 (spouse), 15, 12, 10, 8 (children without relationships): the fourth child under 21 pays nothing", async () => {
     // $100,000 = 225% of 44,360: above TX's children's line (206% = 91,381.60), so all are priced.
     // 45 CFR 147.102(c)(1): 40, 38 and the three oldest children (15, 12, 10) are rated; 8 is free.
     const answer = await post("/api/plans", ask(DALLAS, people(40, 38, 15, 12, 10, 8), 100_000, { limit: 500 }));

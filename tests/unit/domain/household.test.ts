@@ -57,6 +57,22 @@ describe("relationship rule (docs/api.md, decision 210)", () => {
     expect(householdProblems([{ age: 18 }])).toEqual([]);
   });
 
+  it("asks the relationship of every adult but the subscriber; children under 19 stay children (decision 312)", () => {
+    const rel = (person: number) => expect.objectContaining({ person, field: "relationship" });
+    // A second adult without one: refused, naming that adult, in either order.
+    expect(householdProblems([{ age: 40 }, { age: 38 }])).toEqual([rel(1)]);
+    expect(householdProblems([{ age: 38 }, { age: 40 }])).toEqual([rel(1)]);
+    expect(householdProblems([{ age: 40 }, { age: 38 }, { age: 10 }, { age: 27 }])).toEqual([rel(1), rel(3)]);
+    // 19 is an adult; 18 is still a child.
+    expect(householdProblems([{ age: 40 }, { age: 19 }])).toEqual([rel(1)]);
+    expect(householdProblems([{ age: 40 }, { age: 18 }, { age: 7 }])).toEqual([]);
+    // Someone marked self: every adult without a relationship is asked, the first listed too.
+    expect(householdProblems([{ age: 50 }, { age: 45, relationship: "self" }])).toEqual([rel(0)]);
+    // A child listed first, then the one adult: the adult is the subscriber.
+    expect(householdProblems([{ age: 10 }, { age: 40 }])).toEqual([]);
+    expect(householdProblems([{ age: 40 }, { age: 38, relationship: "spouse" }, { age: 10 }])).toEqual([]);
+  });
+
   it("treats 65 and over as Medicare-eligible unless told otherwise", () => {
     expect(isMedicareEligible({ age: 64 })).toBe(false);
     expect(isMedicareEligible({ age: 65 })).toBe(true);
