@@ -10,6 +10,9 @@ export default function Home() {
       <h1>{t("home.title")}</h1>
       <p>{t("home.intro")}</p>
       <ZipForm />
+      <p>
+        <Link to="/renew">{t("renew.homeLink")}</Link>
+      </p>
       <h2>{t("home.whatTitle")}</h2>
       <ul>
         <li>{t("home.what1")}</li>
