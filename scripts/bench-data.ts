@@ -129,11 +129,15 @@ const markerOf = (storeFile: string) => `${storeFile}.bench.json`;
 export async function ensureStore(
   sourceDir: string,
   storeFile: string,
-): Promise<{ reused: boolean; loadSeconds: number; marker: Marker }> {
+  /** Use a loaded store whatever its fingerprint (npm run bench -- --keep-store). */
+  keep = false,
+): Promise<{ reused: boolean; kept?: boolean; loadSeconds: number; marker: Marker }> {
   const fingerprint = storeFingerprint(sourceDir);
   const marker = readMarker(markerOf(storeFile));
   if (marker && marker.fingerprint === fingerprint && existsSync(storeFile))
     return { reused: true, loadSeconds: marker.loadSeconds, marker };
+  if (keep && marker && existsSync(storeFile))
+    return { reused: true, kept: true, loadSeconds: marker.loadSeconds, marker };
   console.log(`bench: loading ${relative(ROOT, sourceDir)} into ${relative(ROOT, storeFile)} (2-3 minutes) ...`);
   rmSync(markerOf(storeFile), { force: true });
   const loadSeconds = await runTsx("seed/cli.ts", ["--source", sourceDir, "--out", storeFile, "--quiet"]);

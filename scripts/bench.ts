@@ -1,5 +1,10 @@
 /**
- * npm run bench -- [--no-build] [--no-write] [--regenerate] [--seconds N] [--warmup N] [--connections N] [--only KEYS] [--workers N]
+ * npm run bench -- [--no-build] [--no-write] [--regenerate] [--keep-store] [--seconds N] [--warmup N] [--connections N] [--only KEYS] [--workers N] [--compare REF [--rounds N]]
+ *
+ * (--compare REF: the ref built in a git worktree under the system's temporary directory and the
+ * working tree, both over the same store and fake upstream, driven alternately route by route,
+ * printing both and their ratio (scripts/bench-compare.ts). --keep-store: use the loaded store even
+ * when the loader code has changed since (a shared checkout where others edit seed/).)
  *
  * (--workers N: the whole measurement twice in one run, the server with WORKERS=1 and then with
  * WORKERS=N (node:cluster, decision 192), and a comparison table: throughput ratio, p99 and the
@@ -17,11 +22,13 @@
  *     same generator output by the same loader is already there;
  *  3. starts the fake upstream in a process of its own (scripts/bench-upstream.ts)
  *     and the production server (node build/server.js, the compiled server.ts) over the
- *     national store, and times the first 200 from /api/health after spawn;
- *  4. drives each endpoint from a separate load-generator process
+ *     national store, and times the first 200 from /api/health after spawn; and the floor,
+ *     a bare Express "hello" (scripts/bench-floor.mjs), with the same node options;
+ *  4. drives the floor and each endpoint from a separate load-generator process
  *     (scripts/bench-load.ts, autocannon; 16 connections, warm-up, then a
  *     measured run), sampling the server's RSS from /proc throughout;
  *  5. prints requests per second, p50 / p97.5 / p99 latency, response size,
+ *     each route's share of the floor and of /api/health in the same run,
  *     Server-Timing and RSS, checks the targets, and appends the run with
  *     date, machine and commit to docs/benchmarks.md (not with --no-write).
  *
@@ -31,23 +38,48 @@
  * the Accept-Encoding a browser sends. The machine is shared: compare the
  * figures within one run, not across runs.
  */
-import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import http from "node:http";
-import { cpus, loadavg, tmpdir, totalmem } from "node:os";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
-import { emptyState, planHref, type ShoppingState } from "../app/lib/shopping-url";
+import { planHref } from "../app/lib/shopping-url";
+import { ensureNationalSource, ensureStore, pickScenario, ROOT, saveMarker, writeUpstreamDir } from "./bench-data";
 import {
-  ensureNationalSource,
-  ensureStore,
-  pickScenario,
-  ROOT,
-  saveMarker,
-  writeUpstreamDir,
-  type Scenario,
-} from "./bench-data";
-import type { LoadResult, LoadSpec } from "./bench-load";
+  ACCEPT_ENCODING,
+  BENCH_DIR,
+  BUILD_DIR,
+  buildInto,
+  DOC,
+  f0,
+  f1,
+  firstAnswer,
+  FLOOR_PATH,
+  householdBody,
+  kb,
+  load,
+  machine,
+  probe,
+  rssSampler,
+  RUNS_END,
+  serverEnvironment,
+  serverTimings,
+  shoppingState,
+  SOURCE_DIR,
+  startFloor,
+  startOptions,
+  startUntil,
+  stop,
+  stopChildren,
+  STORE_FILE,
+  TARGETS,
+  UPSTREAM_DIR,
+  UPSTREAM_KEY,
+  type Endpoint,
+  type Measured,
+} from "./bench-lib";
+import { compareWithRef } from "./bench-compare";
+import { compareWorkers, type WorkerPass } from "./bench-workers";
+
+// ---------------------------------------------------------------- settings
 
 // ---------------------------------------------------------------- settings
 
@@ -67,6 +99,11 @@ type Args = {
   serverWorkers: number;
   /** Write the measured figures as JSON here (a pass of a --workers run). */
   json: string;
+  /** Use the loaded store whatever the loader code's fingerprint. */
+  keepStore: boolean;
+  /** A git ref to compare the working tree with (--compare), and the rounds of each route. */
+  compare: string;
+  rounds: number;
 };
 
 function parseArgs(argv: string[]): Args {
@@ -83,9 +120,12 @@ function parseArgs(argv: string[]): Args {
     workers: 0,
     serverWorkers: 1,
     json: "",
+    keepStore: false,
+    compare: "",
+    rounds: 2,
   };
   const usage =
-    "usage: npm run bench -- [--no-build] [--no-write] [--regenerate] [--seconds N] [--warmup N] [--connections N] [--only health,counties,plans,planPage,drugs] [--profile] [--server FILE] [--workers N]";
+    "usage: npm run bench -- [--no-build] [--no-write] [--regenerate] [--keep-store] [--seconds N] [--warmup N] [--connections N] [--only health,counties,plans,planPage,drugs] [--profile] [--server FILE] [--workers N] [--compare REF [--rounds N]]";
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const num = () => {
@@ -105,383 +145,18 @@ function parseArgs(argv: string[]): Args {
     else if (a === "--workers") args.workers = Math.max(2, Math.round(num()));
     else if (a === "--server-workers") args.serverWorkers = Math.max(1, Math.round(num()));
     else if (a === "--json") args.json = argv[++i] ?? "";
+    else if (a === "--keep-store") args.keepStore = true;
+    else if (a === "--compare") args.compare = argv[++i] ?? "";
+    else if (a === "--rounds") args.rounds = Math.max(1, Math.round(num()));
     else throw new Error(`unknown argument ${a}\n${usage}`);
   }
   return args;
 }
 
-const BENCH_DIR = join(ROOT, "data", "bench");
-const BUILD_DIR = join(BENCH_DIR, "build");
-const SOURCE_DIR = join(ROOT, "seed", "national");
-const STORE_FILE = join(BENCH_DIR, "plan-store-national.sqlite");
-const UPSTREAM_DIR = join(BENCH_DIR, "upstream");
-const UPSTREAM_KEY = "bench-upstream-key-0123456789";
-const DOC = join(ROOT, "docs", "benchmarks.md");
-const RUNS_END = "<!-- bench:runs-end (npm run bench appends its runs above this line) -->";
-const ACCEPT_ENCODING = "gzip, deflate, br";
-
-/** Issue 9 part 2. */
-const TARGETS = {
-  countiesShareOfHealth: 0.85,
-  plansShareOfHealth: 0.25,
-  plansP99Ms: 40,
-  planPageP99Ms: 60,
-  rssMb: 512,
-  firstAnswerMs: 1000,
-};
-
-// ---------------------------------------------------------------- processes
-
-const children = new Set<ChildProcess>();
-function stopChildren(): void {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
-}
-process.on("exit", stopChildren);
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    stopChildren();
-    process.exit(130);
-  });
-}
-
-/** Spawns node with tsx and resolves once a line of its stdout matches. */
-function startUntil(
-  script: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  ready: RegExp,
-  timeoutMs: number,
-  nodeOptions: string[] = [],
-) {
-  // TypeScript runs through tsx; the compiled server (a .js file) runs as it is.
-  const loader = script.endsWith(".ts") ? ["--import", "tsx"] : [];
-  const child = spawn(process.execPath, [...nodeOptions, ...loader, script, ...args], {
-    cwd: ROOT,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.add(child);
-  child.on("exit", () => children.delete(child));
-  let output = "";
-  let started = false;
-  const matched = new Promise<RegExpExecArray>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`${script} did not start within ${timeoutMs} ms:\n${output.slice(-4000)}`)),
-      timeoutMs,
-    );
-    const onData = (chunk: Buffer) => {
-      // Once started, the output (the request log, megabytes of it) is read and dropped: this
-      // process shares the machine's two cores with the server and the load generator.
-      if (started) return;
-      if (output.length < 64_000) output += chunk.toString();
-      const m = ready.exec(output);
-      if (m) {
-        started = true;
-        clearTimeout(timer);
-        resolve(m);
-      }
-    };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", onData);
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${script} exited with status ${code} before it was ready:\n${output.slice(-4000)}`));
-    });
-  });
-  return { child, matched, output: () => output };
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    const force = setTimeout(() => child.kill("SIGKILL"), 10_000);
-    child.once("exit", () => {
-      clearTimeout(force);
-      resolve();
-    });
-    child.kill("SIGTERM");
-  });
-}
-
-/** The server processes: with WORKERS > 1 the cluster primary's children (the workers), else the process. */
-function serverPids(pid: number): number[] {
-  try {
-    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
-    return children.length ? children.map(Number) : [pid];
-  } catch {
-    return [pid];
-  }
-}
-
-/**
- * Peak VmRSS of the server, sampled every 100 ms; `mark()` starts a new phase peak. With several
- * workers, the largest worker's RSS (each worker must stay under the single-process target).
- */
-function rssSampler(pid: number) {
-  let peakKb = 0;
-  let phaseKb = 0;
-  let lastKb = 0;
-  let pids = serverPids(pid);
-  let reads = 0;
-  const read = () => {
-    if (reads++ % 10 === 0) pids = serverPids(pid);
-    let largest = 0;
-    for (const p of pids) {
-      try {
-        const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, "utf8"));
-        if (m) largest = Math.max(largest, Number(m[1]));
-      } catch {
-        // the process has gone; keep the last readings
-      }
-    }
-    if (largest) {
-      lastKb = largest;
-      peakKb = Math.max(peakKb, lastKb);
-      phaseKb = Math.max(phaseKb, lastKb);
-    }
-  };
-  const timer = setInterval(read, 100);
-  read();
-  return {
-    mark(): number {
-      read();
-      const p = phaseKb;
-      phaseKb = lastKb;
-      return Math.round(p / 1024);
-    },
-    peakMb: () => (read(), Math.round(peakKb / 1024)),
-    hwmMb(): number | null {
-      let largest: number | null = null;
-      for (const p of serverPids(pid)) {
-        try {
-          const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, "utf8"));
-          if (m) largest = Math.max(largest ?? 0, Math.round(Number(m[1]) / 1024));
-        } catch {
-          // gone
-        }
-      }
-      return largest;
-    },
-    stop: () => clearInterval(timer),
-  };
-}
-
-/**
- * The node options of `npm start` (package.json), so the benchmark runs the
- * server exactly as production does: `node [options] build/server.js`, the
- * compiled server.ts (here from the benchmark's own build directory; npm start
- * reaches it through scripts/start.mjs, which only picks the upstream).
- */
-function startOptions(): string[] {
-  const script = String(
-    (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts?: Record<string, string> }).scripts
-      ?.start ?? "",
-  );
-  const words = script.trim().split(/\s+/);
-  if (words[0] !== "node" || words.at(-1) !== "scripts/start.mjs")
-    throw new Error(`bench: npm start is not "node … scripts/start.mjs": ${script}`);
-  return words.slice(1, -1);
-}
-
-// ---------------------------------------------------------------- HTTP probes
-
-type Probe = { status: number; headers: http.IncomingHttpHeaders; wireBytes: number; body: string; ms: number };
-
-/** One request with the bench's headers: status, headers, body size on the wire and decoded body. */
-function probe(base: string, method: string, path: string, body?: string): Promise<Probe> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const req = http.request(
-      `${base}${path}`,
-      {
-        method,
-        headers: {
-          "accept-encoding": ACCEPT_ENCODING,
-          ...(body ? { "content-type": "application/json", "content-length": Buffer.byteLength(body) } : {}),
-        },
-        agent: false,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => {
-          const raw = Buffer.concat(chunks);
-          const enc = res.headers["content-encoding"];
-          const decoded =
-            enc === "br"
-              ? brotliDecompressSync(raw)
-              : enc === "gzip"
-                ? gunzipSync(raw)
-                : enc === "deflate"
-                  ? inflateSync(raw)
-                  : raw;
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            wireBytes: raw.length,
-            body: decoded.toString("utf8"),
-            ms: performance.now() - started,
-          });
-        });
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
-}
-
-/** Milliseconds from `since` until /api/health first answers 200. */
-async function firstAnswer(base: () => string | null, since: number, timeoutMs: number): Promise<number> {
-  for (;;) {
-    const now = performance.now();
-    if (now - since > timeoutMs) throw new Error(`no 200 from /api/health within ${timeoutMs} ms`);
-    const b = base();
-    if (b) {
-      try {
-        const r = await probe(b, "GET", "/api/health");
-        if (r.status === 200) return performance.now() - since;
-      } catch {
-        // not listening yet
-      }
-    }
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
-function serverTimingOf(header: string | string[] | undefined): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const part of String(header ?? "").split(",")) {
-    const m = /^\s*([\w-]+)\s*(?:;.*?dur=([\d.]+))?/.exec(part);
-    if (m && m[2] !== undefined) out[m[1]] = Number(m[2]);
-  }
-  return out;
-}
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
-
-/** Median Server-Timing entries and wall time over `n` sequential requests. */
-async function serverTimings(base: string, method: string, path: string, body: string | undefined, n: number) {
-  const samples: Array<Record<string, number>> = [];
-  const wall: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const r = await probe(base, method, path, body);
-    samples.push(serverTimingOf(r.headers["server-timing"]));
-    wall.push(r.ms);
-  }
-  const names = [...new Set(samples.flatMap((s) => Object.keys(s)))];
-  return {
-    entries: Object.fromEntries(names.map((name) => [name, median(samples.map((s) => s[name] ?? 0))])),
-    wallMs: median(wall),
-  };
-}
-
-// ---------------------------------------------------------------- load runs
-
-function load(spec: LoadSpec): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/bench-load.ts", JSON.stringify(spec)], {
-      cwd: ROOT,
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    children.add(child);
-    let out = "";
-    child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      children.delete(child);
-      if (code !== 0) return reject(new Error(`load generator exited with status ${code}`));
-      try {
-        resolve(JSON.parse(out.trim().split("\n").pop() ?? "") as LoadResult);
-      } catch (error) {
-        reject(new Error(`load generator printed no result: ${out}`, { cause: error }));
-      }
-    });
-  });
-}
-
-type Endpoint = { key: string; label: string; method: "GET" | "POST"; path: string; body?: string };
-type Measured = Endpoint & { result: LoadResult; rssMb: number; wireBytes: number; jsonBytes: number };
-
-// ---------------------------------------------------------------- machine and commit
-
-function git(args: string[]): string | null {
-  try {
-    return execFileSync("git", args, { cwd: ROOT, stdio: ["ignore", "pipe", "ignore"] })
-      .toString()
-      .trim();
-  } catch {
-    return null;
-  }
-}
-
-function machine() {
-  const cpu = cpus()[0]?.model.trim() ?? "unknown CPU";
-  const head = git(["rev-parse", "HEAD"]);
-  const dirty = head !== null && (git(["status", "--porcelain"]) ?? "") !== "";
-  return {
-    cpus: cpus().length,
-    cpu,
-    memoryGb: totalmem() / 1024 ** 3,
-    node: process.version,
-    kernel: (() => {
-      try {
-        return readFileSync("/proc/sys/kernel/osrelease", "utf8").trim();
-      } catch {
-        return process.platform;
-      }
-    })(),
-    commit: head ? `${head.slice(0, 12)}${dirty ? " (dirty: uncommitted changes)" : ""}` : "not a git checkout",
-    loadAverage: loadavg()[0],
-  };
-}
-
-// ---------------------------------------------------------------- report
-
-const f0 = (n: number) => Math.round(n).toLocaleString("en-US");
-const f1 = (n: number) => n.toFixed(1);
-const kb = (n: number) => (n >= 10_240 ? `${f0(n / 1024)} KB` : n >= 1024 ? `${(n / 1024).toFixed(1)} KB` : `${n} B`);
-
-function householdBody(s: Scenario): string {
-  return JSON.stringify({
-    income: 90000,
-    household: {
-      people: [
-        { age: 40, relationship: "self" },
-        { age: 38, relationship: "spouse" },
-        { age: 10, relationship: "child" },
-        { age: 7, relationship: "child" },
-      ],
-    },
-    place: { state: s.state, county_fips: s.countyFips, zip: s.zip },
-    year: s.year,
-  });
-}
-
-function shoppingState(s: Scenario): ShoppingState {
-  return {
-    ...emptyState(),
-    zip: s.zip,
-    county: s.countyFips,
-    state: s.state,
-    year: String(s.year),
-    income: "90000",
-    size: "4",
-    people: [
-      { age: "40", tobacco: false, pregnant: false, relationship: "self" },
-      { age: "38", tobacco: false, pregnant: false, relationship: "spouse" },
-      { age: "10", tobacco: false, pregnant: false, relationship: "child" },
-      { age: "7", tobacco: false, pregnant: false, relationship: "child" },
-    ],
-  };
-}
-
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   if (args.workers) return compareWorkers(args);
+  if (args.compare) return compareWithRef(args);
   const started = Date.now();
   const host = machine();
   console.log(
@@ -494,29 +169,12 @@ async function main(): Promise<void> {
   let buildSeconds: number | null = null;
   if (args.build || !existsSync(join(BUILD_DIR, "server", "index.js")) || !existsSync(join(BUILD_DIR, "server.js"))) {
     console.log(`bench: building into ${relative(ROOT, BUILD_DIR)} ...`);
-    const t = performance.now();
-    // The steps of `npm run build`, into the benchmark's own directory.
-    execFileSync(join(ROOT, "node_modules", ".bin", "remix"), ["vite:build"], {
-      cwd: ROOT,
-      env: { ...process.env, BUILD_DIR },
-      stdio: ["ignore", "ignore", "inherit"],
-    });
-    execFileSync(process.execPath, ["scripts/build-server.mjs"], {
-      cwd: ROOT,
-      env: { ...process.env, BUILD_DIR },
-      stdio: ["ignore", "ignore", "inherit"],
-    });
-    execFileSync(process.execPath, ["scripts/record-build-info.mjs"], {
-      cwd: ROOT,
-      env: { ...process.env, BUILD_DIR },
-      stdio: "ignore",
-    });
-    buildSeconds = (performance.now() - t) / 1000;
+    buildSeconds = buildInto(ROOT, BUILD_DIR);
   }
 
   // 2. Data.
   const generationSeconds = await ensureNationalSource(SOURCE_DIR, args.regenerate);
-  const store = await ensureStore(SOURCE_DIR, STORE_FILE);
+  const store = await ensureStore(SOURCE_DIR, STORE_FILE, args.keepStore);
   let marker = store.marker;
   if (!marker.scenario || !marker.upstreamDir || !existsSync(join(marker.upstreamDir, "plan-attributes-puf.csv"))) {
     console.log("bench: choosing the county with the most plans and writing the fake upstream's data ...");
@@ -541,28 +199,7 @@ async function main(): Promise<void> {
   );
   const upstreamUrl = (await upstream.matched)[1];
   const scratch = mkdtempSync(join(tmpdir(), "marketplace-bench-"));
-  const serverEnv: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: "production",
-    PORT: "0",
-    HOST: "127.0.0.1",
-    LOG_LEVEL: "info",
-    DEPLOY_ENV: "bench",
-    BUILD_DIR,
-    PLAN_STORE_PATH: STORE_FILE,
-    DATABASE_URL: `file:${join(scratch, "app.db")}`,
-    UPLOAD_LOCAL_DIR: join(scratch, "uploads"),
-    UNSUBSCRIBE_TOKEN_SECRET: "bench-unsubscribe-secret-0123456789",
-    RESEND_API_KEY: "re_bench_key",
-    RESEND_BASE_URL: "http://127.0.0.1:9/unreachable",
-    MARKETPLACE_API_KEY: UPSTREAM_KEY,
-    MARKETPLACE_API_BASE_URL: upstreamUrl,
-    // The per-IP rate rule would throttle one load generator within a second.
-    RATE_LIMIT_MAX: "1000000000",
-    WORKERS: String(args.serverWorkers),
-  };
-  delete serverEnv.REDIS_URL;
-  delete serverEnv.POSTHOG_API_KEY;
+  const serverEnv = serverEnvironment(BUILD_DIR, upstreamUrl, scratch, args.serverWorkers);
   const spawnedAt = performance.now();
   const profileDir = join(BENCH_DIR, "profiles");
   const server = startUntil(
@@ -583,6 +220,7 @@ async function main(): Promise<void> {
   await server.matched;
   const url = base!;
   const startRssMb = rss.mark();
+  const floor = await startFloor();
   console.log(
     `bench: server ${url}: first 200 from /api/health ${f0(firstAnswerMs)} ms after spawn, RSS ${startRssMb} MB`,
   );
@@ -606,18 +244,27 @@ async function main(): Promise<void> {
   const planPath = planHref(planIds[0], shoppingState(scenario));
 
   const endpoints: Endpoint[] = [
+    { key: "floor", label: "bare Express hello (floor)", method: "GET", path: FLOOR_PATH, base: floor.url },
     { key: "health", label: "GET /api/health", method: "GET", path: "/api/health" },
     { key: "counties", label: "GET /api/counties", method: "GET", path: `/api/counties?zip=${scenario.zip}` },
     { key: "plans", label: "POST /api/plans", method: "POST", path: "/api/plans", body: plansBody },
     { key: "planPage", label: "GET /plans/<planId>", method: "GET", path: planPath },
     { key: "drugs", label: "POST /api/drugs/covered", method: "POST", path: "/api/drugs/covered", body: drugsBody },
     { key: "health2", label: "GET /api/health (again, drift check)", method: "GET", path: "/api/health" },
+    {
+      key: "floor2",
+      label: "bare Express hello (again, drift check)",
+      method: "GET",
+      path: FLOOR_PATH,
+      base: floor.url,
+    },
   ];
   const skipped: string[] = [];
   const ready: Array<Endpoint & { wireBytes: number; jsonBytes: number }> = [];
   for (const e of endpoints) {
-    if (args.only && !args.only.includes(e.key) && !(e.key === "health2" && args.only.includes("health"))) continue;
-    const r = await probe(url, e.method, e.path, e.body);
+    const always = e.key.startsWith("floor") || (e.key === "health2" && args.only?.includes("health"));
+    if (args.only && !args.only.includes(e.key) && !always) continue;
+    const r = await probe(e.base ?? url, e.method, e.path, e.body);
     if (r.status !== 200) {
       if (e.key === "planPage" && r.status === 404) {
         skipped.push(`${e.label}: answered 404 (the plan page is not built yet)`);
@@ -642,7 +289,7 @@ async function main(): Promise<void> {
   for (const e of ready) {
     rss.mark();
     const result = await load({
-      url: `${url}${e.path}`,
+      url: `${e.base ?? url}${e.path}`,
       method: e.method,
       headers: { "accept-encoding": ACCEPT_ENCODING, ...(e.body ? { "content-type": "application/json" } : {}) },
       body: e.body,
@@ -667,39 +314,48 @@ async function main(): Promise<void> {
   rss.stop();
   await stop(server.child);
   await stop(upstream.child);
+  await stop(floor.child);
   rmSync(scratch, { recursive: true, force: true });
 
   // 5. Targets.
   const by = (key: string) => measured.find((m) => m.key === key);
-  const healthRuns = [by("health"), by("health2")].filter((m): m is Measured => Boolean(m));
-  const floor = healthRuns.reduce((s, m) => s + m.result.rps, 0) / healthRuns.length;
+  const meanOf = (...keys: string[]) => {
+    const runs = keys.map(by).filter((m): m is Measured => Boolean(m));
+    return runs.reduce((s, m) => s + m.result.rps, 0) / runs.length;
+  };
+  const health = meanOf("health", "health2");
+  const floorRps = meanOf("floor", "floor2");
   const verdicts: Array<{ target: string; required: string; measured: string; met: boolean | null }> = [];
-  const share = (m: Measured | undefined) => (m ? m.result.rps / floor : NaN);
+  const share = (m: Measured | undefined, of = health) => (m ? m.result.rps / of : NaN);
   const counties = by("counties");
   const plans = by("plans");
   const planPage = by("planPage");
+  const shareRow = (target: string, m: Measured | undefined, required: number, of: number, ofName: string) =>
+    verdicts.push({
+      target,
+      required: `≥ ${Math.round(required * 100)}%`,
+      measured: `${f1(share(m, of) * 100)}% (${f0(m?.result.rps ?? 0)} / ${f0(of)} req/s ${ofName})`,
+      met: m ? share(m, of) >= required : null,
+    });
   verdicts.push({
-    target: "GET /api/counties throughput vs /api/health",
-    required: `≥ ${TARGETS.countiesShareOfHealth * 100}%`,
-    measured: `${f1(share(counties) * 100)}% (${f0(counties?.result.rps ?? 0)} / ${f0(floor)} req/s)`,
-    met: share(counties) >= TARGETS.countiesShareOfHealth,
+    target: "Floor: GET /api/health throughput vs a bare Express hello (same load generator and settings)",
+    required: `≥ ${TARGETS.healthShareOfFloor * 100}%`,
+    measured: `${f1((health / floorRps) * 100)}% (${f0(health)} / ${f0(floorRps)} req/s)`,
+    met: health / floorRps >= TARGETS.healthShareOfFloor,
   });
-  verdicts.push({
-    target: "POST /api/plans throughput vs /api/health",
-    required: `≥ ${TARGETS.plansShareOfHealth * 100}%`,
-    measured: `${f1(share(plans) * 100)}% (${f0(plans?.result.rps ?? 0)} / ${f0(floor)} req/s)`,
-    met: share(plans) >= TARGETS.plansShareOfHealth,
-  });
+  shareRow("GET /api/counties throughput vs /api/health", counties, TARGETS.countiesShareOfHealth, health, "health");
+  shareRow("POST /api/plans throughput vs /api/health", plans, TARGETS.plansShareOfHealth, health, "health");
   verdicts.push({
     target: `POST /api/plans p99 at ${args.connections} connections`,
     required: `< ${TARGETS.plansP99Ms} ms`,
     measured: `${f1(plans?.result.latencyMs.p99 ?? NaN)} ms`,
     met: (plans?.result.latencyMs.p99 ?? Infinity) < TARGETS.plansP99Ms,
   });
+  shareRow("GET /plans/<planId> throughput vs /api/health", planPage, TARGETS.planPageShareOfHealth, health, "health");
   verdicts.push({
     target: "GET /plans/<planId> p99",
     required: `< ${TARGETS.planPageP99Ms} ms`,
-    measured: planPage ? `${f1(planPage.result.latencyMs.p99)} ms` : "not measured (no plan page yet)",
+    measured: planPage ? `${f1(planPage.result.latencyMs.p99)} ms` : "not measured",
     met: planPage ? planPage.result.latencyMs.p99 < TARGETS.planPageP99Ms : null,
   });
   verdicts.push({
@@ -724,23 +380,23 @@ async function main(): Promise<void> {
     `Machine: ${host.cpus} CPU (${host.cpu}), ${host.memoryGb.toFixed(1)} GB RAM, Linux ${host.kernel}, node ${host.node}; load average ${host.loadAverage.toFixed(2)} at start (shared machine).`,
   );
   lines.push(
-    `Data: plan store ${(storeBytes / 1024 ** 3).toFixed(2)} GB (${store.reused ? "reused: same generator output and loader" : `loaded in ${f0(store.loadSeconds)} s`}${generationSeconds !== null ? `, generated in ${f0(generationSeconds)} s` : ""}); ${scenario.countyName}, ${scenario.state} (${scenario.countyFips}), ZIP ${scenario.zip}, plan year ${scenario.year}: ${planIds.length} plans priced for adults 40 and 38, children 10 and 7, income $90,000 (eligibility ${plansAnswer.eligibility ? "estimated" : "unavailable"}); drugs ${scenario.rxcuis.join(", ")} × ${planIds.length} plans.`,
+    `Data: plan store ${(storeBytes / 1024 ** 3).toFixed(2)} GB (${store.kept ? "kept with --keep-store: loaded before the latest loader-code change" : store.reused ? "reused: same generator output and loader" : `loaded in ${f0(store.loadSeconds)} s`}${generationSeconds !== null ? `, generated in ${f0(generationSeconds)} s` : ""}); ${scenario.countyName}, ${scenario.state} (${scenario.countyFips}), ZIP ${scenario.zip}, plan year ${scenario.year}: ${planIds.length} plans priced for adults 40 and 38, children 10 and 7, income $90,000 (eligibility ${plansAnswer.eligibility ? "estimated" : "unavailable"}); drugs ${scenario.rxcuis.join(", ")} × ${planIds.length} plans.`,
   );
   lines.push(
-    `Server: \`node ${startOptions().join(" ")} build/server.js\` (the compiled server.ts) as npm start runs it. Load: ${args.connections} connections, ${args.warmup} s warm-up then ${args.seconds} s measured per endpoint, one autocannon process; requests send \`Accept-Encoding: ${ACCEPT_ENCODING}\`; server with RATE_LIMIT_MAX=1000000000 (the per-IP rule would throttle the load generator), request log on; fake upstream in its own process.${buildSeconds !== null ? ` Build ${f0(buildSeconds)} s.` : ""}`,
+    `Server: \`node ${startOptions().join(" ")} build/server.js\` (the compiled server.ts) as npm start runs it. Load: ${args.connections} connections, ${args.warmup} s warm-up then ${args.seconds} s measured per endpoint, one autocannon process (the floor, a bare Express hello in its own process with the same node options, driven the same way first and last); requests send \`Accept-Encoding: ${ACCEPT_ENCODING}\`; server with RATE_LIMIT_MAX=1000000000 (the per-IP rule would throttle the load generator), request log on; fake upstream in its own process.${buildSeconds !== null ? ` Build ${f0(buildSeconds)} s.` : ""}`,
     "",
   );
   lines.push(
-    "| Endpoint | req/s | p50 ms | p97.5 ms | p99 ms | Response (wire / decoded) | Server RSS peak | non-2xx / errors |",
+    "| Endpoint | req/s | ÷ floor | ÷ health | p50 ms | p97.5 ms | p99 ms | Response (wire / decoded) | Server RSS peak | non-2xx / errors |",
   );
-  lines.push("|---|---:|---:|---:|---:|---:|---:|---:|");
+  lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const m of measured) {
     const r = m.result;
     lines.push(
-      `| ${m.label} | ${f0(r.rps)} | ${f1(r.latencyMs.p50)} | ${f1(r.latencyMs.p97_5)} | ${f1(r.latencyMs.p99)} | ${kb(m.wireBytes)} / ${kb(m.jsonBytes)} | ${m.rssMb} MB | ${r.non2xx} / ${r.errors + r.timeouts} |`,
+      `| ${m.label} | ${f0(r.rps)} | ${f1((r.rps / floorRps) * 100)}% | ${f1((r.rps / health) * 100)}% | ${f1(r.latencyMs.p50)} | ${f1(r.latencyMs.p97_5)} | ${f1(r.latencyMs.p99)} | ${kb(m.wireBytes)} / ${kb(m.jsonBytes)} | ${m.rssMb} MB | ${r.non2xx} / ${r.errors + r.timeouts} |`,
     );
   }
-  for (const s of skipped) lines.push(`| ${s} | | | | | | | |`);
+  for (const s of skipped) lines.push(`| ${s} | | | | | | | | | |`);
   lines.push("");
   for (const t of timings) {
     const parts = Object.entries(t.entries).map(([name, ms]) => `${name} ${ms.toFixed(2)} ms`);
@@ -787,87 +443,6 @@ async function main(): Promise<void> {
     console.log(`bench: appended to ${relative(ROOT, DOC)}`);
   }
   process.exitCode = allMet ? 0 : 1;
-}
-
-// ---------------------------------------------------------------- 1 vs N workers
-
-type WorkerPass = {
-  workers: number;
-  loadAverage: number;
-  commit: string;
-  peakWorkerRssMb: number;
-  firstAnswerMs: number;
-  endpoints: Array<{ key: string; label: string; rps: number; p50: number; p97_5: number; p99: number }>;
-};
-
-/** Build and data once, then one child bench per worker count, then the comparison. */
-async function compareWorkers(args: Args): Promise<void> {
-  const passes: WorkerPass[] = [];
-  const scratch = mkdtempSync(join(tmpdir(), "marketplace-bench-workers-"));
-  const passArgs = ["--seconds", String(args.seconds), "--warmup", String(args.warmup)];
-  passArgs.push("--connections", String(args.connections));
-  if (args.only) passArgs.push("--only", args.only.join(","));
-  for (const [i, workers] of [1, args.workers].entries()) {
-    const out = join(scratch, `pass-${workers}.json`);
-    const build = i === 0 && args.build ? [] : ["--no-build"];
-    console.log(`bench: pass ${i + 1} of 2, WORKERS=${workers}`);
-    execFileSync(
-      process.execPath,
-      [
-        "--import",
-        "tsx",
-        "scripts/bench.ts",
-        ...build,
-        ...passArgs,
-        "--server-workers",
-        String(workers),
-        "--json",
-        out,
-      ],
-      { cwd: ROOT, stdio: "inherit" },
-    );
-    passes.push(JSON.parse(readFileSync(out, "utf8")) as WorkerPass);
-  }
-  rmSync(scratch, { recursive: true, force: true });
-  const [one, many] = passes as [WorkerPass, WorkerPass];
-  const host = machine();
-  const lines: string[] = [];
-  lines.push(
-    `#### ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC — 1 vs ${many.workers} workers, commit ${one.commit}`,
-    "",
-    `Machine: ${host.cpus} CPU (${host.cpu}), node ${host.node}; load average ${one.loadAverage.toFixed(2)} / ${many.loadAverage.toFixed(2)} at the start of each pass; load generator on the same machine. ${args.connections} connections, ${args.warmup} s warm-up, ${args.seconds} s measured per endpoint.`,
-    "",
-    `| Endpoint | req/s, 1 worker | req/s, ${many.workers} workers | ratio | p99 ms, 1 | p99 ms, ${many.workers} |`,
-    "|---|---:|---:|---:|---:|---:|",
-  );
-  for (const e of one.endpoints) {
-    const m = many.endpoints.find((x) => x.key === e.key);
-    if (!m) continue;
-    lines.push(
-      `| ${e.label} | ${f0(e.rps)} | ${f0(m.rps)} | ${(m.rps / e.rps).toFixed(2)} | ${f1(e.p99)} | ${f1(m.p99)} |`,
-    );
-  }
-  lines.push(
-    "",
-    `Peak RSS of the largest worker: ${one.peakWorkerRssMb} MB with 1, ${many.peakWorkerRssMb} MB with ${many.workers} (target < ${TARGETS.rssMb} MB each). First 200 after spawn: ${f0(one.firstAnswerMs)} / ${f0(many.firstAnswerMs)} ms.`,
-    "",
-  );
-  const entry = lines.join("\n");
-  console.log(`\n${entry}`);
-  // A comparison is only worth keeping from a machine that is not busy with other work.
-  const busiest = Math.max(one.loadAverage, many.loadAverage);
-  if (args.write && !args.only && busiest > host.cpus) {
-    console.log(
-      `bench: not recorded: load average ${busiest.toFixed(2)} on ${host.cpus} CPUs (other work on the machine skews the comparison)`,
-    );
-  } else if (args.write && !args.only) {
-    const doc = existsSync(DOC) ? readFileSync(DOC, "utf8") : "# Benchmarks\n";
-    const next = doc.includes(RUNS_END)
-      ? doc.replace(RUNS_END, `${entry}\n${RUNS_END}`)
-      : `${doc.trimEnd()}\n\n${entry}\n`;
-    writeFileSync(DOC, next);
-    console.log(`bench: appended to ${relative(ROOT, DOC)}`);
-  }
 }
 
 main()
