@@ -40,7 +40,10 @@ function errorAnswer(description: string, headers?: Record<string, unknown>): Js
  * Answers any operation can get whatever its own logic (status → answer). An
  * operation's own entry for a status wins; these fill the rest in.
  */
-function edgeAnswers(method: string): Record<string, Json> {
+/** Paths the rate rule never counts (server.ts `exemptPaths`): the load balancer's health check. */
+const RATE_RULE_EXEMPT = new Set(["/api/health"]);
+
+function edgeAnswers(method: string, path: string): Record<string, Json> {
   return {
     "400": errorAnswer("The request could not be read as HTTP or its URL could not be decoded (bad_request)"),
     "403": errorAnswer(
@@ -54,9 +57,14 @@ function edgeAnswers(method: string): Record<string, Json> {
     ...(method === "get"
       ? {}
       : { "415": errorAnswer("Body not sent in a media type this operation reads (unsupported_media_type)") }),
-    "429": errorAnswer("Too many requests from the client's address (rate_limited); Retry-After says when to retry", {
-      "Retry-After": header("RetryAfter"),
-    }),
+    ...(RATE_RULE_EXEMPT.has(path)
+      ? {}
+      : {
+          "429": errorAnswer(
+            "Too many requests from the client's address (rate_limited); Retry-After says when to retry",
+            { "Retry-After": header("RetryAfter") },
+          ),
+        }),
     "431": errorAnswer("Request line or headers over 16 KB (headers_too_large)"),
     "500": errorAnswer("Our own failure (internal_error); the message never shows internals"),
     "503": errorAnswer(
@@ -92,7 +100,7 @@ export function completeOperations(paths: Json): void {
       operation.operationId ??= derivedOperationId(method, path);
       operation.description ??= operation.summary;
       const responses = (operation.responses ?? {}) as Record<string, Json>;
-      for (const [status, answer] of Object.entries(edgeAnswers(method))) {
+      for (const [status, answer] of Object.entries(edgeAnswers(method, path))) {
         if (!responses[status]) responses[status] = answer;
       }
       for (const [status, name] of [

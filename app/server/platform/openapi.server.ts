@@ -482,7 +482,15 @@ export function openApiDocument(): Json {
         operationId: "getEnrollmentApplication",
         description:
           "Reads a stored application back; the access token from the creation answer goes in the Authorization header as a bearer token.",
-        parameters: [{ name: "applicationId", in: "path", required: true, schema: { type: "string" } }],
+        parameters: [
+          {
+            name: "applicationId",
+            in: "path",
+            required: true,
+            description: "The application_id of the creation answer; any other id is answered 404",
+            schema: { type: "string", pattern: "^[0-9a-f]{24}$" },
+          },
+        ],
         security: [{ applicationToken: [] }],
         responses: {
           "200": json("EnrollmentApplicationResponse", "The application"),
