@@ -53,6 +53,9 @@ export function uploadRefusalWords(refusal: {
 }): { errors: Record<string, string>; formError?: string } {
   if (refusal.status === 413) return { errors: { file: UPLOAD_WORDS.tooLarge } };
   if (refusal.code === "unsupported_file_type") return { errors: { file: UPLOAD_WORDS.wrongType } };
+  // A PDF that could not be read or is password-protected: the server's words say which (decision 373).
+  if (refusal.code === "unreadable_pdf" || refusal.code === "encrypted_pdf" || refusal.code === "unreadable_image")
+    return { errors: { file: refusal.message } };
   if (refusal.fields) {
     const errors: Record<string, string> = {};
     for (const [name, message] of Object.entries(refusal.fields)) {

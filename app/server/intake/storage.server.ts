@@ -19,6 +19,7 @@ import {
   RefusedUpload,
   safeUploadFileName,
   type AcceptedFileType,
+  type RefusalKind,
 } from "./upload-content.server";
 
 export {
@@ -50,6 +51,39 @@ const MAX_FIELD_BYTES = 1024;
 const MAX_PARTS = 8;
 
 export const ONLY_PDF_JPG_PNG = "Only PDF, JPG or PNG files are accepted.";
+/** A PDF refused (docs/decisions/373): say which of the two it was, never that it is not a PDF. */
+export const PDF_UNREADABLE =
+  "The file was not accepted: this PDF could not be read. Save it again as a PDF and retry.";
+export const PDF_ENCRYPTED =
+  "The file was not accepted: password-protected PDFs cannot be accepted. Save a copy without the password and retry.";
+export const IMAGE_UNREADABLE = "The file was not accepted: this image could not be read. Save it again and retry.";
+
+/** The 400 a refused file gets: code and words by why it was refused. */
+function refusal(kind: RefusalKind): ApiError {
+  const [code, message] =
+    kind === "unreadable_pdf"
+      ? ["unreadable_pdf", PDF_UNREADABLE]
+      : kind === "encrypted_pdf"
+        ? ["encrypted_pdf", PDF_ENCRYPTED]
+        : kind === "unreadable_image"
+          ? ["unreadable_image", IMAGE_UNREADABLE]
+          : ["unsupported_file_type", ONLY_PDF_JPG_PNG];
+  return new ApiError(400, code, message, { file: message });
+}
+
+/** How long storing one upload may take before the answer is 503 (a directory or bucket that never answers). */
+export const UPLOAD_WRITE_TIMEOUT_MS = 15_000;
+
+class StorageTimeout extends Error {}
+
+/** `work`, or a StorageTimeout after `ms` (the work itself cannot be cancelled on a hung file system). */
+function withinTime<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new StorageTimeout(`storage did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
 
 /**
  * What an agent may upload: a BLANK copy of a document they use with clients.
@@ -246,6 +280,21 @@ export async function putUploadObject(
   key: string,
   body: Buffer,
   meta: { contentType: string; sha256: string; docType: string },
+  options: { timeoutMs?: number } = {},
+): Promise<StoredObject> {
+  const timeoutMs = options.timeoutMs ?? UPLOAD_WRITE_TIMEOUT_MS;
+  const work = putObject(key, body, meta, timeoutMs);
+  // A write that outlives the timeout is abandoned; if it finishes later its file is an orphan
+  // with no row (nothing refers to it), never a row without its file.
+  work.catch(() => undefined);
+  return withinTime(work, timeoutMs);
+}
+
+async function putObject(
+  key: string,
+  body: Buffer,
+  meta: { contentType: string; sha256: string; docType: string },
+  timeoutMs: number,
 ): Promise<StoredObject> {
   const config = env();
   if (config.UPLOAD_BUCKET) {
@@ -261,7 +310,7 @@ export async function putUploadObject(
         ContentDisposition: `attachment; filename="${key.slice(key.lastIndexOf("/") + 1)}"`,
         Metadata: { sha256: meta.sha256, "doc-type": meta.docType },
       }),
-      { abortSignal: AbortSignal.timeout(30_000) },
+      { abortSignal: AbortSignal.timeout(timeoutMs) },
     );
     return { storage: "s3", key };
   }
@@ -313,14 +362,16 @@ export async function acceptAgentUpload(
     throw new ApiError(400, "validation_failed", "Attach one file: a PDF, JPG or PNG.", {
       file: "Attach one file: a PDF, JPG or PNG.",
     });
-  let safe: { type: AcceptedFileType; bytes: Buffer };
+  let safe: { type: AcceptedFileType; bytes: Buffer; removed?: string[] };
   try {
     safe = await makeUploadSafe(file.bytes);
   } catch (error) {
     if (!(error instanceof RefusedUpload)) throw error;
-    logger().warn({ reason: error.reason, sizeBytes: file.bytes.length }, "upload refused");
-    throw new ApiError(400, "unsupported_file_type", ONLY_PDF_JPG_PNG, { file: ONLY_PDF_JPG_PNG });
+    logger().warn({ reason: error.reason, kind: error.kind, sizeBytes: file.bytes.length }, "upload refused");
+    throw refusal(error.kind);
   }
+  if (safe.removed?.length)
+    logger().info({ removed: [...new Set(safe.removed)].slice(0, 20) }, "upload: active content removed from a PDF");
   const type = safe.type;
   const storedBytes = safe.bytes;
 
@@ -341,6 +392,8 @@ export async function acceptAgentUpload(
       503,
       "upload_storage_unavailable",
       "The file could not be stored right now; nothing was saved. Please try again in a few minutes.",
+      undefined,
+      { "retry-after": "60" },
     );
   }
   await recordAgentUpload({

@@ -1,7 +1,7 @@
 // pdf-lib and sharp are loaded on the first upload, not at start-up: together they were ~170 ms of
 // module loading before the server could answer anything (issue 29).
-import type * as PdfLib from "pdf-lib";
-import type { PDFDocument, PDFObject } from "pdf-lib";
+import type { PDFDocument } from "pdf-lib";
+import { disarm } from "./pdf-disarm.server";
 
 /**
  * What an uploaded file becomes before it is stored (issue 18 item 5,
@@ -9,12 +9,15 @@ import type { PDFDocument, PDFObject } from "pdf-lib";
  * - PNG and JPEG are decoded and re-encoded (sharp): metadata (EXIF, XMP,
  *   ICC), text chunks, comments and anything after the image are gone; only
  *   pixels survive. A file that does not decode is refused.
- * - PDF is parsed (pdf-lib), refused when any object carries JavaScript, an
- *   OpenAction or additional actions (AA), embedded files, a Launch or
- *   ImportData action, XFA or rich media, or is encrypted (then nothing can
- *   be checked); otherwise it is written out again from its objects, so
- *   whatever sat between or after them (an HTML page, a script, an archive)
- *   is dropped.
+ * - PDF is disarmed, not refused (issue 30 item 7, docs/decisions/373):
+ *   parsed leniently (pdf-lib), its active content removed (JavaScript,
+ *   Launch / ImportData / SubmitForm / remote and embedded go-to actions,
+ *   additional actions /AA, an /OpenAction that is such an action (a plain
+ *   destination like [page /Fit] or a GoTo stays), embedded files, XFA, rich
+ *   media), every object no longer reachable from the document dropped, and
+ *   the rest written out again from its objects, so whatever sat between or
+ *   after them (an HTML page, a script, an archive) is gone too. Refused only
+ *   when it cannot be read (or has no page) or is encrypted.
  * The type is taken from the leading bytes only; name and declared type are
  * never consulted.
  */
@@ -39,9 +42,14 @@ export function sniffFileType(bytes: Uint8Array): AcceptedFileType | null {
   return null;
 }
 
-/** Why a file was refused (logged as the reason; the visitor sees one message). */
+/** Why a file was refused: `kind` picks the visitor's message, `reason` is logged. */
+export type RefusalKind = "wrong_type" | "unreadable_pdf" | "encrypted_pdf" | "unreadable_image";
+
 export class RefusedUpload extends Error {
-  constructor(readonly reason: string) {
+  constructor(
+    readonly reason: string,
+    readonly kind: RefusalKind = "wrong_type",
+  ) {
     super(reason);
   }
 }
@@ -50,6 +58,8 @@ export interface SafeFile {
   type: AcceptedFileType;
   /** The bytes to store: re-encoded image, rewritten PDF. */
   bytes: Buffer;
+  /** What was taken out of a PDF ("/OpenAction /JavaScript", "/EmbeddedFiles" …), for the log. */
+  removed?: string[];
 }
 
 /** A blank form scanned at 600 dpi on legal paper is ~20 MP; anything far bigger is a decompression bomb. */
@@ -58,7 +68,7 @@ const MAX_INPUT_PIXELS = 60_000_000;
 export async function makeUploadSafe(bytes: Buffer): Promise<SafeFile> {
   const type = sniffFileType(bytes);
   if (!type) throw new RefusedUpload("not a PDF, PNG or JPEG by its bytes");
-  if (type === PDF) return { type, bytes: await rewritePdf(bytes) };
+  if (type === PDF) return { type, ...(await disarmPdf(bytes)) };
   return { type, bytes: await reencodeImage(bytes, type) };
 }
 
@@ -73,64 +83,40 @@ async function reencodeImage(bytes: Buffer, type: AcceptedFileType): Promise<Buf
     return await (type === PNG ? image.png() : image.jpeg({ quality: 90 })).toBuffer();
   } catch (error) {
     if (error instanceof RefusedUpload) throw error;
-    throw new RefusedUpload(`image does not decode: ${(error as Error).message}`);
+    throw new RefusedUpload(`image does not decode: ${(error as Error).message}`, "unreadable_image");
   }
 }
 
-/** Dictionary keys that make a PDF do something when opened or clicked, or carry other files. */
-const ACTIVE_KEYS = new Set(["JS", "JavaScript", "OpenAction", "AA", "EmbeddedFiles", "EF", "XFA", "RichMedia"]);
-/** Values of /S (action type) and /Type that do the same. */
-const ACTIVE_NAMES = new Set(["JavaScript", "Launch", "ImportData", "EmbeddedFile", "RichMediaExecute", "Rendition"]);
-
-async function rewritePdf(bytes: Buffer): Promise<Buffer> {
-  if (!/^%PDF-[12]\.\d/.test(bytes.subarray(0, 8).toString("latin1"))) throw new RefusedUpload("bad PDF header");
+async function disarmPdf(bytes: Buffer): Promise<{ bytes: Buffer; removed: string[] }> {
+  const unreadable = (why: string) => new RefusedUpload(`PDF cannot be read: ${why}`, "unreadable_pdf");
+  if (!/^%PDF-[12]\.\d/.test(bytes.subarray(0, 8).toString("latin1"))) throw unreadable("bad header");
   const pdf = await import("pdf-lib");
   let doc: PDFDocument;
   try {
-    doc = await pdf.PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: true });
+    // Lenient: objects pdf-lib cannot parse become null instead of refusing the whole file.
+    doc = await pdf.PDFDocument.load(bytes, {
+      updateMetadata: false,
+      ignoreEncryption: true,
+      throwOnInvalidObject: false,
+    });
   } catch (error) {
-    throw new RefusedUpload(`PDF does not parse: ${(error as Error).message}`);
+    throw unreadable((error as Error).message);
   }
-  if (doc.isEncrypted) throw new RefusedUpload("encrypted PDF");
-  for (const [, object] of doc.context.enumerateIndirectObjects()) {
-    const found = activeContent(object, pdf);
-    if (found) throw new RefusedUpload(`PDF carries ${found}`);
-  }
+  if (doc.isEncrypted) throw new RefusedUpload("encrypted PDF", "encrypted_pdf");
+  let pages = 0;
   try {
-    return Buffer.from(await doc.save({ useObjectStreams: false, updateFieldAppearances: false }));
+    pages = doc.getPageCount();
   } catch (error) {
-    throw new RefusedUpload(`PDF could not be rewritten: ${(error as Error).message}`);
+    throw unreadable(`no page tree (${(error as Error).message})`);
   }
-}
-
-/** The first active key or action in an object and the direct objects inside it, or undefined. */
-function activeContent(root: PDFObject, pdf: typeof PdfLib): string | undefined {
-  const { PDFArray, PDFDict, PDFName, PDFRawStream, PDFStream } = pdf;
-  const stack: PDFObject[] = [root];
-  let visited = 0;
-  while (stack.length > 0 && visited++ < 100_000) {
-    const object = stack.pop()!;
-    const dict =
-      object instanceof PDFDict
-        ? object
-        : object instanceof PDFRawStream || object instanceof PDFStream
-          ? object.dict
-          : undefined;
-    if (dict) {
-      for (const [key, value] of dict.entries()) {
-        const name = key.decodeText();
-        if (ACTIVE_KEYS.has(name)) return `/${name}`;
-        if ((name === "S" || name === "Type" || name === "Subtype") && value instanceof PDFName) {
-          const action = value.decodeText();
-          if (ACTIVE_NAMES.has(action)) return `/${name} /${action}`;
-        }
-        stack.push(value);
-      }
-    } else if (object instanceof PDFArray) {
-      for (let i = 0; i < object.size(); i++) stack.push(object.get(i));
-    }
+  if (pages === 0) throw unreadable("no pages");
+  const removed = disarm(doc, pdf);
+  try {
+    const out = Buffer.from(await doc.save({ useObjectStreams: false, updateFieldAppearances: false }));
+    return { bytes: out, removed };
+  } catch (error) {
+    throw unreadable(`could not be written out again (${(error as Error).message})`);
   }
-  return undefined;
 }
 
 // Control characters (C0, DEL, C1), bidirectional overrides and isolates, and invisible marks:

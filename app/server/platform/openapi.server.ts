@@ -382,11 +382,13 @@ export function openApiDocument(): Json {
         },
         responses: {
           "200": json("UploadResponse", "Stored under agent-survey-uploads/"),
-          "400": error(`${ONLY_PDF_JPG_PNG} (unsupported_file_type), or invalid fields (validation_failed)`),
+          "400": error(
+            `${ONLY_PDF_JPG_PNG} (unsupported_file_type); a PDF that cannot be read (unreadable_pdf) or is password-protected (encrypted_pdf); an image that does not decode (unreadable_image); or invalid fields (validation_failed)`,
+          ),
           "405": error("Wrong method"),
           "413": error("File over the limit (payload_too_large)"),
           "415": error("Not multipart/form-data"),
-          "503": error("Storage unavailable (upload_storage_unavailable)"),
+          "503": error("Storage unavailable or not answering within 15 s (upload_storage_unavailable; Retry-After)"),
         },
       },
     },

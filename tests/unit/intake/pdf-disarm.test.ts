@@ -1,0 +1,211 @@
+import { existsSync, promises as fs, readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFStream, type PDFObject } from "pdf-lib";
+import * as uploadRoute from "../../../app/routes/api.agents.discovery.upload";
+import { uploadRefusalWords } from "../../../app/lib/upload-rules";
+import { makeUploadSafe, putUploadObject } from "../../../app/server/intake/storage.server";
+import { callRoute, createIntakeSandbox, type IntakeSandbox } from "./support";
+import { pdf } from "./files";
+
+/**
+ * PDFs are disarmed, not refused (issue 30 item 7, docs/decisions/373): active
+ * content is removed and the cleaned document stored; a destination
+ * /OpenAction, form fields and real documents from Debian's documentation
+ * packages (installed by scripts/ensure-test-documents.sh) are accepted; only
+ * unreadable and encrypted files are refused, saying which. Storing has a
+ * time limit.
+ */
+
+/** Real PDFs shipped by Debian packages (scripts/ensure-test-documents.sh installs them). */
+const DEBIAN_PDFS = [
+  // camlidl-doc: a PDF-1.2 manual from 2007.
+  { file: "/usr/share/doc/camlidl/camlidl-1.04.doc.pdf", gz: false },
+  // docbook-xsl-doc-pdf: the DocBook XSL reference, a PDF-1.4 whose /OpenAction is a destination.
+  { file: "/usr/share/doc/docbook-xsl-doc-pdf/doc/reference.pdf.gz", gz: true },
+];
+
+let sandbox: IntakeSandbox;
+beforeAll(async () => {
+  sandbox = await createIntakeSandbox();
+});
+afterAll(async () => {
+  await sandbox.cleanup();
+});
+
+/** Every dictionary key and /S or /Type name in the document, after the fact. */
+async function namesIn(bytes: Buffer): Promise<Set<string>> {
+  const doc = await PDFDocument.load(bytes, { updateMetadata: false });
+  const names = new Set<string>();
+  const stack: PDFObject[] = doc.context.enumerateIndirectObjects().map(([, o]) => o);
+  while (stack.length) {
+    const o = stack.pop()!;
+    const dict = o instanceof PDFDict ? o : o instanceof PDFRawStream || o instanceof PDFStream ? o.dict : undefined;
+    if (dict) {
+      for (const [key, value] of dict.entries()) {
+        names.add(key.decodeText());
+        if (value instanceof PDFName) names.add(`${key.decodeText()}=${value.decodeText()}`);
+        stack.push(value);
+      }
+    } else if (o instanceof PDFArray) for (let i = 0; i < o.size(); i++) stack.push(o.get(i));
+  }
+  return names;
+}
+
+const ACTIVE = [
+  "JS",
+  "JavaScript",
+  "AA",
+  "EmbeddedFiles",
+  "EF",
+  "XFA",
+  "S=JavaScript",
+  "S=Launch",
+  "Type=EmbeddedFile",
+];
+
+async function upload(bytes: Buffer, name = "form.pdf") {
+  const form = new FormData();
+  form.append("docType", "intake_form");
+  form.append("blankConfirmed", "true");
+  form.append("file", new File([new Uint8Array(bytes)], name, { type: "application/pdf" }));
+  const res = await callRoute(
+    uploadRoute,
+    new Request("http://localhost/api/agents/discovery/upload", { method: "POST", body: form }),
+  );
+  return {
+    status: res.status,
+    body: (await res.json()) as { key?: string; error?: { code: string; message: string } },
+  };
+}
+
+describe("active content is removed, the document kept", () => {
+  it.each([
+    ["JavaScript on open", { catalog: "/OpenAction << /S /JavaScript /JS (app.alert(1)) >>" }],
+    ["additional actions", { catalog: "/AA << /WC << /S /JavaScript /JS (app.alert(2)) >> >>" }],
+    [
+      "a document-level script",
+      {
+        catalog: "/Names << /JavaScript 4 0 R >>",
+        objects: "4 0 obj << /Names [(a) 5 0 R] >> endobj\n5 0 obj << /S /JavaScript /JS (app.alert(3)) >> endobj",
+      },
+    ],
+    ["an escaped name", { catalog: "/Names << /J#61vaScript 4 0 R >>", objects: "4 0 obj << /Names [] >> endobj" }],
+    [
+      "an embedded file",
+      {
+        catalog: "/Names << /EmbeddedFiles 4 0 R >>",
+        objects:
+          "4 0 obj << /Names [(x.exe) 5 0 R] >> endobj\n5 0 obj << /Type /Filespec /F (x.exe) /EF << /F 6 0 R >> >> endobj\n" +
+          "6 0 obj << /Type /EmbeddedFile /Length 12 >> stream\nMZ-cmd.exe-x\nendstream endobj",
+      },
+    ],
+    [
+      "a link that launches a program",
+      {
+        objects: "4 0 obj << /Type /Annot /Subtype /Link /Rect [0 0 9 9] /A << /S /Launch /F (cmd.exe) >> >> endobj",
+      },
+    ],
+    ["an XFA form", { catalog: "/AcroForm << /Fields [] /XFA 4 0 R >>", objects: "4 0 obj << >> endobj" }],
+  ])("%s", async (_label, parts) => {
+    const safe = await makeUploadSafe(pdf(parts));
+    expect(safe.type.extension).toBe("pdf");
+    expect(safe.removed?.length).toBeGreaterThan(0);
+    const names = await namesIn(safe.bytes);
+    expect(ACTIVE.filter((n) => names.has(n))).toEqual([]);
+    expect(safe.bytes.toString("latin1")).not.toMatch(/app\.alert|cmd\.exe/);
+    expect((await PDFDocument.load(safe.bytes)).getPageCount()).toBe(1);
+  });
+
+  it("keeps a destination /OpenAction, a GoTo, links and form fields", async () => {
+    const fit = await makeUploadSafe(pdf({ catalog: "/OpenAction [3 0 R /Fit]" }));
+    expect((await namesIn(fit.bytes)).has("OpenAction")).toBe(true);
+    const goTo = await makeUploadSafe(
+      pdf({ catalog: "/OpenAction 4 0 R", objects: "4 0 obj << /S /GoTo /D [3 0 R /Fit] >> endobj" }),
+    );
+    expect((await namesIn(goTo.bytes)).has("S=GoTo")).toBe(true);
+    // A fillable form: a text field with its widget, and a web link.
+    const form = await PDFDocument.create();
+    const page = form.addPage();
+    form.getForm().createTextField("applicant.name").addToPage(page, { x: 50, y: 700 });
+    const fillable = await makeUploadSafe(Buffer.from(await form.save()));
+    expect(
+      (await PDFDocument.load(fillable.bytes))
+        .getForm()
+        .getFields()
+        .map((f) => f.getName()),
+    ).toEqual(["applicant.name"]);
+  });
+});
+
+describe("refused only when unreadable or encrypted, saying which", () => {
+  it("an encrypted PDF: 400 encrypted_pdf, 'password-protected PDFs cannot be accepted'", async () => {
+    const encrypted = pdf({
+      objects: "5 0 obj << /Filter /Standard /V 1 /R 2 /O (0123456789abcdef0123456789abcdef) /U (x) /P -4 >> endobj",
+    }).toString("latin1");
+    const bytes = Buffer.from(encrypted.replace("trailer << /Root 1 0 R", "trailer << /Root 1 0 R /Encrypt 5 0 R"));
+    const { status, body } = await upload(bytes);
+    expect(status).toBe(400);
+    expect(body.error?.code).toBe("encrypted_pdf");
+    expect(body.error?.message).toContain("password-protected PDFs cannot be accepted");
+    // The page says the same words next to the file field.
+    expect(uploadRefusalWords({ status, code: body.error!.code, message: body.error!.message }).errors.file).toContain(
+      "password-protected",
+    );
+  });
+
+  it.each([
+    ["no page tree", Buffer.from("%PDF-1.7\n1 0 obj\nendobj\n")],
+    ["a cut-off header", Buffer.from("%PDF-x\n%%EOF")],
+    ["garbage after the header", Buffer.from("%PDF-1.4\n" + "\u0000\u00ff".repeat(500), "latin1")],
+  ])("an unreadable PDF (%s): 400 unreadable_pdf, 'this PDF could not be read'", async (_label, bytes) => {
+    const { status, body } = await upload(bytes);
+    expect(status).toBe(400);
+    expect(body.error?.code).toBe("unreadable_pdf");
+    expect(body.error?.message).toContain("this PDF could not be read");
+  });
+
+  it("a PDF with /OpenAction [page /Fit] uploads with 200", async () => {
+    const { status, body } = await upload(pdf({ catalog: "/OpenAction [3 0 R /Fit]" }), "spec.pdf");
+    expect(status).toBe(200);
+    expect(body.key).toMatch(/-spec\.pdf$/);
+  });
+});
+
+describe("real documents from Debian's documentation packages", () => {
+  it.each(DEBIAN_PDFS)("$file uploads with 200 and is stored readable, every page kept", async ({ file, gz }) => {
+    if (!existsSync(file)) throw new Error(`${file} is missing: run scripts/ensure-test-documents.sh (as root)`);
+    const bytes = gz ? gunzipSync(readFileSync(file)) : readFileSync(file);
+    const pages = (await PDFDocument.load(bytes, { updateMetadata: false })).getPageCount();
+    const { status, body } = await upload(bytes, "manual.pdf");
+    expect(status).toBe(200);
+    const stored = readFileSync(`${sandbox.uploadDir}/${body.key}`);
+    expect((await PDFDocument.load(stored)).getPageCount()).toBe(pages);
+    const names = await namesIn(stored);
+    expect(ACTIVE.filter((n) => names.has(n))).toEqual([]);
+  });
+});
+
+describe("storing has a time limit", () => {
+  it("an upload directory that never answers: the write gives up at the time limit (the route then answers 503 upload_storage_unavailable)", async () => {
+    const open = vi.spyOn(fs, "open").mockImplementation(() => new Promise(() => undefined));
+    try {
+      const started = Date.now();
+      await expect(
+        putUploadObject(
+          "agent-survey-uploads/other/x.pdf",
+          Buffer.from("%PDF-1.4"),
+          {
+            contentType: "application/pdf",
+            sha256: "0",
+            docType: "other",
+          },
+          { timeoutMs: 300 },
+        ),
+      ).rejects.toThrow(/did not answer within 300 ms/);
+      expect(Date.now() - started).toBeLessThan(2_000);
+    } finally {
+      open.mockRestore();
+    }
+  });
+});
