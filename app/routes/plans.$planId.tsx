@@ -18,6 +18,7 @@ import { planDetailPage, PlanNotFoundError } from "../server/pages/plan-detail-p
 import type { ServerTiming } from "../server/platform/server-timing.server";
 import { listPageParam, plansHref } from "../lib/shopping-url";
 import { cardId, cardNameId } from "../components/plans/plan-card";
+import { YourYearBreakdown } from "../components/plans/your-year";
 import plansStyles from "../styles/plans.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: plansStyles }];
@@ -197,6 +198,14 @@ export default function PlanDetail() {
           <CoverageLines check={page.drugCoverage} kind="drug" planId={plan.id} />
           <CoverageLines check={page.doctorCoverage} kind="doctor" planId={plan.id} />
         </section>
+      ) : null}
+
+      {page.price ? (
+        <YourYearBreakdown
+          year={page.price.my_yearly_cost}
+          drugNames={new Map((page.drugCoverage?.selections ?? []).map((s) => [s.code, s.name]))}
+          doctorNames={new Map((page.doctorCoverage?.selections ?? []).map((s) => [s.code, s.name]))}
+        />
       ) : null}
 
       <section aria-labelledby="examples-heading">

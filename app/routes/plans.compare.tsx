@@ -16,6 +16,7 @@ import {
   useWords,
 } from "../components/plans/format";
 import { scenarioTitle } from "../components/plans/scenario-chart";
+import { dollars } from "../components/plans/your-year";
 import { metaT } from "../i18n/meta";
 import { requestLanguage } from "../i18n/language.server";
 import { Stars } from "../components/plans/stars";
@@ -170,6 +171,40 @@ function CompareTable({ page }: { page: OkPage }) {
               (p) => moneyOr(p.scenarios[i]?.youPay, w, t("plans.notGiven")),
               `scenario-${scenario.key}`,
             ),
+          {/* Your year (issue 26): the range, then its parts, each plan's own. */}
+          {rowFor(
+            t("myYear.compareRow"),
+            (p) =>
+              [p.plan.my_yearly_cost.typical, p.plan.my_yearly_cost.bad_year, p.plan.my_yearly_cost.worst_case]
+                .map((amount) => dollars(amount, lang))
+                .join(" / "),
+            "your-year",
+          )}
+          {(page.drugCoverage?.selections ?? []).map((drug) =>
+            rowFor(
+              t("myYear.drug", { name: drug.name }),
+              (p) => {
+                const part = p.plan.my_yearly_cost.parts.drugs.find((d) => d.rxcui === drug.code);
+                return part ? money(part.yearly_cost, lang) : "";
+              },
+              `your-year-drug-${drug.code}`,
+            ),
+          )}
+          {(page.doctorCoverage?.selections ?? []).map((doctor) =>
+            rowFor(
+              t("myYear.doctor", { name: doctor.name }),
+              (p) => {
+                const part = p.plan.my_yearly_cost.parts.doctors.find((d) => d.npi === doctor.code);
+                return part ? money(part.yearly_cost, lang) : "";
+              },
+              `your-year-doctor-${doctor.code}`,
+            ),
+          )}
+          {rowFor(
+            t("myYear.otherCare", { usage: usageShort(page.usage, w) }),
+            (p) => money(p.plan.my_yearly_cost.parts.other_care.yearly_cost, lang),
+            "your-year-other",
+          )}
           )}
           {rowFor(
             t("compare.standardizedRow"),

@@ -272,7 +272,7 @@ export function FiltersForm({
           <label htmlFor="sort">{t("filters.sortBy")}</label>
           <select id="sort" name="sort" defaultValue={sort}>
             {sortLabels(w)
-              .filter((s) => s.value !== COVERAGE_SORT || chosen || sort === COVERAGE_SORT)
+              .filter((s) => (s.value !== COVERAGE_SORT && s.value !== "my_yearly_cost") || chosen || sort === s.value)
               .map((s) => (
                 <option key={s.value} value={s.value}>
                   {s.label}

@@ -73,7 +73,15 @@ export function usageShort(usage: string, w: Words = ENGLISH): string {
 
 /** The sorts the results page offers; each is the plans API's `sort` (and the order it implies). */
 /** The plans API's sorts, then the results page's own "covers my drugs and doctors first" (decision 251). */
-export const SORTS = ["premium", "yearly_cost", "deductible", "moop", "quality_rating", "coverage"] as const;
+export const SORTS = [
+  "my_yearly_cost",
+  "premium",
+  "yearly_cost",
+  "deductible",
+  "moop",
+  "quality_rating",
+  "coverage",
+] as const;
 
 export function sortLabels(w: Words = ENGLISH): Array<{ value: string; label: string }> {
   return SORTS.map((value) => ({ value, label: w.t(`plans.sort.${value}`) }));

@@ -3,6 +3,7 @@ import { listPageParam, planHref, type ShoppingState } from "../../lib/shopping-
 import { CoverageCounts, type CoverageCheckView } from "./coverage-list";
 import { csrWords, metalWords, money, moneyOr, usageShort, useWords, type Words } from "./format";
 import { Stars } from "./stars";
+import { YourYearLine, type YourYear } from "./your-year";
 
 /** What a card shows of a priced plan (the fields of POST /api/plans' plans it reads). */
 export interface PlanCardPlan {
@@ -22,6 +23,8 @@ export interface PlanCardPlan {
   estimated_yearly_cost_complete: boolean;
   quality_rating: number | null;
   csr_variant: string | null;
+  /** The shopper's own year with their drugs and doctors (issue 26). */
+  my_yearly_cost?: YourYear;
 }
 
 /** What a card shows beyond the price: the standardized-design label. */
@@ -139,6 +142,7 @@ export function PlanCard({
             </span>
           </p>
         </div>
+        {plan.my_yearly_cost ? <YourYearLine year={plan.my_yearly_cost} /> : null}
         <p className="card-limits" data-testid="card-limits">
           {t("planCard.limitsLine", {
             deductible: limitShort(plan.deductible, many, w),

@@ -58,6 +58,7 @@ export interface PlanDetailModel {
     | "tobacco_surcharge"
     | "estimated_yearly_cost"
     | "estimated_yearly_cost_complete"
+    | "my_yearly_cost"
   > | null;
   usage: string;
   eligibility: EligibilityAnswer | null;
@@ -207,6 +208,7 @@ export async function planDetailPage(
           tobacco_surcharge: priced.tobacco_surcharge,
           estimated_yearly_cost: priced.estimated_yearly_cost,
           estimated_yearly_cost_complete: priced.estimated_yearly_cost_complete,
+          my_yearly_cost: priced.my_yearly_cost,
         }
       : null,
     usage: answer?.usage ?? "medium",

@@ -32,11 +32,21 @@ export interface ResultsList {
 /** Page `requested` of the list in the request's own sort; coverage for that page's plans only. */
 export async function pagedList(request: PlansRequest, state: ShoppingState, requested: number): Promise<ResultsList> {
   const wanted = listPage(requested, Number.MAX_SAFE_INTEGER);
-  let results = await pricePlans({ ...request, limit: PLANS_PER_PAGE, offset: wanted.offset });
+  // "Lowest cost for me" needs every plan's coverage; another sort prices the page first, then the
+  // page's plans with the chosen drugs and doctors, asking coverage for those plans only (decision 250).
+  const cared = (request.drugs?.length ?? 0) > 0 || (request.doctors?.length ?? 0) > 0;
+  const pageFirst = cared && request.sort !== "my_yearly_cost";
+  const listed = pageFirst ? { ...request, drugs: undefined, doctors: undefined } : request;
+  let results = await pricePlans({ ...listed, limit: PLANS_PER_PAGE, offset: wanted.offset });
   const shown = listPage(wanted.page, results.plan_count);
   if (shown.offset !== wanted.offset) {
     // A page past the end of the list (it got shorter since the link was made): the last page.
-    results = await pricePlans({ ...request, limit: PLANS_PER_PAGE, offset: shown.offset });
+    results = await pricePlans({ ...listed, limit: PLANS_PER_PAGE, offset: shown.offset });
+  }
+  if (pageFirst) {
+    results = await pricePlans({ ...request, limit: PLANS_PER_PAGE, offset: shown.offset }, undefined, {
+      coveragePlanIds: results.plans.map((p) => p.id),
+    });
   }
   // Coverage for the plans on this page only (issue 16 item 2): one upstream call per list of codes,
   // kept a day per (year, code, plan), so paging back costs nothing.

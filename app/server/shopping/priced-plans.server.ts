@@ -14,7 +14,11 @@ import { careCoverage, chosenCareOf } from "./my-year.server";
 export async function pricePlans(
   request: PlansRequest,
   timing: ServerTiming = new ServerTiming(),
-  options: { onlyPlanIds?: readonly string[] } = {},
+  options: {
+    onlyPlanIds?: readonly string[];
+    /** Ask the chosen drugs' and doctors' coverage for these plans only (a results page of another sort). */
+    coveragePlanIds?: readonly string[];
+  } = {},
 ): Promise<PlansAnswer> {
   const store = planStore();
   const year = resolvePlanYear(request.year, store);
@@ -38,7 +42,11 @@ export async function pricePlans(
   const care = chosenCareOf(request);
   const sold = offer.plans.filter((_, i) => offer.rateTables[i]).map((p) => p.id);
   const pendingCare = timing.measureAsync("coverage", () =>
-    careCoverage(care, options.onlyPlanIds ? sold.filter((id) => options.onlyPlanIds!.includes(id)) : sold, year),
+    careCoverage(
+      care,
+      sold.filter((id) => (options.onlyPlanIds ?? options.coveragePlanIds ?? [id]).includes(id)),
+      year,
+    ),
   );
   pendingCare.catch(() => undefined);
   const { eligibility, unavailable } = await pendingEligibility;

@@ -96,7 +96,9 @@ export function viewOptionsOf(state: ShoppingState, lang: Language = DEFAULT_LAN
   const noun = (key: string, english: string) => (lang === DEFAULT_LANGUAGE ? english : t(`filters.noun.${key}`));
   // The results page's own sort (docs/decisions/251): the list is priced in premium order, then reordered.
   const coverageFirst = state.sort === COVERAGE_SORT;
-  const sortValue = coverageFirst ? "premium" : state.sort || "premium";
+  // Once a drug or doctor is chosen, "Lowest cost for me" is the sort unless the URL says otherwise (issue 26).
+  const cared = state.drugs.length > 0 || state.doctors.length > 0;
+  const sortValue = coverageFirst ? "premium" : state.sort || (cared ? "my_yearly_cost" : "premium");
   const sort = PlanSort.safeParse(sortValue).success ? (sortValue as SortKey) : "premium";
   if (state.sort && !coverageFirst && sort !== state.sort) ignored.push(`${noun("sort", "sort")} "${state.sort}"`);
   // Costs sort cheapest first; a quality rating sorts best first unless the URL says otherwise.
@@ -188,6 +190,10 @@ export function checkHousehold(state: ShoppingState, lang: Language = DEFAULT_LA
     ...(year !== undefined ? { year } : {}),
     ...(Object.keys(view.filters).length ? { filters: view.filters } : {}),
     ...(applied !== null ? { aptc_applied: applied } : {}),
+    ...(state.hardshipExemption ? { hardship_exemption: true } : {}),
+    // The chosen drugs and doctors, for each plan's "your year" (issue 26).
+    ...(state.drugs.length ? { drugs: state.drugs.map((d) => ({ rxcui: d.code })) } : {}),
+    ...(state.doctors.length ? { doctors: state.doctors.map((d) => ({ npi: d.code })) } : {}),
     sort: view.sort,
     order: view.order,
     usage: view.usage,

@@ -34,7 +34,10 @@ afterAll(async () => {
   await fake.close();
 });
 
-async function results(extra = "") {
+/** A sort that does not read the drugs and doctors: with one, the page asks coverage for its own plans only. */
+const PREMIUM = "&sort=premium";
+
+async function results(extra = PREMIUM) {
   const page = await shoppingPage(new URL(`http://localhost/plans?${SEARCH}${extra}`));
   if (page.step !== "results") throw new Error(`expected results, got ${page.step}`);
   return page;
@@ -46,6 +49,29 @@ function coverageCalls() {
     fake.calls.filter((c) => c.path.endsWith(suffix)).map((c) => c.query.planids.split(",").sort());
   return { drugs: asked("/drugs/covered"), doctors: asked("/providers/covered") };
 }
+
+describe("'Lowest cost for me' (issue 26): the sort once a drug or doctor is chosen", () => {
+  it("is the default: coverage for the whole list once (4 + 4 calls for 32 plans), cards ordered by typical year; paging asks nothing", async () => {
+    const first = await results("");
+    expect(first.results.sort).toBe("my_yearly_cost");
+    const calls = coverageCalls();
+    // Every plan sold in Dallas County asked once, 10 plan ids a call, for the drug and for the doctor.
+    for (const asked of [calls.drugs, calls.doctors]) {
+      const ids = asked.flat();
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids.length).toBeGreaterThanOrEqual(first.results.plan_count);
+      expect(asked.length).toBe(Math.ceil(ids.length / 10));
+    }
+    const typical = first.results.plans.map((p) => p.my_yearly_cost.typical);
+    expect(typical).toEqual([...typical].sort((a, b) => a - b));
+    expect(first.results.plans.map((p) => p.ranking.position)).toEqual(first.results.plans.map((_, i) => i + 1));
+    fake.reset();
+    const second = await results("&page=2");
+    expect(second.results.plans[0].ranking.position).toBe(11);
+    expect(second.results.plans[0].my_yearly_cost.typical).toBeGreaterThanOrEqual(typical[9]);
+    expect(coverageCalls()).toEqual({ drugs: [], doctors: [] });
+  });
+});
 
 describe("coverage for the page of the list, not the county", () => {
   it("page 1 of 32 plans: one drug and one doctor call, for exactly the ten plans shown", async () => {
@@ -62,7 +88,7 @@ describe("coverage for the page of the list, not the county", () => {
 
   it("the next page asks for its own ten; coming back to page 1, its plan page and a comparison ask nothing", async () => {
     const first = await results();
-    const second = await results("&page=2");
+    const second = await results(`${PREMIUM}&page=2`);
     expect(second.listPage).toMatchObject({ page: 2, first: 11, last: 20 });
     const firstIds = first.results.plans.map((p) => p.id).sort();
     const secondIds = second.results.plans.map((p) => p.id).sort();
@@ -80,7 +106,7 @@ describe("coverage for the page of the list, not the county", () => {
   });
 
   it("a page past the end shows the last page (plans 31–32) and asks for those two only", async () => {
-    const page = await results("&page=7");
+    const page = await results(`${PREMIUM}&page=7`);
     expect(page.listPage).toMatchObject({ page: 4, first: 31, last: 32 });
     const shown = page.results.plans.map((p) => p.id).sort();
     expect(shown).toHaveLength(2);
@@ -88,7 +114,7 @@ describe("coverage for the page of the list, not the county", () => {
   });
 
   it("the plan page remembers the list's page for its Back link", async () => {
-    const page = await results("&page=3");
+    const page = await results(`${PREMIUM}&page=3`);
     const planId = page.results.plans[0].id;
     const detail = await planDetailPage(planId, new URL(`http://localhost/plans/${planId}?${SEARCH}&page=3`));
     expect(detail.listPage).toBe(3);
