@@ -27,6 +27,7 @@ import { startIntakeBackgroundWork } from "./app/server/intake/write-store.serve
 import { ServerTiming } from "./app/server/platform/server-timing.server.ts";
 import { compressWholeAnswers } from "./server/compression.ts";
 import { remixRequestHandler } from "./server/remix-handler.ts";
+import { healthFastPath } from "./server/health-fast-path.ts";
 import { startCluster, whenServing } from "./server/cluster.ts";
 import { startupRefusal } from "./server/startup-checks.ts";
 import { ensurePublishedStore, startPlanStoreSync } from "./app/server/plan-store/store-sync.server.ts";
@@ -201,6 +202,8 @@ async function main(): Promise<void> {
     );
   }
   app.use(compressWholeAnswers());
+  // The load balancer's check straight to its route module, past Remix's request handling (decision 360).
+  if (typeof build !== "function") app.get("/api/health", healthFastPath(build));
 
   app.all(
     "*",
