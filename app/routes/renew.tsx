@@ -22,7 +22,7 @@ export const meta: MetaFunction = ({ matches }) => {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const page = await renewPage(new URL(request.url));
-  const status = page.asked && Object.keys(page.errors).length > 0 ? 400 : 200;
+  const status = Object.keys(page.errors).length > 0 ? 400 : 200;
   return data<RenewPage>(page, { status, headers: { "cache-control": "no-store" } });
 }
 

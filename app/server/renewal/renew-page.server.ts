@@ -57,7 +57,8 @@ export async function renewPage(url: URL): Promise<RenewPage> {
     errors: {},
     answer: null,
     drugsNotFound: [],
-    asked: url.searchParams.has("zip") || url.searchParams.has("plan"),
+    // A ZIP alone is the first step (the plan list for its state), not a request with fields missing.
+    asked: ["plan", "pick", "ages", "income"].some((name) => field(url, name) !== ""),
   };
   const store = planStore();
   let next: number;
@@ -78,8 +79,9 @@ export async function renewPage(url: URL): Promise<RenewPage> {
       form.county = chosen.countyFips;
       state = chosen.state;
       page.planChoices = plansOfState(store, next - 1, state);
-    } else if (page.asked) page.errors.county = { key: counties.length ? "countyChoose" : "zipUnknown" };
-  } else if (page.asked) page.errors.zip = { key: "zip" };
+    } else if (page.asked || counties.length === 0)
+      page.errors.county = { key: counties.length ? "countyChoose" : "zipUnknown" };
+  } else if (page.asked || form.zip !== "") page.errors.zip = { key: "zip" };
   if (!page.asked) return page;
 
   const planText = form.plan || form.pick;

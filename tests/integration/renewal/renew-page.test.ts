@@ -20,12 +20,18 @@ describe("the /renew page's data", () => {
     expect(shown.errors).toEqual({});
   });
 
-  it("a ZIP alone: the 2026 plans of its state to pick from, and the fields still missing", async () => {
+  it("a ZIP alone: the 2026 plans of its state to pick from, nothing called missing yet", async () => {
     const shown = await page("zip=75201");
     expect(shown.form.county).toBe("48113");
     expect(shown.planChoices.map((p) => p.id)).toContain("50102TX0010001");
     expect(shown.planChoices.every((p) => p.state === "TX")).toBe(true);
-    expect(Object.keys(shown.errors).sort()).toEqual(["ages", "income", "plan"]);
+    expect(shown.errors).toEqual({});
+    expect((await page("zip=7520")).errors.zip?.key).toBe("zip");
+  });
+
+  it("a plan without household or income: those fields are named", async () => {
+    const shown = await page("zip=75201&plan=10101TX0019001");
+    expect(Object.keys(shown.errors).sort()).toEqual(["ages", "income"]);
   });
 
   it("a picked plan, household and a drug: the answer, with the drug resolved by name", async () => {
