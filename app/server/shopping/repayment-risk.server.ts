@@ -1,10 +1,11 @@
+import { estimateHousehold, type HouseholdInput } from "../../domain/household-eligibility";
 import { impliedBenchmarkMonthly, repaymentRisk } from "../../domain/repayment/repayment-risk";
 import type { ShoppingRequest } from "../../schemas/shopping";
 import type { PlanStore } from "../plan-store/plan-store.server";
 import { ApiError } from "../platform/api.server";
 import { householdBenchmark } from "./benchmark.server";
 import type { EligibilityAnswer, EligibilityEstimate } from "./eligibility.server";
-import { householdDecisions, type HouseholdDecisions } from "./household.server";
+import { householdInputOf } from "./household.server";
 
 /**
  * The credit taken in advance (the request's `aptc_applied`, at most the credit; default all of it)
@@ -38,13 +39,14 @@ function riskBenchmark(
   request: ShoppingRequest,
   year: number,
   store: PlanStore,
-  decisions: HouseholdDecisions,
+  input: HouseholdInput,
+  coverageFamily: readonly number[],
 ): number | null {
   if (estimate.benchmark_premium !== null) return estimate.benchmark_premium;
-  const implied = impliedBenchmarkMonthly(decisions.input, estimate.aptc);
+  const implied = impliedBenchmarkMonthly(input, estimate.aptc);
   if (implied !== null) return implied;
-  if (decisions.estimate.coverageFamily.length === 0) return null;
-  return householdBenchmark(request, year, store, decisions.estimate.coverageFamily)?.monthly ?? null;
+  if (coverageFamily.length === 0) return null;
+  return householdBenchmark(request, year, store, coverageFamily)?.monthly ?? null;
 }
 
 /** The estimate with the credit taken in advance and its repayment risk (yearly dollars to the cent). */
@@ -55,11 +57,13 @@ export function withRepaymentRisk(
   store: PlanStore,
 ): EligibilityAnswer {
   const applied = appliedCredit(request, estimate.aptc);
-  const decisions = householdDecisions(request, year);
+  // Who enrols with the credit, by our own per-person rules (the same people in every answer).
+  const input = householdInputOf(request, year);
+  const { coverageFamily } = estimateHousehold(input, () => null);
   const rows = repaymentRisk({
-    household: decisions.input,
-    coverageFamily: decisions.estimate.coverageFamily,
-    benchmarkMonthly: riskBenchmark(estimate, request, year, store, decisions),
+    household: input,
+    coverageFamily,
+    benchmarkMonthly: riskBenchmark(estimate, request, year, store, input, coverageFamily),
     appliedMonthly: applied,
   });
   return {
