@@ -21,10 +21,14 @@ export { FirewallEngine, FIREWALL_BUDGET_MICROS, type Verdict } from "./engine";
  *
  * Bodies are read into memory (at most limit + 1 byte), judged, then handed
  * to the route (server/remix-handler.ts) as those bytes. The engine's time
- * per request is bounded (FIREWALL_BUDGET_MICROS); an overrun is decided on
- * what matched so far, logged and counted. Rules, measurements and the
+ * per request is bounded (FIREWALL_BUDGET_MICROS); a request whose inspection
+ * ran out of time with nothing matched is refused with 503 and Retry-After,
+ * never passed as clean (docs/decisions/374); overruns are logged and counted. Rules, measurements and the
  * false-positive process: docs/firewall.md.
  */
+
+/** What a request whose inspection ran out of time is told to wait, in seconds. */
+export const OVERRUN_RETRY_AFTER_SECONDS = 1;
 
 /** The upload ceiling: the 10 MB file the upload route accepts, plus room
  * for the multipart boundaries and the small text fields around it. */
@@ -83,9 +87,26 @@ export function requestFirewall(options: FirewallOptions = {}) {
       );
       return false;
     }
-    if (!verdict.blocked) return true;
-    block(req, res, verdict, log(), bodyUnread);
-    return false;
+    if (verdict.blocked) {
+      block(req, res, verdict, log(), bodyUnread);
+      return false;
+    }
+    if (verdict.overrun) {
+      // The budget ran out before every rule had run: "nothing matched so far" is not "clean".
+      // Refused as busy, to be sent again in a moment (issue 30 item 5, docs/decisions/374).
+      res.setHeader("retry-after", String(OVERRUN_RETRY_AFTER_SECONDS));
+      refuse(
+        req,
+        res,
+        503,
+        "inspection_incomplete",
+        "Service busy",
+        "The service is too busy to check this request right now; nothing was done. Please try again in a moment.",
+        bodyUnread,
+      );
+      return false;
+    }
+    return true;
   };
 
   return function firewall(req: Request, res: Response, next: NextFunction): void {
