@@ -1,4 +1,11 @@
-import type { DrugCoverageResult, ProviderCoverageResult } from "../../domain/coverage";
+import {
+  mergeDrugCoverage,
+  mergeProviderCoverage,
+  type DrugCoverageResult,
+  type ProviderCoverageResult,
+} from "../../domain/coverage";
+import { planStore } from "../plan-store/plan-store.server";
+import { logger } from "../platform/logger.server";
 import { DEFAULT_FILLS_PER_YEAR, DEFAULT_VISITS, doctorKindOf } from "../../domain/yearly-cost/assumptions";
 import type { MyDoctor, MyDrug, MyYearlyCost } from "../../domain/yearly-cost/my-year";
 import { rankingContext, rankingOf, type RankFacts, type Reason } from "../../domain/yearly-cost/ranking";
@@ -74,11 +81,17 @@ export async function careCoverage(care: ChosenCare, planIds: readonly string[],
       ? checkProviderCoverage({ npis: care.doctors.map((d) => d.npi), plan_ids: ids, year })
       : null,
   ]);
+  const drugCoverage = upstreamAnswered(drugAnswer?.upstream)
+    ? (drugAnswer?.coverage ?? [])
+    : ownDrugRows(care, ids, year);
+  const doctorCoverage = upstreamAnswered(doctorAnswer?.upstream)
+    ? (doctorAnswer?.coverage ?? [])
+    : ownDoctorRows(care, ids, year);
   const drugRows = new Map<string, DrugCoverageResult>();
-  for (const row of drugAnswer?.coverage ?? []) drugRows.set(`${row.rxcui}|${row.plan_id}`, row);
+  for (const row of drugCoverage) drugRows.set(`${row.rxcui}|${row.plan_id}`, row);
   const doctorRows = new Map<string, ProviderCoverageResult>();
-  for (const row of doctorAnswer?.coverage ?? []) doctorRows.set(`${row.npi}|${row.plan_id}`, row);
-  const usual = usualTiers(drugAnswer?.coverage ?? []);
+  for (const row of doctorCoverage) doctorRows.set(`${row.npi}|${row.plan_id}`, row);
+  const usual = usualTiers(drugCoverage);
   return {
     drugsOf: (planId) =>
       care.drugs.map((d): MyDrug => {
@@ -106,6 +119,39 @@ export async function careCoverage(care: ChosenCare, planIds: readonly string[],
       }),
     upstream: { drugs: drugAnswer?.upstream ?? null, doctors: doctorAnswer?.upstream ?? null },
   };
+}
+
+/** Whether the look-up got an answer (some batches may have failed: those plans are unknown). */
+const upstreamAnswered = (state: UpstreamState | undefined) =>
+  state === undefined || state === "ok" || state === "partial";
+
+/**
+ * Upstream unavailable or over budget: the plan store's own rows answer alone, as they do for a
+ * pair upstream leaves unknown (decision 041): a listed pair is covered at its tier, the rest unknown.
+ */
+function ownDrugRows(care: ChosenCare, planIds: string[], year: number): DrugCoverageResult[] {
+  const rxcuis = care.drugs.map((d) => d.rxcui);
+  try {
+    const own = planStore().formularyRows({ year, rxcuis, planIds });
+    return mergeDrugCoverage({ rxcuis, planIds, upstream: [], own });
+  } catch (error) {
+    logger().warn(
+      { event: "own_coverage_rows_failed", what: "formulary", error: String(error) },
+      "own rows unavailable",
+    );
+    return [];
+  }
+}
+
+function ownDoctorRows(care: ChosenCare, planIds: string[], year: number): ProviderCoverageResult[] {
+  const npis = care.doctors.map((d) => d.npi);
+  try {
+    const own = planStore().networkRows({ year, npis, planIds });
+    return mergeProviderCoverage({ npis, planIds, upstream: [], own });
+  } catch (error) {
+    logger().warn({ event: "own_coverage_rows_failed", what: "network", error: String(error) }, "own rows unavailable");
+    return [];
+  }
 }
 
 // ------------------------------------------------------------------ ranking

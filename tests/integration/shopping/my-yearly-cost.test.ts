@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as plansRoute from "../../../app/routes/api.plans";
 import { PlansResponse } from "../../../app/schemas/shopping";
 import type { FakeUpstream } from "../../../mocks/cms-api/index";
-import { PLACES, postJson, self, shoppingBody, startShoppingFake, type Body } from "./helpers";
+import { configureShopping, PLACES, postJson, self, shoppingBody, startShoppingFake, type Body } from "./helpers";
+import { forgetCoverageAnswers } from "../../../app/server/upstream/coverage.server";
 
 /**
  * Issue 26, done-when: a Dallas 35-year-old with Lipitor (RxCUI 617318, "atorvastatin 20 MG Oral
@@ -128,5 +129,21 @@ describe("your year: Dallas, 35, Lipitor, metformin and a cardiologist", () => {
     );
     expect(doctor.status).toBe(400);
     expect(JSON.stringify(doctor.body)).toContain("doctors");
+  });
+
+  it("with the upstream unreachable, the plan store's own formulary rows give coverage and tiers", async () => {
+    forgetCoverageAnswers();
+    configureShopping({ upstreamUrl: "http://127.0.0.1:9" });
+    try {
+      const plans = await dallasPlans({ drugs: [{ rxcui: METFORMIN }] });
+      // metformin 500 mg is on every Dallas formulary (seed/sample/mr/*/drugs.json): known from own rows.
+      for (const plan of plans) {
+        const part = yearOf(plan).parts.drugs[0];
+        expect(["Covered", "PartialCovered"]).toContain(part.coverage);
+        expect(part.tier).toMatch(/GENERIC/);
+      }
+    } finally {
+      configureShopping({ upstreamUrl: fake.url });
+    }
   });
 });
