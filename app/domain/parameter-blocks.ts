@@ -143,6 +143,15 @@ export const BLOCKS = {
     z.strictObject({ selfOnly: Money, otherThanSelfOnly: Money }),
   ),
   nationalAverageBenchmarkAge40: block("national average benchmark premium", "exact", Money),
+  catastrophicEligibility: block(
+    "catastrophic-plan eligibility",
+    "inForce",
+    z.strictObject({
+      underAge: z.number().int().positive(),
+      incomeHardship: z.boolean(),
+      incomeHardshipExchanges: z.array(z.enum(["healthcareGov", "stateBasedOwnPlatform"])),
+    }),
+  ),
 } as const;
 
 export type BlockName = keyof typeof BLOCKS;

@@ -68,6 +68,8 @@ export interface ShoppingState extends FilterState {
   compare: string[];
   /** `aptc_applied`: the monthly credit to take in advance, as typed (docs/decisions/320); absent: all of it. */
   aptcApplied?: string;
+  /** `hardship_exemption=yes`: the household holds a hardship exemption (catastrophic plans at any age, decision 313). */
+  hardshipExemption?: boolean;
 }
 
 /** The schema's limit on people in one request. */
@@ -244,6 +246,7 @@ export function readShoppingState(search: URLSearchParams): ShoppingState {
     ...(isLanguage(search.get("lang")) ? { lang: search.get("lang")! } : {}),
     compare: compareIdsOf(search),
     ...(one(search, APTC_APPLIED) ? { aptcApplied: one(search, APTC_APPLIED) } : {}),
+    ...(one(search, HARDSHIP_EXEMPTION).toLowerCase() === "yes" ? { hardshipExemption: true } : {}),
   };
 }
 
@@ -252,6 +255,8 @@ export type StateGroup = "place" | "household" | "credit" | "view" | "filters" |
 
 /** The URL parameter of the monthly credit taken in advance (the same name as the API's field). */
 export const APTC_APPLIED = "aptc_applied";
+/** The URL parameter of a hardship exemption (`yes`; the same name as the API's field). */
+export const HARDSHIP_EXEMPTION = "hardship_exemption";
 
 /**
  * The canonical query parameters of a state, in a fixed order, empty values
@@ -281,6 +286,7 @@ export function stateEntries(state: ShoppingState, omit: readonly StateGroup[] =
     state.people.forEach((p, i) => {
       if (p.noMedicare) out.push(["no_medicare", String(i)]);
     });
+    if (state.hardshipExemption) out.push([HARDSHIP_EXEMPTION, "yes"]);
   }
   if (!omit.includes("credit")) put(APTC_APPLIED, state.aptcApplied ?? "");
   if (!omit.includes("view")) {

@@ -238,6 +238,12 @@ export const PlansRequest = ShoppingRequest.extend({
     .optional()
     .describe("The shopper's doctors, for my_yearly_cost: network is looked up for every plan"),
   // Paged like the upstream plan search (docs/decisions/119-plan-list-pages.md): the sort is over all plans.
+  hardship_exemption: z
+    .boolean()
+    .optional()
+    .describe(
+      "The household holds a hardship exemption (45 CFR 155.605(d)): catastrophic plans are listed whatever the ages (docs/api.md)",
+    ),
   limit: z.number().int().min(1).max(500).default(50).describe("Plans per page (1-500)"),
   offset: z.number().int().min(0).max(100_000).default(0).describe("Plans of the sorted, filtered list to skip"),
 }).strict();
@@ -534,7 +540,16 @@ export const PlansResponse = z.strictObject({
   usage: UsageLevel,
   sort: PlanSort,
   order: z.enum(["asc", "desc"]),
-  total_plan_count: z.number().int().describe("Plans offered and priced before filters"),
+  total_plan_count: z
+    .number()
+    .int()
+    .describe("Plans offered and priced before filters (catastrophic plans only when catastrophic_reason is set)"),
+  catastrophic_reason: z
+    .enum(["under_30", "hardship_exemption", "income_hardship"])
+    .nullable()
+    .describe(
+      "Why catastrophic plans are listed: everyone covered is under 30, the request's hardship_exemption, or (from 2026, HealthCare.gov states) income that rules out the credit; null: none listed (decision 313)",
+    ),
   plan_count: z.number().int().describe("Plans after filters, on all pages"),
   limit: z.number().int().describe("Plans per page asked for"),
   offset: z.number().int().describe("Plans of the sorted, filtered list skipped before this page"),

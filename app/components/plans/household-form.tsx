@@ -214,6 +214,20 @@ export function HouseholdForm({
             )}
           </fieldset>
         ))}
+        <div className="checkbox">
+          <input
+            type="checkbox"
+            id="hardship-exemption"
+            name="hardship_exemption"
+            value="yes"
+            defaultChecked={state.hardshipExemption === true}
+            aria-describedby="hardship-exemption-hint"
+          />
+          <label htmlFor="hardship-exemption">{t("householdForm.hardshipExemption")}</label>
+        </div>
+        <p className="hint" id="hardship-exemption-hint">
+          {t("householdForm.hardshipExemptionHint")}
+        </p>
         {people.length < MAX_PEOPLE ? (
           <button type="submit" name="add_person" value="1" className="secondary">
             {t("householdForm.addPerson")}

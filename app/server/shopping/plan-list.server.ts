@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { filterPredicate, type PlanPredicate } from "../../domain/plan-filters";
 import { pageOf, sortedIndexes, SORT_KEYS, type SortableList } from "../../domain/plan-order";
 import type { PlansRequest, PlansResponse, PricedPlan as PricedPlanSchema } from "../../schemas/shopping";
+import { catastrophicReason, type CatastrophicReason } from "../../domain/catastrophic";
 import type { EligibilityAnswer } from "./eligibility.server";
 import type { RankFacts } from "../../domain/yearly-cost/ranking";
 import { rankFactsOf, rankingsFor } from "./my-year.server";
@@ -55,9 +56,13 @@ export function plansAnswer(
   },
 ): PlansAnswer {
   const list = priced.plans;
+  // Catastrophic plans are listed only for a household the law lets buy one (decision 313).
+  const catastrophic = catastrophicReasonOf(request, priced.household, priced.year);
+  const offered: number[] = [];
+  for (let i = 0; i < list.length; i++) if (catastrophic !== null || list.passes(notCatastrophic, i)) offered.push(i);
   const chosen: number[] = [];
   const keep = filterPredicate(request.filters);
-  for (let i = 0; i < list.length; i++) if (!keep || list.passes(keep, i)) chosen.push(i);
+  for (const i of offered) if (!keep || list.passes(keep, i)) chosen.push(i);
   // Only the places up to the end of the page are put in order (firstInOrder, docs/decisions/130).
   const sorted = sortedIndexes(list, chosen, request.sort, request.order, request.offset + request.limit);
   const page = pageOf(sorted, request);
@@ -77,11 +82,30 @@ export function plansAnswer(
     usage: request.usage,
     sort: request.sort,
     order: request.order,
-    total_plan_count: list.length,
+    total_plan_count: offered.length,
+    catastrophic_reason: catastrophic,
     plan_count: chosen.length,
     ...page,
     plans: rankedPage(list, chosen, page.plans, page.offset),
   };
+}
+
+const notCatastrophic: PlanPredicate = (plan) => plan.metal_level !== "Catastrophic";
+
+/** Why catastrophic plans are listed for this request's household, or null (45 CFR 156.155). */
+export function catastrophicReasonOf(
+  request: Pick<PlansRequest, "household" | "place" | "hardship_exemption">,
+  household: HouseholdDecisions,
+  year: number,
+): CatastrophicReason | null {
+  const e = household.estimate;
+  return catastrophicReason({
+    planYear: year,
+    state: request.place.state,
+    coveredAges: household.pricedMembers.map((i) => request.household.people[i].age),
+    hardshipExemption: request.hardship_exemption === true,
+    creditRuledOutByIncome: e.coverageFamily.length > 0 && !e.ptcEligible,
+  });
 }
 
 /**

@@ -40,7 +40,10 @@ const plansFor = async (
   income: number,
   extra: Record<string, unknown> = {},
 ) => {
-  const answer = await postJson(plansRoute, "/api/plans", shoppingBody(place, people, income, extra));
+  // With a hardship exemption, so every plan sold here is listed and priced, catastrophic ones too
+  // (without one they are listed only for people under 30: tests/integration/shopping/catastrophic.test.ts).
+  const body = shoppingBody(place, people, income, { hardship_exemption: true, ...extra });
+  const answer = await postJson(plansRoute, "/api/plans", body);
   expect(answer.status).toBe(200);
   return answer.body;
 };

@@ -17,8 +17,9 @@ import { coverageScore } from "../../../app/domain/coverage-order";
  * real HTTP.
  */
 
+// With a hardship exemption, so the whole county's 32 plans are listed, the 2 catastrophic ones too (decision 313).
 const SEARCH =
-  "zip=75201&county=48113&state=TX&income=36000&age=35&tobacco=no&pregnant=no&rel=self" +
+  "zip=75201&county=48113&state=TX&income=36000&age=35&tobacco=no&pregnant=no&rel=self&hardship_exemption=yes" +
   "&drug=617318:Lipitor%2020%20mg&npi=1480000003:Dr%20Pembrook";
 let fake: FakeUpstream;
 

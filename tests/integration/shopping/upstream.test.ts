@@ -189,7 +189,8 @@ describe("upstream down", () => {
     expect(status).toBe(200);
     expect(body.eligibility).toMatchObject({ source: "own", csr: "73", aptc: handAptc() });
     expect(body.eligibility_unavailable).toBeNull();
-    expect(body.plans).toHaveLength(32);
+    // 32 Dallas plans less the 2 catastrophic ones, which a 35-year-old cannot buy (decision 313).
+    expect(body.plans).toHaveLength(30);
     const silver = body.plans.find((p: Body) => p.id === "10101TX0010004");
     expect(silver.premium).toBe(603.78);
     expect(silver.premium_w_credit).toBe(cents(603.78 - Math.min(handAptc(), 603.78 * 0.9935)));
@@ -292,9 +293,11 @@ describe("the upstream plan-search branch (a state that is neither owned nor sta
   it("asks upstream plan search, every page of 10 until total, and maps plans to the same shape", async () => {
     const estimate = await eligibility(shoppingBody(PLACES.dallas, [self(40)], 36_000));
     fake.reset();
-    const { status, body } = await plans(shoppingBody(PLACES.dallas, [self(40)], 36_000));
+    // With a hardship exemption, so the catastrophic plans are listed (and priced without the credit) too.
+    const { status, body } = await plans(shoppingBody(PLACES.dallas, [self(40)], 36_000, { hardship_exemption: true }));
     expect(status).toBe(200);
     expect(body).toMatchObject({ source: "upstream", year: 2027, place: { rating_area: null } });
+    expect(body.catastrophic_reason).toBe("hardship_exemption");
     expect(body.eligibility).toEqual(estimate.body);
     // The fake prices the same 32 Dallas plans: pages at offsets 0, 10, 20 and 30.
     const searches = upstreamCalls(fake, "/plans/search");
@@ -336,7 +339,8 @@ describe("the upstream plan-search branch (a state that is neither owned nor sta
     expect(body.plans.every((p: Body) => p.metal_level === "Gold")).toBe(true);
     const premiums = body.plans.map((p: Body) => p.premium_w_credit);
     expect(premiums).toEqual([...premiums].sort((a, b) => b - a));
-    expect(body.total_plan_count).toBe(32);
+    // 32 less the 2 catastrophic plans a 40-year-old without an exemption cannot buy.
+    expect(body.total_plan_count).toBe(30);
   });
 
   it("upstream down → 503 plans_unavailable", async () => {

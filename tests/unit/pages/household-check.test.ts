@@ -6,7 +6,7 @@ import {
   viewOptionsOf,
   zipError,
 } from "../../../app/server/shopping/shopping-url.server";
-import { readShoppingState } from "../../../app/lib/shopping-url";
+import { readShoppingState, stateEntries } from "../../../app/lib/shopping-url";
 
 const state = (text: string) => readShoppingState(new URLSearchParams(`zip=75201&county=48113&state=TX&${text}`));
 
@@ -113,5 +113,37 @@ describe("the household in the URL, checked with the /api/plans schema", () => {
     expect(zipError("75201")).toBeNull();
     expect(householdSubmitted(new URLSearchParams("zip=75201"))).toBe(false);
     expect(householdSubmitted(new URLSearchParams("zip=75201&income="))).toBe(true);
+  });
+});
+
+describe("issue 25 in the URL: pregnancy by age, babies, and a hardship exemption", () => {
+  it("pregnant=2 is twins; an answer for an age the page does not ask (7, 60) is not used", () => {
+    const check = checkHousehold(
+      state(
+        "income=40000&age=30&tobacco=no&pregnant=2&rel=self&age=7&tobacco=no&pregnant=yes&rel=child&age=60&tobacco=no&pregnant=yes&rel=other",
+      ),
+    );
+    expect(check.ok).toBe(true);
+    if (!check.ok) return;
+    expect(check.request.household.people.map((p) => [p.is_pregnant, p.expected_babies])).toEqual([
+      [true, 2],
+      [false, undefined],
+      [false, undefined],
+    ]);
+  });
+
+  it("hardship_exemption=yes becomes the request's hardship_exemption and stays in the URL", () => {
+    const s = state("income=40000&age=35&tobacco=no&pregnant=no&rel=self&hardship_exemption=yes");
+    expect(s.hardshipExemption).toBe(true);
+    const check = checkHousehold(s);
+    expect(check.ok && check.request.hardship_exemption).toBe(true);
+    expect(stateEntries(s)).toContainEqual(["hardship_exemption", "yes"]);
+    expect(stateEntries(s)).toContainEqual(["pregnant", "no"]);
+    const twins = state("income=40000&age=30&tobacco=no&pregnant=2&rel=self");
+    expect(stateEntries(twins)).toContainEqual(["pregnant", "2"]);
+    const none = state("income=40000&age=35&tobacco=no&pregnant=no&rel=self");
+    expect(
+      checkHousehold(none).ok && "hardship_exemption" in (checkHousehold(none) as { request: object }).request,
+    ).toBe(false);
   });
 });

@@ -194,7 +194,8 @@ describe("/plans: one route, the step chosen by the URL", () => {
     expect(page.results.eligibility).toMatchObject({ source: "own", upstream: "unavailable", csr: "73" });
     expect(page.results.eligibility?.note).toMatch(/our own estimate/);
     expect(page.results.eligibility_unavailable).toBeNull();
-    expect(page.results.plan_count).toBe(32);
+    // Dallas's 32 plans less the 2 catastrophic ones, which a 35-year-old cannot buy (decision 313).
+    expect(page.results.plan_count).toBe(30);
     for (const plan of page.results.plans) expect(plan.premium_w_credit).toBeLessThanOrEqual(plan.premium);
     expect(page.drugSearch?.answer?.upstream).toBe("unavailable");
     // Own drug names still answer "metf" while upstream is down.
