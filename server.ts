@@ -4,7 +4,6 @@
  * shutdown. `npm run build` compiles it to build/server.js (scripts/build-server.mjs), which `npm start` runs;
  * `npm run dev` runs this file through tsx with Vite in middleware mode (hot reload).
  */
-import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -17,14 +16,14 @@ import type { ServerBuild } from "@remix-run/node";
 import { ConfigurationError, env } from "./app/server/platform/env.server.ts";
 import { closeAll, onShutdown } from "./app/server/platform/lifecycle.server.ts";
 import { logger } from "./app/server/platform/logger.server.ts";
-import { cspNonce, securityHeaders } from "./server/security-headers.ts";
+import { edgeHeaders } from "./server/edge-headers.ts";
 import { requestFirewall } from "./server/firewall/index.ts";
 import { refusedBody } from "./server/firewall/body.ts";
 import { createRateLimiter } from "./server/rate-limit.ts";
 import { requestLog } from "./server/request-log.ts";
 import { createHttpServer } from "./server/timeouts.ts";
 import { startIntakeBackgroundWork } from "./app/server/intake/write-store.server.ts";
-import { ServerTiming } from "./app/server/platform/server-timing.server.ts";
+import type { ServerTiming } from "./app/server/platform/server-timing.server.ts";
 import { compressWholeAnswers } from "./server/compression.ts";
 import { remixRequestHandler } from "./server/remix-handler.ts";
 import { healthFastPath } from "./server/health-fast-path.ts";
@@ -132,34 +131,9 @@ async function main(): Promise<void> {
   // Nothing reads req.query (Remix and the firewall read the URL themselves): don't parse every query string with qs.
   app.set("query parser", false);
 
-  // Headers first, so that every answer below carries them, errors included.
-  app.use((req, res, next) => {
-    const nonce = cspNonce();
-    res.locals.cspNonce = nonce;
-    res.locals.requestId = (req.headers["x-request-id"] as string | undefined)?.slice(0, 64) || randomUUID();
-    for (const [name, value] of Object.entries(
-      securityHeaders(nonce, config.POSTHOG_API_KEY ? config.POSTHOG_HOST : undefined),
-    )) {
-      res.setHeader(name, value);
-    }
-    res.setHeader("x-request-id", res.locals.requestId);
-    // Server-Timing on every answer: what the route measured (store, pricing, serialisation), then
-    // `total`, the time to the first byte. Pages measure into context.serverTiming (docs/decisions/116).
-    const timing = new ServerTiming();
-    const started = performance.now();
-    res.locals.serverTiming = timing;
-    const writeHead = res.writeHead;
-    res.writeHead = function (this: Response, ...args: unknown[]) {
-      const entries = [
-        res.getHeader("server-timing"),
-        timing.header(),
-        `total;dur=${(performance.now() - started).toFixed(1)}`,
-      ];
-      res.setHeader("server-timing", entries.filter((e) => typeof e === "string" && e !== "").join(", "));
-      return (writeHead as (...a: unknown[]) => Response).apply(this, args);
-    } as unknown as Response["writeHead"];
-    next();
-  });
+  // Headers first, so that every answer below carries them, errors included: security headers with
+  // a CSP nonce, the request id, and Server-Timing (docs/decisions/116).
+  app.use(edgeHeaders(config.POSTHOG_API_KEY ? config.POSTHOG_HOST : undefined));
   app.use(requestLog(log));
   // Vite's own files (the client, modules, dependencies) first: the rate rule would count every
   // module of a page, and they are no route of the app. Anything else falls through.

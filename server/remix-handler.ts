@@ -80,12 +80,10 @@ export function unreadableRequest(req: ExpressRequest): UnreadableRequestError |
 
 function remixRequest(req: ExpressRequest, res: ExpressResponse): Request {
   const controller = new AbortController();
-  // Loaders and actions are aborted when the answer can no longer be written (closed before finished).
-  let finished = false;
-  res.on("finish", () => (finished = true));
-  res.on("close", () => {
-    if (!finished) controller.abort();
-  });
+  // Loaders and actions are aborted when the answer can no longer be written (closed before finished):
+  // one shared listener reading the answer's own controller, no closures per request (issue 29).
+  res.locals.abortController = controller;
+  res.once("close", abortUnlessFinished);
   const headers = remixHeaders(req.headers);
   if (refusedBody(req)) {
     // The body was over the limit and never read: the action gets an empty form (it reads
@@ -109,6 +107,10 @@ function remixRequest(req: ExpressRequest, res: ExpressResponse): Request {
     }
   }
   return new Request(requestUrl(req), init);
+}
+
+function abortUnlessFinished(this: ExpressResponse): void {
+  if (!this.writableFinished) (this.locals.abortController as AbortController).abort();
 }
 
 /** The port from X-Forwarded-Host or Host, the host name from req.hostname (which honours trust proxy), the path as sent. */

@@ -46,6 +46,32 @@ export function securityHeaders(nonce: string, analyticsHost?: string): Record<s
   };
 }
 
+const NONCE_MARK = "\u0000nonce\u0000";
+const headerSets = new Map<string, { fixed: Array<[string, string]>; cspBefore: string; cspAfter: string }>();
+
+/**
+ * Sets every security header on a response, the CSP with this answer's nonce (issue 29): the
+ * header values and the policy around the nonce are worked out once per analytics host, not per
+ * request (securityHeaders built an object, a Set, a URL and the policy string each time).
+ */
+export function setSecurityHeaders(
+  res: { setHeader(name: string, value: string): unknown },
+  nonce: string,
+  analyticsHost?: string,
+): void {
+  const key = analyticsHost ?? "";
+  let set = headerSets.get(key);
+  if (!set) {
+    const all = securityHeaders(NONCE_MARK, analyticsHost);
+    const [cspBefore, cspAfter] = all["content-security-policy"].split(NONCE_MARK) as [string, string];
+    const fixed = Object.entries(all).filter(([name]) => name !== "content-security-policy");
+    set = { fixed, cspBefore, cspAfter };
+    headerSets.set(key, set);
+  }
+  for (const [name, value] of set.fixed) res.setHeader(name, value);
+  res.setHeader("content-security-policy", set.cspBefore + nonce + set.cspAfter);
+}
+
 // Nonces are cut from a pool of CSPRNG bytes refilled 256 nonces at a time: one
 // randomFillSync per request was ~3 % of a health check's server time, and
 // crypto.randomUUID pools the same way.

@@ -30,3 +30,15 @@ describe("securityHeaders", () => {
     expect(nonces.filter((n) => n === Buffer.alloc(16).toString("base64"))).toEqual([]);
   });
 });
+
+describe("setSecurityHeaders (worked out once per analytics host)", () => {
+  it("sets exactly what securityHeaders gives, with this answer's nonce", async () => {
+    const { setSecurityHeaders } = await import("../../../server/security-headers");
+    for (const host of [undefined, "https://us.i.posthog.com"])
+      for (const nonce of ["abc", "n0nce+/="]) {
+        const set: Record<string, string> = {};
+        setSecurityHeaders({ setHeader: (name: string, value: string) => (set[name] = value) }, nonce, host);
+        expect(set).toEqual(securityHeaders(nonce, host));
+      }
+  });
+});
