@@ -45,6 +45,9 @@ async function priced(
     place: request.place,
     year,
     usage: request.usage,
+    // The household's own yearly cost (my_yearly_cost, issue 26) counts the chosen drugs and doctors.
+    drugs: request.drugs.map((d) => ({ rxcui: d.rxcui })),
+    doctors: request.doctors.map((d) => ({ npi: d.npi })),
     limit: 500,
   });
   const answer = await pricePlans(plansRequest, timing, onlyPlanIds ? { onlyPlanIds } : {});
