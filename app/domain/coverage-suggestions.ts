@@ -33,6 +33,25 @@ export function mergeProviderSuggestions<T extends { npi: string }>(
   return merged;
 }
 
+/** Upstream's provider search answers this many a page, from an offset, with a total over all pages. */
+export const PROVIDER_SEARCH_PAGE_SIZE = 25;
+
+/**
+ * Nearest first where upstream gave a distance (provider search; decision 381): suggestions with
+ * a distance by miles, nearer first, and in merged order at equal miles; suggestions without one
+ * (Group autocomplete) after them, in merged order. Upstream's own search order is not by distance.
+ */
+export function nearestFirst<T extends { distance: number | null }>(suggestions: readonly T[]): T[] {
+  return suggestions
+    .map((suggestion, index) => ({ suggestion, index }))
+    .sort((a, b) => {
+      const [da, db] = [a.suggestion.distance, b.suggestion.distance];
+      if (da === null || db === null) return da === db ? a.index - b.index : da === null ? 1 : -1;
+      return da - db || a.index - b.index;
+    })
+    .map(({ suggestion }) => suggestion);
+}
+
 /** Drug suggestions in upstream order without repeated RxCUIs, capped. */
 export function distinctDrugSuggestions<T extends { rxcui: string }>(
   suggestions: readonly T[],

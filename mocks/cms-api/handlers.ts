@@ -77,6 +77,21 @@ function servedYear(ds: FakeDataset, year: number): number {
   return year;
 }
 
+/** The first marketplace plan year. */
+const FIRST_MARKET_YEAR = 2014;
+
+/**
+ * The year of a coverage call (drugs/covered, providers/covered). A past year the fake holds no data
+ * for is answered DataNotProvided across the board, as live (upstream-api.md §8: "2019 data returns
+ * DataNotProvided across the board"); a year after the newest served is refused like everywhere.
+ */
+function coverageYear(ds: FakeDataset, query: URLSearchParams): number | null {
+  const n = Number(query.get("year") ?? "");
+  const oldest = Math.min(...ds.years);
+  if (query.get("year") && Number.isInteger(n) && n >= FIRST_MARKET_YEAR && n < oldest) return n;
+  return queryYear(ds, query);
+}
+
 function queryYear(ds: FakeDataset, query: URLSearchParams): number | null {
   const y = query.get("year");
   if (y === null || y === "") return null;
@@ -179,13 +194,15 @@ export function drugsCovered(ds: FakeDataset, query: URLSearchParams): FakeAnswe
   const rxcuis = splitIds(query.get("drugs"));
   if (rxcuis.length === 0) throw new FakeApiError(400, "1003", "drugs: cannot be blank");
   const planIds = checkPlanIds(query);
-  const year = queryYear(ds, query);
+  const year = coverageYear(ds, query);
+  const pastYear = year !== null && year < Math.min(...ds.years);
   const coverage: Array<Record<string, string>> = [];
   for (const rxcui of rxcuis) {
     const drug = ds.drugs.get(rxcui);
     const generic = drug ? genericOf(ds, drug) : null;
     for (const planId of planIds) {
-      const quirk = fakeCoverageQuirk(planId);
+      // A past year without data: every pair DataNotProvided, the plan quirks aside.
+      const quirk = pastYear ? "data_not_provided" : fakeCoverageQuirk(planId);
       if (quirk === "omitted") continue;
       // A plan it has no data for (unknown, or not sold that year) is DataNotProvided, as live.
       if (quirk === "data_not_provided" || !hasPlanData(ds, planId, year)) {
@@ -254,11 +271,27 @@ export function providersAutocomplete(ds: FakeDataset, query: URLSearchParams): 
 /** Search types the real API takes on /providers/search (Group is asked of autocomplete only). */
 const SEARCH_TYPES: ProviderKind[] = ["Individual", "Facility"];
 
+/** Provider search answers this many a page; `offset` pages on, `total` counts all (recorded live answers). */
+export const PROVIDER_SEARCH_PAGE_SIZE = 25;
+
 /**
- * GET /providers/search (spec NearbyProvider: `{provider, address}`): like
- * autocomplete, nearest first, but each answer carries the provider's address
- * nearest the ZIP, so a page can tell two Dr. Smiths apart. Like a proximity
- * search it is not limited to the ZIP's state; the service narrows it.
+ * Miles from the ZIP asked about to an address: the sample data has no coordinates, so the fake
+ * stands in with a figure from the ZIP codes (0 in the same ZIP, more for a farther ZIP; deterministic).
+ */
+export function fakeMiles(askedZip: string, addressZip: string): number {
+  if (askedZip === addressZip) return 0;
+  const apart = Math.abs(Number(askedZip) - Number(addressZip));
+  return askedZip.slice(0, 3) === addressZip.slice(0, 3)
+    ? Math.round(apart) / 10
+    : Math.round(250 + apart / 100) / 10 + 25;
+}
+
+/**
+ * GET /providers/search (spec NearbyProvider `{provider, address, distance}`), as the recorded live
+ * answers: 25 a page from `offset`, with `total`; each provider with its address nearest the ZIP and
+ * that address's distance in miles; items carry the live field names only (`provider_type`, no
+ * `type`). Upstream's order is its own match order (by name here), not nearest first: the service
+ * orders by distance. Like a proximity search it is not limited to the ZIP's state; the service narrows it.
  */
 export function providersSearch(ds: FakeDataset, query: URLSearchParams): FakeAnswer {
   const q = requireQ(query).toLowerCase();
@@ -268,21 +301,19 @@ export function providersSearch(ds: FakeDataset, query: URLSearchParams): FakeAn
   if (!SEARCH_TYPES.includes(type as ProviderKind)) {
     throw new FakeApiError(400, "1003", "type: must be one of Individual, Facility");
   }
-  const nearness = (a: FakeProvider["addresses"][number]) =>
-    a.zip === zip ? 0 : a.zip.slice(0, 3) === zip.slice(0, 3) ? 1 : 2;
+  const offsetText = query.get("offset") ?? "0";
+  const offset = Number(offsetText);
+  if (!/^\d{1,6}$/.test(offsetText)) throw new FakeApiError(400, "1003", "offset: must be a whole number");
   const matches = ds.providers
     .filter((p) => p.kind === type && p.name.toLowerCase().includes(q))
-    .map((p) => ({ p, address: [...p.addresses].sort((a, b) => nearness(a) - nearness(b))[0] }))
-    .sort(
-      (a, b) =>
-        (a.address ? nearness(a.address) : 3) - (b.address ? nearness(b.address) : 3) ||
-        a.p.name.localeCompare(b.p.name) ||
-        a.p.npi.localeCompare(b.p.npi),
-    )
-    .slice(0, AUTOCOMPLETE_LIMIT);
+    .map((p) => {
+      const address = [...p.addresses].sort((a, b) => fakeMiles(zip, a.zip) - fakeMiles(zip, b.zip))[0];
+      return { p, address };
+    })
+    .sort((a, b) => a.p.name.localeCompare(b.p.name) || a.p.npi.localeCompare(b.p.npi));
   return ok({
-    providers: matches.map(({ p, address }) => ({
-      provider: { ...providerItem(p), type: p.kind },
+    providers: matches.slice(offset, offset + PROVIDER_SEARCH_PAGE_SIZE).map(({ p, address }) => ({
+      provider: providerItem(p),
       ...(address
         ? {
             address: {
@@ -293,9 +324,11 @@ export function providersSearch(ds: FakeDataset, query: URLSearchParams): FakeAn
               zipcode: address.zip,
               countyfips: ds.zipCounties.get(address.zip)?.[0]?.fips ?? "",
             },
+            distance: fakeMiles(zip, address.zip),
           }
         : {}),
     })),
+    total: matches.length,
   });
 }
 
@@ -303,12 +336,14 @@ export function providersCovered(ds: FakeDataset, query: URLSearchParams): FakeA
   const npis = splitIds(query.get("providerids"));
   if (npis.length === 0) throw new FakeApiError(400, "1003", "providerids: cannot be blank");
   const planIds = checkPlanIds(query);
-  const year = queryYear(ds, query);
+  const year = coverageYear(ds, query);
+  const pastYear = year !== null && year < Math.min(...ds.years);
   const coverage: unknown[] = [];
   for (const npi of npis) {
     const entries = ds.providers.filter((p) => p.npi === npi);
     for (const planId of planIds) {
-      const quirk = fakeCoverageQuirk(planId);
+      // A past year without data: every pair DataNotProvided, the plan quirks aside.
+      const quirk = pastYear ? "data_not_provided" : fakeCoverageQuirk(planId);
       if (quirk === "omitted") continue;
       if (quirk === "data_not_provided" || !hasPlanData(ds, planId, year)) {
         coverage.push({ npi, plan_id: planId, coverage: "DataNotProvided", accepting: "unknown", addresses: [] });

@@ -106,25 +106,40 @@ export const DrugAutocompleteResponse = z.object({
 });
 
 export const ProviderAutocompleteResponse = z.object({
-  providers: z.array(
-    z.object({
-      npi: z.string(),
-      name: z.string(),
-      type: z.enum(PROVIDER_TYPE_ORDER),
-      specialties: z.array(z.string()),
-      accepting: z.string().nullable(),
-      gender: z.string().nullable(),
-      languages: z.array(z.string()),
-      facility_types: z.array(z.string()),
-      address: z
-        .object({ street: z.string(), city: z.string(), state: z.string(), zip: z.string() })
-        .nullable()
-        .describe("Where the provider practises, nearest the ZIP; null for groups and when upstream gives none"),
-    }),
-  ),
+  providers: z
+    .array(
+      z.object({
+        npi: z.string(),
+        name: z.string(),
+        type: z.enum(PROVIDER_TYPE_ORDER),
+        specialties: z.array(z.string()),
+        accepting: z.string().nullable(),
+        gender: z.string().nullable(),
+        languages: z.array(z.string()),
+        facility_types: z.array(z.string()),
+        address: z
+          .object({ street: z.string(), city: z.string(), state: z.string(), zip: z.string() })
+          .nullable()
+          .describe("Where the provider practises, nearest the ZIP; null for groups and when upstream gives none"),
+        distance: z
+          .number()
+          .nullable()
+          .describe(
+            "Miles from the ZIP to that address (upstream's provider search); null for groups and when it gave none",
+          ),
+      }),
+    )
+    .describe("Nearest first where a distance is given; then groups, in upstream's order"),
   upstream: UpstreamState,
   notice: UpstreamNotice,
   failedTypes: z.array(z.enum(PROVIDER_TYPE_ORDER)).optional(),
+  paging: z
+    .object({
+      offset: z.number().int().describe("Doctors and facilities skipped (the request's offset)"),
+      page_size: z.number().int().describe("Upstream's page: 25 of each type"),
+      total: z.number().int().describe("Doctors and facilities over all pages, as upstream counts them"),
+    })
+    .describe("Upstream's provider search pages; send offset to page on"),
   sample: z.boolean(),
 });
 

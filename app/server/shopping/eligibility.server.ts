@@ -1,3 +1,4 @@
+import { upstreamProgrammeFlags } from "../../domain/upstream-flags";
 import type { z } from "zod";
 import { estimateHousehold } from "../../domain/household-eligibility";
 import { householdReasons } from "../../domain/household-reasons";
@@ -238,10 +239,8 @@ async function askUpstreamEligibility(request: ShoppingRequest, year: number): P
   }
   if (!best) throw eligibilityUnavailable();
   const result = answer(roundCents(Math.max(0, best.aptc ?? 0)), upstreamCsrLevel(best.csr));
-  // Upstream's own flags for the people it estimated still count.
-  const theirs = own.coverageFamily.map((i) => estimates[i]).filter((e) => e !== undefined);
-  result.is_medicaid_chip ||= theirs.some((e) => Boolean(e.is_medicaid_chip));
-  result.in_coverage_gap ||= theirs.some((e) => Boolean(e.in_coverage_gap));
+  // Upstream's own flags for the people it estimated still count, person by person, never both for one person.
+  Object.assign(result, upstreamProgrammeFlags(own, estimates));
   return result;
 }
 

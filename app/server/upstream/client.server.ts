@@ -21,6 +21,7 @@ import {
   type UpstreamPlan,
   type UpstreamProviderCoverageRow,
   type UpstreamNearbyProvider,
+  type UpstreamProviderSearchPage,
   type UpstreamProviderSuggestion,
 } from "./schemas.server";
 import { callUpstream, clientConfig, currentBudget, resetTransportForTests, transportState } from "./transport.server";
@@ -48,6 +49,7 @@ export type {
   UpstreamProviderCoverageRow,
   UpstreamProviderSuggestion,
   UpstreamNearbyProvider,
+  UpstreamProviderSearchPage,
 };
 export { PROVIDER_TYPES } from "./schemas.server";
 export { MAX_PLAN_IDS_PER_UPSTREAM_CALL };
@@ -193,19 +195,22 @@ export function providersSearch(
   query: string,
   zipcode: string,
   type: Exclude<ProviderType, "Group">,
-): Promise<UpstreamNearbyProvider[]> {
+  offset = 0,
+): Promise<UpstreamProviderSearchPage> {
   const q = normaliseQueryText(query);
   return cachedLookup(
     lookups().autocomplete,
     AUTOCOMPLETE,
-    `providers-search|${type}|${zipcode}|${q.toLowerCase()}`,
+    // "page": answers kept before paging (a bare list) are never read as a page.
+    `providers-search-page|${type}|${zipcode}|${offset}|${q.toLowerCase()}`,
     () =>
       callUpstream(
         {
           operation: "providers.search",
           method: "GET",
           path: "/providers/search",
-          query: { q, zipcode, type },
+          // Upstream pages 25 at a time from `offset` (sent only past the first page).
+          query: { q, zipcode, type, ...(offset > 0 ? { offset } : {}) },
         },
         ProviderSearchResponse,
       ),

@@ -9,6 +9,8 @@ import {
 import {
   distinctDrugSuggestions,
   mergeProviderSuggestions,
+  nearestFirst,
+  PROVIDER_SEARCH_PAGE_SIZE,
   PROVIDER_TYPE_ORDER,
   type ProviderTypeName,
 } from "../../domain/coverage-suggestions";
@@ -87,6 +89,15 @@ export interface ProviderSuggestion {
   facility_types: string[];
   /** Where the provider practises, nearest the ZIP (from /providers/search); null when upstream gave none. */
   address: ProviderAddress | null;
+  /** Miles from the ZIP to that address, as upstream's provider search gives it; null for groups and when it gave none. */
+  distance: number | null;
+}
+/** Upstream's provider search pages (Individual and Facility): 25 a page from `offset`, `total` over all pages. */
+export interface ProviderSearchPaging {
+  offset: number;
+  page_size: number;
+  /** Individual and Facility matches over all pages, as upstream counts them (the types that answered). */
+  total: number;
 }
 export interface ProviderAddress {
   street: string;
@@ -100,6 +111,7 @@ export interface ProviderSuggestionsAnswer {
   notice?: UpstreamNotice;
   /** Provider types whose upstream call failed (only when some did). */
   failedTypes?: ProviderTypeName[];
+  paging: ProviderSearchPaging;
   sample: boolean;
 }
 
@@ -265,6 +277,7 @@ function toProviderSuggestion(p: Suggested): ProviderSuggestion {
     languages: p.languages,
     facility_types: p.facility_types,
     address: addressOf(p),
+    distance: "distance" in p && typeof p.distance === "number" ? p.distance : null,
   };
 }
 
@@ -286,13 +299,25 @@ function inZipState(zip: string) {
  * answers carry an address, so the page can show where each practises), autocomplete
  * for Group (search does not take it). One failing leaves the others' answers.
  */
-export async function suggestProviders(input: { query: string; zip: string }): Promise<ProviderSuggestionsAnswer> {
+export async function suggestProviders(input: {
+  query: string;
+  zip: string;
+  offset?: number;
+}): Promise<ProviderSuggestionsAnswer> {
   const sample = usesSampleUpstream();
+  const offset = input.offset ?? 0;
+  let total = 0;
+  // Groups come from autocomplete, which has no pages: they are on the first page only.
   const settled = await Promise.allSettled(
     PROVIDER_TYPE_ORDER.map((type) =>
       type === "Group"
-        ? providersAutocomplete(input.query, input.zip, type)
-        : providersSearch(input.query, input.zip, type),
+        ? offset > 0
+          ? Promise.resolve([])
+          : providersAutocomplete(input.query, input.zip, type)
+        : providersSearch(input.query, input.zip, type, offset).then((page) => {
+            total += page.total;
+            return page.providers;
+          }),
     ),
   );
   const inState = inZipState(input.zip);
@@ -307,11 +332,14 @@ export async function suggestProviders(input: { query: string; zip: string }): P
       firstFailure ??= result.reason;
     } else throw result.reason;
   });
-  const providers = mergeProviderSuggestions(answers).map(toProviderSuggestion);
+  const providers = nearestFirst(
+    mergeProviderSuggestions(answers, PROVIDER_SEARCH_PAGE_SIZE).map(toProviderSuggestion),
+  );
+  const paging = { offset, page_size: PROVIDER_SEARCH_PAGE_SIZE, total };
   if (firstFailure && failedTypes.length === PROVIDER_TYPE_ORDER.length)
-    return { providers: [], ...failedUpstream(firstFailure), failedTypes, sample };
-  if (failedTypes.length > 0) return { providers, upstream: "partial", failedTypes, sample };
-  return { providers, upstream: "ok", sample };
+    return { providers: [], ...failedUpstream(firstFailure), failedTypes, paging, sample };
+  if (failedTypes.length > 0) return { providers, upstream: "partial", failedTypes, paging, sample };
+  return { providers, upstream: "ok", paging, sample };
 }
 
 // ------------------------------------------------------------- coverage

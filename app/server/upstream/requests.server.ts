@@ -44,6 +44,15 @@ export const ProviderAutocompleteBody = z.object({
     // Exactly five digits, spaces refused: the schema's pattern is the rule (decision 380).
     .regex(/^\d{5}$/, "Send the 5-digit ZIP code."),
   year,
+  offset: z
+    .number({ error: "Send the offset as a number, e.g. 25." })
+    .int("Send the offset as a whole number.")
+    .min(0, "The offset cannot be negative.")
+    .max(10_000, "Use an offset of at most 10,000.")
+    .optional()
+    .describe(
+      "Doctors and facilities to skip: upstream's provider search answers 25 a page (paging.total counts all); groups are on the first page only",
+    ),
 });
 
 export const DrugCoveredBody = z.object({

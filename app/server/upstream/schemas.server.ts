@@ -101,10 +101,14 @@ export const NearbyProviderSchema = z
     distance: n.distance ?? null,
   }));
 export type UpstreamNearbyProvider = z.infer<typeof NearbyProviderSchema>;
+/** One page of a provider search: 25 from `offset`, and `total` over all pages (recorded live answers). */
 export const ProviderSearchResponse = z.union([
-  z.object({ providers: z.array(NearbyProviderSchema).nullish() }).transform((r) => r.providers ?? []),
-  z.array(NearbyProviderSchema),
+  z
+    .object({ providers: z.array(NearbyProviderSchema).nullish(), total: z.number().int().min(0).nullish() })
+    .transform((r) => ({ providers: r.providers ?? [], total: r.total ?? (r.providers ?? []).length })),
+  z.array(NearbyProviderSchema).transform((providers) => ({ providers, total: providers.length })),
 ]);
+export type UpstreamProviderSearchPage = z.infer<typeof ProviderSearchResponse>;
 
 export const ProviderCoverageRowSchema = z.object({
   npi: text,

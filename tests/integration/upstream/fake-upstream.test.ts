@@ -73,10 +73,37 @@ describe("fake upstream: as strict as the real API", () => {
     expect(await get("/market-years")).toEqual({ status: 200, body: { current: 2027, supported: [2027] } });
   });
 
+  it("answers a past plan year it has no data for (2019) with DataNotProvided across the board, as live", async () => {
+    const drugs = await get(
+      `/drugs/covered?drugs=617318,262095&planids=${DALLAS_PLANS.slice(0, 2).join(",")}&year=2019`,
+    );
+    expect(drugs.status).toBe(200);
+    expect(drugs.body.coverage).toHaveLength(4);
+    expect(drugs.body.coverage.every((row: { coverage: string }) => row.coverage === "DataNotProvided")).toBe(true);
+    const providers = await get(`/providers/covered?providerids=1000000004&planids=${DALLAS_PLANS[0]}&year=2019`);
+    expect(providers).toEqual({
+      status: 200,
+      body: {
+        coverage: [
+          {
+            npi: "1000000004",
+            plan_id: DALLAS_PLANS[0],
+            coverage: "DataNotProvided",
+            accepting: "unknown",
+            addresses: [],
+          },
+        ],
+      },
+    });
+  });
+
   it("sends provider_type only (no type), and at most 10 drug suggestions", async () => {
     const providers = (await get("/providers/autocomplete?q=aver&zipcode=75001&type=Individual")).body;
     expect(providers.length).toBeGreaterThan(0);
     for (const p of providers) expect(Object.keys(p)).not.toContain("type");
+    const searched = (await get("/providers/search?q=aver&zipcode=75001&type=Individual")).body;
+    expect(searched.providers.length).toBeGreaterThan(0);
+    for (const n of searched.providers) expect(Object.keys(n.provider)).not.toContain("type");
     const drugs = (await get("/drugs/autocomplete?q=metformin")).body;
     expect(drugs.length).toBeLessThanOrEqual(10);
   });

@@ -163,13 +163,23 @@ describe("POST /api/providers/autocomplete", () => {
     expect(status).toBe(200);
     expect(body.upstream).toBe("ok");
     expect(body.failedTypes).toBeUndefined();
-    // Jordan Avery (1000000020) practises in Phoenix: not offered for a Texas ZIP.
-    expect(body.providers.map((p: { type: string; npi: string }) => [p.type, p.npi])).toEqual([
+    // Jordan Avery (1000000020) practises in Phoenix: not offered for a Texas ZIP. Nearest first
+    // (decision 381): upstream's search answers in its own order, each with its distance in miles.
+    const list = body.providers.map((p: { type: string; npi: string; distance: number | null }) => [
+      p.type,
+      p.npi,
+      p.distance,
+    ]);
+    expect(list.map(([type, npi]: [string, string]) => [type, npi])).toEqual([
       ["Individual", "1000000004"],
-      ["Individual", "1000000012"],
       ["Facility", "1000000046"], // also answered as a Group: listed once
+      ["Individual", "1000000012"],
       ["Facility", "1000000038"],
     ]);
+    const miles = list.map(([, , distance]: [string, string, number]) => distance);
+    expect(miles).toEqual([...miles].sort((a, b) => a - b));
+    expect(miles[0]).toBe(0);
+    expect(body.paging).toEqual({ offset: 0, page_size: 25, total: 5 });
     expect(body.providers[0]).toEqual({
       npi: "1000000004",
       name: "Avery Example",
@@ -180,16 +190,31 @@ describe("POST /api/providers/autocomplete", () => {
       languages: ["English", "Spanish"],
       facility_types: [],
       address: { street: "100 Example St", city: "Addison", state: "TX", zip: "75001" },
+      distance: 0,
     });
     // Averill Stone practises in Dallas and Carrollton: the address nearest 75001 is shown.
-    expect(body.providers[1]).toMatchObject({ accepting: "accepting in some locations" });
-    expect(body.providers[1].address).toMatchObject({ state: "TX" });
+    const averill = body.providers.find((p: { npi: string }) => p.npi === "1000000012");
+    expect(averill).toMatchObject({ accepting: "accepting in some locations" });
+    expect(averill.address).toMatchObject({ state: "TX" });
     // Search (with addresses) for doctors and facilities; autocomplete for groups, which search does not take.
     const search = fake.calls.filter((c) => c.path.endsWith("/providers/search"));
     const autocomplete = fake.calls.filter((c) => c.path.endsWith("/providers/autocomplete"));
     expect(search.map((c) => c.query.type).sort()).toEqual(["Facility", "Individual"]);
     expect(autocomplete.map((c) => c.query.type)).toEqual(["Group"]);
     expect([...search, ...autocomplete].every((c) => c.query.zipcode === "75001" && c.query.q === "aver")).toBe(true);
+  });
+
+  it("pages on with offset: upstream's search gets it, groups (autocomplete, no pages) are on the first page only", async () => {
+    const { status, body } = await callRoute(
+      providersAutocomplete,
+      jsonPost("/api/providers/autocomplete", { query: "aver", zip: "75001", offset: 25 }),
+    );
+    expect(status).toBe(200);
+    expect(body.paging).toEqual({ offset: 25, page_size: 25, total: 5 });
+    expect(body.providers).toEqual([]);
+    const search = fake.calls.filter((c) => c.path.endsWith("/providers/search"));
+    expect(search.map((c) => c.query.offset)).toEqual(["25", "25"]);
+    expect(fake.calls.filter((c) => c.path.endsWith("/providers/autocomplete"))).toEqual([]);
   });
 
   it("still answers from the other two types when one fails", async () => {
