@@ -12,8 +12,8 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { I18nContext, Trans } from "react-i18next";
-import { i18nContextValue, LANGUAGE_NAMES, LANGUAGES, type Language } from "./i18n/i18n";
+import { Trans } from "./i18n/trans";
+import { LANGUAGE_NAMES, LANGUAGES, type Language } from "./i18n/i18n";
 import { resolveLanguage } from "./i18n/language.server";
 import { metaT } from "./i18n/meta";
 import { useLanguage, useT } from "./i18n/use-t";
@@ -166,12 +166,10 @@ function LanguageAlternates({ origin }: { origin: string }) {
 
 export function Layout({ children }: { children: ReactNode }) {
   const lang = useLanguage();
-  // Both values are made once per language (app/i18n): nothing here is built per request.
+  // A plain string in context: useT() and useWords() look up the language's shared translate function.
   return (
     <PageLanguage.Provider value={lang}>
-      <I18nContext.Provider value={i18nContextValue(lang)}>
-        <Document lang={lang}>{children}</Document>
-      </I18nContext.Provider>
+      <Document lang={lang}>{children}</Document>
     </PageLanguage.Provider>
   );
 }

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { Trans } from "react-i18next";
+import { Trans } from "../i18n/trans";
 import { ZipForm } from "../components/zip-form";
 import { useT } from "../i18n/use-t";
 

@@ -7,7 +7,7 @@ import { EligibilitySummary } from "../components/plans/eligibility-summary";
 import { BENEFIT_TABLE_PART, BenefitTableFromText } from "../components/plans/benefit-table";
 import { Prerendered } from "../components/prerendered";
 import { csrWords, metalWords, money, moneyOr, usageShort, useWords } from "../components/plans/format";
-import { Trans } from "react-i18next";
+import { Trans } from "../i18n/trans";
 import { metaT } from "../i18n/meta";
 import { requestLanguage } from "../i18n/language.server";
 import { useLanguage } from "../i18n/use-t";

@@ -29,7 +29,7 @@ import { SbeHandoff } from "../components/plans/sbe-handoff";
 import { useFocusHeading } from "../components/plans/use-focus-heading";
 import { YearlyCostMethod } from "../components/plans/yearly-cost-method";
 import { useWords, type Words } from "../components/plans/format";
-import { Trans } from "react-i18next";
+import { Trans } from "../i18n/trans";
 import { metaT } from "../i18n/meta";
 import { requestLanguage } from "../i18n/language.server";
 import { pathInLanguage } from "../lib/language-url";

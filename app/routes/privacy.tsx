@@ -1,5 +1,5 @@
 import type { MetaFunction } from "@remix-run/node";
-import { Trans } from "react-i18next";
+import { Trans } from "../i18n/trans";
 import { metaT } from "../i18n/meta";
 import { useT } from "../i18n/use-t";
 

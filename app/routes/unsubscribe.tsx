@@ -7,7 +7,7 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { Trans } from "react-i18next";
+import { Trans } from "../i18n/trans";
 import { isLanguage } from "../i18n/i18n";
 import { metaT } from "../i18n/meta";
 import { useT } from "../i18n/use-t";

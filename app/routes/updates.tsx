@@ -7,7 +7,7 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { Trans } from "react-i18next";
+import { Trans } from "../i18n/trans";
 import { isLanguage, tFor } from "../i18n/i18n";
 import { requestLanguage } from "../i18n/language.server";
 import { metaT } from "../i18n/meta";
