@@ -62,6 +62,13 @@ export const Person = z
   .refine((p) => p.expected_babies === undefined || p.is_pregnant, {
     message: "Expected babies are asked only with is_pregnant: true",
     path: ["expected_babies"],
+  })
+  // The same rule in the OpenAPI document (decision 380): is_pregnant true, or no expected_babies.
+  .meta({
+    anyOf: [
+      { required: ["is_pregnant"], properties: { is_pregnant: { enum: [true] } } },
+      { not: { required: ["expected_babies"] } },
+    ],
   });
 
 export const Household = z

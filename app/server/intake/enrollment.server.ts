@@ -40,10 +40,8 @@ export const EnrollmentApplicationInput = z
       .regex(paddedWith(/^\d{5}[A-Z]{2}\d{7}(-\d{2})?$/), {
         error: "A plan id looks like 12345NY0010001 (14 characters, optionally with a -01 variant).",
       })
-      .trim()
-      .regex(/^\d{5}[A-Z]{2}\d{7}(-\d{2})?$/, {
-        error: "A plan id looks like 12345NY0010001 (14 characters, optionally with a -01 variant).",
-      }),
+      // The pattern above holds the trimmed id (a second pattern here would be read as raw).
+      .trim(),
     year: Year,
     place: Place,
     household: Household,

@@ -224,8 +224,8 @@ export const AgentDiscoveryInput = z.object({
   npn: z
     .string({ error: "Enter your National Producer Number." })
     .regex(paddedWith(/^\d{1,10}$/), { error: "Enter your National Producer Number: up to 10 digits." })
-    .trim()
-    .regex(/^\d{1,10}$/, { error: "Enter your National Producer Number: up to 10 digits." }),
+    // The pattern above already holds the trimmed digits to 1-10 (a second pattern here would be read as raw).
+    .trim(),
   licensed_states: z
     .array(
       z

@@ -50,7 +50,8 @@ export { ApiErrorResponse };
 
 type Json = Record<string, unknown>;
 
-const REQUESTS: Record<string, z.ZodType> = {
+/** Request components by name: the zod schema each route validates with (the contract tests compare the two). */
+export const REQUESTS: Record<string, z.ZodType> = {
   ShoppingRequest,
   PlansRequest,
   RenewalRequest,

@@ -29,7 +29,7 @@ function asJsonSchema(node: unknown): unknown {
 }
 
 /** One rule of the schema broken at `path` (a list of property names), or null when it has none to break. */
-function breakOne(value: unknown, schema: Schema, pick: number): unknown {
+export function breakOne(value: unknown, schema: Schema, pick: number): unknown {
   if (schema.type === "object" && value && typeof value === "object" && !Array.isArray(value)) {
     const properties = (schema.properties ?? {}) as Record<string, Schema>;
     const required = (schema.required ?? []) as string[];
@@ -160,6 +160,11 @@ export function requestsFromDocument(
     }
   }
   return out;
+}
+
+/** A document schema as the faker reads it: references resolved, nullable as a type list. */
+export function jsonSchemaOf(schema: unknown, schemas: Record<string, Schema>): unknown {
+  return asJsonSchema(inline(schema, schemas));
 }
 
 /** Component references resolved in place (request schemas are self-contained components). */
