@@ -8,6 +8,8 @@
  * pattern below is a plain scan with no nested quantifier: linear in the input.
  */
 
+import { internalTargets } from "./ssrf";
+
 const MAX_ROUNDS = 3;
 
 const OVERLONG: Record<string, string> = {
@@ -77,12 +79,18 @@ export function decodeEntities(input: string): string {
     .replace(/&([a-z]{2,8});/gi, (m, name: string) => NAMED_ENTITIES[name.toLowerCase()] ?? m);
 }
 
+const CONTROL_ESCAPES: Record<string, string> = { r: "\r", n: "\n", t: "\t" };
+
 export function decodeJsEscapes(input: string): string {
   if (!input.includes("\\")) return input;
-  return input
-    .replace(/\\u\{([0-9a-f]{1,6})\}/gi, (m, hex: string) => codePoint(parseInt(hex, 16), m))
-    .replace(/\\u([0-9a-f]{4})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
-    .replace(/\\x([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return (
+    input
+      // \r \n \t as a JavaScript or JSON string literal reads them (a header injected through one).
+      .replace(/\\([rnt])(?=[\\\w\s-])/g, (_, c: string) => CONTROL_ESCAPES[c]!)
+      .replace(/\\u\{([0-9a-f]{1,6})\}/gi, (m, hex: string) => codePoint(parseInt(hex, 16), m))
+      .replace(/\\u([0-9a-f]{4})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+      .replace(/\\x([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+  );
 }
 
 // Zero-width, soft hyphen and bidi characters: they let "<scr\u200bipt" slip past a literal match.
@@ -92,8 +100,11 @@ const ODD_SPACE = /[\v\f\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]
 // Quotes and backslashes inside a word, which a shell drops: c''at, w"h"oami, c\at.
 const SHELL_QUOTES = /([a-z])(?:''|""|['"\\])(?=[a-z])/gi;
 const ESCAPES = /[%&\\]/;
-// Which values need a view at all.
-const NEEDS_VIEW = /[%&\\\v\f\u0080-\uffff'"]/;
+// Which values need a view at all: escapes, odd characters, and URL-like text (internal hosts, ssrf.ts).
+const NEEDS_VIEW = /[%&\\\v\f\u0080-\uffff'"]|\/\//;
+// A character whose low byte is CR or LF (U+010D, U+560A): HTTP stacks that keep only the low
+// byte of each character have turned them into a line break in a header (the "嘊嘍" trick).
+const LOW_BYTE_BREAK = /[\u0100-\uffff]/g;
 
 /** The decoded view, or undefined when it equals the value (the usual case: plain text). */
 export function decodedView(value: string): string | undefined {
@@ -107,5 +118,13 @@ export function decodedView(value: string): string | undefined {
   // eslint-disable-next-line no-control-regex -- plain ASCII needs no NFKC
   if (!/^[\x00-\x7f]*$/.test(s)) s = s.normalize("NFKC").replace(INVISIBLE, "");
   s = s.replace(ODD_SPACE, " ").replace(SHELL_QUOTES, "$1");
+  if (/[\u0100-\uffff]/.test(s))
+    s = s.replace(LOW_BYTE_BREAK, (c) => {
+      const low = c.charCodeAt(0) & 0xff;
+      return low === 0x0a ? "\n" : low === 0x0d ? "\r" : c;
+    });
+  // Every spelling of an internal address in a URL, in one canonical form (ssrf.ts).
+  const targets = internalTargets(s);
+  if (targets.length > 0) s = `${s}\n${targets.join(" ")}`;
   return s === value ? undefined : s;
 }

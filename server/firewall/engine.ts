@@ -81,10 +81,20 @@ interface WafEvent {
  */
 export const PROSE_FINGERPRINTS = new Set(["nUEn", "nUEn&", "nEnUE", "s&s", "T(1n)"]);
 
+/**
+ * In free text (notes, names, addresses) a libinjection fingerprint blocks only when it has a
+ * string breaking out (s), a comment (c), a stacked statement (;) or a UNION (U): "5 < 6 and 7 > 3"
+ * (1&1) and "Print(2 copies)" are sentences there (issue 30 item 4, docs/decisions/391).
+ */
+const FREE_TEXT_STRONG = /[sc;U]/;
+
 function isProseFingerprint(event: WafEvent): boolean {
   if (event.rule.id !== "crs-942-100") return false;
-  const highlights = (event.rule_matches ?? []).flatMap((m) => (m.parameters ?? []).flatMap((p) => p.highlight ?? []));
-  return highlights.length > 0 && highlights.every((h) => PROSE_FINGERPRINTS.has(h));
+  const parameters = (event.rule_matches ?? []).flatMap((m) => m.parameters ?? []);
+  const highlights = parameters.flatMap((p) => p.highlight ?? []);
+  if (highlights.length === 0) return false;
+  if (highlights.every((h) => PROSE_FINGERPRINTS.has(h))) return true;
+  return parameters.every((p) => p.address === ADDRESS.freeText) && highlights.every((h) => !FREE_TEXT_STRONG.test(h));
 }
 
 export class FirewallEngine {

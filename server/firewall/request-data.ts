@@ -415,6 +415,8 @@ function cookiePart(header: string, budget: Budget): Part {
       budget.beyond(value);
       continue;
     }
+    // A cookie name that is not a plain identifier (`q[$ne]`) is itself inspected, as a query's is.
+    if (key !== "" && !PLAIN_NAME.test(key) && budget.take(key)) cookies[`${key}~name`] = key;
     if (!budget.take(value)) continue;
     cookies[key in cookies ? `${key}#` : key] = readable(value);
     const view = decodedView(value);

@@ -97,8 +97,11 @@ export interface FirewallRuleSet {
  *   and the text headers (the published set reads them only for some rules;
  *   here they reach pages and logs the same way);
  * - free-text fields are read only by rules tagged `confidence: 1`, the
- *   published set's high-confidence ones (libinjection's SQL detector is not
- *   among them: "Ambetter; Select * Health; Oscar" is an insurer list).
+ *   published set's high-confidence ones, and by the SQL injection rules
+ *   (issue 30 item 4): libinjection there blocks only with a fingerprint that
+ *   has a string, a comment, a stacked statement or a UNION (engine.ts,
+ *   FREE_TEXT_STRONG), so "Ambetter; Select * Health; Oscar" and
+ *   "5 < 6 and 7 > 3" stay notes.
  */
 export function buildRuleSet(recommended: RecommendedRuleSet = loadRecommended()): FirewallRuleSet {
   const rules: WafRule[] = [];
@@ -117,7 +120,9 @@ export function buildRuleSet(recommended: RecommendedRuleSet = loadRecommended()
       const readsValues = inputs.some((i) => i.address === ADDRESS.query || i.address === ADDRESS.body);
       if (!readsValues) continue;
       const add = [ADDRESS.pathParams, ADDRESS.cookies, ADDRESS.textHeaders] as string[];
-      if (copy.tags.confidence === "1") add.push(ADDRESS.freeText);
+      // SQL injection rules read free text too (issue 30: a note is stored through SQL as well);
+      // libinjection's weaker fingerprints there block nothing by themselves (engine.ts).
+      if (copy.tags.confidence === "1" || rule.tags.type === "sql_injection") add.push(ADDRESS.freeText);
       for (const address of add) if (!inputs.some((i) => i.address === address)) inputs.push({ address });
     }
     rules.push(copy);

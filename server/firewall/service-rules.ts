@@ -20,6 +20,16 @@ const VALUES = [
   "marketplace.request.headers.text",
 ];
 
+/** Where a URL the service could be made to fetch arrives: values, and the User-Agent among the headers. */
+const SSRF_INPUTS = [
+  "server.request.query",
+  "server.request.body",
+  "server.request.path_params",
+  "server.request.cookies",
+  { address: "marketplace.request.headers.text", key_path: ["user-agent"] },
+  { address: "marketplace.request.headers.text", key_path: ["user-agent~decoded"] },
+];
+
 // Commands a shell injection runs. Everyday words that are also commands need an argument shaped like a shell's.
 const COMMANDS =
   "cat|tac|head|tail|more|less|ls|dir|rm|cp|mv|chmod|chown|touch|echo|printf|find|grep|awk|sed|xxd|base64|kill|" +
@@ -31,6 +41,8 @@ const SHELL_ARG =
   String.raw`(?:-{1,2}[a-zA-Z0-9]|/[\w.~*?-]*|~/|\.\.?/|\.[a-z]\w*|\$[a-zA-Z_{(]|[a-zA-Z]:\\|%[a-zA-Z_]+%|https?://|` +
   String.raw`\d{1,3}(?:\.\d{1,3}){3}|[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|me|sh|xyz|example|ru|cn|site|online)\b|'[^']*'|"[^"]*")`;
 const SEP = String.raw`(?:^|[\n;|&\x60]|\$\()`;
+// A separator actually typed: a value that is only "id", "ls" or "env" is a search, not a command.
+const SEP_NOT_START = String.raw`(?:[\n;|&\x60]|\$\()`;
 const SPACE = String.raw`(?:[ \t]+|\$\{IFS\}|\$IFS\b)`;
 
 function rule(
@@ -38,7 +50,12 @@ function rule(
   type: string,
   name: string,
   regex: string,
-  options: { caseSensitive?: boolean; freeText?: boolean; inputs?: string[]; transformers?: string[] } = {},
+  options: {
+    caseSensitive?: boolean;
+    freeText?: boolean;
+    inputs?: Array<string | { address: string; key_path: string[] }>;
+    transformers?: string[];
+  } = {},
 ): WafRule {
   return {
     id,
@@ -48,7 +65,7 @@ function rule(
       {
         operator: "match_regex",
         parameters: {
-          inputs: (options.inputs ?? VALUES).map((address) => ({ address })),
+          inputs: (options.inputs ?? VALUES).map((input) => (typeof input === "string" ? { address: input } : input)),
           regex,
           options: { case_sensitive: options.caseSensitive ?? false, min_length: 2 },
         },
@@ -64,14 +81,14 @@ export const SERVICE_RULES: WafRule[] = [
     "svc-cmdi-001",
     "command_injection",
     "Shell separator, then a command with a shell-shaped argument",
-    String.raw`${SEP}\s*(?:[\w/]{0,30}/)?(?:${COMMANDS})${SPACE}${SHELL_ARG}`,
+    String.raw`${SEP}\s*(?:[\w/]{0,30}/)?(?:${COMMANDS})${SPACE}(?:(?:\d+|-{1,2}[\w-]+)${SPACE}){0,3}${SHELL_ARG}|${SEP}\s*net${SPACE}(?:user|localgroup|group|share|view|use|stop|start)\b`,
     { caseSensitive: true },
   ),
   rule(
     "svc-cmdi-002",
     "command_injection",
     "Shell separator, then a bare command ending the value or the statement",
-    String.raw`${SEP}\s*(?:[\w/]{0,30}/)?(?:id|whoami|uname|ifconfig|ipconfig|printenv|env|hostname|netstat|ls|pwd|set|dir|systeminfo|ver)\s*(?:$|[;|&\x60)#])`,
+    String.raw`${SEP_NOT_START}\s*(?:[\w/]{0,30}/)?(?:id|whoami|uname|ifconfig|ipconfig|printenv|env|hostname|netstat|ls|pwd|set|dir|systeminfo|ver)\s*(?:$|[;|&\x60)#])`,
     { caseSensitive: true },
   ),
   rule(
@@ -161,5 +178,43 @@ export const SERVICE_RULES: WafRule[] = [
     "A CSS @import of a URL or a string",
     String.raw`@\W*?i\W*?m\W*?p\W*?o\W*?r\W*?t\W*?(?:/\*[^*]*\*/\W*?)?(?:["']|u\W*?r\W*?l\W*?\()`,
     { freeText: true, transformers: ["removeNulls", "urlDecodeUni"] },
+  ),
+  // ---- issue 30: SSRF to internal addresses, NoSQL operators, CRLF (header) injection
+  // decode.ts appends every URL's internal host in canonical form (ssrf.ts: decimal, octal, hex,
+  // IPv6-mapped, user@host), so this one pattern reads every spelling. Not free text: a note may
+  // mention a router's address, and nothing fetches it.
+  rule(
+    "svc-ssrf-001",
+    "ssrf",
+    "A URL whose host is a loopback, private, link-local, metadata or internal address",
+    String.raw`//(?:(?:127|10|0)(?:\.\d{1,3}){3}|172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|192\.168(?:\.\d{1,3}){2}|169\.254(?:\.\d{1,3}){2}|100\.(?:6[4-9]|[7-9]\d|1[01]\d|12[0-7])(?:\.\d{1,3}){2}|192\.0\.0\.\d{1,3}|\[(?:0:){7}[01]\]|\[f[cd][0-9a-f]{0,2}:[0-9a-f:]*\]|\[fe[89ab][0-9a-f]:[0-9a-f:]*\]|(?:[a-z0-9-]+\.)*(?:localhost|internal|svc|cluster\.local)|ip6-(?:localhost|loopback)|metadata|instance-data|kubernetes)(?:[/:?#\\]|$)`,
+    // Not Referer or Origin: a browser sends the site's own address there, which is a loopback
+    // one when the service runs on loopback (tests, a copy on a laptop).
+    { inputs: SSRF_INPUTS },
+  ),
+  // MongoDB query and update operators as a key (`{"$ne": …}`, `search[$ne]=`), never a word:
+  // "$where to apply?" and "Budget: $ne 300" pass.
+  rule(
+    "svc-nosql-001",
+    "nosql_injection",
+    "A MongoDB operator used as a key",
+    String.raw`(?:^|[{,\[]|\[\s*)\s*["']?\$(?:ne|eq|gt|gte|lt|lte|in|nin|regex|options|where|exists|expr|or|and|not|nor|type|elemMatch|all|size|mod|text|jsonSchema|function|accumulator|lookup|comment|slice|natural|set|unset|inc|push|rename|merge|out|graphLookup|unionWith)(?:["']?\s*[:\]]|$)`,
+    { caseSensitive: true },
+  ),
+  rule(
+    "svc-nosql-002",
+    "nosql_injection",
+    "A quote breaking out into server-side JavaScript ($where, mapReduce) or a shell call on db",
+    String.raw`['"]\s*(?:;|\|\||&&)\s*(?:return\b|this\.|sleep\s*\(|while\s*\(|for\s*\(|db\.|['"][^'"]{0,20}['"]\s*[=!]==?)|\bdb\.(?:[a-zA-Z_]\w*\.)?(?:find|findOne|insert|insertOne|update|remove|drop|dropDatabase|aggregate|mapReduce|getCollectionNames|getCollection|getSiblingDB|eval|runCommand|adminCommand)\s*\(|\bthis\.[a-zA-Z_]\w*\.(?:match|length|charAt|startsWith)\b`,
+    { freeText: false },
+  ),
+  // A line break followed by a header or a request or status line: response splitting, header
+  // injection, request smuggling. After decoding (percent, entities, \r\n escapes, the low-byte
+  // characters); not free text, where a note has lines like "Location: Brooklyn".
+  rule(
+    "svc-crlf-001",
+    "http_protocol_violation",
+    "A line break, then an HTTP header, request line or status line",
+    String.raw`[\r\n][\t ]*(?:[a-z][a-z0-9-]{1,40}[\t ]*:|(?:get|post|put|head|delete|options|patch|connect|trace)[\t ]+\S+[\t ]+http/|http/\d(?:\.\d)?[\t ]+\d{3}\b)`,
   ),
 ];

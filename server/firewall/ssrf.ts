@@ -1,0 +1,199 @@
+/**
+ * Server-side request forgery to internal addresses (issue 30 item 4): the
+ * hosts a URL-like value could make a server fetch, read the way the lenient
+ * URL parsers behind fetch libraries, proxies and redirect followers read
+ * them, and put in one canonical form so that one rule (svc-ssrf-001 in
+ * service-rules.ts) recognises every spelling of an internal address:
+ *
+ * - IPv4 as inet_aton reads it: 1 to 4 parts, each decimal, octal (leading 0)
+ *   or hex (0x): `2130706433`, `0177.1`, `0x7f.0.0.1` are 127.0.0.1;
+ * - IPv6 in brackets, `::` compressed or not, with an embedded IPv4 tail, and
+ *   IPv4-mapped (`::ffff:7f00:1`) read as the IPv4 address it maps;
+ * - percent-encoding, Unicode compatibility forms (`①②⑦.⓪.⓪.①`, full-width
+ *   digits and dots) and a trailing dot undone, upper case lowered;
+ * - user@host tricks: each host a parser might take (after the last `@` of the
+ *   authority, before a `#` or `?` or not, and before the `@`) is a candidate.
+ *
+ * Internal: loopback, "this network" (0/8), private (10/8, 172.16/12,
+ * 192.168/16), link-local with the cloud metadata address 169.254.169.254,
+ * shared address space (100.64/10, Alibaba's metadata 100.100.100.200),
+ * IPv6 loopback, unspecified, unique-local (fc00::/7, AWS's fd00:ec2::254)
+ * and link-local, and the names localhost, *.localhost, ip6-localhost,
+ * ip6-loopback, metadata, *.internal (metadata.google.internal) and the
+ * Kubernetes API service. Everything here is a linear scan: no regular
+ * expression with nested quantifiers runs over a request.
+ */
+
+/** `scheme://` or a scheme-relative `//` at the start of a value or after a separator. */
+const URL_START = /(?:\b[a-z][a-z0-9+.-]{0,15}:)?[/\\]{2,}/gi;
+
+const INTERNAL_NAMES = new Set(["localhost", "ip6-localhost", "ip6-loopback", "metadata", "instance-data"]);
+const INTERNAL_SUFFIXES = [".localhost", ".internal", ".svc", ".cluster.local"];
+
+function parsePart(part: string): number | undefined {
+  if (part === "") return undefined;
+  if (/^0x[0-9a-f]*$/i.test(part)) return part.length === 2 ? 0 : parseInt(part.slice(2), 16);
+  if (/^0[0-7]+$/.test(part)) return parseInt(part, 8);
+  if (/^\d+$/.test(part)) return parseInt(part, 10);
+  return undefined;
+}
+
+/** IPv4 as inet_aton reads it (1-4 parts, the last filling the remaining bytes), or undefined. */
+export function parseIPv4(host: string): number[] | undefined {
+  const parts = host.split(".");
+  if (parts.length > 4) return undefined;
+  const nums: number[] = [];
+  for (const p of parts) {
+    const n = parsePart(p);
+    if (n === undefined || !Number.isFinite(n)) return undefined;
+    nums.push(n);
+  }
+  const last = nums.pop()!;
+  if (nums.some((n) => n > 255) || last >= 2 ** (8 * (4 - nums.length))) return undefined;
+  const bytes = [...nums];
+  const rest = 4 - nums.length;
+  for (let i = rest - 1; i >= 0; i--) bytes.push(Math.floor(last / 2 ** (8 * i)) % 256);
+  return bytes;
+}
+
+/** IPv6 (without brackets) as eight 16-bit groups, or undefined. */
+export function parseIPv6(host: string): number[] | undefined {
+  let text = host.split("%")[0]!; // a zone id (`fe80::1%eth0`)
+  const lastColon = text.lastIndexOf(":");
+  if (lastColon !== -1 && text.slice(lastColon + 1).includes(".")) {
+    // An embedded IPv4 tail (`::ffff:127.0.0.1`) as the two groups it stands for.
+    const v4 = parseIPv4(text.slice(lastColon + 1));
+    if (!v4) return undefined;
+    const hex = (hi: number, lo: number) => (hi * 256 + lo).toString(16);
+    text = `${text.slice(0, lastColon + 1)}${hex(v4[0]!, v4[1]!)}:${hex(v4[2]!, v4[3]!)}`;
+  }
+  const halves = text.split("::");
+  if (halves.length > 2) return undefined;
+  const read = (s: string) =>
+    s === "" ? [] : s.split(":").map((g) => (/^[0-9a-f]{1,4}$/i.test(g) ? parseInt(g, 16) : NaN));
+  const head = read(halves[0]!);
+  const rear = halves.length === 2 ? read(halves[1]!) : [];
+  let groups: number[];
+  if (halves.length === 2) {
+    if (head.length + rear.length > 7) return undefined;
+    groups = [...head, ...new Array<number>(8 - head.length - rear.length).fill(0), ...rear];
+  } else {
+    if (head.length !== 8) return undefined;
+    groups = head;
+  }
+  return groups.some((g) => Number.isNaN(g)) ? undefined : groups;
+}
+
+function internalIPv4([a, b, c, d]: number[]): boolean {
+  return (
+    a === 127 ||
+    a === 0 ||
+    a === 10 ||
+    (a === 172 && b! >= 16 && b! <= 31) ||
+    (a === 192 && b === 168) ||
+    (a === 169 && b === 254) ||
+    (a === 100 && b! >= 64 && b! <= 127) ||
+    (a === 192 && b === 0 && c === 0) || // IETF protocol assignments (192.0.0.192: Oracle Cloud metadata)
+    (a === 255 && b === 255 && c === 255 && d === 255)
+  );
+}
+
+/** The canonical form of an internal host, or undefined when the host is not internal (or not read). */
+export function internalHost(raw: string): string | undefined {
+  let host = raw;
+  if (host.includes("%")) {
+    try {
+      host = decodeURIComponent(host);
+    } catch {
+      // keep the text as sent
+    }
+  }
+  // eslint-disable-next-line no-control-regex -- plain ASCII needs no NFKC
+  if (!/^[\x00-\x7f]*$/.test(host)) host = host.normalize("NFKC").replace(/[\u3002\uff0e\uff61]/g, ".");
+  host = host.toLowerCase();
+  // A parser stops at a NUL or a space: what follows is not the host.
+  const stop = host.search(/[\0\s]/);
+  if (stop !== -1) host = host.slice(0, stop);
+  if (host.endsWith(".")) host = host.slice(0, -1);
+  if (host.startsWith("[")) {
+    const end = host.indexOf("]");
+    const groups = parseIPv6(host.slice(1, end === -1 ? undefined : end));
+    if (!groups) return undefined;
+    const mapped = groups.slice(0, 5).every((g) => g === 0) && (groups[5] === 0xffff || groups[5] === 0);
+    if (mapped && (groups[5] === 0xffff || groups[6] !== 0)) {
+      const v4 = [groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255];
+      if (internalIPv4(v4)) return v4.join(".");
+    }
+    const first = groups[0]!;
+    const loopOrAny = groups.slice(0, 7).every((g) => g === 0) && groups[7]! <= 1;
+    if (loopOrAny || (first & 0xfe00) === 0xfc00 || (first & 0xffc0) === 0xfe80)
+      return `[${groups.map((g) => g.toString(16)).join(":")}]`;
+    return undefined;
+  }
+  const colon = host.lastIndexOf(":");
+  if (colon !== -1) host = host.slice(0, colon);
+  if (host.endsWith(".")) host = host.slice(0, -1);
+  const v4 = parseIPv4(host);
+  if (v4) return internalIPv4(v4) ? v4.join(".") : undefined;
+  if (INTERNAL_NAMES.has(host) || INTERNAL_SUFFIXES.some((s) => host.endsWith(s))) return host;
+  if (host === "kubernetes" || host.startsWith("kubernetes.default")) return host;
+  return undefined;
+}
+
+/** The hosts a parser might take from the authority that starts at `from` (after `//`). */
+function candidateHosts(value: string, from: number): string[] {
+  // The authority as the strictest parsers see it (up to /, \, ? or #) and as lenient ones do (up to / or \).
+  let strictEnd = value.length;
+  let lenientEnd = value.length;
+  for (let i = from; i < value.length; i++) {
+    const c = value[i]!;
+    if ((c === "?" || c === "#") && strictEnd === value.length) strictEnd = i;
+    if (c === "/" || c === "\\" || c === " " || c === "\n" || c === "\r" || c === "\t") {
+      lenientEnd = i;
+      strictEnd = Math.min(strictEnd, i);
+      break;
+    }
+  }
+  const out = new Set<string>();
+  for (const end of [strictEnd, lenientEnd]) {
+    const authority = value.slice(from, end);
+    const at = authority.lastIndexOf("@");
+    out.add(at === -1 ? authority : authority.slice(at + 1));
+    if (at !== -1) {
+      // `http://127.0.0.1%2F@example.com/`: a parser that decodes first ends the host at the slash.
+      out.add(authority.slice(0, authority.indexOf("@")));
+    }
+  }
+  return [...out].filter((h) => h !== "");
+}
+
+/**
+ * The canonical internal targets of the URL-like parts of a value (`scheme://…` or `//…`), as
+ * `//host/` each; empty when none is internal. A decoded host that itself holds a slash
+ * (`127.0.0.1%2F@…`) is read up to it.
+ */
+export function internalTargets(value: string): string[] {
+  if (!value.includes("//") && !value.includes("\\\\") && !value.includes("/\\") && !value.includes("\\/")) return [];
+  const out: string[] = [];
+  for (const m of value.matchAll(URL_START)) {
+    for (const candidate of candidateHosts(value, m.index + m[0].length)) {
+      const decoded = candidate.includes("%") ? safeDecode(candidate) : candidate;
+      const host = decoded.split(/[/\\?#]/)[0]!;
+      const internal = internalHost(host);
+      if (internal !== undefined) {
+        out.push(`//${internal}/`);
+        break;
+      }
+    }
+    if (out.length >= 4) break;
+  }
+  return out;
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
