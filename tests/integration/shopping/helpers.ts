@@ -74,6 +74,15 @@ export function copyPlanYear(db: Database.Database, from: number, to: number): v
   }
 }
 
+/** Delete every year-keyed row of plan year `year` (a store that holds the other years only). */
+export function dropPlanYear(db: Database.Database, year: number): void {
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>;
+  for (const { name } of tables) {
+    const columns = (db.prepare(`PRAGMA table_info("${name}")`).all() as Array<{ name: string }>).map((c) => c.name);
+    if (columns.includes("plan_year")) db.prepare(`DELETE FROM "${name}" WHERE plan_year = ?`).run(year);
+  }
+}
+
 // ---------------------------------------------------------------- route calls
 
 type RouteArgs = { request: Request; params: Record<string, string | undefined>; context: unknown };

@@ -4,22 +4,31 @@ import * as plansRoute from "../../../app/routes/api.plans";
 import { ApiError } from "../../../app/server/platform/api.server";
 import { openPlanStore, type PlanStore } from "../../../app/server/plan-store/plan-store.server";
 import { resolvePlanYear } from "../../../app/server/shopping/plan-year.server";
-import { TEST_PLAN_STORE } from "../../helpers/server";
-import { configureShopping, editedStoreCopy, getJson, postJson } from "../../integration/shopping/helpers";
+import {
+  configureShopping,
+  dropPlanYear,
+  editedStoreCopy,
+  getJson,
+  postJson,
+} from "../../integration/shopping/helpers";
 
 /**
  * `year` defaults to the plan year being shopped on the request date: from
  * 1 November (US Eastern calendar), next year's when its data is loaded
- * (spec decision 3; docs/decisions/017 and 090). Real plan stores: the test
- * store (2027 only) and a copy that also holds one 2026 plan.
+ * (spec decision 3; docs/decisions/017 and 090). Real plan stores: a copy of
+ * the test store with its 2026 rows removed (2027 only) and a copy whose 2026
+ * year holds one plan.
  */
 let only2027: PlanStore;
+let only2027Copy: { file: string; remove(): void };
 let both: PlanStore;
 let bothCopy: { file: string; remove(): void };
 
 beforeAll(() => {
-  only2027 = openPlanStore(TEST_PLAN_STORE);
+  only2027Copy = editedStoreCopy((db) => dropPlanYear(db, 2026));
+  only2027 = openPlanStore(only2027Copy.file);
   bothCopy = editedStoreCopy((db) => {
+    dropPlanYear(db, 2026);
     db.exec(`CREATE TEMP TABLE one AS SELECT * FROM plans WHERE plan_id = '10101TX0010001';
              UPDATE one SET plan_year = 2026;
              INSERT INTO plans SELECT * FROM one;`);
@@ -28,6 +37,7 @@ beforeAll(() => {
 });
 afterAll(() => {
   only2027.close();
+  only2027Copy.remove();
   both.close();
   bothCopy.remove();
 });
@@ -93,7 +103,7 @@ describe("resolvePlanYear with explicit request dates", () => {
 });
 
 describe("the routes without a year, on a mocked clock", () => {
-  beforeAll(() => configureShopping({ planStore: TEST_PLAN_STORE }));
+  beforeAll(() => configureShopping({ planStore: only2027Copy.file }));
   afterEach(() => vi.useRealTimers());
 
   it("on 21 November 2026 /api/counties and /api/plans answer for 2027", async () => {
