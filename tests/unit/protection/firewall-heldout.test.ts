@@ -1,0 +1,126 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { FirewallEngine } from "../../../server/firewall/engine";
+import { ALL_FAMILIES, attackCorpus, benignCorpus, headerCorpus, type Family } from "../../fixtures/firewall/corpus";
+import {
+  FREE_TEXT_LOCATIONS,
+  LOCATIONS,
+  measure,
+  requestWith,
+  type Measurement,
+} from "../../fixtures/firewall/measure";
+import { heldOutOf } from "../../fixtures/firewall/split";
+
+/**
+ * Issue 30 item 4: the firewall measured on what it was not tuned on. The held-out part of every
+ * corpus (tests/fixtures/firewall/split.ts: at least a third, fixed by a committed seed, never
+ * looked at while changing rules) through the engine in every place a value reaches the service.
+ * The floors are the block rates reached on 2026-11-27 (docs/firewall.md): a rule change that
+ * lowers one fails here. The issue's targets are ≥ 95 % in structured places for every family and
+ * ≥ 80 % of SQLi and XSS in free text; where a floor is under a target, docs/firewall.md says so.
+ * The public corpora (public/, read from local snapshots) are measured by `npm run firewall:measure`.
+ * A generous budget: a loaded machine must not turn an overrun into a pass (firewall-overrun.test.ts
+ * covers the budget itself).
+ */
+
+/** Held-out floors in path, query, header, cookie, JSON, form and multipart, by family. */
+const STRUCTURED_FLOORS: Record<Family, number> = {
+  sqli: 0.95,
+  xss: 0.95,
+  cmdi: 0.95,
+  traversal: 0.95,
+  ssrf: 0.95,
+  nosql: 0.95,
+  crlf: 0.88,
+};
+/** Held-out floors in the forms' free-text fields (notes, names, addresses). */
+const FREE_TEXT_FLOORS: Partial<Record<Family, number>> = { sqli: 0.9, xss: 0.95 };
+
+let engine: FirewallEngine;
+let m: Measurement;
+
+beforeAll(async () => {
+  engine = new FirewallEngine(undefined, 1_000_000, false);
+  m = await measure(engine, { split: "held-out", families: ALL_FAMILIES });
+}, 60_000);
+
+const rate = ([blocked, tested]: [number, number]) => (tested === 0 ? 0 : blocked / tested);
+
+describe("the held-out split", () => {
+  it("holds out at least a third of every corpus, the same strings on every run", () => {
+    const all = attackCorpus("all");
+    const held = attackCorpus("held-out");
+    const tuning = attackCorpus("tuning");
+    for (const family of ALL_FAMILIES) {
+      const base = all[family].filter((s) => !s.includes("\f"));
+      expect(heldOutOf(base).size / new Set(base).size, family).toBeGreaterThanOrEqual(1 / 3);
+      // No string is on both sides.
+      expect(
+        held[family].filter((s) => tuning[family].includes(s)),
+        family,
+      ).toEqual([]);
+    }
+    const benignAll = benignCorpus("all");
+    for (const [group, list] of Object.entries(benignAll))
+      expect(heldOutOf(list).size / new Set(list).size, group).toBeGreaterThanOrEqual(1 / 3);
+    expect(attackCorpus("held-out")).toEqual(held);
+  });
+});
+
+describe("held-out attacks", () => {
+  for (const family of ALL_FAMILIES)
+    for (const location of LOCATIONS)
+      it(`blocks at least ${STRUCTURED_FLOORS[family] * 100} % of held-out ${family} in ${location}`, () => {
+        const got = m.detection[family][location];
+        expect(got[1]).toBeGreaterThanOrEqual(8);
+        expect(rate(got), `${got[0]}/${got[1]}`).toBeGreaterThanOrEqual(STRUCTURED_FLOORS[family]);
+      });
+
+  for (const [family, floor] of Object.entries(FREE_TEXT_FLOORS) as Array<[Family, number]>)
+    for (const location of FREE_TEXT_LOCATIONS)
+      it(`blocks at least ${floor * 100} % of held-out ${family} in ${location}`, () => {
+        const got = m.detection[family][location];
+        expect(rate(got), `${got[0]}/${got[1]}`).toBeGreaterThanOrEqual(floor);
+      });
+
+  it("blocks the held-out attack headers", () => {
+    const { attacks } = headerCorpus("held-out");
+    expect(attacks.length).toBeGreaterThanOrEqual(5);
+    for (const [name, value] of attacks)
+      expect(engine.inspect({ url: "/", headers: { [name.toLowerCase()]: value } }).blocked, name).toBe(true);
+  });
+});
+
+describe("held-out benign strings", () => {
+  for (const location of LOCATIONS)
+    it(`blocks none of the held-out strings typed into search and structured fields, in ${location}`, () => {
+      const { blocked, tested } = m.placed[location];
+      expect(tested).toBeGreaterThan(150);
+      expect(blocked).toBe(0);
+    });
+
+  for (const location of FREE_TEXT_LOCATIONS)
+    it(`blocks none of the held-out benign strings in ${location}`, () => {
+      const { blocked, tested } = m.falsePositives[location];
+      expect(tested).toBeGreaterThan(400);
+      expect(blocked).toBe(0);
+    });
+
+  for (const location of LOCATIONS)
+    it(`blocks at most 0.1 % of every held-out benign string put in ${location}, notes included`, () => {
+      // "5 < 6 and 7 > 3" is a boolean injection into a numeric field (docs/decisions/280).
+      const { blocked, tested } = m.falsePositives[location];
+      expect(blocked / tested).toBeLessThanOrEqual(0.0025);
+    });
+
+  it("passes the held-out benign headers", () => {
+    for (const [name, value] of headerCorpus("held-out").benign)
+      expect(engine.inspect({ url: "/", headers: { [name.toLowerCase()]: value } }).blocked, name).toBe(false);
+  });
+
+  it('passes the searches "id", "ls" and "env" in a query (issue 30), and still blocks them as commands', async () => {
+    for (const value of ["id", "ls", "env"]) {
+      expect(engine.inspect((await requestWith(value, "query"))!).blocked, value).toBe(false);
+      expect(engine.inspect((await requestWith(`; ${value}`, "query"))!).blocked, `; ${value}`).toBe(true);
+    }
+  });
+});
