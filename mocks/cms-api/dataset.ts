@@ -122,6 +122,20 @@ function csvRows(dir: string, name: string, delimiter = ","): Array<Record<strin
   return text === null ? [] : parseCsv(text, delimiter);
 }
 
+/**
+ * A year-keyed PUF's rows from the folder and its plan-year folders (`2026/`, as
+ * the seed reads them): the live API serves every year it holds, not only the newest.
+ */
+function yearRows(dir: string, name: string): Array<Record<string, string>> {
+  const yearDirs = existsSync(dir)
+    ? readdirSync(dir, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory() && /^\d{4}$/.test(entry.name))
+        .map((entry) => path.join(dir, entry.name))
+        .sort()
+    : [];
+  return [dir, ...yearDirs].flatMap((folder) => csvRows(folder, name));
+}
+
 /** `$6,000 ` → 6000; `Not Applicable` / empty → null. */
 export function parseMoney(value: string | undefined): number | null {
   if (!value) return null;
@@ -161,7 +175,7 @@ const yes = (v: string | undefined) => (v ?? "").trim().toLowerCase() === "yes";
 
 function loadPlans(dir: string): FakePlan[] {
   const byKey = new Map<string, { row: Record<string, string>; preferred: boolean }>();
-  for (const row of csvRows(dir, "plan-attributes-puf.csv")) {
+  for (const row of yearRows(dir, "plan-attributes-puf.csv")) {
     if (!(row.marketcoverage ?? "").toLowerCase().startsWith("individual")) continue;
     if (yes(row.dentalonlyplan)) continue;
     const id = row.standardcomponentid;
@@ -206,7 +220,7 @@ const SENTINEL_RATE = 9999;
 
 function loadRates(dir: string): Map<string, RateTable[]> {
   const rates = new Map<string, RateTable[]>();
-  for (const row of csvRows(dir, "rate-puf.csv")) {
+  for (const row of yearRows(dir, "rate-puf.csv")) {
     const age = (row.age ?? "").trim();
     if (!age || age.toLowerCase() === "family option") continue;
     const rate = Number(row.individualrate);
@@ -226,7 +240,7 @@ function loadRates(dir: string): Map<string, RateTable[]> {
 }
 
 function loadServiceAreas(dir: string): ServiceAreaRow[] {
-  return csvRows(dir, "service-area-puf.csv")
+  return yearRows(dir, "service-area-puf.csv")
     .filter((row) => !yes(row.dentalonlyplan))
     .map((row) => ({
       year: Number(row.businessyear),

@@ -8,6 +8,7 @@ import {
   child,
   configureShopping,
   copyPlanYear,
+  dropPlanYear,
   editedStoreCopy,
   guideline2026,
   PLACES,
@@ -234,10 +235,13 @@ describe("household facts the calculation reads", () => {
 });
 
 describe("the Essential Plan limit in force on the coverage date (250% until 2026-06-30, 200% from 2026-07-01)", () => {
-  // The sample holds only 2027: a private store copy holds the same plans and rates as 2026 too.
+  // A private store copy whose 2026 holds the same plans and rates as 2027 (the sample's own 2026 rows set aside).
   let store: { file: string; remove(): void };
   beforeAll(() => {
-    store = editedStoreCopy((db) => copyPlanYear(db, 2027, 2026));
+    store = editedStoreCopy((db) => {
+      dropPlanYear(db, 2026);
+      copyPlanYear(db, 2027, 2026);
+    });
     configureShopping({ planStore: store.file, upstreamUrl: fake.url });
   });
   afterAll(() => {

@@ -247,7 +247,9 @@ describe("4. Medicare", () => {
     // Told the 66-year-old has no premium-free Part A: both are priced and credited.
     const both = await post(
       "/api/plans",
-      ask(DALLAS, [{ age: 64 }, { age: 66, medicare_eligible: false }], 60_000, { limit: 500 }),
+      ask(DALLAS, [{ age: 64 }, { age: 66, relationship: "spouse", medicare_eligible: false }], 60_000, {
+        limit: 500,
+      }),
     );
     expect(both.body.eligibility.medicare_members).toEqual([]);
     expect(both.body.eligibility.aptc).toBe(cents(secondLowestSilver(both.body.plans) - 475));
