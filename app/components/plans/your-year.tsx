@@ -1,5 +1,5 @@
 import { INTL_LOCALES, type Language } from "../../i18n/i18n";
-import { money, usageShort, useWords, type Words } from "./format";
+import { money, tierWords, usageShort, useWords, type Words } from "./format";
 
 /**
  * "Your year" (issue 26; docs/yearly-cost.md): the shopper's own yearly cost of a plan with their
@@ -83,7 +83,7 @@ function drugNote(d: YourYear["parts"]["drugs"][number], year: YourYear, w: Word
     const range = year.unknowns.find((u) => u.kind === "drug_coverage" && u.rxcui === d.rxcui);
     if (range?.low !== undefined && range.high !== undefined)
       notes.push(w.t("myYear.unknown", { low: dollars(range.low, w.lang), high: dollars(range.high, w.lang) }));
-  } else if (d.tier) notes.push(w.t("myYear.tier", { tier: d.tier.toLowerCase().replace(/-/g, " ") }));
+  } else if (d.tier) notes.push(w.t("myYear.tier", { tier: tierWords(d.tier, w) ?? d.tier }));
   if (d.prior_authorization) notes.push(w.t("myYear.priorAuth"));
   if (d.step_therapy) notes.push(w.t("myYear.stepTherapy"));
   return notes.join("; ");
