@@ -58,6 +58,14 @@ function codePoint(n: number, fallback: string): string {
 export function percentDecode(input: string): string {
   if (!input.includes("%")) return input;
   let s = input.replace(/%(?:c0%ae|c0%af|c0%5c|c1%9c|c1%1c|e0%80%ae)/gi, (m) => OVERLONG[m.toLowerCase()] ?? m);
+  // Any other overlong UTF-8 form of an ASCII character (%c0%XX, %c1%XX, %e0%80%XX, %e0%81%XX):
+  // lenient decoders read them as the character; a strict one refuses them.
+  s = s.replace(/%c([01])%([89ab][0-9a-f])/gi, (_, hi: string, lo: string) =>
+    String.fromCharCode(((Number(hi) & 1) << 6) | (parseInt(lo, 16) & 0x3f)),
+  );
+  s = s.replace(/%e0%8([01])%([89ab][0-9a-f])/gi, (_, hi: string, lo: string) =>
+    String.fromCharCode(((Number(hi) & 1) << 6) | (parseInt(lo, 16) & 0x3f)),
+  );
   s = s.replace(/%u([0-9a-f]{4})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
   return s.replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
     try {
@@ -99,9 +107,11 @@ const INVISIBLE = /[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/g;
 const ODD_SPACE = /[\v\f\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/g;
 // Quotes and backslashes inside a word, which a shell drops: c''at, w"h"oami, c\at.
 const SHELL_QUOTES = /([a-z])(?:''|""|['"\\])(?=[a-z])/gi;
+// Expansions a shell makes empty inside a word: who$()ami, w$@hoami, wh${x}oami, wh$1oami.
+const SHELL_NOOPS = /([a-z])(?:\$\(\)|\$@|\$\*|\$\{\w{0,8}\}|\$\d)(?=[a-z])/gi;
 const ESCAPES = /[%&\\]/;
 // Which values need a view at all: escapes, odd characters, and URL-like text (internal hosts, ssrf.ts).
-const NEEDS_VIEW = /[%&\\\v\f\u0080-\uffff'"]|\/\//;
+const NEEDS_VIEW = /[%&\\\v\f\u0080-\uffff'"$]|\/\//;
 // A character whose low byte is CR or LF (U+010D, U+560A): HTTP stacks that keep only the low
 // byte of each character have turned them into a line break in a header (the "嘊嘍" trick).
 const LOW_BYTE_BREAK = /[\u0100-\uffff]/g;
@@ -117,7 +127,9 @@ export function decodedView(value: string): string | undefined {
   }
   // eslint-disable-next-line no-control-regex -- plain ASCII needs no NFKC
   if (!/^[\x00-\x7f]*$/.test(s)) s = s.normalize("NFKC").replace(INVISIBLE, "");
-  s = s.replace(ODD_SPACE, " ").replace(SHELL_QUOTES, "$1");
+  s = s.replace(ODD_SPACE, " ").replace(SHELL_QUOTES, "$1").replace(SHELL_NOOPS, "$1");
+  // Division slash and set minus, which NFKC keeps: path separators to IIS-era decoders.
+  if (/[\u2215\u2216\u2044\u29f5]/.test(s)) s = s.replace(/[\u2215\u2044]/g, "/").replace(/[\u2216\u29f5]/g, "\\");
   if (/[\u0100-\uffff]/.test(s))
     s = s.replace(LOW_BYTE_BREAK, (c) => {
       const low = c.charCodeAt(0) & 0xff;

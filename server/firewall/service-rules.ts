@@ -35,15 +35,18 @@ const COMMANDS =
   "cat|tac|head|tail|more|less|ls|dir|rm|cp|mv|chmod|chown|touch|echo|printf|find|grep|awk|sed|xxd|base64|kill|" +
   "crontab|useradd|passwd|mkfifo|tar|unzip|ps|xargs|nohup|env|printenv|id|whoami|uname|ifconfig|ipconfig|hostname|" +
   "netstat|wget|curl|nc|ncat|netcat|telnet|tftp|ftp|nslookup|ping|dig|socat|ssh|scp|bash|sh|zsh|ksh|dash|python[23]?|" +
-  "perl|ruby|php|node|lua|powershell|pwsh|cmd|busybox|certutil|net|sleep|timeout|nmap|systeminfo|set";
+  "perl|ruby|php|node|lua|powershell|pwsh|cmd|busybox|certutil|net|sleep|timeout|nmap|systeminfo|set|tee|dd|od|" +
+  "strings|chgrp|ln|mkdir|sudo|su|systemctl|gawk|nawk|base32|gzip|bzip2|xz|zcat|openssl|lsof|traceroute|tcpdump|" +
+  "iptables|usermod|getent|lsb_release|uptime|pkill|killall|pgrep|tasklist|wmic|reg|bitsadmin|cscript|wscript|mshta|" +
+  "rundll32|regsvr32|whoami";
 // An argument only a command line has: an option, a path, a dot file, a variable, a drive, a host or an address.
 const SHELL_ARG =
   String.raw`(?:-{1,2}[a-zA-Z0-9]|/[\w.~*?-]*|~/|\.\.?/|\.[a-z]\w*|\$[a-zA-Z_{(]|[a-zA-Z]:\\|%[a-zA-Z_]+%|https?://|` +
   String.raw`\d{1,3}(?:\.\d{1,3}){3}|[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|me|sh|xyz|example|ru|cn|site|online)\b|'[^']*'|"[^"]*")`;
-const SEP = String.raw`(?:^|[\n;|&\x60]|\$\()`;
+const SEP = String.raw`(?:^|[\r\n;|&\x60]|\$\()`;
 // A separator actually typed: a value that is only "id", "ls" or "env" is a search, not a command.
-const SEP_NOT_START = String.raw`(?:[\n;|&\x60]|\$\()`;
-const SPACE = String.raw`(?:[ \t]+|\$\{IFS\}|\$IFS\b)`;
+const SEP_NOT_START = String.raw`(?:[\r\n;|&\x60]|\$\()`;
+const SPACE = String.raw`(?:[ \t]+|\$\{IFS\}|\$IFS\b(?:\$\d)?|<)`;
 
 function rule(
   id: string,
@@ -81,7 +84,7 @@ export const SERVICE_RULES: WafRule[] = [
     "svc-cmdi-001",
     "command_injection",
     "Shell separator, then a command with a shell-shaped argument",
-    String.raw`${SEP}\s*(?:[\w/]{0,30}/)?(?:${COMMANDS})${SPACE}(?:(?:\d+|-{1,2}[\w-]+)${SPACE}){0,3}${SHELL_ARG}|${SEP}\s*net${SPACE}(?:user|localgroup|group|share|view|use|stop|start)\b`,
+    String.raw`${SEP}\s*(?:[\w/]{0,30}/)?(?:${COMMANDS})${SPACE}(?:(?:\d+|-{1,2}[\w-]+|\+[rwxXst]{1,4})${SPACE}){0,3}${SHELL_ARG}|${SEP}\s*net${SPACE}(?:user|localgroup|group|share|view|use|stop|start)\b`,
     { caseSensitive: true },
   ),
   rule(
@@ -205,7 +208,7 @@ export const SERVICE_RULES: WafRule[] = [
     "svc-nosql-002",
     "nosql_injection",
     "A quote breaking out into server-side JavaScript ($where, mapReduce) or a shell call on db",
-    String.raw`['"]\s*(?:;|\|\||&&)\s*(?:return\b|this\.|sleep\s*\(|while\s*\(|for\s*\(|db\.|['"][^'"]{0,20}['"]\s*[=!]==?)|\bdb\.(?:[a-zA-Z_]\w*\.)?(?:find|findOne|insert|insertOne|update|remove|drop|dropDatabase|aggregate|mapReduce|getCollectionNames|getCollection|getSiblingDB|eval|runCommand|adminCommand)\s*\(|\bthis\.[a-zA-Z_]\w*\.(?:match|length|charAt|startsWith)\b`,
+    String.raw`['"]\s*(?:;|\|\||&&)\s*(?:return\b|this\.|sleep\s*\(|while\s*\(|for\s*\(|db\.|['"][^'"]{0,20}['"]\s*[=!]==?|\d+\s*[=!]==?\s*\d)|\bdb\.(?:[a-zA-Z_]\w*\.)?(?:find|findOne|insert|insertOne|update|remove|drop|dropDatabase|aggregate|mapReduce|getCollectionNames|getCollection|getSiblingDB|eval|runCommand|adminCommand)\s*\(|\bthis\.[a-zA-Z_]\w*\.(?:match|length|charAt|startsWith)\b`,
     { freeText: false },
   ),
   // A line break followed by a header or a request or status line: response splitting, header
@@ -216,5 +219,24 @@ export const SERVICE_RULES: WafRule[] = [
     "http_protocol_violation",
     "A line break, then an HTTP header, request line or status line",
     String.raw`[\r\n][\t ]*(?:[a-z][a-z0-9-]{1,40}[\t ]*:|(?:get|post|put|head|delete|options|patch|connect|trace)[\t ]+\S+[\t ]+http/|http/\d(?:\.\d)?[\t ]+\d{3}\b)`,
+  ),
+  rule(
+    "svc-cmdi-005",
+    "command_injection",
+    "Shell obfuscation inside a word, Windows variables, PowerShell download-and-run, SSI exec, PHP shell calls",
+    String.raw`\b[a-z]{1,8}(?:''|""|\$\(\)|\$@|\$\{\})[a-z]{1,8}\b|%[A-Z_]{4,20}%[\\/ ]|\b(?:iex|invoke-expression|invoke-webrequest|invoke-restmethod|start-process|downloadstring|downloadfile|frombase64string)\b|\bnew-object\s+(?:system\.)?net\.webclient\b|<!--\s*#\s*(?:exec|include)\b|\b(?:system|passthru|shell_exec|exec|popen|proc_open|pcntl_exec)\s*\(\s*['"$]|(?:^|[^\w.-])/(?:usr/(?:local/)?)?s?bin/[a-z][\w.-]*`,
+  ),
+  rule(
+    "svc-sqli-003",
+    "sql_injection",
+    "Tautologies that start a value, ORDER BY probes, error-based functions, catalog and procedure names",
+    String.raw`^\s*(?:and|or|xor|\|\||&&)\s+\(?\s*(?:\d+|'[^']{0,20}'|"[^"]{0,20}"|true|false|null)\s*(?:=|<>|!=|<=>|\blike\b|--|#)|\b(?:and|or|xor)\s+\(?\s*(?:\d+|'[^']{0,20}'|"[^"]{0,20}")\s*(?:=|<>|!=|<=>|\blike\b)\s*\(?\s*(?:\d+|'[^']{0,20}'?|"[^"]{0,20}"?)\s*\)?\s*(?:--|#|/\*|;|$|\b(?:and|or|limit|order|union|group|having)\b)|['")]\s*order\s+by\s+\d+|\border\s+by\s+\d+\s*(?:--|#|/\*|;|,\s*\d)|\b(?:extractvalue|updatexml|gtid_subset|gtid_subtract|json_keys|name_const|st_latfromgeohash|st_pointfromgeohash)\s*\(|\bprocedure\s+analyse\b|\b(?:information_schema|pg_catalog|pg_shadow|sysobjects|syscolumns|all_tables|user_tables|mysql\.user|sys\.databases|v\$version)\b|\bxp_cmdshell\b|\bexec(?:ute)?\s+master\.|\binto\s+(?:out|dump)file\b|\bload_file\s*\(|\b(?:dbms_pipe|dbms_lock|utl_inaddr|utl_http)\.|/\*!\d{0,5}`,
+  ),
+  rule(
+    "svc-xss-004",
+    "xss",
+    "A meta element that refreshes, sets a cookie or links a resource",
+    String.raw`<\s*meta\b[^>]{0,200}\bhttp-equiv\s*=\s*["']?\s*(?:refresh|set-cookie|link|content-security-policy)\b`,
+    { freeText: true },
   ),
 ];

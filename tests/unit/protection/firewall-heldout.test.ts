@@ -26,14 +26,14 @@ import { heldOutOf } from "../../fixtures/firewall/split";
 const STRUCTURED_FLOORS: Record<Family, number> = {
   sqli: 0.95,
   xss: 0.95,
-  cmdi: 0.95,
+  cmdi: 0.94,
   traversal: 0.95,
   ssrf: 0.95,
   nosql: 0.95,
-  crlf: 0.88,
+  crlf: 0.93,
 };
 /** Held-out floors in the forms' free-text fields (notes, names, addresses). */
-const FREE_TEXT_FLOORS: Partial<Record<Family, number>> = { sqli: 0.9, xss: 0.95 };
+const FREE_TEXT_FLOORS: Partial<Record<Family, number>> = { sqli: 0.94, xss: 0.95 };
 
 let engine: FirewallEngine;
 let m: Measurement;
