@@ -13,9 +13,10 @@ import { axeWithoutJavaScript } from "./journey-support";
  */
 
 const PHONE = { width: 360, height: 780 };
-// A family of three in Dallas County, TX (32 plans: pages 1–10, 11–20, 21–30, 31–32).
+// A family of three in Dallas County, TX (32 plans: pages 1–10, 11–20, 21–30, 31–32), with a hardship
+// exemption so the 2 catastrophic plans are listed too (decision 313).
 const FAMILY =
-  "zip=75201&county=48113&state=TX&income=60000" +
+  "zip=75201&county=48113&state=TX&income=60000&hardship_exemption=yes" +
   "&age=40&tobacco=no&pregnant=no&rel=self&age=38&tobacco=no&pregnant=no&rel=spouse" +
   "&age=10&tobacco=no&pregnant=no&rel=child";
 
@@ -40,6 +41,7 @@ beforeAll(async () => {
         ],
       },
       place: { state: "TX", county_fips: "48113", zip: "75201" },
+      hardship_exemption: true,
       limit: 100,
     }),
   }).then((r) => r.json() as Promise<{ plan_count: number; plans: Array<{ id: string; name: string }> }>);
