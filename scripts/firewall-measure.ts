@@ -64,6 +64,18 @@ for (const [title, m] of parts.slice(0, 2)) {
     console.log(`| ${l} | ${pct(f.blocked, f.tested, 2)} | ${shown} |`);
   }
 }
+for (const [title, m] of parts.slice(0, 2)) {
+  console.log(
+    `\n${title}: benign strings blocked where they are typed (searches, names, addresses, plans, drugs, ids):\n`,
+  );
+  console.log(`| Location | Blocked | Strings blocked |`);
+  console.log(`|---|---|---|`);
+  for (const l of LOCATIONS) {
+    const f = m.placed[l];
+    const shown = title.startsWith("Tuning") ? f.examples.map((e) => `\`${e}\``).join(", ") : "";
+    console.log(`| ${l} | ${pct(f.blocked, f.tested, 2)} | ${shown} |`);
+  }
+}
 const m = parts[0]![1];
 console.log(
   `\nFirewall time per benign request (tuning part): CPU p50 ${m.micros.p50} µs, p99 ${m.micros.p99} µs, max ${m.micros.max} µs; ` +
