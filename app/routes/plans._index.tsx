@@ -283,7 +283,17 @@ function Results({ page, headingRef }: { page: ResultsPage; headingRef: RefObjec
         compact
         more={page.whatIf ? <IncomeWhatIf whatIf={page.whatIf} /> : null}
       />
-      {results.eligibility ? <RepaymentRisk eligibility={results.eligibility} state={state} /> : null}
+      {results.eligibility && results.eligibility.aptc > 0 && results.eligibility.repayment_risk.length > 0 ? (
+        // One line until opened (issue 28 item 1: the first plan within the first screen); open once a part of the credit is chosen.
+        <details
+          className="repayment-details"
+          data-testid="repayment-details"
+          open={results.eligibility.aptc_applied < results.eligibility.aptc}
+        >
+          <summary>{t("repaymentRisk.heading")}</summary>
+          <RepaymentRisk eligibility={results.eligibility} state={state} />
+        </details>
+      ) : null}
       <DrugsAndDoctors
         drugs={state.drugs}
         doctors={state.doctors}
@@ -356,6 +366,20 @@ function Results({ page, headingRef }: { page: ResultsPage; headingRef: RefObjec
                 </ol>
                 <ResultsPager state={state} listPage={listPage} />
               </>
+            ) : results.total_plan_count === 0 ? (
+              // Issue 28 item 6: no plans for this place in our data is not "no match for your filters".
+              <div className="notice warn" data-testid="no-plans-here">
+                <p>{t("results.noPlansHere", { county: place.countyName, state: place.state, year: results.year })}</p>
+                <p>
+                  <Trans
+                    t={t}
+                    i18nKey="results.noPlansWhatToDo"
+                    components={{
+                      market: <a href="https://www.healthcare.gov/see-plans/" rel="noopener noreferrer" />,
+                    }}
+                  />
+                </p>
+              </div>
             ) : (
               <p className="notice">
                 <Trans t={t} i18nKey="results.noMatch" components={{ all: <Link to={clearFilters} /> }} />

@@ -44,6 +44,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 type Page = ReturnType<typeof useLoaderData<typeof loader>>;
+
+/** The benefits in runs of one kind of care (they come in the groups' order). */
+function groupRuns<B extends { group: string }>(benefits: readonly B[]): Array<{ group: string; rows: B[] }> {
+  const runs: Array<{ group: string; rows: B[] }> = [];
+  for (const b of benefits) {
+    const last = runs.at(-1);
+    if (last && last.group === b.group) last.rows.push(b);
+    else runs.push({ group: b.group, rows: [b] });
+  }
+  return runs;
+}
 type OkPage = Extract<Page, { ok: true }>;
 
 /** The results with these plans ticked (the ticks live in the URL's `compare`), on the page of the list the comparison was asked from. */
@@ -160,17 +171,6 @@ function CompareTable({ page }: { page: OkPage }) {
             (p) => money(p.plan.estimated_yearly_cost, lang),
             "yearly",
           )}
-          {rowFor(t("compare.deductibleRow"), (p) => limitWords(p.plan.deductible, many, w), "deductible")}
-          {rowFor(t("compare.moopRow"), (p) => limitWords(p.plan.moop, many, w), "moop")}
-          {KEY_BENEFITS.map((key) =>
-            rowFor(keyBenefitLabel(key, w), (p) => costShareWords(p.plan.key_benefits[key], w), key),
-          )}
-          {(plans[0]?.scenarios ?? []).map((scenario, i) =>
-            rowFor(
-              t("compare.scenarioRow", { title: scenarioTitle(scenario, w), total: money(scenario.totalCost, lang) }),
-              (p) => moneyOr(p.scenarios[i]?.youPay, w, t("plans.notGiven")),
-              `scenario-${scenario.key}`,
-            ),
           {/* Your year (issue 26): the range, then its parts, each plan's own. */}
           {rowFor(
             t("myYear.compareRow"),
@@ -205,6 +205,17 @@ function CompareTable({ page }: { page: OkPage }) {
             (p) => money(p.plan.my_yearly_cost.parts.other_care.yearly_cost, lang),
             "your-year-other",
           )}
+          {rowFor(t("compare.deductibleRow"), (p) => limitWords(p.plan.deductible, many, w), "deductible")}
+          {rowFor(t("compare.moopRow"), (p) => limitWords(p.plan.moop, many, w), "moop")}
+          {KEY_BENEFITS.map((key) =>
+            rowFor(keyBenefitLabel(key, w), (p) => costShareWords(p.plan.key_benefits[key], w), key),
+          )}
+          {(plans[0]?.scenarios ?? []).map((scenario, i) =>
+            rowFor(
+              t("compare.scenarioRow", { title: scenarioTitle(scenario, w), total: money(scenario.totalCost, lang) }),
+              (p) => moneyOr(p.scenarios[i]?.youPay, w, t("plans.notGiven")),
+              `scenario-${scenario.key}`,
+            ),
           )}
           {rowFor(
             t("compare.standardizedRow"),
@@ -233,6 +244,26 @@ function CompareTable({ page }: { page: OkPage }) {
             "enroll",
           )}
         </tbody>
+        {/* Every benefit by kind of care, in the fixed order (issue 28 item 4), under the same sticky plan names. */}
+        {groupRuns(page.benefits).map((run) => (
+          <tbody key={run.group} data-group={run.group}>
+            <tr className="care-group">
+              <th scope="colgroup" colSpan={plans.length + 1}>
+                {t(`benefits.group.${run.group}`)}
+              </th>
+            </tr>
+            {run.rows.map((b) => (
+              <tr key={b.name} data-row={`benefit-${b.name}`}>
+                <th scope="row">{b.name}</th>
+                {b.cells.map((cell, i) => (
+                  <td key={plans[i].plan.id} data-plan-id={plans[i].plan.id}>
+                    {cell.text === "" ? "—" : cell.covered === false ? cell.text : costShareWords(cell.text, w)}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        ))}
       </table>
       {noUpstreamAnswer(page.drugCoverage?.upstream) || noUpstreamAnswer(page.doctorCoverage?.upstream) ? (
         <p className="notice warn">{t("compare.coverageUnknown")}</p>

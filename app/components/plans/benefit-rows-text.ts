@@ -1,9 +1,11 @@
+import { CARE_GROUPS, type CareGroup } from "../../domain/care-groups";
 import type { BenefitRowView } from "./benefit-table";
 
 /**
  * The benefit table's rows as plain text for the plan page's data: one line a
  * row, fields separated by tabs (name, covered "1" / "0" / "" for not stated,
- * in network, in network tier 2, out of network, notes; "" for none).
+ * in network, in network tier 2, out of network, notes; "" for none), then the kind of
+ * care the row is grouped under when it has one (issue 28 item 4).
  *
  * Remix writes a page's data into the document as JSON inside JSON: every
  * quote of a row object's keys and values is escaped twice, and each value is
@@ -22,6 +24,7 @@ export function benefitRowsText(rows: readonly BenefitRowView[]): string {
         r.inNetworkTier2 ?? "",
         r.outOfNetwork,
         r.notes ?? "",
+        ...(r.group ? [r.group] : []),
       ]
         .map(oneLine)
         .join("\t"),
@@ -32,9 +35,10 @@ export function benefitRowsText(rows: readonly BenefitRowView[]): string {
 export function benefitRowsFromText(text: string): BenefitRowView[] {
   if (text === "") return [];
   return text.split("\n").map((line) => {
-    const [name = "", covered = "", inNetwork = "", inNetworkTier2 = "", outOfNetwork = "", notes = ""] =
+    const [name = "", covered = "", inNetwork = "", inNetworkTier2 = "", outOfNetwork = "", notes = "", group = ""] =
       line.split("\t");
     return {
+      ...((CARE_GROUPS as readonly string[]).includes(group) ? { group: group as CareGroup } : {}),
       name,
       covered: covered === "" ? null : covered === "1",
       inNetwork,

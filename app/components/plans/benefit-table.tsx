@@ -1,4 +1,5 @@
 import { useMemo } from "react";
+import { CARE_GROUPS, type CareGroup } from "../../domain/care-groups";
 import { benefitRowsFromText } from "./benefit-rows-text";
 import { DEFAULT_LANGUAGE, type Language } from "../../i18n/i18n";
 import { costShareWords, wordsFor } from "./format";
@@ -10,6 +11,20 @@ export interface BenefitRowView {
   inNetworkTier2: string | null;
   outOfNetwork: string;
   notes: string | null;
+  /** The kind of care it is grouped under (app/domain/care-groups); rows come in the groups' order. */
+  group?: CareGroup;
+}
+
+/** Rows in runs of one group each, in the order they come (the server puts them in the groups' order). */
+function runsOf(rows: readonly BenefitRowView[]): Array<{ group: CareGroup | null; rows: BenefitRowView[] }> {
+  const runs: Array<{ group: CareGroup | null; rows: BenefitRowView[] }> = [];
+  for (const row of rows) {
+    const group = row.group && CARE_GROUPS.includes(row.group) ? row.group : null;
+    const last = runs.at(-1);
+    if (last && last.group === group) last.rows.push(row);
+    else runs.push({ group, rows: [row] });
+  }
+  return runs;
 }
 
 /** The benefit table's part name in a plan page document (<Prerendered>, docs/decisions/132). */
@@ -42,19 +57,28 @@ export function BenefitTable({
           <th scope="col">{t("benefits.outOfNetwork")}</th>
         </tr>
       </thead>
-      <tbody>
-        {rows.map((r) => (
-          <tr key={r.name}>
-            <th scope="row">
-              {r.name}
-              {r.notes ? <span className="benefit-notes">{r.notes}</span> : null}
-            </th>
-            <td>{r.covered === false ? r.inNetwork : costShareWords(r.inNetwork, w)}</td>
-            {tier2 ? <td>{r.inNetworkTier2 ? costShareWords(r.inNetworkTier2, w) : "—"}</td> : null}
-            <td>{r.covered === false ? r.outOfNetwork : costShareWords(r.outOfNetwork, w)}</td>
-          </tr>
-        ))}
-      </tbody>
+      {runsOf(rows).map((run, i) => (
+        <tbody key={run.group ?? `rows-${i}`} data-group={run.group ?? undefined}>
+          {run.group ? (
+            <tr className="care-group">
+              <th scope="colgroup" colSpan={tier2 ? 4 : 3}>
+                {t(`benefits.group.${run.group}`)}
+              </th>
+            </tr>
+          ) : null}
+          {run.rows.map((r) => (
+            <tr key={r.name}>
+              <th scope="row">
+                {r.name}
+                {r.notes ? <span className="benefit-notes">{r.notes}</span> : null}
+              </th>
+              <td>{r.covered === false ? r.inNetwork : costShareWords(r.inNetwork, w)}</td>
+              {tier2 ? <td>{r.inNetworkTier2 ? costShareWords(r.inNetworkTier2, w) : "—"}</td> : null}
+              <td>{r.covered === false ? r.outOfNetwork : costShareWords(r.outOfNetwork, w)}</td>
+            </tr>
+          ))}
+        </tbody>
+      ))}
     </table>
   );
 }

@@ -109,7 +109,8 @@ export function eligibilityMessages(
       id: "estimate-unavailable",
       tone: "warn",
       heading: t("eligibility.unavailableHeading"),
-      body: [unavailable ?? t("eligibility.unavailableDefault"), t("eligibility.unavailableBody")],
+      // The page model's plain sentence (page-parts' eligibilityUnavailableIn), which says whether trying again can help.
+      body: unavailable ? [unavailable] : [t("eligibility.unavailableDefault"), t("eligibility.unavailableBody")],
       links: creditLinks,
     });
     return messages;

@@ -1,6 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import type { ShoppingState } from "../../lib/shopping-url";
-import { MAX_PEOPLE, pregnancyAsked, pregnancyValue, proposedRelationship } from "../../lib/shopping-url";
+import { useEffect, useRef, useState } from "react";
+import { MAX_PEOPLE, pregnancyAsked, pregnancyValue } from "../../lib/shopping-url";
 import { StateFields } from "./state-fields";
 import { useWords, type Words } from "./format";
 import { pathInLanguage } from "../../lib/language-url";
@@ -20,10 +21,6 @@ function fieldTarget(key: string): string {
   return key === "income" || key === "size" ? key : "age-0";
 }
 
-/**
- * With JavaScript, a relationship is proposed from the age as it is typed, until the person picks
- * one themselves (docs/decisions/210). Without JavaScript the select stays at "Choose…".
- */
 /** With JavaScript, the pregnancy question is shown only while the typed age is one it is asked for. */
 function showPregnancyFor(event: React.ChangeEvent<HTMLInputElement>, index: number) {
   const block = event.currentTarget.form?.querySelector<HTMLElement>(`#pregnancy-${index}`);
@@ -34,13 +31,22 @@ function showPregnancyFor(event: React.ChangeEvent<HTMLInputElement>, index: num
   if (!asked && select) select.value = "no";
 }
 
-function proposeRelationship(event: React.ChangeEvent<HTMLInputElement>, index: number) {
-  const select = event.currentTarget.form?.querySelector<HTMLSelectElement>(`#rel-${index}`);
-  if (!select || (select.value !== "" && select.dataset.proposed !== "true")) return;
-  const proposed = proposedRelationship(event.currentTarget.value);
-  if (proposed === "") return;
-  select.value = proposed;
-  select.dataset.proposed = "true";
+/**
+ * With JavaScript, "Person 3 added" said in a polite live region once the form shows the new
+ * person (its age box has focus by then: autoFocus). Without JavaScript the page loads with focus
+ * in the new person's age box, whose fieldset names the person.
+ */
+function useAddedAnnouncement(count: number, newest: number, { t }: Words): string {
+  const [message, setMessage] = useState("");
+  const before = useRef(count);
+  useEffect(() => {
+    if (count > before.current && newest >= 0) {
+      setMessage(t("householdForm.added", { number: newest + 1 }));
+      document.getElementById(`age-${newest}`)?.focus();
+    }
+    before.current = count;
+  }, [count, newest, t]);
+  return message;
 }
 
 /** Step 3: who needs coverage and the household's income. A plain GET form; add/remove are submit buttons too. */
@@ -73,6 +79,10 @@ export function HouseholdForm({
             ? 101
             : 102;
   const errorKeys = Object.keys(errors).sort((a, b) => rank(a) - rank(b));
+  // The person "Add a person" just added: no age yet and nothing to fix (a sent form with an empty age has an error).
+  const newest =
+    people.length > 1 && errorKeys.length === 0 && people[people.length - 1].age === "" ? people.length - 1 : -1;
+  const added = useAddedAnnouncement(people.length, newest, w);
   const describe = (id: string, hint?: string) =>
     [hint, errors[id] ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
   return (
@@ -120,10 +130,9 @@ export function HouseholdForm({
               defaultValue={person.age}
               aria-invalid={errors[`age-${i}`] ? true : undefined}
               aria-describedby={describe(`age-${i}`)}
-              onChange={(event) => {
-                showPregnancyFor(event, i);
-                if (i > 0) proposeRelationship(event, i);
-              }}
+              onChange={(event) => showPregnancyFor(event, i)}
+              // A person just added (no age yet, nothing to fix) takes focus: issue 28 item 7.
+              autoFocus={i === newest}
             />
             {errors[`age-${i}`] ? (
               <p className="error-text" id={`age-${i}-error`}>
@@ -165,20 +174,20 @@ export function HouseholdForm({
               // Not asked at this age (decision 311); the nth value still belongs to the nth person.
               <input type="hidden" name="pregnant" value="no" />
             )}
-            <div className="checkbox">
-              <input
-                type="checkbox"
-                id={`no-medicare-${i}`}
-                name="no_medicare"
-                value={String(i)}
-                defaultChecked={person.noMedicare === true}
-                aria-describedby={`no-medicare-${i}-hint`}
-              />
-              <label htmlFor={`no-medicare-${i}`}>{t("householdForm.noMedicare")}</label>
-            </div>
-            <p className="hint" id={`no-medicare-${i}-hint`}>
-              {t("householdForm.noMedicareHint")}
+            {/* Medicare in plain words (issue 28 item 7): a question with yes and no, no double negative. */}
+            <label htmlFor={`medicare-${i}`}>{t("householdForm.medicareQuestion")}</label>
+            <p className="hint" id={`medicare-${i}-hint`}>
+              {t("householdForm.medicareHint")}
             </p>
+            <select
+              id={`medicare-${i}`}
+              name="no_medicare"
+              defaultValue={person.noMedicare === true ? String(i) : ""}
+              aria-describedby={`medicare-${i}-hint`}
+            >
+              <option value="">{t("householdForm.medicareYes")}</option>
+              <option value={String(i)}>{t("householdForm.medicareNo")}</option>
+            </select>
             {i === 0 ? (
               <input type="hidden" name="rel" value="self" />
             ) : (
@@ -190,10 +199,6 @@ export function HouseholdForm({
                   defaultValue={person.relationship}
                   aria-invalid={errors[`rel-${i}`] ? true : undefined}
                   aria-describedby={describe(`rel-${i}`)}
-                  onChange={(event) => {
-                    // Chosen by the person: no longer proposed from the age.
-                    delete event.currentTarget.dataset.proposed;
-                  }}
                 >
                   <option value="">{t("householdForm.choose")}</option>
                   <option value="spouse">{t("householdForm.spouse")}</option>
@@ -227,6 +232,9 @@ export function HouseholdForm({
         </div>
         <p className="hint" id="hardship-exemption-hint">
           {t("householdForm.hardshipExemptionHint")}
+        </p>
+        <p className="visually-hidden" role="status" aria-live="polite" data-testid="household-announcer">
+          {added}
         </p>
         {people.length < MAX_PEOPLE ? (
           <button type="submit" name="add_person" value="1" className="secondary">

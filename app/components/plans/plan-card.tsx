@@ -91,6 +91,7 @@ export function PlanCard({
   const w = useWords();
   const { t, lang } = w;
   const savings = plan.csr_variant ? csrWords(plan.csr_variant, w) : null;
+  const familyLimits = many && plan.deductible.family !== null && plan.moop.family !== null;
   return (
     // The id is the place "Back to all plans" on the plan's page returns to (docs/decisions/250).
     <li className="plan-card" id={cardId(plan.id)} data-plan-id={plan.id}>
@@ -122,7 +123,7 @@ export function PlanCard({
             {t("planPage.aMonth")}
             <span className="figure-note">
               {plan.credit_applied > 0
-                ? t("planCard.afterCreditShort", {
+                ? t("planCard.beforeCredit", {
                     credit: money(plan.credit_applied, lang),
                     full: money(plan.premium, lang),
                   })
@@ -144,14 +145,21 @@ export function PlanCard({
         </div>
         {plan.my_yearly_cost ? <YourYearLine year={plan.my_yearly_cost} /> : null}
         <p className="card-limits" data-testid="card-limits">
-          {t("planCard.limitsLine", {
-            deductible: limitShort(plan.deductible, many, w),
-            moop: limitShort(plan.moop, many, w),
-          })}
-          {" · "}
-          <Stars rating={plan.quality_rating} />
+          {familyLimits
+            ? t("planCard.limitsLineFamily", {
+                deductible: money(plan.deductible.family!, lang),
+                moop: money(plan.moop.family!, lang),
+              })
+            : t("planCard.limitsLine", {
+                deductible: limitShort(plan.deductible, many, w),
+                moop: limitShort(plan.moop, many, w),
+              })}
         </p>
-        {savings ? <p className="savings">{t("planCard.extraSavings", { savings })}</p> : null}
+        {savings ? (
+          <p className="savings" title={t("planCard.extraSavings", { savings })}>
+            {t("planCard.extraSavingsShort", { level: plan.csr_variant })}
+          </p>
+        ) : null}
         <CoverageCounts drugs={drugCoverage} doctors={doctorCoverage} planId={plan.id} />
         <div className="card-actions">
           <div className="choice compare-choice">
@@ -172,6 +180,7 @@ export function PlanCard({
               <span className="visually-hidden"> {plan.name}</span>
             </label>
           </div>
+          <Stars rating={plan.quality_rating} compact />
           <Link to={href} className="details-link">
             {t("planCard.details")}
             <span className="visually-hidden"> {t("enroll.forPlan", { plan: plan.name })}</span>

@@ -1,7 +1,15 @@
 import { useWords } from "./format";
 
 /** A 1–5 star rating as stars, with the number for screen readers and for anyone who cannot see the glyphs. */
-export function Stars({ rating, label }: { rating: number | null; label?: string }) {
+export function Stars({
+  rating,
+  label,
+  compact = false,
+}: {
+  rating: number | null;
+  label?: string;
+  compact?: boolean;
+}) {
   const { t } = useWords();
   if (rating === null) return <span className="muted">{t("stars.notRated")}</span>;
   const full = Math.max(0, Math.min(5, Math.round(rating)));
@@ -11,7 +19,8 @@ export function Stars({ rating, label }: { rating: number | null; label?: string
         {"★".repeat(full)}
         <span className="stars-empty">{"☆".repeat(5 - full)}</span>
       </span>{" "}
-      <span className="stars-text">
+      {/* Compact (a card's line): the stars only, their number for screen readers. */}
+      <span className={compact ? "stars-text visually-hidden" : "stars-text"}>
         {t("stars.outOf5", { count: full })}
         <span className="visually-hidden"> {t("stars.what", { label: label ?? t("stars.qualityRating") })}</span>
       </span>

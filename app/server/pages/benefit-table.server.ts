@@ -3,6 +3,7 @@ import { renderToString } from "react-dom/server";
 import { benefitRowsFromText, benefitRowsText } from "../../components/plans/benefit-rows-text";
 import { BenefitTable, type BenefitRowView } from "../../components/plans/benefit-table";
 import { describeTierCostShare } from "../../domain/cost-share";
+import { groupByCare } from "../../domain/care-groups";
 import { DEFAULT_LANGUAGE, tFor, type Language } from "../../i18n/i18n";
 import SPANISH_BENEFIT_NAMES from "../../i18n/locales/es-benefits.json";
 import type { BenefitDetail } from "../plan-store/plan-store.server";
@@ -32,7 +33,9 @@ export function limitUnit(unit: string, lang: Language): string {
  */
 export function benefitRows(details: readonly BenefitDetail[], lang: Language = DEFAULT_LANGUAGE): BenefitRow[] {
   const t = tFor(lang);
-  return details.map((b) => {
+  // Grouped by kind of care in the fixed order (issue 28 item 4), from the data's own English names.
+  return groupByCare(details, (b) => b.name).flatMap(({ group, items }) => items.map((b) => ({ ...row(b), group })));
+  function row(b: BenefitDetail): Omit<BenefitRow, "group"> {
     const notCovered = b.covered === false;
     const say = (share: BenefitDetail["inNetwork"] | undefined) =>
       notCovered ? t("coverage.notCovered") : (describeTierCostShare(share) ?? "");
@@ -53,7 +56,7 @@ export function benefitRows(details: readonly BenefitDetail[], lang: Language = 
       outOfNetwork: say(b.outOfNetwork),
       notes: notes.length ? notes.join(". ").slice(0, 400) : null,
     };
-  });
+  }
 }
 
 /**

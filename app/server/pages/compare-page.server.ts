@@ -1,3 +1,4 @@
+import { CARE_GROUPS, type CareGroup } from "../../domain/care-groups";
 import { EVERY_PLAN } from "../../domain/plan-order";
 import { compareIdsOf, readShoppingState, type ShoppingState } from "../../lib/shopping-url";
 import { planStore } from "../plan-store/plan-store.server";
@@ -20,8 +21,36 @@ import {
 } from "./page-parts.server";
 import { planExtrasOf, type PlanExtras } from "./plan-extras.server";
 import { hasScenarios, scenarioViews, type ScenarioView } from "./scenarios.server";
+import { benefitRows } from "./benefit-table.server";
 
 /** The compare page (/plans/compare): two or three plans side by side, priced for the URL's household. */
+
+/** One benefit across the compared plans: what each pays in network (the PUF's words; "" when a plan does not list it). */
+export interface ComparedBenefit {
+  group: CareGroup;
+  name: string;
+  cells: Array<{ text: string; covered: boolean | null }>;
+}
+
+/**
+ * Every benefit of the compared plans, grouped by kind of care in the fixed order (issue 28 item
+ * 4): the union of their benefits, each group's rows in the order the plans list them.
+ */
+export function comparedBenefits(perPlan: ReadonlyArray<ReturnType<typeof benefitRows>>): ComparedBenefit[] {
+  const rows = new Map<string, ComparedBenefit>();
+  perPlan.forEach((benefits, i) => {
+    for (const b of benefits) {
+      let row = rows.get(b.name);
+      if (!row) {
+        row = { group: b.group ?? "other", name: b.name, cells: perPlan.map(() => ({ text: "", covered: null })) };
+        rows.set(b.name, row);
+      }
+      row.cells[i] = { text: b.inNetwork, covered: b.covered };
+    }
+  });
+  const order = (g: CareGroup) => CARE_GROUPS.indexOf(g);
+  return [...rows.values()].sort((a, b) => order(a.group) - order(b.group));
+}
 
 export interface ComparedPlan {
   plan: PricedPlan;
@@ -40,6 +69,7 @@ export type ComparePage =
       eligibilityUnavailable: string | null;
       drugCoverage: DrugCoverageCheck | null;
       doctorCoverage: DoctorCoverageCheck | null;
+      benefits: ComparedBenefit[];
     }
   | { ok: false; status: number; state: ShoppingState; message: string; compareIds: string[] };
 
@@ -83,12 +113,16 @@ export async function comparePage(url: URL, lang: Language = DEFAULT_LANGUAGE): 
       t("compare.missing", { count: missing.length, ids: missing.join(", "), county: place.countyName }),
     );
   }
+  const perPlanBenefits: Array<ReturnType<typeof benefitRows>> = [];
   const plans: ComparedPlan[] = ids.map((id) => {
     const plan = answer.plans.find((p) => p.id === id)!;
     const detail = planStore().planById(id, answer.year);
     const variant = plan.csr_variant && detail ? detail.puf.csrVariants[plan.csr_variant] : undefined;
     const scenarios =
       variant && hasScenarios(variant.sbcScenarios) ? variant.sbcScenarios : (detail?.puf.sbcScenarios ?? {});
+    const details =
+      variant && variant.benefitDetails.length > 0 ? variant.benefitDetails : (detail?.puf.benefitDetails ?? []);
+    perPlanBenefits.push(benefitRows(details, lang));
     const extras = planExtrasOf(
       detail,
       { id, name: plan.name, issuerName: plan.issuer.name, state: place.state },
@@ -110,5 +144,6 @@ export async function comparePage(url: URL, lang: Language = DEFAULT_LANGUAGE): 
     eligibilityUnavailable: eligibilityUnavailableIn(answer.eligibility_unavailable, lang),
     drugCoverage,
     doctorCoverage,
+    benefits: comparedBenefits(perPlanBenefits),
   };
 }

@@ -47,12 +47,17 @@ export interface SearchOutcome<T> {
 }
 
 /**
- * Why there is no subsidy estimate, in the page's language: the English answer's own sentence
- * (it names the upstream problem), or in another language the catalogue's general one.
+ * Why there is no subsidy estimate, in plain words in the page's language (issue 28 item 6): never
+ * the upstream's own wording or codes ("SLCSP/LCBP", 1015, 1016). A refusal (the federal
+ * Marketplace cannot estimate here: eligibilityError's 422) says trying again will not help; an
+ * outage says to try again later.
  */
 export function eligibilityUnavailableIn(message: string | null | undefined, lang: Language): string | null {
   if (!message) return null;
-  return lang === DEFAULT_LANGUAGE ? message : tFor(lang)("eligibility.unavailableDefault");
+  const t = tFor(lang);
+  return message.startsWith("The federal Marketplace could not estimate a subsidy here.")
+    ? t("eligibility.refusedPlain")
+    : `${t("eligibility.unavailableDefault")} ${t("eligibility.unavailableBody")}`;
 }
 
 export function yearOf(state: ShoppingState): number | undefined {

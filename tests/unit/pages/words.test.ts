@@ -1,3 +1,4 @@
+import { eligibilityUnavailableIn } from "../../../app/server/pages/page-parts.server";
 import { describe, expect, it } from "vitest";
 import { doctorCoverageWords, drugCoverageWords } from "../../../app/components/plans/coverage-words";
 import { eligibilityMessages, LINKS } from "../../../app/components/plans/eligibility-words";
@@ -129,12 +130,26 @@ describe("the eligibility summary", () => {
 
   it("says when no credit applies, and when the estimate could not be made (prices are full prices)", () => {
     expect(eligibilityMessages(base, null, "TX").map((m) => m.id)).toEqual(["no-credit"]);
-    const down = eligibilityMessages(null, "The federal Marketplace service did not answer.", "TX");
+    // The page model's plain sentence is the body as it is (it says whether trying again can help).
+    const down = eligibilityMessages(
+      null,
+      eligibilityUnavailableIn("The subsidy estimate is unavailable right now: x", "en"),
+      "TX",
+    );
     expect(down).toHaveLength(1);
-    expect(down[0].heading).toBe("We could not estimate your tax credit right now");
+    expect(down[0].heading).toBe("We could not estimate your tax credit");
     expect(down[0].body).toEqual([
-      "The federal Marketplace service did not answer.",
-      "The prices below are full prices, before any tax credit. You may pay less: try again in a few minutes.",
+      "The subsidy estimate is unavailable right now. The prices below are full prices, before any tax credit. You may pay less: try again in a few minutes.",
     ]);
+    // Issue 28 item 6: a refusal (retrying cannot help) in plain words, no upstream jargon or codes.
+    const refused = eligibilityUnavailableIn(
+      "The federal Marketplace could not estimate a subsidy here. not enough plans to calculate SLCSP/LCBP (1016)",
+      "en",
+    )!;
+    expect(refused).not.toMatch(/SLCSP|LCBP|1015|1016|try again/i);
+    expect(refused).toContain("Trying again will not change this");
+    expect(eligibilityUnavailableIn("The federal Marketplace could not estimate a subsidy here. 1015", "es")).toContain(
+      "Volver a intentarlo no cambiará esto",
+    );
   });
 });
