@@ -1,5 +1,6 @@
-// The ACA parameter file (./parameters/aca-parameters.json), validated with zod when it is
-// loaded, and the one accessor every reader goes through: `parameter("povertyGuidelines", 2026)`.
+// The parameter tree (./parameters/: one block per file laid out as the law is, registered in
+// ./parameters/index.ts), validated with zod when it is loaded, and the one accessor every reader
+// goes through: `parameter("povertyGuidelines", 2026)`.
 // No reader knows the file's layout; a bad file stops the process at start-up with the block and
 // the path of the bad value, instead of a wrong price later (docs/decisions/240-one-shape-parameter-blocks.md).
 //
@@ -10,7 +11,7 @@
 // To add a block: add it to the JSON and one entry to BLOCKS there; read it with parameter().
 
 import { z } from "zod";
-import raw from "./parameters/aca-parameters.json";
+import { BLOCK_PATHS, PARAMETER_SET as raw } from "./parameters/index";
 import { BLOCKS, type BlockName, type ParameterValue } from "./parameter-blocks";
 
 export type { BlockName, ParameterValue } from "./parameter-blocks";
@@ -111,7 +112,7 @@ export class MissingParameterError extends Error {
   readonly parameter: string;
   readonly key: string;
   constructor(parameter: string, key: string | number, detail?: string) {
-    super(`aca-parameters.json has no ${parameter} for ${key}${detail ? ` (${detail})` : ""}`);
+    super(`the parameters have no ${parameter} for ${key}${detail ? ` (${detail})` : ""}`);
     this.name = "MissingParameterError";
     this.parameter = parameter;
     this.key = String(key);
@@ -120,18 +121,20 @@ export class MissingParameterError extends Error {
 
 function describeIssue(issue: z.core.$ZodIssue): string {
   const [top, name, ...rest] = issue.path.map(String);
-  if (top === "blocks" && name !== undefined)
-    return `block "${name}"${rest.length ? ` at ${rest.join(".")}` : ""}: ${issue.message}`;
+  if (top === "blocks" && name !== undefined) {
+    const file = name in BLOCK_PATHS ? ` (parameters/${BLOCK_PATHS[name as keyof typeof BLOCK_PATHS]})` : "";
+    return `block "${name}"${rest.length ? ` at ${rest.join(".")}` : ""}: ${issue.message}${file}`;
+  }
   return `${issue.path.join(".") || "(file)"}: ${issue.message}`;
 }
 
-/** Validate a parameter file (the one in the repository unless given). */
+/** Validate a parameter set (the repository's tree unless given). */
 export function parseAcaParameterFile(data: unknown = raw): AcaParameterFile {
   // A copy: the values are frozen below, and the caller's object (the imported JSON) must stay its own.
   const result = AcaParameterFileSchema.safeParse(structuredClone(data));
   if (!result.success) {
     const lines = result.error.issues.map(describeIssue);
-    throw new ParameterFileError(`aca-parameters.json is not valid:\n  ${lines.join("\n  ")}`);
+    throw new ParameterFileError(`the parameter files are not valid:\n  ${lines.join("\n  ")}`);
   }
   return deepFreeze(result.data);
 }
@@ -144,7 +147,7 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** The repository's parameter file, validated once when this module is loaded. */
+/** The repository's parameter tree, validated once when this module is loaded. */
 const FILE: AcaParameterFile = parseAcaParameterFile();
 
 function blockOf(name: BlockName): Block {

@@ -1,8 +1,8 @@
 // Typed, year-aware accessors over the ACA parameter file.
 //
-// Every number the eligibility and rating code uses comes from
-// ./parameters/aca-parameters.json, read only through parameter() (./parameter-file.ts), which
-// validates the file at load; these functions know each value's meaning, not the file's layout.
+// Every number the eligibility and rating code uses comes from the parameter tree ./parameters/
+// (one block per file, registered in ./parameters/index.ts), read only through parameter()
+// (./parameter-file.ts), which validates it at load; these functions know each value's meaning, not the file's layout.
 // See docs/reference/eligibility-rules.md for the rules and caveats.
 // A year that the file does not hold raises MissingParameterError rather than
 // silently borrowing a neighbouring year (docs/decisions/010-parameter-lookups.md).

@@ -1,6 +1,6 @@
 /**
  * The fake upstream's eligibility and pricing, worked from the published
- * rules and the year-keyed parameters in app/domain/parameters/aca-parameters.json
+ * rules and the year-keyed parameters in app/domain/parameters/ (one block per file)
  * (read as data through the service's one accessor, parameter()). Deliberately written apart from the service's own
  * eligibility code: the fake stands in for the CMS Marketplace API, so a bug
  * in the service's calculation must not be mirrored here.
@@ -273,7 +273,7 @@ export interface HouseholdEligibility extends PersonEligibility {
 }
 
 const PARTIAL_MEDICAID_LIMIT: Record<string, number> = {
-  // aca-parameters.json medicaidNonExpansionStates notes.WI: covers adults to 100% FPL, so no gap.
+  // medicaid-chip/non-expansion-states.json notes.WI: covers adults to 100% FPL, so no gap.
   WI: 1.0,
 };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import raw from "../../../app/domain/parameters/aca-parameters.json";
+import { BLOCK_PATHS, PARAMETER_SET as raw } from "../../../app/domain/parameters/index";
 import {
   blockNames,
   MissingParameterError,
@@ -50,6 +50,21 @@ describe("the ACA parameter file: every block in one shape", () => {
 
   it("keeps every figure as it is in the file (the parsed file equals the JSON)", () => {
     expect(parseAcaParameterFile()).toEqual(raw);
+  });
+
+  it("lays every block out in its own file, in a tree that mirrors the law", () => {
+    const paths = Object.values(BLOCK_PATHS);
+    expect(new Set(paths).size).toBe(paths.length);
+    for (const path of paths)
+      expect(path).toMatch(/^(federal|medicaid-chip|states\/[a-z]{2}|marketplaces)\/[a-z0-9/-]+\.json$/);
+    expect(BLOCK_PATHS.medicaidChipLines).toBe("medicaid-chip/lines-by-state.json");
+    expect(BLOCK_PATHS.nyEssentialPlanIncomeLimit).toBe("states/ny/essential-plan/income-limit.json");
+    expect(BLOCK_PATHS.applicablePercentage).toBe("federal/premium-tax-credit/applicable-percentage.json");
+  });
+
+  it("names the bad block's file when a value is refused", () => {
+    const bad = changed((f) => (f.blocks.povertyGuidelines.values["2026"].contiguous.base = -1));
+    expect(() => parseAcaParameterFile(bad)).toThrow(/\(parameters\/federal\/hhs\/poverty-guidelines\.json\)/);
   });
 
   it("holds no test vectors (they are test fixtures: tests/fixtures/parameters/aca-test-vectors.json)", () => {
