@@ -8,6 +8,7 @@ import type {
   ProviderSuggestionsAnswer,
 } from "../upstream/lookups.server";
 import type { sharedStateStatus } from "./shared-state.server";
+import type { writeStoreStatus } from "../intake/write-store-health.server";
 
 /**
  * Answer shapes for the OpenAPI document (./openapi.server.ts) of the routes
@@ -219,4 +220,5 @@ export const answerTypesMatch: [
   Same<z.output<typeof ProviderCoveredResponse>, ProviderCoverageAnswer>,
   Same<z.output<typeof HealthResponse>["eligibilityDrift"], EligibilityDrift>,
   Same<z.output<typeof HealthResponse>["sharedState"], ReturnType<typeof sharedStateStatus>>,
-] = [true, true, true, true, true, true];
+  Same<z.output<typeof HealthResponse>["writeStore"], ReturnType<typeof writeStoreStatus>>,
+] = [true, true, true, true, true, true, true];
