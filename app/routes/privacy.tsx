@@ -1,4 +1,7 @@
 import type { MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { LegalHeader, RetentionTable } from "../components/legal-facts";
+import { legalFacts } from "../server/pages/legal-page.server";
 import { Trans } from "../i18n/trans";
 import { metaT } from "../i18n/meta";
 import { useT } from "../i18n/use-t";
@@ -8,11 +11,18 @@ export const meta: MetaFunction = ({ matches }) => {
   return [{ title: t("meta.pageTitle", { page: t("privacy.title") }) }];
 };
 
+/** The operator, contact, effective date, retention periods and vendors come from the settings (issue 28 item 8). */
+export function loader() {
+  return legalFacts();
+}
+
 export default function Privacy() {
   const t = useT();
+  const facts = useLoaderData<typeof loader>();
   return (
     <>
       <h1>{t("privacy.title")}</h1>
+      <LegalHeader facts={facts} />
       <p>{t("privacy.intro")}</p>
       <h2>{t("privacy.shoppingTitle")}</h2>
       <p>{t("privacy.shopping")}</p>
@@ -23,13 +33,26 @@ export default function Privacy() {
       <p>
         <Trans t={t} i18nKey="privacy.analytics" components={{ code: <code /> }} />
       </p>
+      <h2>{t("legal.vendorsTitle")}</h2>
+      <ul data-testid="vendors">
+        <li>{t("legal.emailVendor", { vendor: facts.emailVendor })}</li>
+        <li>
+          {facts.analyticsVendor
+            ? t("legal.analyticsVendor", { vendor: facts.analyticsVendor })
+            : t("legal.noAnalyticsVendor")}
+        </li>
+      </ul>
+      <h2>{t("legal.retentionTitle")}</h2>
+      <RetentionTable facts={facts} />
       <h2>{t("privacy.neverTitle")}</h2>
       <ul>
         <li>{t("privacy.never1")}</li>
         <li>{t("privacy.never2")}</li>
       </ul>
       <h2>{t("privacy.questionsTitle")}</h2>
-      <p>{t("privacy.questions")}</p>
+      <p>
+        {t("legal.questions", { operator: facts.operator })} <a href={`mailto:${facts.contact}`}>{facts.contact}</a>.
+      </p>
     </>
   );
 }

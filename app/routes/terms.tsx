@@ -1,4 +1,7 @@
 import type { MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { LegalHeader } from "../components/legal-facts";
+import { legalFacts } from "../server/pages/legal-page.server";
 import { metaT } from "../i18n/meta";
 import { useT } from "../i18n/use-t";
 
@@ -7,11 +10,18 @@ export const meta: MetaFunction = ({ matches }) => {
   return [{ title: t("meta.pageTitle", { page: t("terms.title") }) }];
 };
 
+/** The operator, contact and effective date come from the settings (issue 28 item 8). */
+export function loader() {
+  return legalFacts();
+}
+
 export default function Terms() {
   const t = useT();
+  const facts = useLoaderData<typeof loader>();
   return (
     <>
       <h1>{t("terms.title")}</h1>
+      <LegalHeader facts={facts} />
       <h2>{t("terms.estimatesTitle")}</h2>
       <p>{t("terms.estimates")}</p>
       <h2>{t("terms.planInfoTitle")}</h2>

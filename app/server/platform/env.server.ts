@@ -107,6 +107,20 @@ const EnvSchema = z.object({
   SES_ENDPOINT: optionalText,
   UNSUBSCRIBE_TOKEN_SECRET: secret,
 
+  // Legal pages (issue 28 item 8, docs/decisions/353): who runs the site, how to reach them, since
+  // when the pages hold, and how long each kind of record is kept (days).
+  LEGAL_OPERATOR: z.string().trim().min(1).default("the operator of Health Plan Marketplace"),
+  LEGAL_CONTACT: optionalText,
+  LEGAL_EFFECTIVE_DATE: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .default("2026-11-27"),
+  RETENTION_WAITLIST_DAYS: z.coerce.number().int().positive().default(730),
+  RETENTION_DISCOVERY_DAYS: z.coerce.number().int().positive().default(730),
+  RETENTION_UPLOADS_DAYS: z.coerce.number().int().positive().default(365),
+  RETENTION_LOGS_DAYS: z.coerce.number().int().positive().default(30),
+  RETENTION_OUTBOX_DAYS: z.coerce.number().int().positive().default(90),
+
   // Analytics
   POSTHOG_API_KEY: secret,
   POSTHOG_HOST: z.string().default("https://us.i.posthog.com"),
