@@ -27,8 +27,7 @@ function runsOf(rows: readonly BenefitRowView[]): Array<{ group: CareGroup | nul
   return runs;
 }
 
-/** The benefit table's part name in a plan page document (<Prerendered>, docs/decisions/132). */
-export const BENEFIT_TABLE_PART = "benefit-table";
+export { BENEFIT_TABLE_PART } from "../../lib/prerendered-parts";
 
 /**
  * Every benefit of the plan (the household's cost-sharing variant), what you pay in and out of network.

@@ -22,11 +22,12 @@ function choicesOf(filter: ChoicesFilter, options: FilterOptions, w: Words): Arr
   );
 }
 
-/** A choice's words in the page's language: filters.option.<value> where the filter words its options. */
-function optionWords(filter: ChoicesFilter, value: string, { t, lang }: Words): string {
-  const english = filter.optionWords?.[value];
-  if (!english || lang === "en") return english ?? value;
-  return t(`filters.option.${value.replace(/\s+/g, "")}`);
+/**
+ * A choice's words, from the catalogue only (issue 28 item 9: the filter descriptor holds keys, the
+ * words live in app/i18n): filters.option.<value> where the filter words its options, else the value.
+ */
+function optionWords(filter: ChoicesFilter, value: string, { t }: Words): string {
+  return filter.optionWords?.[value] ? t(`filters.option.${value.replace(/\s+/g, "")}`) : value;
 }
 
 /** A filter's label, and a group's legend, in the page's language (filters.label.<field>, filters.group.*). */

@@ -1,5 +1,4 @@
-import { BENEFIT_TABLE_PART } from "../../components/plans/benefit-table";
-import { csrWords } from "../../components/plans/format";
+import { BENEFIT_TABLE_PART } from "../../lib/prerendered-parts";
 import { DEFAULT_LANGUAGE, tFor, type Language } from "../../i18n/i18n";
 import type { CsrLevel } from "../../domain/csr";
 import { EVERY_PLAN } from "../../domain/plan-order";
@@ -183,7 +182,7 @@ export async function planDetailPage(
   );
   const benefitTable = benefitTableMarkup(
     benefits,
-    t(variant && csrWords(csr) ? "benefits.captionCsr" : "benefits.caption"),
+    t(variant && (csr === "73" || csr === "87" || csr === "94") ? "benefits.captionCsr" : "benefits.caption"),
     lang,
   );
   if (prerendered) prerendered[BENEFIT_TABLE_PART] = benefitTable.html;
