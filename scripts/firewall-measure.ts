@@ -13,13 +13,17 @@ import { pathologicalInputs } from "../tests/fixtures/firewall/pathological.ts";
 
 const args = new Set(process.argv.slice(2));
 // Nothing remembered between requests (docs/decisions/282): the times below are the engine's own.
-const engine = new FirewallEngine(undefined, FIREWALL_BUDGET_MICROS, false);
+// The rules' verdicts, not the machine's load: a generous budget, so that an overrun on a busy
+// shared machine (which the middleware answers 503, docs/decisions/374) cannot count as a miss.
+// The pathological timings below run with the production budget.
+const DETECTION_BUDGET_MICROS = 1_000_000;
+const engine = new FirewallEngine(undefined, DETECTION_BUDGET_MICROS, false);
 const pct = (blocked: number, tested: number, digits = 1) =>
   tested === 0 ? "—" : `${((100 * blocked) / tested).toFixed(digits)} % (${blocked}/${tested})`;
 const all = [...LOCATIONS, ...FREE_TEXT_LOCATIONS];
 
 console.log(
-  `Rules: recommended set ${engine.rulesVersion} and service rules, ${engine.ruleCount} in all; budget ${engine.budgetMicros} µs.`,
+  `Rules: recommended set ${engine.rulesVersion} and service rules, ${engine.ruleCount} in all; detection tables with a ${engine.budgetMicros} µs budget, production budget ${FIREWALL_BUDGET_MICROS} µs.`,
 );
 console.log(
   `Machine: ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}; ${new Date().toISOString()}.`,

@@ -19,6 +19,12 @@ const OVERLONG: Record<string, string> = {
   "%c1%9c": "\\",
   "%c1%1c": "\\",
   "%e0%80%ae": ".",
+  // IIS's lax hex reading of overlong slashes (the forms crs-930-100 names in the raw URL).
+  "%c0%9v": "/",
+  "%c0%qf": "/",
+  "%bg%qf": "/",
+  "%c1%pc": "\\",
+  "%c1%8s": "\\",
 };
 
 const NAMED_ENTITIES: Record<string, string> = {
@@ -57,7 +63,10 @@ function codePoint(n: number, fallback: string): string {
 /** Percent-decoding that never throws: invalid sequences keep their ASCII bytes. */
 export function percentDecode(input: string): string {
   if (!input.includes("%")) return input;
-  let s = input.replace(/%(?:c0%ae|c0%af|c0%5c|c1%9c|c1%1c|e0%80%ae)/gi, (m) => OVERLONG[m.toLowerCase()] ?? m);
+  let s = input.replace(
+    /%(?:c0%ae|c0%af|c0%5c|c1%9c|c1%1c|e0%80%ae|c0%9v|c0%qf|bg%qf|c1%pc|c1%8s)/gi,
+    (m) => OVERLONG[m.toLowerCase()] ?? m,
+  );
   // Any other overlong UTF-8 form of an ASCII character (%c0%XX, %c1%XX, %e0%80%XX, %e0%81%XX):
   // lenient decoders read them as the character; a strict one refuses them.
   s = s.replace(/%c([01])%([89ab][0-9a-f])/gi, (_, hi: string, lo: string) =>
@@ -66,6 +75,16 @@ export function percentDecode(input: string): string {
   s = s.replace(/%e0%8([01])%([89ab][0-9a-f])/gi, (_, hi: string, lo: string) =>
     String.fromCharCode(((Number(hi) & 1) << 6) | (parseInt(lo, 16) & 0x3f)),
   );
+  // Four-, five- and six-byte overlong forms (%f0%80%80%ae …), the same way.
+  s = s.replace(/%(?:f0|f8%80|fc%80%80)%80%8([01])%([89ab][0-9a-f])/gi, (_, hi: string, lo: string) =>
+    String.fromCharCode(((Number(hi) & 1) << 6) | (parseInt(lo, 16) & 0x3f)),
+  );
+  // A three-byte lead whose middle byte is not a continuation (%e0%40%ae): IIS kept the low bits.
+  s = s.replace(/%e0%[0-7][0-9a-f]%([89ab][0-9a-f])/gi, (_, lo: string) =>
+    String.fromCharCode(parseInt(lo, 16) & 0x3f),
+  );
+  // A lead byte left without its continuation (%c0%2e, %c0/, %e0%40%ae): lenient decoders drop it.
+  s = s.replace(/%(?:c[01]|e0%[48]0|f0%80%80)(?=%[0-7][0-9a-f]|%[a-f][0-9a-f]|[\x20-\x7e])/gi, "");
   s = s.replace(/%u([0-9a-f]{4})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
   return s.replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
     try {
@@ -77,6 +96,16 @@ export function percentDecode(input: string): string {
       });
     }
   });
+}
+
+/** Two or more `0x2e`-style bytes in a row (`0x2e0x2e0x2f`) as the ASCII they spell; `0x2e`, `0x2f`, `0x5c` alone too. */
+export function decodeHexRuns(input: string): string {
+  if (!input.includes("0x")) return input;
+  return input
+    .replace(/(?:0x[2-7][0-9a-f]){2,}/gi, (run) =>
+      run.replace(/0x([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    )
+    .replace(/0x(2e|2f|5c)/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 export function decodeEntities(input: string): string {
@@ -109,9 +138,9 @@ const ODD_SPACE = /[\v\f\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]
 const SHELL_QUOTES = /([a-z])(?:''|""|['"\\])(?=[a-z])/gi;
 // Expansions a shell makes empty inside a word: who$()ami, w$@hoami, wh${x}oami, wh$1oami.
 const SHELL_NOOPS = /([a-z])(?:\$\(\)|\$@|\$\*|\$\{\w{0,8}\}|\$\d)(?=[a-z])/gi;
-const ESCAPES = /[%&\\]/;
+const ESCAPES = /[%&\\]|0x/;
 // Which values need a view at all: escapes, odd characters, and URL-like text (internal hosts, ssrf.ts).
-const NEEDS_VIEW = /[%&\\\v\f\u0080-\uffff'"$]|\/\//;
+const NEEDS_VIEW = /[%&\\\v\f\u0080-\uffff'"$]|\/\/|0x/;
 // A character whose low byte is CR or LF (U+010D, U+560A): HTTP stacks that keep only the low
 // byte of each character have turned them into a line break in a header (the "嘊嘍" trick).
 const LOW_BYTE_BREAK = /[\u0100-\uffff]/g;
@@ -121,7 +150,7 @@ export function decodedView(value: string): string | undefined {
   if (!NEEDS_VIEW.test(value)) return undefined;
   let s = value;
   for (let round = 0; round < MAX_ROUNDS && ESCAPES.test(s); round++) {
-    const next = decodeJsEscapes(decodeEntities(percentDecode(s)));
+    const next = decodeHexRuns(decodeJsEscapes(decodeEntities(percentDecode(s))));
     if (next === s) break;
     s = next;
   }
