@@ -260,7 +260,13 @@ export const CountiesQuery = z
   .object({
     zip: Zip,
     state: StateCode.optional(),
-    year: z.coerce.number().int().min(2014).max(2100).optional(),
+    // Digits only, as the document's integer says ("2027 " or "0x7EB" is a 400, not 2027; decision 380).
+    year: z
+      .preprocess(
+        (v) => (typeof v === "string" && /^\d{1,6}$/.test(v) ? Number(v) : v),
+        z.number({ error: "A plan year, e.g. 2027" }).int().min(2014).max(2100),
+      )
+      .optional(),
   })
   .strict();
 
