@@ -3,7 +3,7 @@
 // out the premium tax credit get in HealthCare.gov states (CMS guidance of 2025-09-04; the
 // catastrophicEligibility block; docs/decisions/313-catastrophic-plans-listed-by-law.md).
 
-import { parameter } from "./parameter-file";
+import { parameter } from "./parameters/parameter-file";
 import { normaliseStateCode } from "./parameters";
 
 /** Why catastrophic plans are offered to this household, or null when they are not. */

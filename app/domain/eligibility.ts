@@ -2,7 +2,7 @@
 // percentage, the premium tax credit (APTC) and the CSR level. Who gets what, person by person, is
 // decided by the one engine, estimateHousehold in ./household-eligibility.
 //
-// Rules: docs/reference/eligibility-rules.md; numbers: the parameter tree (./parameters/, read through ./parameters.ts).
+// Rules: docs/reference/eligibility-rules.md; numbers: the parameter tree (./parameters/, read through its index.ts).
 // Money is computed in full precision; callers round at the edge (roundCents in ./pricing).
 // Eligibility lines (100%, 138%, CSR bands, Essential Plan limits, 400%) are compared in dollars;
 // the truncated whole FPL percent is used only to look up the applicable percentage

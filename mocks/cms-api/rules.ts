@@ -20,7 +20,7 @@
  * - aptc (monthly) = max(0, benchmark − income × pct / 12), left unrounded as
  *   the real API sends it.
  */
-import { parameter, parameterKeys } from "../../app/domain/parameter-file";
+import { parameter, parameterKeys } from "../../app/domain/parameters/parameter-file";
 import type { FakeDataset, FakePlan } from "./dataset";
 
 export class FakeApiError extends Error {

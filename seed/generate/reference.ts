@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
-import { parameter } from "../../app/domain/parameter-file";
+import { parameter } from "../../app/domain/parameters/parameter-file";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const read = (rel: string) => readFileSync(join(REPO_ROOT, rel), "utf8");

@@ -5,7 +5,7 @@
  * names and addresses are the states' own public sites.
  */
 import { STATE_MARKETPLACES } from "../../app/domain/marketplaces";
-import { parameter } from "../../app/domain/parameter-file";
+import { parameter } from "../../app/domain/parameters/parameter-file";
 
 export type ExchangeKind = "healthcaregov" | "sbe_federal_platform" | "sbe";
 

@@ -3,7 +3,7 @@
 // figures are the `repaymentCap` parameter block; this module knows only what the block's band
 // keys mean (docs/decisions/320-repayment-risk.md).
 
-import { parameter } from "../parameter-file";
+import { parameter } from "../parameters/parameter-file";
 
 type CapBands = NonNullable<ReturnType<typeof repaymentCapTable>>;
 type BandKey = keyof CapBands;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { enrollSteps, HEALTHCARE_GOV, marketplaceFor, STATE_MARKETPLACES } from "../../../app/domain/marketplaces";
 import { isStandardizedDesign } from "../../../app/domain/plan-design";
-import { parameter } from "../../../app/domain/parameter-file";
+import { parameter } from "../../../app/domain/parameters/parameter-file";
 
 const base = { planId: "12345TX0010001", planName: "Lone Star Silver", year: 2027, issuerName: "Lone Star Health" };
 

@@ -11,7 +11,7 @@ import {
   statesWithChildLimits,
 } from "../../../app/domain/child-coverage-limits";
 import { estimateHousehold, incomeLines } from "../../../app/domain/household-eligibility";
-import { parameter } from "../../../app/domain/parameter-file";
+import { parameter } from "../../../app/domain/parameters/parameter-file";
 
 const KINDS = ["children", "pregnancy"] as const;
 const ownedDataStates = () => {

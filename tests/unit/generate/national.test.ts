@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parameter } from "../../../app/domain/parameter-file";
+import { parameter } from "../../../app/domain/parameters/parameter-file";
 import { generate, type GenerateSummary } from "../../../seed/generate/index";
 import { buildNationalWorld } from "../../../seed/generate/national-world";
 import { centsTimesMilli, listFiles, readTable, toCents, type Table } from "./files";

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parameter } from "../../../app/domain/parameter-file";
+import { parameter } from "../../../app/domain/parameters/parameter-file";
 import { generate } from "../../../seed/generate/index";
 import { centsTimesMilli, listFiles, money, readTable, toCents, type Table } from "./files";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MissingParameterError } from "../../../../app/domain/parameter-file";
+import { MissingParameterError } from "../../../../app/domain/parameters/parameter-file";
 import { filingColumnFor, repaymentCap } from "../../../../app/domain/repayment/repayment-cap";
 
 // Form 8962 Table 5 (26 USC 36B(f)(2)(B)), by line 5 (whole percent of the guideline, truncated):

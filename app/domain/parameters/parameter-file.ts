@@ -1,5 +1,5 @@
-// The parameter tree (./parameters/: one block per file laid out as the law is, registered in
-// ./parameters/index.ts), validated with zod when it is loaded, and the one accessor every reader
+// The parameter tree (this folder: one block per file laid out as the law is, registered in
+// ./registry.ts), validated with zod when it is loaded, and the one accessor every reader
 // goes through: `parameter("povertyGuidelines", 2026)`.
 // No reader knows the file's layout; a bad file stops the process at start-up with the block and
 // the path of the bad value, instead of a wrong price later (docs/decisions/240-one-shape-parameter-blocks.md).
@@ -11,7 +11,7 @@
 // To add a block: add it to the JSON and one entry to BLOCKS there; read it with parameter().
 
 import { z } from "zod";
-import { BLOCK_PATHS, PARAMETER_SET as raw } from "./parameters/index";
+import { BLOCK_PATHS, PARAMETER_SET as raw } from "./registry";
 import { BLOCKS, type BlockName, type ParameterValue } from "./parameter-blocks";
 
 export type { BlockName, ParameterValue } from "./parameter-blocks";
