@@ -1,5 +1,5 @@
 import { Form, useLocation, useNavigate } from "@remix-run/react";
-import { useCallback, useEffect, useState, type FormEvent } from "react";
+import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import {
   COMPARE_SUBMIT,
   compareHref,
@@ -99,6 +99,20 @@ export function CompareTray({
   const navigate = useNavigate();
   const choices: CompareChoice[] = ticks.ids.map((id) => ({ id, name: names.get(id) ?? id }));
   const count = choices.length;
+  // The page's bottom scroll padding follows the tray's height (plans.css --tray-height), so the
+  // browser scrolls a focused control clear of it (issue 28 item 2, WCAG 2.4.11).
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    const element = form.current;
+    if (!element || typeof ResizeObserver === "undefined") return;
+    const root = document.documentElement;
+    const observer = new ResizeObserver(() => root.style.setProperty("--tray-height", `${element.offsetHeight}px`));
+    observer.observe(element);
+    return () => {
+      observer.disconnect();
+      root.style.removeProperty("--tray-height");
+    };
+  }, []);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -109,6 +123,7 @@ export function CompareTray({
 
   return (
     <Form
+      ref={form}
       method="get"
       action="/plans#compare-tray"
       id={COMPARE_FORM_ID}
