@@ -91,7 +91,7 @@ export const SERVICE_RULES: WafRule[] = [
     "svc-cmdi-002",
     "command_injection",
     "Shell separator, then a bare command ending the value or the statement",
-    String.raw`${SEP_NOT_START}\s*(?:[\w/]{0,30}/)?(?:id|whoami|uname|ifconfig|ipconfig|printenv|env|hostname|netstat|ls|pwd|set|dir|systeminfo|ver)\s*(?:$|[;|&\x60)#])`,
+    String.raw`${SEP_NOT_START}\s*(?:[\w/]{0,30}/)?(?:id|whoami|uname|ifconfig|ipconfig|printenv|env|hostname|netstat|ls|pwd|set|dir|systeminfo|ver)\s*(?:$|[;|&\x60)#])|${SEP_NOT_START}\s*(?:ps|w|who|last|df|free|mount|history|alias|crontab|tasklist|ipconfig)(?:\s+-{0,2}[a-zA-Z]{1,4})?\s*(?:$|[;|&\x60)#])|${SEP}\s*(?:export|alias|unset|declare)\s+[A-Za-z_]\w*=`,
     { caseSensitive: true },
   ),
   rule(
@@ -105,7 +105,7 @@ export const SERVICE_RULES: WafRule[] = [
     "svc-cmdi-004",
     "command_injection",
     "Shell payloads: reverse shells, download-and-run, encoded PowerShell, cmd /c",
-    String.raw`/bin/(?:ba|z|da|k)?sh\b|/dev/(?:tcp|udp)/|>&\s*/dev/|\bnc(?:at)?\s+(?:-\w+\s+)*-[a-z]*e\b|\bmkfifo\s|\(\)\s*\{\s*:;\s*\};|\b(?:curl|wget)\b[^|\n]{0,200}\|\s*(?:ba|z|da)?sh\b|\bpowershell(?:\.exe)?\s+-(?:enc|e|nop|w|c)\b|\bcmd(?:\.exe)?\s+/c\b|\bpython[23]?\s+-c\s|\bperl\s+-e\s`,
+    String.raw`/bin/(?:ba|z|da|k)?sh\b|/dev/(?:tcp|udp)/|>&\s*/dev/|\bnc(?:at)?\s+(?:-\w+\s+)*-[a-z]*e\b|\bmkfifo\s|\(\)\s*\{\s*:;\s*\};|\b(?:curl|wget)\b[^|\n]{0,200}\|\s*(?:ba|z|da)?sh\b|\b(?:powershell|pwsh)(?:\.exe)?\s+-[a-z]\w*|\bcmd(?:\.exe)?\s+/c\b|\bpython[23]?\s+-c\s|\bperl\s+-e\s`,
     { freeText: true },
   ),
   // ---- path traversal and file access
@@ -218,13 +218,13 @@ export const SERVICE_RULES: WafRule[] = [
     "svc-crlf-001",
     "http_protocol_violation",
     "A line break, then an HTTP header, request line or status line",
-    String.raw`[\r\n][\t ]*(?:[a-z][a-z0-9-]{1,40}[\t ]*:|(?:get|post|put|head|delete|options|patch|connect|trace)[\t ]+\S+[\t ]+http/|http/\d(?:\.\d)?[\t ]+\d{3}\b)`,
+    String.raw`[\r\n][\t ]*(?:[a-z][a-z0-9-]{1,40}[\t ]*:|(?:get|post|put|head|delete|options|patch|connect|trace)[\t ]+\S+[\t ]+http/|http/\d(?:\.\d)?[\t ]+\d{3}\b|(?:rcpt[\t ]+to|mail[\t ]+from)[\t ]*:)`,
   ),
   rule(
     "svc-cmdi-005",
     "command_injection",
     "Shell obfuscation inside a word, Windows variables, PowerShell download-and-run, SSI exec, PHP shell calls",
-    String.raw`\b[a-z]{1,8}(?:''|""|\$\(\)|\$@|\$\{\})[a-z]{1,8}\b|%[A-Z_]{4,20}%[\\/ ]|\b(?:iex|invoke-expression|invoke-webrequest|invoke-restmethod|start-process|downloadstring|downloadfile|frombase64string)\b|\bnew-object\s+(?:system\.)?net\.webclient\b|<!--\s*#\s*(?:exec|include)\b|\b(?:system|passthru|shell_exec|exec|popen|proc_open|pcntl_exec)\s*\(\s*['"$]|(?:^|[^\w.-])/(?:usr/(?:local/)?)?s?bin/[a-z][\w.-]*`,
+    String.raw`\b[a-z]{1,8}(?:''|""|\$\(\)|\$@|\$\{\})[a-z]{1,8}\b|%[A-Z_]{4,20}%[\\/ ]|\b(?:iex|invoke-expression|invoke-webrequest|invoke-restmethod|start-process|downloadstring|downloadfile|frombase64string)\b|\bnew-object\s+(?:system\.)?net\.webclient\b|<!--\s*#\s*(?:exec|include)\b|\b(?:system|passthru|shell_exec|exec|popen|proc_open|pcntl_exec)\s*\(\s*['"$]|(?:^|[^\w.-])/(?:usr/(?:local/)?)?s?bin/[a-z][\w.-]*|[<>]\(\s*(?:[\w/]{0,30}/)?(?:${COMMANDS})\b|[a-z](?:['"\\][a-z]){3,}|(?:^|[\r\n;])\s*\.(?:system|shell)\s+\S`,
   ),
   rule(
     "svc-sqli-003",
