@@ -174,7 +174,7 @@ export default function Renew() {
         <details id="renew-plan-help">
           <summary>{t("renew.planHelpTitle")}</summary>
           <ul>
-            <li>{t("renew.planHelpCard")}</li>
+            <li>{t("renew.planHelpCard", { label: t("renew.cardLabel") })}</li>
             <li>{t("renew.planHelpNotice")}</li>
             <li>{t("renew.planHelpAccount")}</li>
           </ul>
