@@ -21,6 +21,7 @@ import { metaT } from "../i18n/meta";
 import { requestLanguage } from "../i18n/language.server";
 import { Stars } from "../components/plans/stars";
 import { useFocusHeadingOnArrival } from "../components/plans/use-focus-heading";
+import { breakable } from "../components/plans/benefit-table";
 import { EnrollLinks, summaryHref } from "../components/plans/enroll-links";
 import { comparePage } from "../server/pages/compare-page.server";
 import { listPageParam, planHref, plansHref, type ShoppingState } from "../lib/shopping-url";
@@ -254,7 +255,7 @@ function CompareTable({ page }: { page: OkPage }) {
             </tr>
             {run.rows.map((b) => (
               <tr key={b.name} data-row={`benefit-${b.name}`}>
-                <th scope="row">{b.name}</th>
+                <th scope="row">{breakable(b.name)}</th>
                 {b.cells.map((cell, i) => (
                   <td key={plans[i].plan.id} data-plan-id={plans[i].plan.id}>
                     {cell.text === "" ? "—" : cell.covered === false ? cell.text : costShareWords(cell.text, w)}

@@ -1,4 +1,4 @@
-import { useMemo } from "react";
+import { Fragment, useMemo, type ReactNode } from "react";
 import { CARE_GROUPS, type CareGroup } from "../../domain/care-groups";
 import { benefitRowsFromText } from "./benefit-rows-text";
 import { DEFAULT_LANGUAGE, type Language } from "../../i18n/i18n";
@@ -13,6 +13,25 @@ export interface BenefitRowView {
   notes: string | null;
   /** The kind of care it is grouped under (app/domain/care-groups); rows come in the groups' order. */
   group?: CareGroup;
+}
+
+/**
+ * A benefit's name with a line-break chance after each slash ("Transportation/<wbr>Ambulance"): the
+ * tables wrap at spaces only (no mid-word breaks, issue 28 item 4), and these joined words would
+ * otherwise be wider than a phone's column.
+ */
+export function breakable(name: string): ReactNode {
+  const parts = name.split("/");
+  return parts.map((part, i) => (
+    <Fragment key={i}>
+      {part}
+      {i < parts.length - 1 ? (
+        <>
+          /<wbr />
+        </>
+      ) : null}
+    </Fragment>
+  ));
 }
 
 /** Rows in runs of one group each, in the order they come (the server puts them in the groups' order). */
@@ -68,7 +87,7 @@ export function BenefitTable({
           {run.rows.map((r) => (
             <tr key={r.name}>
               <th scope="row">
-                {r.name}
+                {breakable(r.name)}
                 {r.notes ? <span className="benefit-notes">{r.notes}</span> : null}
               </th>
               <td>{r.covered === false ? r.inNetwork : costShareWords(r.inNetwork, w)}</td>
