@@ -90,25 +90,34 @@ export interface ProviderCoverageResult {
   source: CoverageSource;
 }
 
+/** Flag texts that mean "no" (compared lower-cased and trimmed). */
+const FLAG_OFF = new Set(["", "false", "no", "n", "0", "none", "not applicable"]);
+/** Flag texts already seen, by their text as stored: a formulary repeats a handful of values. */
+const flagTexts = new Map<string, boolean>();
+
 /** A flag from the own rows: booleans, 0/1, "Yes"/"No", or a limit's text. */
 export function isFlagSet(value: unknown): boolean {
   if (typeof value === "boolean") return value;
   if (typeof value === "number") return value !== 0;
   if (typeof value === "string") {
-    const v = value.trim().toLowerCase();
-    return v !== "" && !["false", "no", "n", "0", "none", "not applicable"].includes(v);
+    let set = flagTexts.get(value);
+    if (set === undefined) {
+      set = !FLAG_OFF.has(value.trim().toLowerCase());
+      if (flagTexts.size < 1_000) flagTexts.set(value, set);
+    }
+    return set;
   }
   return false;
 }
 
 function restrictionsOf(row: FormularyRow | undefined): DrugRestrictions | undefined {
   if (!row) return undefined;
-  const r = {
-    prior_authorization: isFlagSet(row.priorAuth),
-    step_therapy: isFlagSet(row.stepTherapy),
-    quantity_limit: isFlagSet(row.quantityLimit),
-  };
-  return r.prior_authorization || r.step_therapy || r.quantity_limit ? r : undefined;
+  const prior = isFlagSet(row.priorAuth);
+  const step = isFlagSet(row.stepTherapy);
+  const quantity = isFlagSet(row.quantityLimit);
+  return prior || step || quantity
+    ? { prior_authorization: prior, step_therapy: step, quantity_limit: quantity }
+    : undefined;
 }
 
 const pairKey = (code: string, planId: string) => `${code}|${planId}`;
@@ -122,6 +131,23 @@ function firstByPair<T>(rows: readonly T[], code: (row: T) => string, plan: (row
   return map;
 }
 
+/** The first row of each (code, plan) pair, as code → plan → row: no pair strings built (issue 30 item 6). */
+function firstByCodeAndPlan<T>(
+  rows: readonly T[],
+  code: (row: T) => string,
+  plan: (row: T) => string,
+): Map<string, Map<string, T>> {
+  const map = new Map<string, Map<string, T>>();
+  for (const row of rows) {
+    const c = code(row);
+    let byPlan = map.get(c);
+    if (!byPlan) map.set(c, (byPlan = new Map<string, T>()));
+    const p = plan(row);
+    if (!byPlan.has(p)) byPlan.set(p, row);
+  }
+  return map;
+}
+
 export interface DrugMergeInput {
   rxcuis: readonly string[];
   planIds: readonly string[];
@@ -129,43 +155,64 @@ export interface DrugMergeInput {
   own: readonly FormularyRow[];
 }
 
+const NO_ROWS = new Map<string, never>();
+
+/**
+ * One result per (rxcui, plan id), drugs in the order asked, plans in the order asked. Written
+ * for 10,000 pairs at a time (the API's caps): nested maps instead of pair strings, each result
+ * built as one object literal (the fields in the documented order).
+ */
 export function mergeDrugCoverage({ rxcuis, planIds, upstream, own }: DrugMergeInput): DrugCoverageResult[] {
-  const answers = firstByPair(
+  const answers = firstByCodeAndPlan(
     upstream,
     (r) => r.rxcui,
     (r) => r.plan_id,
   );
-  const ownRows = firstByPair(
+  const ownRows = firstByCodeAndPlan(
     own,
     (r) => r.rxcui,
     (r) => r.planId,
   );
+  const plans = [...new Set(planIds)];
   const results: DrugCoverageResult[] = [];
   for (const rxcui of new Set(rxcuis)) {
-    for (const planId of new Set(planIds)) {
-      const answer = answers.get(pairKey(rxcui, planId));
-      const ownRow = ownRows.get(pairKey(rxcui, planId));
-      const base = { rxcui, plan_id: planId };
+    const answersFor = answers.get(rxcui) ?? NO_ROWS;
+    const ownFor = ownRows.get(rxcui) ?? NO_ROWS;
+    for (const planId of plans) {
+      const answer = answersFor.get(planId);
+      const ownRow = ownFor.get(planId);
       switch (answer?.coverage) {
         case "Covered": {
           const restrictions = restrictionsOf(ownRow);
-          results.push({
-            ...base,
-            coverage: restrictions ? "PartialCovered" : "Covered",
-            drug_tier: ownRow?.drugTier ?? null,
-            ...(restrictions ? { restrictions } : {}),
-            source: "upstream",
-          });
+          results.push(
+            restrictions
+              ? {
+                  rxcui,
+                  plan_id: planId,
+                  coverage: "PartialCovered",
+                  drug_tier: ownRow?.drugTier ?? null,
+                  restrictions,
+                  source: "upstream",
+                }
+              : {
+                  rxcui,
+                  plan_id: planId,
+                  coverage: "Covered",
+                  drug_tier: ownRow?.drugTier ?? null,
+                  source: "upstream",
+                },
+          );
           break;
         }
         case "GenericCovered": {
           // The tier and restrictions that apply are the generic's, if the own rows list it.
           const generic = answer.generic_rxcui ?? undefined;
-          const genericRow = generic ? ownRows.get(pairKey(generic, planId)) : undefined;
+          const genericRow = generic ? ownRows.get(generic)?.get(planId) : undefined;
           const row = genericRow ?? ownRow;
           const restrictions = restrictionsOf(row);
           results.push({
-            ...base,
+            rxcui,
+            plan_id: planId,
             coverage: "GenericCovered",
             drug_tier: row?.drugTier ?? null,
             ...(generic ? { generic_rxcui: generic } : {}),
@@ -175,21 +222,32 @@ export function mergeDrugCoverage({ rxcuis, planIds, upstream, own }: DrugMergeI
           break;
         }
         case "NotCovered":
-          results.push({ ...base, coverage: "NotCovered", drug_tier: null, source: "upstream" });
+          results.push({ rxcui, plan_id: planId, coverage: "NotCovered", drug_tier: null, source: "upstream" });
           break;
         default: {
           // Unknown upstream (DataNotProvided, an undocumented value, no row, failed batch).
           if (ownRow) {
             const restrictions = restrictionsOf(ownRow);
-            results.push({
-              ...base,
-              coverage: restrictions ? "PartialCovered" : "Covered",
-              drug_tier: ownRow.drugTier ?? null,
-              ...(restrictions ? { restrictions } : {}),
-              source: "own_data",
-            });
+            results.push(
+              restrictions
+                ? {
+                    rxcui,
+                    plan_id: planId,
+                    coverage: "PartialCovered",
+                    drug_tier: ownRow.drugTier ?? null,
+                    restrictions,
+                    source: "own_data",
+                  }
+                : {
+                    rxcui,
+                    plan_id: planId,
+                    coverage: "Covered",
+                    drug_tier: ownRow.drugTier ?? null,
+                    source: "own_data",
+                  },
+            );
           } else {
-            results.push({ ...base, coverage: "DataNotProvided", drug_tier: null, source: "none" });
+            results.push({ rxcui, plan_id: planId, coverage: "DataNotProvided", drug_tier: null, source: "none" });
           }
         }
       }

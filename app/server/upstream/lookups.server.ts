@@ -344,6 +344,11 @@ export async function suggestProviders(input: {
 
 // ------------------------------------------------------------- coverage
 
+/** One turn of the event loop: I/O that arrived meanwhile (another request) is handled first. */
+function yieldToOthers(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 export async function checkDrugCoverage(input: {
   rxcuis: string[];
   plan_ids: string[];
@@ -361,8 +366,14 @@ export async function checkDrugCoverage(input: {
   // The generics upstream names are looked up too: their tier is the one that applies.
   const generics = upstream.rows.map((row) => row.generic_rxcui).filter((g): g is string => Boolean(g));
   const rxcuis = [...new Set([...input.rxcuis, ...generics])];
+  // Let other requests in between the steps that hold the event loop (the own rows' query, the
+  // merge, the answer's serialisation): a health check waits for one step, not for every
+  // concurrent request's whole work (issue 30 item 6).
+  await yieldToOthers();
   const own = await ownRows("formulary", (source) => source.formularyRows({ year, rxcuis, planIds: input.plan_ids }));
+  await yieldToOthers();
   const coverage = mergeDrugCoverage({ rxcuis: input.rxcuis, planIds: input.plan_ids, upstream: upstream.rows, own });
+  await yieldToOthers();
   return { coverage, upstream: upstream.failedPlanIds.length ? "partial" : "ok", year, sample };
 }
 
@@ -380,9 +391,12 @@ export async function checkProviderCoverage(input: {
     if (!isUpstreamFailure(error)) throw error;
     return { coverage: [], ...failedUpstream(error), year, sample };
   }
+  await yieldToOthers();
   const own = await ownRows("network", (source) =>
     source.networkRows({ year, npis: input.npis, planIds: input.plan_ids }),
   );
+  await yieldToOthers();
   const coverage = mergeProviderCoverage({ npis: input.npis, planIds: input.plan_ids, upstream: upstream.rows, own });
+  await yieldToOthers();
   return { coverage, upstream: upstream.failedPlanIds.length ? "partial" : "ok", year, sample };
 }

@@ -3,14 +3,21 @@ import { AT_LEAST_THREE } from "../../schemas/text-as-sent";
 
 /**
  * Request bodies of the drug and doctor routes (docs/api.md, "Drugs and
- * doctors"). Caps keep one request's upstream fan-out bounded: 500 plan ids
- * are 50 upstream calls per code list, run under the concurrency cap.
+ * doctors"). Caps keep one request's upstream fan-out and merging bounded:
+ * 100 plan ids are 10 upstream calls per code list, run under the
+ * concurrency cap.
  */
 
 export const MIN_QUERY_LENGTH = 3;
 export const MAX_QUERY_LENGTH = 100;
 export const MAX_CODES_PER_REQUEST = 20;
 export const MAX_PLAN_IDS_PER_REQUEST = 500;
+/**
+ * The coverage routes take at most 100 plan ids (issue 30 item 6, docs/decisions/375): 20 drugs
+ * × 100 plans is 2,000 pairs, whose merging and answer (200 KB) cost the event loop a few ms;
+ * 24 such requests at once leave /api/health under 100 ms. More plans: several requests.
+ */
+export const MAX_PLAN_IDS_PER_COVERAGE_REQUEST = 100;
 
 const query = z
   .string({ error: "Send the typed text as a string." })
@@ -28,12 +35,16 @@ const year = z
   .max(2100, "That plan year is too far ahead.")
   .optional();
 
-const planIds = z
+/** The coverage routes' plan ids: 1 to MAX_PLAN_IDS_PER_COVERAGE_REQUEST 14-character HIOS ids. */
+const coveragePlanIds = z
   .array(z.string().regex(/^\d{5}[A-Z]{2}\d{7}$/, "A plan id has 14 characters, e.g. 11111TX0010001."), {
     error: "Send plan_ids as a list of plan ids.",
   })
   .min(1, "Send at least one plan id.")
-  .max(MAX_PLAN_IDS_PER_REQUEST, `Send at most ${MAX_PLAN_IDS_PER_REQUEST} plan ids.`);
+  .max(
+    MAX_PLAN_IDS_PER_COVERAGE_REQUEST,
+    `Send at most ${MAX_PLAN_IDS_PER_COVERAGE_REQUEST} plan ids; check more plans in several requests.`,
+  );
 
 export const DrugAutocompleteBody = z.object({ query, year });
 
@@ -62,7 +73,7 @@ export const DrugCoveredBody = z.object({
     })
     .min(1, "Send at least one RxCUI.")
     .max(MAX_CODES_PER_REQUEST, `Send at most ${MAX_CODES_PER_REQUEST} drugs.`),
-  plan_ids: planIds,
+  plan_ids: coveragePlanIds,
   year,
 });
 
@@ -73,6 +84,6 @@ export const ProviderCoveredBody = z.object({
     })
     .min(1, "Send at least one NPI.")
     .max(MAX_CODES_PER_REQUEST, `Send at most ${MAX_CODES_PER_REQUEST} providers.`),
-  plan_ids: planIds,
+  plan_ids: coveragePlanIds,
   year,
 });
