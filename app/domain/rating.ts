@@ -19,7 +19,7 @@ import {
   usesFamilyTiers,
   type FamilyTierName,
 } from "./parameters";
-import type { Relationship } from "./relationship";
+import type { Relationship } from "./eligibility/relationship";
 
 export type { Relationship };
 

@@ -1,4 +1,4 @@
-import type { PersonProgramme } from "./household-eligibility";
+import type { PersonProgramme } from "./eligibility/household-eligibility";
 
 /**
  * The household's Medicaid/CHIP and coverage-gap flags when upstream estimated the coverage family

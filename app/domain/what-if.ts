@@ -2,7 +2,12 @@
 // household across incomes from 50% to 500% of the poverty guideline, with every line's edge on
 // both sides, so a raise or a job loss can be read off (docs/decisions/213-income-what-if.md).
 
-import { estimateHousehold, incomeLines, type HouseholdInput, type IncomeLine } from "./household-eligibility";
+import {
+  estimateHousehold,
+  incomeLines,
+  type HouseholdInput,
+  type IncomeLine,
+} from "./eligibility/household-eligibility";
 import { roundCents } from "./pricing";
 
 /** One income of the series. */

@@ -24,10 +24,10 @@
  */
 import { isLanguage } from "../i18n/i18n";
 import { PLAN_FILTERS, type FilterState, type PlanFilter } from "../domain/plan-filters";
-import { RELATIONSHIPS, type Relationship } from "../domain/relationship";
-import { PREGNANCY_ASKED_AGES } from "../domain/household";
+import { RELATIONSHIPS, type Relationship } from "../domain/eligibility/relationship";
+import { PREGNANCY_ASKED_AGES } from "../domain/eligibility/household";
 
-export { RELATIONSHIPS, type Relationship } from "../domain/relationship";
+export { RELATIONSHIPS, type Relationship } from "../domain/eligibility/relationship";
 
 export interface PersonInput {
   /** As typed: validated later (an empty string is a person row not filled in yet). */

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { CSR_LEVELS } from "../domain/csr";
-import { householdProblems } from "../domain/household";
+import { CSR_LEVELS } from "../domain/eligibility/csr";
+import { householdProblems } from "../domain/eligibility/household";
 import { INCOME_LINE_KINDS } from "../domain/income-line-kinds";
 import { PLAN_FILTERS, type PlanFilter, type PlanFilterValues } from "../domain/plan-filters";
 import { PLAN_SORTS } from "../domain/plan-order";
-import { RELATIONSHIPS } from "../domain/relationship";
+import { RELATIONSHIPS } from "../domain/eligibility/relationship";
 import { USAGE_LEVELS } from "../domain/yearly-cost";
 import { DEFAULT_FILLS_PER_YEAR, DEFAULT_VISITS, MAX_CHOSEN } from "../domain/yearly-cost/assumptions";
 

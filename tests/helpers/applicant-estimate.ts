@@ -2,8 +2,8 @@
 // `estimateHousehold`, with the benchmark given directly. Unit tests written for a single person use
 // this, so every eligibility test checks the engine shoppers see (issue 25).
 
-import { estimateHousehold, type HouseholdEstimate } from "../../app/domain/household-eligibility";
-import { householdReasons } from "../../app/domain/household-reasons";
+import { estimateHousehold, type HouseholdEstimate } from "../../app/domain/eligibility/household-eligibility";
+import { householdReasons } from "../../app/domain/eligibility/household-reasons";
 import { normaliseStateCode } from "../../app/domain/parameters";
 
 export interface ApplicantInput {

@@ -7,7 +7,7 @@
 // A year that the file does not hold raises MissingParameterError rather than
 // silently borrowing a neighbouring year (docs/decisions/010-parameter-lookups.md).
 
-import type { CsrLevel } from "../csr";
+import type { CsrLevel } from "../eligibility/csr";
 import { MissingParameterError, parameter, parameterEntry, parameterKeys } from "./parameter-file";
 
 export { MissingParameterError } from "./parameter-file";

@@ -5,7 +5,7 @@
 // (./repayment-cap.ts). From tax year 2026 nothing caps it, and above 400% of the guideline no
 // credit is allowed at all, so every advance dollar is repaid (docs/decisions/320-repayment-risk.md).
 
-import { estimateHousehold, type HouseholdInput } from "../household-eligibility";
+import { estimateHousehold, type HouseholdInput } from "../eligibility/household-eligibility";
 import { roundCents } from "../pricing";
 import { repaymentCap, UNCAPPED_FROM_PERCENT } from "./repayment-cap";
 

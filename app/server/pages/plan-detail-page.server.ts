@@ -1,6 +1,6 @@
 import { BENEFIT_TABLE_PART } from "../../lib/prerendered-parts";
 import { DEFAULT_LANGUAGE, tFor, type Language } from "../../i18n/i18n";
-import type { CsrLevel } from "../../domain/csr";
+import type { CsrLevel } from "../../domain/eligibility/csr";
 import { EVERY_PLAN } from "../../domain/plan-order";
 import { requestedPage } from "../../domain/results-pages";
 import { readShoppingState, type ShoppingState } from "../../lib/shopping-url";

@@ -23,7 +23,7 @@ import {
   type VariantLimits,
   type VariantRow,
 } from "./rows.server";
-import type { CsrLevel } from "../../domain/csr";
+import type { CsrLevel } from "../../domain/eligibility/csr";
 import type {
   CostLimitDetail,
   CsrVariantSummary,

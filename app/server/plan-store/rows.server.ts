@@ -5,7 +5,7 @@
  */
 import type { benefits, planVariants, sbcScenarios } from "../../../db/plan-store";
 import { describeCostShare, STANDARD_COMPONENT_ID, VARIANT_ID } from "../../../db/plan-store-values";
-import type { CsrLevel } from "../../domain/csr";
+import type { CsrLevel } from "../../domain/eligibility/csr";
 import type {
   BenefitDetail,
   CostLimit,

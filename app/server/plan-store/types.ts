@@ -5,7 +5,7 @@
  * seed pipeline built), so they are declared here once.
  */
 import type { ExchangeKind } from "../../../db/plan-store";
-import type { CsrLevel } from "../../domain/csr";
+import type { CsrLevel } from "../../domain/eligibility/csr";
 
 export type { ExchangeKind };
 

@@ -1,7 +1,7 @@
 import { upstreamProgrammeFlags } from "../../domain/upstream-flags";
 import type { z } from "zod";
-import { estimateHousehold } from "../../domain/household-eligibility";
-import { householdReasons } from "../../domain/household-reasons";
+import { estimateHousehold } from "../../domain/eligibility/household-eligibility";
+import { householdReasons } from "../../domain/eligibility/household-reasons";
 import { roundCents } from "../../domain/pricing";
 import type { EligibilityResponse, ShoppingRequest } from "../../schemas/shopping";
 import { planStore, type PlanStore } from "../plan-store/plan-store.server";

@@ -1,11 +1,11 @@
-import { resolveRelationships } from "../../domain/household";
+import { resolveRelationships } from "../../domain/eligibility/household";
 import {
   estimateHousehold,
   incomeLines,
   type HouseholdEstimate,
   type HouseholdInput,
   type IncomeLine,
-} from "../../domain/household-eligibility";
+} from "../../domain/eligibility/household-eligibility";
 import type { Member, Relationship } from "../../domain/rating";
 import type { ShoppingRequest } from "../../schemas/shopping";
 import type { UpstreamHousehold } from "../upstream/client.server";

@@ -1,5 +1,5 @@
 import { isStandardizedDesign } from "../../domain/plan-design";
-import type { CsrLevel } from "../../domain/csr";
+import type { CsrLevel } from "../../domain/eligibility/csr";
 import type { PlanSummary } from "../plan-store/plan-store.server";
 import type { PlansAnswer, PricedPlan } from "./plan-list.server";
 

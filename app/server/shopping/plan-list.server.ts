@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { filterPredicate, type PlanPredicate } from "../../domain/plan-filters";
 import { pageOf, sortedIndexes, SORT_KEYS, type SortableList } from "../../domain/plan-order";
 import type { PlansRequest, PlansResponse, PricedPlan as PricedPlanSchema } from "../../schemas/shopping";
-import { catastrophicReason, type CatastrophicReason } from "../../domain/catastrophic";
+import { catastrophicReason, type CatastrophicReason } from "../../domain/eligibility/catastrophic";
 import type { EligibilityAnswer } from "./eligibility.server";
 import type { RankFacts } from "../../domain/yearly-cost/ranking";
 import { rankFactsOf, rankingsFor } from "./my-year.server";

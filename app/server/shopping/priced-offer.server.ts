@@ -1,5 +1,5 @@
 import { isStandardizedDesign } from "../../domain/plan-design";
-import { csrVariantFor, type CsrLevel } from "../../domain/csr";
+import { csrVariantFor, type CsrLevel } from "../../domain/eligibility/csr";
 import { coveredMemberCount, householdPricer, ratingTable, type HouseholdPrice } from "../../domain/household-price";
 import { creditShown, creditUsableOn, ehbPremium, premiumWithCreditOf, roundCents } from "../../domain/pricing";
 import type { Member } from "../../domain/rating";

@@ -1,4 +1,4 @@
-import { estimateHousehold, type HouseholdInput } from "../../domain/household-eligibility";
+import { estimateHousehold, type HouseholdInput } from "../../domain/eligibility/household-eligibility";
 import { impliedBenchmarkMonthly, repaymentRisk } from "../../domain/repayment/repayment-risk";
 import type { ShoppingRequest } from "../../schemas/shopping";
 import type { PlanStore } from "../plan-store/plan-store.server";

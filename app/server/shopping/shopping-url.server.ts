@@ -40,7 +40,7 @@ function sizeMessage(people: number, t: TFunction): string {
 }
 
 /**
- * The household rules' own messages (app/domain/household.ts, English for the JSON API) in the
+ * The household rules' own messages (app/domain/eligibility/household.ts, English for the JSON API) in the
  * page's language: each has a catalogue sentence with its numbers taken from the English.
  */
 function householdRuleMessage(message: string, t: TFunction): string {

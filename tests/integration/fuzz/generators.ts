@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { createHmac } from "node:crypto";
-import { householdProblems, type PersonFacts } from "../../../app/domain/household";
+import { householdProblems, type PersonFacts } from "../../../app/domain/eligibility/household";
 import { US_JURISDICTIONS } from "../../../app/domain/us-states";
 import { jpeg, pdf, png } from "../../unit/intake/files";
 import {

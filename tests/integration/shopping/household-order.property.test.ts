@@ -2,7 +2,7 @@
 // data, TX through the fake federal estimate), on random households (issue 15).
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { householdProblems } from "../../../app/domain/household";
+import { householdProblems } from "../../../app/domain/eligibility/household";
 import * as plansRoute from "../../../app/routes/api.plans";
 import { forgetEligibilityAnswers } from "../../../app/server/shopping/eligibility.server";
 import type { FakeUpstream } from "../../../mocks/cms-api/index";

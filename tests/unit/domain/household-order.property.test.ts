@@ -1,8 +1,8 @@
 // Reordering the people of a household never changes a money figure or a flag (issue 15).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { householdProblems, resolveRelationships, type PersonFacts } from "../../../app/domain/household";
-import { estimateHousehold } from "../../../app/domain/household-eligibility";
+import { householdProblems, resolveRelationships, type PersonFacts } from "../../../app/domain/eligibility/household";
+import { estimateHousehold } from "../../../app/domain/eligibility/household-eligibility";
 import { householdRater, type Member, type RateTable } from "../../../app/domain/rating";
 import { roundCents } from "../../../app/domain/pricing";
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import testVectors from "../../fixtures/parameters/aca-test-vectors.json";
 import type { Member } from "../../../app/domain/rating";
 import { priceForHousehold, ratingTable } from "../../../app/domain/household-price";
-import { csrVariantFor } from "../../../app/domain/csr";
+import { csrVariantFor } from "../../../app/domain/eligibility/csr";
 import {
   creditShown,
   creditUsableOn,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PersonProgramme } from "../../../app/domain/household-eligibility";
+import type { PersonProgramme } from "../../../app/domain/eligibility/household-eligibility";
 import { upstreamProgrammeFlags } from "../../../app/domain/upstream-flags";
 
 /** Issue 31 item 9: upstream's Medicaid flag and our coverage-gap flag are never both true for one person. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { estimateHousehold, type HouseholdInput } from "../../../../app/domain/household-eligibility";
+import { estimateHousehold, type HouseholdInput } from "../../../../app/domain/eligibility/household-eligibility";
 import {
   impliedBenchmarkMonthly,
   repaymentRisk,

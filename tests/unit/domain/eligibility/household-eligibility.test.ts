@@ -1,13 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { childMedicaidChipLimitFpl, statesWithChildLimits } from "../../../app/domain/child-coverage-limits";
+import {
+  childMedicaidChipLimitFpl,
+  statesWithChildLimits,
+} from "../../../../app/domain/eligibility/child-coverage-limits";
 import {
   estimateHousehold,
   incomeLines,
   nearestLines,
   programmesOf,
   type HouseholdInput,
-} from "../../../app/domain/household-eligibility";
-import { whatIfSeries } from "../../../app/domain/what-if";
+} from "../../../../app/domain/eligibility/household-eligibility";
+import { whatIfSeries } from "../../../../app/domain/what-if";
 
 // 2027 coverage: the credit and CSR use the 2026 guideline ($15,960 + $5,680 a person);
 // Medicaid, CHIP and the Essential Plan use the current one, still 2026's at enrollment.

@@ -3,8 +3,8 @@
 // out the premium tax credit get in HealthCare.gov states (CMS guidance of 2025-09-04; the
 // catastrophicEligibility block; docs/decisions/313-catastrophic-plans-listed-by-law.md).
 
-import { parameter } from "./parameters/parameter-file";
-import { normaliseStateCode } from "./parameters";
+import { parameter } from "../parameters/parameter-file";
+import { normaliseStateCode } from "../parameters";
 
 /** Why catastrophic plans are offered to this household, or null when they are not. */
 export type CatastrophicReason = "under_30" | "hardship_exemption" | "income_hardship";

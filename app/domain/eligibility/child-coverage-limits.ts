@@ -4,8 +4,8 @@
 // the adult 138% line: a family with a premium tax credit usually has its children on Medicaid or
 // CHIP (docs/decisions/211-per-person-programmes.md, 310-medicaid-chip-lines-by-state.md).
 
-import { MissingParameterError, parameter, parameterEntry } from "./parameters/parameter-file";
-import { normaliseStateCode } from "./parameters";
+import { MissingParameterError, parameter, parameterEntry } from "../parameters/parameter-file";
+import { normaliseStateCode } from "../parameters";
 
 /** Which line: children under 19, or a pregnant person. */
 export type MedicaidChipLineKind = "children" | "pregnancy";

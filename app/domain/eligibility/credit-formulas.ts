@@ -9,7 +9,7 @@
 // (docs/decisions/012-eligibility-lines-in-dollars.md).
 
 import type { CsrLevel } from "./csr";
-import { applicablePercentageTable, csrBands, fractionToPercent, povertyGuideline } from "./parameters";
+import { applicablePercentageTable, csrBands, fractionToPercent, povertyGuideline } from "../parameters";
 
 // ---------------------------------------------------------------------------
 // Exact income-to-guideline comparisons.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { catastrophicReason, type CatastrophicFacts } from "../../../app/domain/catastrophic";
+import { catastrophicReason, type CatastrophicFacts } from "../../../../app/domain/eligibility/catastrophic";
 
 // 45 CFR 156.155: everyone covered under 30, or a hardship exemption; from 2026, CMS's guidance of
 // 2025-09-04 grants the exemption to people whose income rules out the credit (HealthCare.gov states).

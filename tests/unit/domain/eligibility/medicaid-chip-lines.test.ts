@@ -3,15 +3,15 @@
 // medicaid-chip-lines.policyengine.json, read 2026-11-27). Every difference is listed in the fixture
 // with its reason; a new difference, or a listed one that went away, fails.
 import { describe, expect, it } from "vitest";
-import policyengine from "../../fixtures/parameters/medicaid-chip-lines.policyengine.json";
+import policyengine from "../../../fixtures/parameters/medicaid-chip-lines.policyengine.json";
 import {
   childMedicaidChipLimitFpl,
   medicaidChipLine,
   pregnancyMedicaidChipLimitFpl,
   statesWithChildLimits,
-} from "../../../app/domain/child-coverage-limits";
-import { estimateHousehold, incomeLines } from "../../../app/domain/household-eligibility";
-import { parameter } from "../../../app/domain/parameters/parameter-file";
+} from "../../../../app/domain/eligibility/child-coverage-limits";
+import { estimateHousehold, incomeLines } from "../../../../app/domain/eligibility/household-eligibility";
+import { parameter } from "../../../../app/domain/parameters/parameter-file";
 
 const KINDS = ["children", "pregnancy"] as const;
 const ownedDataStates = () => {

@@ -17,9 +17,9 @@ import {
   incomeCents,
   incomeAtOrBelow,
   premiumTaxCreditMonthly,
-} from "./eligibility";
+} from "./credit-formulas";
 import type { CsrLevel } from "./csr";
-import type { IncomeLineKind } from "./income-line-kinds";
+import type { IncomeLineKind } from "../income-line-kinds";
 import { CHILD_AGE_LIMIT, expectedBabiesOf, isMedicareEligible, type PersonFacts } from "./household";
 import {
   ESSENTIAL_PLAN_STATE,
@@ -37,7 +37,7 @@ import {
   normaliseStateCode,
   povertyGuideline,
   ptcGuidelineYear,
-} from "./parameters";
+} from "../parameters";
 
 /** Where one person's coverage comes from, as far as this estimate can tell. */
 export type PersonProgramme = "medicare" | "medicaid_chip" | "essential_plan" | "coverage_gap" | "marketplace";
@@ -203,7 +203,7 @@ function indexesOf(programmes: readonly PersonProgramme[], which: PersonProgramm
 
 /** FPL percent to one decimal, truncated (so it never reads above a line the household is below). */
 export function fplPercentOneDecimal(income: number, guideline: number): number {
-  // Tenths of a percent = income × 1000 / guideline; compared on the exact cents (see eligibility.ts).
+  // Tenths of a percent = income × 1000 / guideline; compared on the exact cents (see credit-formulas.ts).
   const tenths = Math.floor((incomeCents(income) * 10) / guideline + 1e-9);
   return tenths / 10;
 }

@@ -5,7 +5,7 @@
 // (docs/api.md "Relationships"; docs/decisions/210-relationship-rule.md). It does not depend on
 // the order of the list, so reordering people never changes a price.
 
-import type { Relationship } from "./rating";
+import type { Relationship } from "../rating";
 
 /** Under this age a person whose relationship is not given is a child (CHIP and children's Medicaid stop at 19). */
 export const CHILD_AGE_LIMIT = 19;

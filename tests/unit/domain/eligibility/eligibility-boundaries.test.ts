@@ -5,7 +5,7 @@
 // Guidelines: 2027 coverage uses the 2026 guideline, 15,960 for one person; 2026 coverage uses
 // the 2025 guideline, 15,650. FPL% = floor(100 × income / guideline). aptc = 600 − pct × income / 12.
 import { describe, expect, it } from "vitest";
-import { estimateApplicant } from "../../helpers/applicant-estimate";
+import { estimateApplicant } from "../../../helpers/applicant-estimate";
 
 const BENCHMARK = 600;
 

@@ -4,7 +4,7 @@ import {
   isMedicareEligible,
   proposedRelationship,
   resolveRelationships,
-} from "../../../app/domain/household";
+} from "../../../../app/domain/eligibility/household";
 
 describe("relationship rule (docs/api.md, decision 210)", () => {
   it("makes the oldest person the subscriber when nobody is self, children under 19, others other", () => {

@@ -4,19 +4,29 @@
 // needs a year the file does not carry, or an input we do not take (immigration status), the test
 // says so and asserts what we do instead, so a silent change of behaviour still fails.
 import { describe, expect, it } from "vitest";
-import vectors from "../../fixtures/parameters/aca-test-vectors.json";
-import { applicablePercentage, csrLevel, premiumTaxCreditMonthly } from "../../../app/domain/eligibility";
-import { estimateHousehold } from "../../../app/domain/household-eligibility";
-import { estimateApplicant } from "../../helpers/applicant-estimate";
+import vectors from "../../../fixtures/parameters/aca-test-vectors.json";
+import {
+  applicablePercentage,
+  csrLevel,
+  premiumTaxCreditMonthly,
+} from "../../../../app/domain/eligibility/credit-formulas";
+import { estimateHousehold } from "../../../../app/domain/eligibility/household-eligibility";
+import { estimateApplicant } from "../../../helpers/applicant-estimate";
 import {
   MissingParameterError,
   ageCurveFactor,
   applicablePercentageTable,
   povertyGuideline,
   ptcGuidelineYear,
-} from "../../../app/domain/parameters";
-import { ageBandLabel, householdPremium, ratedMembers, type Member, type RateTable } from "../../../app/domain/rating";
-import { appliedCredit, roundCents } from "../../../app/domain/pricing";
+} from "../../../../app/domain/parameters";
+import {
+  ageBandLabel,
+  householdPremium,
+  ratedMembers,
+  type Member,
+  type RateTable,
+} from "../../../../app/domain/rating";
+import { appliedCredit, roundCents } from "../../../../app/domain/pricing";
 
 const V = vectors;
 

@@ -1,7 +1,7 @@
 // New York: community rating with family tiers, Medicaid to 138%, Essential Plan to 250% of the
 // current guideline until 2026-06-30 and to 200% from 2026-07-01 (eligibility-rules.md §6).
 import { describe, expect, it } from "vitest";
-import { estimateApplicant } from "../../helpers/applicant-estimate";
+import { estimateApplicant } from "../../../helpers/applicant-estimate";
 import {
   familyTier,
   familyTierPremium,
@@ -9,9 +9,9 @@ import {
   householdPremium,
   type Member,
   type RateTable,
-} from "../../../app/domain/rating";
-import { MissingParameterError } from "../../../app/domain/parameters";
-import { netPremium, roundCents } from "../../../app/domain/pricing";
+} from "../../../../app/domain/rating";
+import { MissingParameterError } from "../../../../app/domain/parameters";
+import { netPremium, roundCents } from "../../../../app/domain/pricing";
 
 const self = (age: number, usesTobacco = false): Member => ({ age, usesTobacco, relationship: "self" });
 const spouse = (age: number): Member => ({ age, usesTobacco: false, relationship: "spouse" });

@@ -1,9 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { applicablePercentage, csrLevel, fplPercent, premiumTaxCreditMonthly } from "../../../app/domain/eligibility";
-import { estimateApplicant } from "../../helpers/applicant-estimate";
-import { MissingParameterError } from "../../../app/domain/parameters";
-import { householdBenchmarkPremium, type RateTable } from "../../../app/domain/rating";
-import { netPremium, roundCents } from "../../../app/domain/pricing";
+import {
+  applicablePercentage,
+  csrLevel,
+  fplPercent,
+  premiumTaxCreditMonthly,
+} from "../../../../app/domain/eligibility/credit-formulas";
+import { estimateApplicant } from "../../../helpers/applicant-estimate";
+import { MissingParameterError } from "../../../../app/domain/parameters";
+import { householdBenchmarkPremium, type RateTable } from "../../../../app/domain/rating";
+import { netPremium, roundCents } from "../../../../app/domain/pricing";
 
 describe("fplPercent", () => {
   it("truncates to a whole percent of the guideline", () => {
