@@ -19,7 +19,7 @@ import {
   povertyGuideline,
   ptcGuidelineYear,
   usesFamilyTiers,
-} from "../../../app/domain/parameters";
+} from "../../../../app/domain/parameters";
 
 describe("povertyGuideline", () => {
   it("uses base + perAdditional × (size − 1) in the 48-state column", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BLOCK_PATHS, PARAMETER_SET as raw } from "../../../app/domain/parameters/registry";
+import { BLOCK_PATHS, PARAMETER_SET as raw } from "../../../../app/domain/parameters/registry";
 import {
   blockNames,
   MissingParameterError,
@@ -9,8 +9,8 @@ import {
   ParameterFileError,
   parseAcaParameterFile,
   UNITS,
-} from "../../../app/domain/parameters/parameter-file";
-import { BLOCKS } from "../../../app/domain/parameters/parameter-blocks";
+} from "../../../../app/domain/parameters/parameter-file";
+import { BLOCKS } from "../../../../app/domain/parameters/parameter-blocks";
 
 /** A JSON copy, edited freely by the tests below. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
