@@ -55,6 +55,9 @@ describe("upstream down", () => {
             income: 36000,
             household: { people: [{ age: 35 }] },
             place: { state: "TX", county_fips: "48113", zip: "75201" },
+            // With a drug chosen the page's list is "Lowest cost for me" (issue 26).
+            drugs: [{ rxcui: "617318" }],
+            sort: "my_yearly_cost",
           }),
         }).then(
           (r) =>

@@ -122,65 +122,67 @@ export function YourYearBreakdown({
     <section className="your-year-breakdown" aria-labelledby="your-year-heading" data-testid="your-year-breakdown">
       <h2 id="your-year-heading">{t("myYear.heading")}</h2>
       <p>{t("myYear.intro", { usage: usageShort(parts.other_care.usage, w) })}</p>
-      <table>
-        <tbody>
-          <tr>
-            <th scope="row">{t("myYear.premiums")}</th>
-            <td>{money(parts.premiums, lang)}</td>
-          </tr>
-          {parts.drugs.map((d) => (
-            <tr key={`drug-${d.rxcui}`}>
-              <th scope="row">
-                {t("myYear.drug", { name: drugNames.get(d.rxcui) ?? d.rxcui })}
-                <span className="figure-note"> ({drugNote(d, year, w)})</span>
-              </th>
-              <td>{money(d.yearly_cost, lang)}</td>
+      <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="your-year-heading">
+        <table>
+          <tbody>
+            <tr>
+              <th scope="row">{t("myYear.premiums")}</th>
+              <td>{money(parts.premiums, lang)}</td>
             </tr>
-          ))}
-          {parts.doctors.map((d) => (
-            <tr key={`doctor-${d.npi}`}>
-              <th scope="row">
-                {t("myYear.doctor", { name: doctorNames.get(d.npi) ?? d.npi })}
-                <span className="figure-note"> ({doctorNote(d, year, w)})</span>
-              </th>
-              <td>{money(d.yearly_cost, lang)}</td>
+            {parts.drugs.map((d) => (
+              <tr key={`drug-${d.rxcui}`}>
+                <th scope="row">
+                  {t("myYear.drug", { name: drugNames.get(d.rxcui) ?? d.rxcui })}
+                  <span className="figure-note"> ({drugNote(d, year, w)})</span>
+                </th>
+                <td>{money(d.yearly_cost, lang)}</td>
+              </tr>
+            ))}
+            {parts.doctors.map((d) => (
+              <tr key={`doctor-${d.npi}`}>
+                <th scope="row">
+                  {t("myYear.doctor", { name: doctorNames.get(d.npi) ?? d.npi })}
+                  <span className="figure-note"> ({doctorNote(d, year, w)})</span>
+                </th>
+                <td>{money(d.yearly_cost, lang)}</td>
+              </tr>
+            ))}
+            <tr>
+              <th scope="row">{t("myYear.otherCare", { usage: usageShort(parts.other_care.usage, w) })}</th>
+              <td>{money(parts.other_care.yearly_cost, lang)}</td>
             </tr>
-          ))}
-          <tr>
-            <th scope="row">{t("myYear.otherCare", { usage: usageShort(parts.other_care.usage, w) })}</th>
-            <td>{money(parts.other_care.yearly_cost, lang)}</td>
-          </tr>
-        </tbody>
-        <tfoot>
-          <tr>
-            <th scope="row">{t("myYear.typical")}</th>
-            <td data-testid="your-year-typical">{money(year.typical, lang)}</td>
-          </tr>
-          <tr>
-            <th scope="row">{t("myYear.badYear")}</th>
-            <td>{money(year.bad_year, lang)}</td>
-          </tr>
-          <tr>
-            <th scope="row">
-              {t("myYear.worstCase")}
-              <span className="figure-note">
-                {" "}
-                ({t("myYear.maxLine")}: {money(parts.out_of_pocket_max, lang)})
-              </span>
-            </th>
-            <td>{money(year.worst_case, lang)}</td>
-          </tr>
-          {parts.outside_max > 0 ? (
+          </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row">{t("myYear.typical")}</th>
+              <td data-testid="your-year-typical">{money(year.typical, lang)}</td>
+            </tr>
+            <tr>
+              <th scope="row">{t("myYear.badYear")}</th>
+              <td>{money(year.bad_year, lang)}</td>
+            </tr>
             <tr>
               <th scope="row">
-                {t("myYear.outsideMax")}
-                <span className="figure-note"> ({t("myYear.notCovered")})</span>
+                {t("myYear.worstCase")}
+                <span className="figure-note">
+                  {" "}
+                  ({t("myYear.maxLine")}: {money(parts.out_of_pocket_max, lang)})
+                </span>
               </th>
-              <td>{money(parts.outside_max, lang)}</td>
+              <td>{money(year.worst_case, lang)}</td>
             </tr>
-          ) : null}
-        </tfoot>
-      </table>
+            {parts.outside_max > 0 ? (
+              <tr>
+                <th scope="row">
+                  {t("myYear.outsideMax")}
+                  <span className="figure-note"> ({t("myYear.notCovered")})</span>
+                </th>
+                <td>{money(parts.outside_max, lang)}</td>
+              </tr>
+            ) : null}
+          </tfoot>
+        </table>
+      </div>
       {reasons.length > 0 ? (
         <>
           <h3>{t("myYear.rankingHeading")}</h3>
