@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Household, Place, PricedPlan, UsageLevel } from "./shopping";
+import { Household, Place, PricedPlan, UsageLevel, Year } from "./shopping";
 
 /**
  * POST /api/renewal (issue 27): the plan a household has this year, what the
@@ -41,6 +41,9 @@ export const RenewalRequest = z
       .describe("Expected yearly household income (MAGI) next year, in US dollars; both years are priced with it"),
     household: Household,
     place: Place,
+    year: Year.optional().describe(
+      "Next year, the year renewed into (default: the plan year shopped today); this year is the year before",
+    ),
     usage: UsageLevel.default("medium").describe("Expected use of care, for the yearly costs that rank alternatives"),
     drugs: z.array(RenewalDrug).max(20).default([]).describe("The household's drugs: coverage in both years"),
     doctors: z.array(RenewalDoctor).max(20).default([]).describe("The household's doctors: network in both years"),

@@ -127,13 +127,18 @@ function csvRows(dir: string, name: string, delimiter = ","): Array<Record<strin
  * the seed reads them): the live API serves every year it holds, not only the newest.
  */
 function yearRows(dir: string, name: string): Array<Record<string, string>> {
+  return yearFolders(dir).flatMap((folder) => csvRows(folder, name));
+}
+
+/** The folder and its plan-year folders (`2026/`), in that order. */
+function yearFolders(dir: string): string[] {
   const yearDirs = existsSync(dir)
     ? readdirSync(dir, { withFileTypes: true })
         .filter((entry) => entry.isDirectory() && /^\d{4}$/.test(entry.name))
         .map((entry) => path.join(dir, entry.name))
         .sort()
     : [];
-  return [dir, ...yearDirs].flatMap((folder) => csvRows(folder, name));
+  return [dir, ...yearDirs];
 }
 
 /** `$6,000 ` → 6000; `Not Applicable` / empty → null. */
@@ -325,15 +330,18 @@ function loadRatingAreas(dir: string) {
   return { byCounty, byZip3 };
 }
 
+/** Issuer files of the folder and of its plan-year folders (`2026/mr/`): each entry names its years. */
 function machineReadableFiles(dir: string, prefix: "drugs" | "providers"): string[] {
-  const root = path.join(dir, "mr");
-  if (!existsSync(root)) return [];
   const files: string[] = [];
-  for (const issuer of readdirSync(root).sort()) {
-    const issuerDir = path.join(root, issuer);
-    if (!statSync(issuerDir).isDirectory()) continue;
-    for (const name of readdirSync(issuerDir).sort()) {
-      if (name.startsWith(prefix) && name.endsWith(".json")) files.push(path.join(issuerDir, name));
+  for (const folder of yearFolders(dir)) {
+    const root = path.join(folder, "mr");
+    if (!existsSync(root)) continue;
+    for (const issuer of readdirSync(root).sort()) {
+      const issuerDir = path.join(root, issuer);
+      if (!statSync(issuerDir).isDirectory()) continue;
+      for (const name of readdirSync(issuerDir).sort()) {
+        if (name.startsWith(prefix) && name.endsWith(".json")) files.push(path.join(issuerDir, name));
+      }
     }
   }
   return files;
@@ -345,6 +353,11 @@ function asArray(value: unknown): unknown[] {
 
 function years(value: unknown): number[] | null {
   return Array.isArray(value) ? value.map(Number).filter(Number.isFinite) : null;
+}
+
+/** Both listings' years; null (every year) when either names none. */
+function unionYears(a: number[] | null, b: number[] | null): number[] | null {
+  return a === null || b === null ? null : [...new Set([...a, ...b])].sort((x, y) => x - y);
 }
 
 function loadDrugs(dir: string): Map<string, FakeDrug> {
@@ -360,6 +373,12 @@ function loadDrugs(dir: string): Map<string, FakeDrug> {
         const plan = p as Record<string, unknown>;
         const planId = String(plan.plan_id ?? "");
         if (!planId) continue;
+        // A plan listed in two years' files (same id both years) keeps the first listing, serving both years.
+        const listed = drug.plans.get(planId);
+        if (listed) {
+          listed.years = unionYears(listed.years, years(plan.years));
+          continue;
+        }
         drug.plans.set(planId, {
           tier: String(plan.drug_tier ?? ""),
           priorAuthorization: plan.prior_authorization === true,
@@ -429,7 +448,10 @@ function loadProviders(dir: string): FakeProvider[] {
         const plan = pl as Record<string, unknown>;
         const planId = String(plan.plan_id ?? "");
         if (!planId) continue;
-        const entry = provider.plans.get(planId) ?? { tiers: [], years: years(plan.years) };
+        const known = provider.plans.get(planId);
+        const entry = known
+          ? { ...known, years: unionYears(known.years, years(plan.years)) }
+          : { tiers: [] as string[], years: years(plan.years) };
         const tier = String(plan.network_tier ?? "");
         if (tier && !entry.tiers.includes(tier)) entry.tiers.push(tier);
         provider.plans.set(planId, entry);

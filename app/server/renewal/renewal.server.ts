@@ -60,7 +60,7 @@ export async function renewal(request: RenewalRequest, timing = new ServerTiming
   const parsed = parsePlanId(raw);
   if (!parsed) throw notFound(raw, "not a plan ID");
   const { planId, suffix } = parsed;
-  const nextYear = resolvePlanYear(undefined, store);
+  const nextYear = resolvePlanYear(request.year, store);
   const currentYear = nextYear - 1;
   if (!store.yearsWithData().includes(currentYear)) throw notFound(raw, `no ${currentYear} plans are on file`);
   const named = planNamed(store, currentYear, planId);

@@ -201,6 +201,19 @@ describe("POST /api/renewal", () => {
     expect(later.body.error.fields.current_plan_id).toMatch(/is a 2027 plan/);
   });
 
+  it("takes next year as `year` like /api/plans; a year without data is a 404 naming year", async () => {
+    const asked = await renewal({ current_plan_id: "10101TX0019001", year: 2027 });
+    expect(asked.status).toBe(200);
+    expect(asked.body.next.year).toBe(2027);
+    const missing = await renewal({ current_plan_id: "10101TX0019001", year: 2029 });
+    expect(missing.status).toBe(404);
+    expect(Object.keys(missing.body.error.fields)).toEqual(["year"]);
+    // 2026 as next year: this year would be 2025, which has no plans.
+    const early = await renewal({ current_plan_id: "10101TX0019001", year: 2026 });
+    expect(early.status).toBe(404);
+    expect(early.body.error.fields.current_plan_id).toMatch(/no 2025 plans/);
+  });
+
   it("a malformed plan ID is a 400 naming current_plan_id", async () => {
     const { status, body } = await renewal({ current_plan_id: "not a plan" });
     expect(status).toBe(400);
