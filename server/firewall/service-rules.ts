@@ -239,4 +239,14 @@ export const SERVICE_RULES: WafRule[] = [
     String.raw`<\s*meta\b[^>]{0,200}\bhttp-equiv\s*=\s*["']?\s*(?:refresh|set-cookie|link|content-security-policy)\b`,
     { freeText: true },
   ),
+  // Any lower-case command word typed after a separator, when an option, an absolute path of
+  // two segments or more, a variable, a drive or a URL follows: the shape of a command line
+  // whatever the command (GTFOBins has hundreds). Case-sensitive; not free text.
+  rule(
+    "svc-cmdi-006",
+    "command_injection",
+    "Separator, any command word, then an option, a path, a variable or a URL",
+    String.raw`${SEP_NOT_START}\s*[a-z][a-z0-9_.+-]{1,24}${SPACE}(?:(?:\d+|-{1,2}[\w-]+)${SPACE}){0,2}(?:-{1,2}[a-zA-Z]|/[\w.~*?-]+/[\w.~*?-]|\$[a-zA-Z_{(]|[a-zA-Z]:\\|https?://)`,
+    { caseSensitive: true },
+  ),
 ];
