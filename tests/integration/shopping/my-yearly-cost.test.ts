@@ -2,7 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as plansRoute from "../../../app/routes/api.plans";
 import { PlansResponse } from "../../../app/schemas/shopping";
 import type { FakeUpstream } from "../../../mocks/cms-api/index";
-import { configureShopping, PLACES, postJson, self, shoppingBody, startShoppingFake, type Body } from "./helpers";
+import {
+  configureShopping,
+  PLACES,
+  postJson,
+  self,
+  shoppingBody,
+  spouse,
+  startShoppingFake,
+  type Body,
+} from "./helpers";
 import { forgetCoverageAnswers } from "../../../app/server/upstream/coverage.server";
 
 /**
@@ -144,6 +153,42 @@ describe("your year: Dallas, 35, Lipitor, metformin and a cardiologist", () => {
       }
     } finally {
       configureShopping({ upstreamUrl: fake.url });
+    }
+  });
+
+  it("a CSR household: silver plans are priced at their CSR variant's own maximum; a couple at the family maximum", async () => {
+    // $24,000 for one person is about 150% of the poverty line: the 94% silver variant.
+    const csr = (
+      await postJson(
+        plansRoute,
+        "/api/plans",
+        shoppingBody(PLACES.dallas, [self(35)], 24000, { drugs: [{ rxcui: METFORMIN }], limit: 500 }),
+      )
+    ).body.plans as Body[];
+    const silver = csr.filter((p) => p.csr_variant !== null);
+    expect(silver.length).toBeGreaterThan(0);
+    for (const plan of csr) {
+      const year = yearOf(plan);
+      const moop = (plan.moop as { individual: number }).individual; // the variant's, as the answer shows it
+      expect(year.parts.out_of_pocket_max).toBe(moop);
+      expect(Math.abs(year.worst_case - (12 * (plan.premium_w_credit as number) + moop))).toBeLessThanOrEqual(1);
+    }
+    // Two people: the family maximum (the plan's stated family amount).
+    const couple = (
+      await postJson(
+        plansRoute,
+        "/api/plans",
+        shoppingBody(PLACES.dallas, [self(35), spouse(33)], 60000, { limit: 500 }),
+      )
+    ).body.plans as Body[];
+    for (const plan of couple) {
+      const family = (plan.moop as { family: number | null }).family;
+      if (family === null) continue;
+      const year = yearOf(plan);
+      expect(year.parts.out_of_pocket_max).toBe(family);
+      expect(Math.abs(year.worst_case - (12 * (plan.premium_w_credit as number) + family))).toBeLessThanOrEqual(1);
+      expect(year.typical).toBeLessThanOrEqual(year.bad_year);
+      expect(year.bad_year).toBeLessThanOrEqual(year.worst_case);
     }
   });
 });
