@@ -5,6 +5,7 @@ export const INCOME_LINE_KINDS = [
   "medicaid_adults",
   "coverage_gap",
   "medicaid_children",
+  "medicaid_pregnancy",
   "essential_plan",
   "csr_94",
   "csr_87",

@@ -341,6 +341,14 @@ export function incomeLines(input: HouseholdInput): IncomeLine[] {
     const limit = childLimit(f.state, f.coverageYear);
     if (limit !== null) add("medicaid_children", limit, f.currentGuideline, "at_or_below", f.currentYear);
   }
+  // The pregnancy line, measured on the first pregnant person's own household (herself and her babies).
+  const pregnant = f.people.find((p) => p.pregnant && !isMedicareEligible(p));
+  if (pregnant !== undefined) {
+    const limit = stateLine(pregnancyMedicaidChipLimitFpl, f.state, f.coverageYear);
+    if (limit !== null) {
+      add("medicaid_pregnancy", limit, pregnantFacts(pregnant, f).currentGuideline, "at_or_below", f.currentYear);
+    }
+  }
   if (f.state === ESSENTIAL_PLAN_STATE) {
     add(
       "essential_plan",

@@ -238,3 +238,33 @@ describe("pregnancy, person by person (docs/decisions/311)", () => {
     expect(() => dallas([{ age: 30, pregnant: true, expectedBabies: 0 }], 30_000)).toThrow(RangeError);
   });
 });
+
+describe("the pregnancy line in income_lines", () => {
+  it("Dallas 2026, a pregnant 28-year-old: 203% of her household of 2 (21,640) = $43,929.20", () => {
+    // 2.03 × 21,640 = 43,929.20 (15,960 + 5,680 for herself and one baby).
+    const lines = incomeLines({
+      coverageYear: 2026,
+      state: "TX",
+      income: 28_000,
+      people: [{ age: 28, pregnant: true }],
+    });
+    expect(lines.find((l) => l.kind === "medicaid_pregnancy")).toEqual({
+      kind: "medicaid_pregnancy",
+      percent: 203,
+      amount: 43_929.2,
+      side: "at_or_below",
+      guidelineYear: 2026,
+    });
+    // Twins: 2.03 × (15,960 + 2 × 5,680 = 27,320) = 55,459.60.
+    const twins = incomeLines({
+      coverageYear: 2026,
+      state: "TX",
+      income: 28_000,
+      people: [{ age: 28, pregnant: true, expectedBabies: 2 }],
+    });
+    expect(twins.find((l) => l.kind === "medicaid_pregnancy")?.amount).toBe(55_459.6);
+    // Nobody pregnant: no such line.
+    const none = incomeLines({ coverageYear: 2026, state: "TX", income: 28_000, people: [{ age: 28 }] });
+    expect(none.some((l) => l.kind === "medicaid_pregnancy")).toBe(false);
+  });
+});
