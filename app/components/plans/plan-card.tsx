@@ -3,7 +3,7 @@ import { listPageParam, planHref, type ShoppingState } from "../../lib/shopping-
 import { CoverageCounts, type CoverageCheckView } from "./coverage-list";
 import { csrWords, metalWords, money, moneyOr, usageShort, useWords, type Words } from "./format";
 import { Stars } from "./stars";
-import { YourYearLine, type YourYear } from "./your-year";
+import { RankingWarnings, YourYearLine, type YourYear } from "./your-year";
 
 /** What a card shows of a priced plan (the fields of POST /api/plans' plans it reads). */
 export interface PlanCardPlan {
@@ -25,6 +25,8 @@ export interface PlanCardPlan {
   csr_variant: string | null;
   /** The shopper's own year with their drugs and doctors (issue 26). */
   my_yearly_cost?: YourYear;
+  /** Why it ranks here; the card shows only the warnings of a likely poor choice. */
+  ranking?: { warnings: string[] };
 }
 
 /** What a card shows beyond the price: the standardized-design label. */
@@ -144,6 +146,7 @@ export function PlanCard({
           </p>
         </div>
         {plan.my_yearly_cost ? <YourYearLine year={plan.my_yearly_cost} /> : null}
+        <RankingWarnings warnings={plan.ranking?.warnings} />
         <p className="card-limits" data-testid="card-limits">
           {familyLimits
             ? t("planCard.limitsLineFamily", {

@@ -74,6 +74,18 @@ export function YourYearLine({ year }: { year: YourYear }) {
   );
 }
 
+/** The ranking's warnings of likely poor choices (issue 26 item 4), already in the page's words; nothing when none. */
+export function RankingWarnings({ warnings }: { warnings: readonly string[] | undefined }) {
+  if (!warnings || warnings.length === 0) return null;
+  return (
+    <ul className="ranking-warnings" data-testid="ranking-warnings">
+      {warnings.map((warning) => (
+        <li key={warning}>{warning}</li>
+      ))}
+    </ul>
+  );
+}
+
 type Names = ReadonlyMap<string, string>;
 
 function drugNote(d: YourYear["parts"]["drugs"][number], year: YourYear, w: Words): string {

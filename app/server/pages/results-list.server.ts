@@ -6,6 +6,7 @@
  * for the whole (filtered) list first, then orders it and shows the page.
  */
 import type { CoverageValue } from "../../domain/coverage";
+import type { Language } from "../../i18n/i18n";
 import { orderByCoverage } from "../../domain/coverage-order";
 import { EVERY_PLAN } from "../../domain/plan-order";
 import { listPage, PLANS_PER_PAGE, type ListPage } from "../../domain/results-pages";
@@ -30,22 +31,28 @@ export interface ResultsList {
 }
 
 /** Page `requested` of the list in the request's own sort; coverage for that page's plans only. */
-export async function pagedList(request: PlansRequest, state: ShoppingState, requested: number): Promise<ResultsList> {
+export async function pagedList(
+  request: PlansRequest,
+  state: ShoppingState,
+  requested: number,
+  lang?: Language,
+): Promise<ResultsList> {
   const wanted = listPage(requested, Number.MAX_SAFE_INTEGER);
   // "Lowest cost for me" needs every plan's coverage; another sort prices the page first, then the
   // page's plans with the chosen drugs and doctors, asking coverage for those plans only (decision 250).
   const cared = (request.drugs?.length ?? 0) > 0 || (request.doctors?.length ?? 0) > 0;
   const pageFirst = cared && request.sort !== "my_yearly_cost";
   const listed = pageFirst ? { ...request, drugs: undefined, doctors: undefined } : request;
-  let results = await pricePlans({ ...listed, limit: PLANS_PER_PAGE, offset: wanted.offset });
+  let results = await pricePlans({ ...listed, limit: PLANS_PER_PAGE, offset: wanted.offset }, undefined, { lang });
   const shown = listPage(wanted.page, results.plan_count);
   if (shown.offset !== wanted.offset) {
     // A page past the end of the list (it got shorter since the link was made): the last page.
-    results = await pricePlans({ ...listed, limit: PLANS_PER_PAGE, offset: shown.offset });
+    results = await pricePlans({ ...listed, limit: PLANS_PER_PAGE, offset: shown.offset }, undefined, { lang });
   }
   if (pageFirst) {
     results = await pricePlans({ ...request, limit: PLANS_PER_PAGE, offset: shown.offset }, undefined, {
       coveragePlanIds: results.plans.map((p) => p.id),
+      lang,
     });
   }
   // Coverage for the plans on this page only (issue 16 item 2): one upstream call per list of codes,
@@ -68,8 +75,9 @@ export async function coverageFirstList(
   request: PlansRequest,
   state: ShoppingState,
   requested: number,
+  lang?: Language,
 ): Promise<ResultsList> {
-  const all = await pricePlans({ ...request, sort: "premium", order: "asc", ...EVERY_PLAN });
+  const all = await pricePlans({ ...request, sort: "premium", order: "asc", ...EVERY_PLAN }, undefined, { lang });
   const ids = all.plans.map((p) => p.id);
   const [drugs, doctors] = await Promise.all([
     drugCoverageFor(state.drugs, ids, all.year),

@@ -278,7 +278,9 @@ export async function shoppingPage(url: URL, lang: Language = DEFAULT_LANGUAGE):
     [list, drugSearch, doctorSearch] = await Promise.all([
       listWithinCredit(
         (request) =>
-          coverageFirst ? coverageFirstList(request, canonical, requested) : pagedList(request, canonical, requested),
+          coverageFirst
+            ? coverageFirstList(request, canonical, requested, lang)
+            : pagedList(request, canonical, requested, lang),
         check,
         lang,
       ),

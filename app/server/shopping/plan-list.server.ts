@@ -5,6 +5,7 @@ import type { PlansRequest, PlansResponse, PricedPlan as PricedPlanSchema } from
 import { catastrophicReason, type CatastrophicReason } from "../../domain/eligibility/catastrophic";
 import type { EligibilityAnswer } from "./eligibility.server";
 import type { RankFacts } from "../../domain/yearly-cost/ranking";
+import type { Language } from "../../i18n/i18n";
 import { rankFactsOf, rankingsFor } from "./my-year.server";
 import { householdSizeOf, incomeLinesAnswer, type HouseholdDecisions } from "./household.server";
 
@@ -53,6 +54,8 @@ export function plansAnswer(
     plans: PricedList;
     /** Our own per-person decisions: who the prices are for, the FPL percent, the income lines. */
     household: HouseholdDecisions;
+    /** The language of the ranking's words (English unless asked). */
+    lang?: Language;
   },
 ): PlansAnswer {
   const list = priced.plans;
@@ -86,7 +89,7 @@ export function plansAnswer(
     catastrophic_reason: catastrophic,
     plan_count: chosen.length,
     ...page,
-    plans: rankedPage(list, chosen, page.plans, page.offset),
+    plans: rankedPage(list, chosen, page.plans, page.offset, priced.lang),
   };
 }
 
@@ -117,6 +120,7 @@ function rankedPage(
   chosen: readonly number[],
   page: readonly number[],
   offset: number,
+  lang?: Language,
 ): PricedPlan[] {
   const answers = page.map((i) => list.answerAt(i));
   if (answers.length === 0) return answers;
@@ -125,6 +129,7 @@ function rankedPage(
   const rankings = rankingsFor(
     all,
     page.map((i, n) => ({ facts: byIndex.get(i)!, position: offset + n + 1 })),
+    lang,
   );
   answers.forEach((answer, n) => {
     answer.ranking = rankings[n];

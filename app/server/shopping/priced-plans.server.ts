@@ -1,6 +1,7 @@
 import type { PlansRequest } from "../../schemas/shopping";
 import { planStore } from "../plan-store/plan-store.server";
 import { ServerTiming } from "../platform/server-timing.server";
+import type { Language } from "../../i18n/i18n";
 import { eligibilityForPricing } from "./eligibility.server";
 import { householdDecisions, membersAt } from "./household.server";
 import { plansAnswer, type PlansAnswer } from "./plan-list.server";
@@ -18,6 +19,8 @@ export async function pricePlans(
     onlyPlanIds?: readonly string[];
     /** Ask the chosen drugs' and doctors' coverage for these plans only (a results page of another sort). */
     coveragePlanIds?: readonly string[];
+    /** The language of the ranking's words (the API's Accept-Language, the page's language). */
+    lang?: Language;
   } = {},
 ): Promise<PlansAnswer> {
   const store = planStore();
@@ -25,7 +28,7 @@ export async function pricePlans(
   checkCoverageDate(request, year);
   checkPlace(request, store);
   const { ownedData } = marketFor(request.place.state, year, store);
-  if (!ownedData) return upstreamPlans(request, year, timing);
+  if (!ownedData) return upstreamPlans(request, year, timing, options.lang);
 
   const { state, county_fips, zip } = request.place;
   // Plans are priced for the credit's coverage family: people on Medicare, Medicaid/CHIP or the
@@ -63,5 +66,14 @@ export async function pricePlans(
       care: coverage,
     }),
   );
-  return plansAnswer(request, { year, source: "own", ratingArea, eligibility, unavailable, plans, household });
+  return plansAnswer(request, {
+    year,
+    source: "own",
+    ratingArea,
+    eligibility,
+    unavailable,
+    plans,
+    household,
+    lang: options.lang,
+  });
 }

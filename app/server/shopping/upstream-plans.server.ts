@@ -1,4 +1,5 @@
 import { roundCents } from "../../domain/pricing";
+import type { Language } from "../../i18n/i18n";
 import type { PlansRequest } from "../../schemas/shopping";
 import { planStore } from "../plan-store/plan-store.server";
 import { ApiError } from "../platform/api.server";
@@ -24,7 +25,12 @@ function upstreamQualityRating(value: unknown): number | null {
  * state-based. The specification notes it is not reached in practice; it maps
  * the upstream plan search into the same shape.
  */
-export async function upstreamPlans(request: PlansRequest, year: number, timing: ServerTiming): Promise<PlansAnswer> {
+export async function upstreamPlans(
+  request: PlansRequest,
+  year: number,
+  timing: ServerTiming,
+  lang?: Language,
+): Promise<PlansAnswer> {
   const { eligibility, unavailable } = await eligibilityForPricing(request, year, planStore());
   // Only the people plans are priced for are sent, each with the relationship the whole household gave them.
   const household = householdDecisions(request, year);
@@ -121,5 +127,6 @@ export async function upstreamPlans(request: PlansRequest, year: number, timing:
     unavailable,
     plans: listOfAnswers(plans),
     household,
+    lang,
   });
 }

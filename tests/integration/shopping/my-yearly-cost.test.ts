@@ -191,4 +191,21 @@ describe("your year: Dallas, 35, Lipitor, metformin and a cardiologist", () => {
       expect(year.bad_year).toBeLessThanOrEqual(year.worst_case);
     }
   });
+
+  it("words the ranking in Spanish for Accept-Language: es", async () => {
+    const response = await plansRoute.action({
+      request: new Request("http://localhost/api/plans", {
+        method: "POST",
+        headers: { "content-type": "application/json", "accept-language": "es-US,es;q=0.9" },
+        body: JSON.stringify(
+          shoppingBody(PLACES.dallas, [self(35)], 40000, { sort: "my_yearly_cost", drugs: [{ rxcui: LIPITOR }] }),
+        ),
+      }),
+      params: {},
+      context: {},
+    });
+    const body = (await response.json()) as { plans: Array<{ ranking: { reasons: string[] } }> };
+    expect(body.plans[0].ranking.reasons[0]).toMatch(/^Menor costo anual típico: \$[\d,]+ al año menos/);
+    expect(body.plans[1].ranking.reasons[0]).toMatch(/^Un año típico cuesta \$[\d,]+ más/);
+  });
 });

@@ -2,7 +2,12 @@ import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { PageLanguage } from "../../../app/i18n/language-context";
-import { YourYearBreakdown, YourYearLine, type YourYear } from "../../../app/components/plans/your-year";
+import {
+  RankingWarnings,
+  YourYearBreakdown,
+  YourYearLine,
+  type YourYear,
+} from "../../../app/components/plans/your-year";
 
 /** Issue 26 item 5: the card's line and the plan page's breakdown, server-rendered, in English and Spanish. */
 
@@ -79,5 +84,11 @@ describe("your year on the pages", () => {
     );
     expect(es).toContain("Su año con este plan");
     expect(es).toContain("Año típico");
+  });
+
+  it("a card lists the ranking's warnings, and nothing when there are none", () => {
+    const warning = "A silver plan with your extra savings (Plan B) has a lower typical cost: $2,500 a year less";
+    expect(render("en", createElement(RankingWarnings, { warnings: [warning] }))).toContain(`<li>${warning}</li>`);
+    expect(render("en", createElement(RankingWarnings, { warnings: [] }))).toBe("");
   });
 });
