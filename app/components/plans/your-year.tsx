@@ -74,15 +74,22 @@ export function YourYearLine({ year }: { year: YourYear }) {
   );
 }
 
-/** The ranking's warnings of likely poor choices (issue 26 item 4), already in the page's words; nothing when none. */
+/**
+ * The ranking's warnings of likely poor choices (issue 26 item 4), already in the page's words: one
+ * folded line on a card (it stays compact, issue 28), the sentences inside; nothing when none.
+ */
 export function RankingWarnings({ warnings }: { warnings: readonly string[] | undefined }) {
+  const { t } = useWords();
   if (!warnings || warnings.length === 0) return null;
   return (
-    <ul className="ranking-warnings" data-testid="ranking-warnings">
-      {warnings.map((warning) => (
-        <li key={warning}>{warning}</li>
-      ))}
-    </ul>
+    <details className="ranking-warnings" data-testid="ranking-warnings">
+      <summary>{t("myYear.warnings", { count: warnings.length })}</summary>
+      <ul>
+        {warnings.map((warning) => (
+          <li key={warning}>{warning}</li>
+        ))}
+      </ul>
+    </details>
   );
 }
 
