@@ -230,7 +230,7 @@ export async function compareWithRef(args: CompareArgs): Promise<void> {
   const lines = [
     `#### ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC — same-run A/B: working tree (${host.commit}) vs ${args.compare} (${ref.sha.slice(0, 12)})`,
     "",
-    `Machine: ${host.cpus} CPU (${host.cpu}), node ${host.node}; load average ${host.loadAverage.toFixed(2)} at start (shared machine). ${scenario.countyName}, ${scenario.state}: ${planIds.length} plans. Both builds over the same national store and fake upstream; ${args.connections} connections, ${args.warmup} s warm-up, ${args.seconds} s measured, ${args.rounds} rounds alternating (A B, then B A). A = working tree, B = ${args.compare}.`,
+    `Machine: ${host.cpus} CPU (${host.cpu}), node ${host.node}; load average ${host.loadAverage.toFixed(2)} at start (shared machine). ${scenario.countyName}, ${scenario.state}: ${scenario.plansInCounty} plans (the list priced in full, answered 50 a page). Both builds over the same national store and fake upstream; ${args.connections} connections, ${args.warmup} s warm-up, ${args.seconds} s measured, ${args.rounds} rounds alternating (A B, then B A). A = working tree, B = ${args.compare}.`,
     "",
     "| Route | A req/s (rounds) | B req/s (rounds) | A / B | A p99 ms | B p99 ms |",
     "|---|---:|---:|---:|---:|---:|",
