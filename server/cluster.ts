@@ -136,6 +136,11 @@ export function startCluster(
   const fork = (role: Role) => {
     if (stopping) return;
     const worker = cluster.fork(role === "standby" ? { [STANDBY_ENV]: "1" } : {});
+    // A worker's 'error' (an IPC send to a process that just died) with no listener would throw
+    // in this process and stop it.
+    worker.on("error", (error: Error) =>
+      log.warn({ worker: worker.process.pid, err: error.message }, "worker channel error"),
+    );
     roles.set(worker.id, role);
     if (role === "standby") standby = worker;
     worker.on("exit", (code, signal) => {
@@ -169,9 +174,16 @@ export function startCluster(
     });
   };
   const promote = (worker: Worker): number | undefined => {
+    // A standby killed in the same instant (every worker SIGKILLed) cannot be promoted; its own
+    // exit starts its replacement, and the dead serving worker's slot is forked as usual.
+    if (worker.isDead() || !worker.isConnected()) return undefined;
     roles.set(worker.id, "serving");
     standby = null;
-    worker.send({ type: PROMOTE_MESSAGE });
+    // A send that fails (the standby died meanwhile) is reported to the callback, never thrown:
+    // then its exit, as a serving worker now, starts a serving replacement.
+    worker.send({ type: PROMOTE_MESSAGE }, undefined, (error) => {
+      if (error) log.warn({ worker: worker.process.pid, err: error.message }, "standby could not be promoted");
+    });
     return worker.process.pid;
   };
   log.info({ workers: count }, `starting ${count} workers`);
@@ -209,6 +221,20 @@ export function startCluster(
     cluster.on("exit", check);
     check();
   };
+  // The primary only forks and watches: nothing it does may stop it while it should serve. An
+  // error that escapes is logged loudly and the primary carries on (docs/decisions/371).
+  process.on("uncaughtException", (error) => {
+    log.error(
+      { err: error instanceof Error ? (error.stack ?? error.message) : String(error) },
+      "PRIMARY ERROR (kept running)",
+    );
+  });
+  process.on("unhandledRejection", (reason) => {
+    log.error(
+      { err: reason instanceof Error ? (reason.stack ?? reason.message) : String(reason) },
+      "PRIMARY ERROR (kept running)",
+    );
+  });
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
   return true;

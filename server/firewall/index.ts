@@ -198,9 +198,10 @@ const OVERRUN_RETRIES = 2;
 
 /**
  * The engine's verdict, run again (at most OVERRUN_RETRIES times) when it ran out of time with
- * nothing matched although it used little CPU (under a quarter of the budget): the process was
- * waiting for a core, the input is not expensive, and a second run usually finishes. An input
- * that itself uses the budget is not run again (item 6: the edge's CPU per request stays bounded).
+ * nothing matched although it used less CPU than the budget (the process, all threads counted):
+ * it was waiting for a core, and a second run usually finishes. The engine's input is bounded
+ * (at most ~4 ms of CPU for the worst of it, docs/firewall.md), so three runs stay well inside
+ * item 6's 20 ms; an input that itself uses the budget is not run again.
  */
 function inspectFully(engine: FirewallEngine, data: RequestData): Verdict {
   for (let attempt = 0; ; attempt++) {
@@ -208,7 +209,7 @@ function inspectFully(engine: FirewallEngine, data: RequestData): Verdict {
     const verdict = engine.inspect(data);
     if (!verdict.overrun || verdict.blocked || attempt >= OVERRUN_RETRIES) return verdict;
     const used = process.cpuUsage(cpu);
-    if (used.user + used.system >= engine.budgetMicros / 4) return verdict;
+    if (used.user + used.system >= engine.budgetMicros) return verdict;
   }
 }
 

@@ -169,7 +169,14 @@ describe("WORKERS=2 on PostgreSQL and Redis, with faults", () => {
     expect(sent.filter((s) => s.status !== 200 && s.status !== 503)).toEqual([]);
     const refused = sent.filter((s) => s.status === 503);
     expect(refused.length).toBeGreaterThan(20);
-    expect(refused.filter((s) => s.code !== "write_store_unavailable" || !s.retryAfter)).toEqual([]);
+    // (A write the firewall could not finish inspecting on the loaded machine is refused as busy:
+    // also a 503 with Retry-After, also never acknowledged; decision 374.)
+    expect(
+      refused.filter(
+        (s) => (s.code !== "write_store_unavailable" && s.code !== "inspection_incomplete") || !s.retryAfter,
+      ),
+    ).toEqual([]);
+    expect(refused.filter((s) => s.code === "write_store_unavailable").length).toBeGreaterThan(20);
     // While it was down (from the moment the stop had finished until it was asked to start) nothing was acknowledged.
     expect(sent.filter((s) => s.status === 200 && s.at > haltReturned && s.at < resumeCalled)).toEqual([]);
     // Writes were acknowledged again within 5 s of PostgreSQL accepting connections.
