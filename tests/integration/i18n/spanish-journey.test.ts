@@ -51,7 +51,9 @@ describe("the shopping journey in Spanish", () => {
     expect(html).toContain("Sus medicamentos y médicos");
     expect(html).toContain("Lipitor 20 mg");
     expect(html).toMatch(/\$\d{1,3}(,\d{3})*\.\d{2}<!-- -->?\s*<\/span>|\$\d+\.\d{2}/);
-    expect(html).toMatch(/Solicite e inscríbase en HealthCare\.gov/);
+    // The hand-off (issue 28): the plan taken to HealthCare.gov, the credit warning beside the insurer's link.
+    expect(html).toMatch(/Lleve este plan a HealthCare\.gov/);
+    expect(html).toContain("si se inscribe en el sitio de la aseguradora pierde su crédito fiscal");
     // The benefit table in Spanish: standard benefit names and cost-share words.
     expect(html).toContain("Consulta con un especialista");
     expect(html).toMatch(/copago de \$\d+|coseguro del \d+%|Sin cargo/);
