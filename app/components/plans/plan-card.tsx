@@ -3,7 +3,7 @@ import { listPageParam, planHref, type ShoppingState } from "../../lib/shopping-
 import { CoverageCounts, type CoverageCheckView } from "./coverage-list";
 import { csrWords, metalWords, money, moneyOr, usageShort, useWords, type Words } from "./format";
 import { Stars } from "./stars";
-import { RankingWarnings, YourYearLine, type YourYear } from "./your-year";
+import { YourYearLine, type YourYear } from "./your-year";
 
 /** What a card shows of a priced plan (the fields of POST /api/plans' plans it reads). */
 export interface PlanCardPlan {
@@ -137,16 +137,19 @@ export function PlanCard({
                 : ""}
             </span>
           </p>
-          <p className="yearly" data-testid="yearly-cost">
-            <span className="yearly-amount">{money(plan.estimated_yearly_cost, lang)}</span> {t("planCard.aYear")}
-            <span className="figure-note">
-              {t("planCard.yearlyAt", { usage: usageShort(usage, w) })}
-              {plan.estimated_yearly_cost_complete ? null : ` ${t("planCard.mayBeLow")}`}
-            </span>
-          </p>
+          {plan.my_yearly_cost ? (
+            // Issue 26: the shopper's own year (with their drugs and doctors) stands for the usage-level estimate.
+            <YourYearLine year={plan.my_yearly_cost} warnings={plan.ranking?.warnings} />
+          ) : (
+            <p className="yearly" data-testid="yearly-cost">
+              <span className="yearly-amount">{money(plan.estimated_yearly_cost, lang)}</span> {t("planCard.aYear")}
+              <span className="figure-note">
+                {t("planCard.yearlyAt", { usage: usageShort(usage, w) })}
+                {plan.estimated_yearly_cost_complete ? null : ` ${t("planCard.mayBeLow")}`}
+              </span>
+            </p>
+          )}
         </div>
-        {plan.my_yearly_cost ? <YourYearLine year={plan.my_yearly_cost} /> : null}
-        <RankingWarnings warnings={plan.ranking?.warnings} />
         <p className="card-limits" data-testid="card-limits">
           {familyLimits
             ? t("planCard.limitsLineFamily", {

@@ -64,26 +64,30 @@ export function yourYearWords(year: YourYear, w: Words): string {
   });
 }
 
-/** The card's line. */
-export function YourYearLine({ year }: { year: YourYear }) {
+/**
+ * The card's line, and the ranking's warnings of a likely poor choice (issue 26 item 4; already in
+ * the page's words) folded at its end ("⚠ 1 warning"): the card keeps its height (issue 28).
+ */
+export function YourYearLine({ year, warnings }: { year: YourYear; warnings?: readonly string[] }) {
   const w = useWords();
   return (
-    <p className="your-year" data-testid="your-year">
+    <div className="your-year" data-testid="your-year">
       {yourYearWords(year, w)}
-    </p>
+      <RankingWarnings warnings={warnings} />
+    </div>
   );
 }
 
-/**
- * The ranking's warnings of likely poor choices (issue 26 item 4), already in the page's words: one
- * folded line on a card (it stays compact, issue 28), the sentences inside; nothing when none.
- */
+/** The warnings, folded into one short summary; nothing when none. */
 export function RankingWarnings({ warnings }: { warnings: readonly string[] | undefined }) {
   const { t } = useWords();
   if (!warnings || warnings.length === 0) return null;
   return (
     <details className="ranking-warnings" data-testid="ranking-warnings">
-      <summary>{t("myYear.warnings", { count: warnings.length })}</summary>
+      <summary>
+        <span aria-hidden="true">⚠ </span>
+        {t("myYear.warnings", { count: warnings.length })}
+      </summary>
       <ul>
         {warnings.map((warning) => (
           <li key={warning}>{warning}</li>
@@ -141,7 +145,7 @@ export function YourYearBreakdown({
     <section className="your-year-breakdown" aria-labelledby="your-year-heading" data-testid="your-year-breakdown">
       <h2 id="your-year-heading">{t("myYear.heading")}</h2>
       <p>{t("myYear.intro", { usage: usageShort(parts.other_care.usage, w) })}</p>
-      <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="your-year-heading">
+      <div className="table-scroll" tabIndex={0} role="region" aria-label={t("myYear.tableLabel")}>
         <table>
           <tbody>
             <tr>

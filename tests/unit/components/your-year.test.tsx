@@ -89,7 +89,7 @@ describe("your year on the pages", () => {
   it("a card lists the ranking's warnings, and nothing when there are none", () => {
     const warning = "A silver plan with your extra savings (Plan B) has a lower typical cost: $2,500 a year less";
     const html = render("en", createElement(RankingWarnings, { warnings: [warning] }));
-    expect(html).toContain("Worth a look: 1 thing about this choice");
+    expect(html).toContain("1 warning");
     expect(html).toContain(`<li>${warning}</li>`);
     expect(render("en", createElement(RankingWarnings, { warnings: [] }))).toBe("");
   });
