@@ -105,9 +105,12 @@ function discovery(i: number) {
 describe("three processes on PostgreSQL and Redis", () => {
   it("loses and duplicates no acknowledged submission or email when one process is SIGKILLed mid-load", async () => {
     // Every migration of the PostgreSQL journal applied once (0001 added the submitter's language, decision 302).
-    expect(await query("SELECT COUNT(*)::int AS n FROM drizzle.__drizzle_migrations")).toEqual([
-      { n: pgJournal.entries.length },
-    ]);
+    // A process opens (and migrates) the write store once it is listening, not before (issue 29), so
+    // "listening" does not mean migrated: drizzle creates its journal table, then applies the
+    // migrations and records them in one transaction. Wait for that transaction; after the load
+    // below (every process has opened its store by then) the count is checked again: still once.
+    const migrations = () => query("SELECT COUNT(*)::int AS n FROM drizzle.__drizzle_migrations");
+    await expect.poll(migrations, { timeout: 30_000, interval: 200 }).toEqual([{ n: pgJournal.entries.length }]);
     const [a, b, c] = servers as [RunningServer, RunningServer, RunningServer];
     const acked: { kind: "waitlist" | "discovery"; id: string; email: string }[] = [];
     let killed = false;
@@ -142,6 +145,8 @@ describe("three processes on PostgreSQL and Redis", () => {
     expect(statuses.filter((s) => s !== 200 && s !== 0)).toEqual([]);
     expect(statuses.filter((s) => s === 0).length).toBeGreaterThan(0);
     expect(acked.length).toBeGreaterThan(600);
+    // Three processes opened the store (each under the advisory lock): the migrations ran once.
+    expect(await migrations()).toEqual([{ n: pgJournal.entries.length }]);
 
     // Every acknowledged submission is there exactly once, under the id it was acknowledged with.
     const waitlist = await query<{ id: string; email: string }>(
