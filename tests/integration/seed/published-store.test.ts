@@ -99,6 +99,9 @@ describe("the published plan store (PLAN_STORE_URL)", () => {
     server = await startServer({
       env: {
         WORKERS: "2",
+        // The client below asks without pause from one address (thousands of requests on an idle
+        // machine): the edge rate rule (2,000 per 5 minutes) is not what this test is about.
+        RATE_LIMIT_MAX: "1000000",
         PLAN_STORE_PATH: live,
         PLAN_STORE_URL: URL_,
         PLAN_STORE_S3_ENDPOINT: s3.endpoint,
@@ -166,8 +169,13 @@ describe("the published plan store (PLAN_STORE_URL)", () => {
       new RegExp(`${c.version} refused, keeping the current store: sha256 [0-9a-f]{64}, the marker says ${c.sha256}`),
     );
     await new Promise((r) => setTimeout(r, 3_000)); // three more polls: not refused (nor logged) again
-    // One line per process at most (each worker refuses it once; the lock keeps them apart).
-    expect((running.output().match(new RegExp(`${c.version} refused`, "g")) ?? []).length).toBeLessThanOrEqual(2);
+    // One line per process at most (each worker refuses it once; the lock keeps them apart). The
+    // processes are the 2 serving workers and the standby (decision 371), which follows the published
+    // store too so that it serves the current one the moment it is promoted: 3 lines at most.
+    const processes = 2 + 1;
+    expect((running.output().match(new RegExp(`${c.version} refused`, "g")) ?? []).length).toBeLessThanOrEqual(
+      processes,
+    );
     expect(await names(running.url, 20)).toEqual(new Set(["New York County (B)"]));
     expect(JSON.parse(readFileSync(`${live}.published.json`, "utf8"))).toMatchObject({ version: b.version });
 
