@@ -86,6 +86,8 @@ describe("upstream down", () => {
         expect(lines).toHaveLength(10);
         for (const line of lines) expect(line).toContain("Unknown: the coverage check is unavailable right now");
 
+        // The pickers fold to one line once a drug is chosen (issue 28 item 1): open them to search again.
+        await page.locator(".drugs-doctors > summary").click();
         if (javaScriptEnabled) {
           await page.getByRole("combobox", { name: "Drug name" }).click();
           await page.keyboard.type("metf", { delay: 60 });
@@ -129,9 +131,10 @@ describe("upstream down", () => {
       expect(summary).not.toContain("We could not estimate");
       expect(summary).toMatch(/You could get a tax credit of \$[\d,]+\.\d\d a month/);
       const first = page.locator(".plan-card").first();
-      await expect(first.locator(".premium-block").textContent()).resolves.toMatch(
-        /After your \$[\d,]+\.\d\d tax credit/,
+      await expect(first.locator("[data-testid=premium-after-credit]").textContent()).resolves.toMatch(
+        /^\$[\d,]+\.\d\d$/,
       );
+      await expect(first.locator(".card-figures").textContent()).resolves.toMatch(/before your \$[\d,]+\.\d\d credit/);
     } finally {
       await context.close();
     }
