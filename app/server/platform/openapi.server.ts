@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { type z } from "zod";
 import {
   CountiesQuery,
   CountiesResponse,
@@ -33,6 +33,17 @@ import {
 } from "./openapi-answers.server";
 import { env } from "./env.server";
 import { completeOperations, HEADERS, nullInNullableEnums } from "./openapi-edges.server";
+import {
+  BODY_ERRORS,
+  componentSchemas,
+  error,
+  json,
+  jsonBody,
+  queryParameters,
+  ref,
+  SHOPPING_EXAMPLE,
+  type Json,
+} from "./openapi-parts.server";
 
 export { ApiErrorResponse };
 
@@ -47,8 +58,6 @@ export { ApiErrorResponse };
  * (docs/api.md is the prose).
  * docs/decisions/093-openapi-from-zod.md.
  */
-
-type Json = Record<string, unknown>;
 
 /** Request components by name: the zod schema each route validates with (the contract tests compare the two). */
 export const REQUESTS: Record<string, z.ZodType> = {
@@ -84,69 +93,6 @@ const RESPONSES: Record<string, z.ZodType> = {
   EnrollmentCreatedResponse,
   EnrollmentApplicationResponse,
 };
-
-/** Component schemas of one side: requests as accepted (defaults optional), responses as sent. */
-function componentSchemas(schemas: Record<string, z.ZodType>, io: "input" | "output"): Record<string, Json> {
-  const out: Record<string, Json> = {};
-  for (const [name, schema] of Object.entries(schemas)) {
-    out[name] = withoutSafeIntegerBounds(
-      z.toJSONSchema(schema, { target: "openapi-3.0", io, unrepresentable: "any" }),
-    ) as Json;
-  }
-  return out;
-}
-
-/** `z.number().int()` says "between ±(2^53 − 1)": true of every JSON integer, so only noise to a reader. */
-function withoutSafeIntegerBounds(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(withoutSafeIntegerBounds);
-  if (!node || typeof node !== "object") return node;
-  const out: Json = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (
-      (key === "minimum" && value === Number.MIN_SAFE_INTEGER) ||
-      (key === "maximum" && value === Number.MAX_SAFE_INTEGER)
-    )
-      continue;
-    out[key] = withoutSafeIntegerBounds(value);
-  }
-  return out;
-}
-
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (name: string, description: string, example?: unknown) => ({
-  description,
-  content: { "application/json": { schema: ref(name), ...(example !== undefined ? { example } : {}) } },
-});
-const error = (description: string) => json("Error", description);
-const jsonBody = (name: string, example?: unknown) => ({
-  required: true,
-  content: { "application/json": { schema: ref(name), ...(example !== undefined ? { example } : {}) } },
-});
-
-/** Errors every JSON-body route can answer before its own logic runs. */
-const BODY_ERRORS = {
-  "400": error("Malformed JSON (malformed_json) or invalid fields (validation_failed, with `fields`)"),
-  "405": error("Wrong method (method_not_allowed), with an Allow header"),
-  "413": error("Body over 100 KB (payload_too_large)"),
-  "415": error("Body not sent as application/json (unsupported_media_type)"),
-};
-
-const SHOPPING_EXAMPLE = {
-  income: 36000,
-  household: { people: [{ age: 35, uses_tobacco: false, relationship: "self" }] },
-  place: { state: "TX", county_fips: "48113", zip: "75201" },
-  year: 2027,
-};
-
-/** Query parameters from CountiesQuery, so the document and the route read the same rules. */
-function queryParameters(schema: Json): Json[] {
-  const properties = (schema.properties ?? {}) as Record<string, Json>;
-  const required = new Set((schema.required ?? []) as string[]);
-  return Object.entries(properties).map(([name, property]) => {
-    const { description, ...rest } = property;
-    return { name, in: "query", required: required.has(name), schema: rest, ...(description ? { description } : {}) };
-  });
-}
 
 let cached: Json | undefined;
 
