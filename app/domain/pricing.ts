@@ -56,19 +56,34 @@ export function ehbPremium(premiumWithoutTobacco: number, ehbShare: number): num
   return roundCents(premiumWithoutTobacco * ehbShare);
 }
 
-/** A plan's monthly premium after the credit: never below zero, never paying tobacco surcharges. */
+/**
+ * A plan's monthly premium after the credit: never below zero, never paying tobacco surcharges.
+ * `stateMonthly` is a state's own help after the federal credit (../state-programs; 0 today).
+ */
 export function premiumAfterCredit(
   price: PriceBeforeCredit,
   aptc: number,
   ehbShare: number,
+  stateMonthly = 0,
 ): { premiumWithCredit: number; creditApplied: number } {
-  const premiumWithCredit = premiumWithCreditOf(price, aptc, ehbShare);
+  const premiumWithCredit = premiumWithCreditOf(price, aptc, ehbShare, stateMonthly);
   return { premiumWithCredit, creditApplied: creditShown(price, premiumWithCredit) };
 }
 
-/** The premium after credit alone, rounded to cents (premiumAfterCredit without an object per plan). */
-export function premiumWithCreditOf(price: PriceBeforeCredit, aptc: number, ehbShare: number): number {
-  return roundCents(netPremium(price.premium, aptc, ehbShare, price.tobaccoSurcharge));
+/**
+ * The premium after credit alone, rounded to cents (premiumAfterCredit without an object per plan):
+ * max(0, premium − federal credit applied − state help) (docs/decisions/315).
+ */
+export function premiumWithCreditOf(
+  price: PriceBeforeCredit,
+  aptc: number,
+  ehbShare: number,
+  stateMonthly = 0,
+): number {
+  const afterFederal = netPremium(price.premium, aptc, ehbShare, price.tobaccoSurcharge);
+  if (stateMonthly === 0) return roundCents(afterFederal);
+  assertAmount("state subsidy", stateMonthly);
+  return roundCents(Math.max(0, afterFederal - stateMonthly));
 }
 
 /**

@@ -38,6 +38,7 @@ import {
   povertyGuideline,
   ptcGuidelineYear,
 } from "../parameters";
+import { stateSubsidiesOf, type AppliedStateSubsidy } from "../state-programs";
 
 /** Where one person's coverage comes from, as far as this estimate can tell. */
 export type PersonProgramme = "medicare" | "medicaid_chip" | "essential_plan" | "coverage_gap" | "marketplace";
@@ -223,6 +224,13 @@ export interface HouseholdEstimate {
   ptcEligible: boolean;
   /** Monthly credit, full precision (round at the edge). */
   aptc: number;
+  /**
+   * The state's own help after the federal credit (../state-programs), monthly, full precision:
+   * 0 where the state has no registered programme (every state today).
+   */
+  stateSubsidyMonthly: number;
+  /** Each programme's part of `stateSubsidyMonthly`, with its reason. */
+  stateSubsidies: AppliedStateSubsidy[];
   csr: CsrLevel | null;
   isMedicaidChip: boolean;
   inCoverageGap: boolean;
@@ -266,16 +274,35 @@ export function estimateHousehold(
     benchmark = benchmarkFor(coverageFamily);
     aptc = benchmark === null ? 0 : premiumTaxCreditMonthly(benchmark, f.income, pct);
   }
+  const fplPercent = fplPercentOneDecimal(f.income, f.ptcGuideline);
+  // A state's own subsidy is applied after the federal credit (docs/decisions/315).
+  const state = stateSubsidiesOf(
+    {
+      coverageYear: f.coverageYear,
+      coverageDate: f.coverageDate,
+      state: f.state,
+      income: f.income,
+      householdSize: f.size,
+      people: f.people,
+      coverageFamily,
+      fplPercent,
+      ptcEligible,
+    },
+    aptc,
+    benchmark,
+  );
   const estimate: HouseholdEstimate = {
     programmes,
     medicaidChipMembers: indexesOf(programmes, "medicaid_chip"),
     essentialPlanMembers: indexesOf(programmes, "essential_plan"),
     medicareMembers: indexesOf(programmes, "medicare"),
     coverageFamily,
-    fplPercent: fplPercentOneDecimal(f.income, f.ptcGuideline),
+    fplPercent,
     fplPercentWhole: fplWhole,
     ptcEligible,
     aptc,
+    stateSubsidyMonthly: state.monthly,
+    stateSubsidies: state.subsidies,
     csr: csrLevel(f.income, f.ptcGuideline, ptcEligible),
     isMedicaidChip: programmes.includes("medicaid_chip"),
     inCoverageGap: programmes.includes("coverage_gap"),
