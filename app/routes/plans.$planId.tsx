@@ -6,6 +6,7 @@ import { CoverageLines } from "../components/plans/coverage-list";
 import { EligibilitySummary } from "../components/plans/eligibility-summary";
 import { BENEFIT_TABLE_PART, BenefitTableFromText } from "../components/plans/benefit-table";
 import { Prerendered } from "../components/prerendered";
+import { benefitTableMarkup } from "../components/plans/benefit-table-markup.server";
 import { csrWords, metalWords, money, moneyOr, usageShort, useWords } from "../components/plans/format";
 import { Trans } from "../i18n/trans";
 import { metaT } from "../i18n/meta";
@@ -43,9 +44,10 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
       prerendered?: Record<string, string>;
     };
     const lang = requestLanguage(request);
-    return data(await planDetailPage(params.planId ?? "", new URL(request.url), serverTiming, prerendered, lang), {
-      headers: { "cache-control": "no-store" },
-    });
+    const page = await planDetailPage(params.planId ?? "", new URL(request.url), serverTiming, lang);
+    // The benefit table's markup, made once per table view, for <Prerendered> (decision 132).
+    if (prerendered) prerendered[BENEFIT_TABLE_PART] = benefitTableMarkup(page.benefits, lang);
+    return data(page, { headers: { "cache-control": "no-store" } });
   } catch (error) {
     if (error instanceof PlanNotFoundError) throw data({ planId: error.planId }, { status: 404 });
     throw error;

@@ -1,19 +1,11 @@
 import { Fragment, useMemo, type ReactNode } from "react";
 import { CARE_GROUPS, type CareGroup } from "../../domain/care-groups";
-import { benefitRowsFromText } from "./benefit-rows-text";
+import { benefitRowsFromText } from "../../lib/benefit-rows-text";
 import { DEFAULT_LANGUAGE, type Language } from "../../i18n/i18n";
 import { costShareWords, wordsFor } from "./format";
 
-export interface BenefitRowView {
-  name: string;
-  covered: boolean | null;
-  inNetwork: string;
-  inNetworkTier2: string | null;
-  outOfNetwork: string;
-  notes: string | null;
-  /** The kind of care it is grouped under (app/domain/care-groups); rows come in the groups' order. */
-  group?: CareGroup;
-}
+import type { BenefitRowView } from "../../lib/page-views";
+export type { BenefitRowView } from "../../lib/page-views";
 
 /**
  * A benefit's name with a line-break chance after each slash ("Transportation/<wbr>Ambulance"): the

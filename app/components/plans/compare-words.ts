@@ -1,30 +1,8 @@
 import type { TFunction } from "i18next";
-import { COMPARE_MAX, compareProblem, type CompareProblem } from "../../lib/shopping-url";
+import { COMPARE_MAX } from "../../lib/shopping-url";
+import type { CompareError } from "../../lib/page-views";
 
-/** A ticked plan as the compare tray names it. */
-export interface CompareChoice {
-  id: string;
-  name: string;
-}
-
-/**
- * Why the ticks cannot be compared (issue 17 item 4): the facts, worded by the tray in the page's
- * language (compareErrorWords), so the server need not know the language.
- */
-export interface CompareError {
-  problem: CompareProblem;
-  /** Plans ticked. */
-  count: number;
-  /** The plan ticked, when only one is. */
-  name: string | null;
-}
-
-/** The error for ticks that cannot be compared (0, 1, or 4 and more); null for 2 or 3. */
-export function compareErrorOf(choices: readonly CompareChoice[]): CompareError | null {
-  const problem = compareProblem(choices.length);
-  if (!problem) return null;
-  return { problem, count: choices.length, name: choices.length === 1 ? choices[0].name : null };
-}
+export { compareErrorOf, type CompareChoice, type CompareError } from "../../lib/page-views";
 
 /** The tray's running count: "2 plans chosen". */
 export function compareCountWords(t: TFunction, count: number): string {

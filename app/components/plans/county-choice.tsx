@@ -20,10 +20,8 @@ function shareWords(share: number | null, w: Words): string | null {
   return w.t("county.shareFew");
 }
 
-/** The county question's error, in English (the server's word, tests read it); the page shows county.choose. */
-export const CHOOSE_A_COUNTY = "Choose a county";
-/** The hidden field the county form sends (see shoppingPage). */
-export const COUNTY_FORM_FIELD = "county_form";
+import { CHOOSE_A_COUNTY, COUNTY_FORM_FIELD } from "../../lib/page-views";
+export { CHOOSE_A_COUNTY, COUNTY_FORM_FIELD } from "../../lib/page-views";
 
 /** Step 2 for a ZIP in several counties: prices depend on the county. */
 export function CountyChoice({

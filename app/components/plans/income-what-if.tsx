@@ -1,25 +1,8 @@
 import { formatNumber } from "../../lib/format";
 import { money, useWords, type Words } from "./format";
 
-/** One income of the what-if series (the page model's shape of app/domain/what-if.ts). */
-export interface WhatIfPointView {
-  income: number;
-  fplPercent: number;
-  aptcMonthly: number;
-  netBenchmarkMonthly: number | null;
-  medicaidChip: number;
-  essentialPlan: number;
-  medicare: number;
-  coverageFamily: number;
-  own: boolean;
-}
-
-export interface WhatIfView {
-  points: WhatIfPointView[];
-  lines: Array<{ kind: string; percent: number; amount: number }>;
-  /** True where the credit itself comes from the federal estimate (the what-if is our own). */
-  ourEstimate: boolean;
-}
+import type { WhatIfPointView, WhatIfView } from "../../lib/page-views";
+export type { WhatIfPointView, WhatIfView } from "../../lib/page-views";
 
 const WIDTH = 640;
 const HEIGHT = 280;

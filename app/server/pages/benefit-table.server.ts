@@ -1,7 +1,5 @@
-import { createElement } from "react";
-import { renderToString } from "react-dom/server";
-import { benefitRowsFromText, benefitRowsText } from "../../components/plans/benefit-rows-text";
-import { BenefitTable, type BenefitRowView } from "../../components/plans/benefit-table";
+import { benefitRowsText } from "../../lib/benefit-rows-text";
+import type { BenefitRowView, BenefitTableView } from "../../lib/page-views";
 import { describeTierCostShare } from "../../domain/cost-share";
 import { groupByCare } from "../../domain/care-groups";
 import { DEFAULT_LANGUAGE, tFor, type Language } from "../../i18n/i18n";
@@ -59,46 +57,36 @@ export function benefitRows(details: readonly BenefitDetail[], lang: Language = 
   }
 }
 
+export type { BenefitTableView } from "../../lib/page-views";
+
 /**
- * The benefit table, as rows for the page's data and as React's markup for
- * the document.
+ * The benefit table's view (caption and rows as text) for one plan variant, language and caption.
  *
- * It is the same for everyone who looks at one plan variant, and it is most
- * of the plan page (60-odd rows), so its rows and markup are made once per
- * variant and caption and kept for as long as the store version keeps the
- * plan record (keyed by the record's own frozen benefit list). The document
- * puts the markup in place as it is (<Prerendered>); the browser hydrates the
+ * It is the same for everyone who looks at one plan variant, and it is most of the plan page
+ * (60-odd rows), so it is made once per variant, language and caption and kept for as long as the
+ * store version keeps the plan record (keyed by the record's own frozen benefit list). The view is
+ * frozen and the same object each time: the route pre-renders its markup once per view object
+ * (app/components/plans/benefit-table-markup.server.tsx, <Prerendered>); the browser hydrates the
  * rows over it. Measured in docs/benchmarks.md; decisions 127 and 132.
  */
-export interface BenefitTableView {
-  caption: string;
-  /** The rows as text (benefitRowsText, decision 133). */
-  rowsText: string;
-}
+const benefitTables = new WeakMap<readonly BenefitDetail[], Map<string, BenefitTableView>>();
 
-const benefitTables = new WeakMap<readonly BenefitDetail[], Map<string, { view: BenefitTableView; html: string }>>();
-
-export function benefitTableMarkup(
+export function benefitTableView(
   details: readonly BenefitDetail[],
   caption: string,
   lang: Language = DEFAULT_LANGUAGE,
-): { view: BenefitTableView; html: string } {
+): BenefitTableView {
   let byCaption = benefitTables.get(details);
   if (!byCaption) {
     byCaption = new Map();
     benefitTables.set(details, byCaption);
   }
-  // One table per language and caption: the rows and the markup are worded in the page's language.
+  // One table per language and caption: the rows are worded in the page's language.
   const key = `${lang}\u0000${caption}`;
-  let table = byCaption.get(key);
-  if (!table) {
-    const rowsText = benefitRowsText(benefitRows(details, lang));
-    // The markup is made from the rows as the browser will read them back from the text.
-    table = {
-      view: Object.freeze({ caption, rowsText }),
-      html: renderToString(createElement(BenefitTable, { caption, rows: benefitRowsFromText(rowsText), lang })),
-    };
-    byCaption.set(key, table);
+  let view = byCaption.get(key);
+  if (!view) {
+    view = Object.freeze({ caption, rowsText: benefitRowsText(benefitRows(details, lang)) });
+    byCaption.set(key, view);
   }
-  return table;
+  return view;
 }

@@ -1,4 +1,3 @@
-import { BENEFIT_TABLE_PART } from "../../lib/prerendered-parts";
 import { DEFAULT_LANGUAGE, tFor, type Language } from "../../i18n/i18n";
 import type { CsrLevel } from "../../domain/eligibility/csr";
 import { EVERY_PLAN } from "../../domain/plan-order";
@@ -14,7 +13,7 @@ import { resolvePlanYear } from "../shopping/plan-year.server";
 import { pricePlans } from "../shopping/priced-plans.server";
 import { checkHousehold } from "../shopping/shopping-url.server";
 import { listWithinCredit } from "./credit-choice.server";
-import { benefitTableMarkup, type BenefitTableView } from "./benefit-table.server";
+import { benefitTableView, type BenefitTableView } from "./benefit-table.server";
 import {
   doctorCoverageFor,
   drugCoverageFor,
@@ -67,7 +66,7 @@ export interface PlanDetailModel {
   csr: CsrLevel | null;
   deductible: CostLimit & { drug?: CostLimit };
   moop: CostLimit;
-  /** Made once per plan variant (benefitTableMarkup). */
+  /** Made once per plan variant, language and caption (benefitTableView); the route pre-renders its markup. */
   benefits: BenefitTableView;
   scenarios: ScenarioView[];
   quality: QualityRating | null;
@@ -123,13 +122,12 @@ function planYearFor(state: ShoppingState): number | null {
 
 /**
  * `timing` (the request's context.serverTiming) gets the store / eligibility / pricing entries
- * (docs/decisions/116); `prerendered` (the request's context.prerendered) the benefit table's markup.
+ * (docs/decisions/116). The benefit table's markup is the route's to make (benefitTableMarkup).
  */
 export async function planDetailPage(
   planIdParam: string,
   url: URL,
   timing: ServerTiming = new ServerTiming(),
-  prerendered?: Record<string, string>,
   /** The page's language: the notes and the benefit table are worded in it. */
   lang: Language = DEFAULT_LANGUAGE,
 ): Promise<PlanDetailModel> {
@@ -180,12 +178,11 @@ export async function planDetailPage(
   const [drugCoverage, doctorCoverage] = await timing.measureAsync("coverage", () =>
     Promise.all([drugCoverageFor(state.drugs, [detail.id], year), doctorCoverageFor(state.doctors, [detail.id], year)]),
   );
-  const benefitTable = benefitTableMarkup(
+  const benefitTable = benefitTableView(
     benefits,
     t(variant && (csr === "73" || csr === "87" || csr === "94") ? "benefits.captionCsr" : "benefits.caption"),
     lang,
   );
-  if (prerendered) prerendered[BENEFIT_TABLE_PART] = benefitTable.html;
   return {
     state,
     plan: {
@@ -217,7 +214,7 @@ export async function planDetailPage(
     csr: variant ? csr : null,
     deductible: variant?.deductible ?? detail.deductible,
     moop: variant?.moop ?? detail.moop,
-    benefits: benefitTable.view,
+    benefits: benefitTable,
     scenarios: scenarioViews(scenarios),
     quality: detail.puf.qualityRating,
     documents: documentLinks(detail.puf.urls, lang),

@@ -30,7 +30,7 @@ export async function planSummaryPage(
   lang: Language = DEFAULT_LANGUAGE,
   now: Date = new Date(),
 ): Promise<PlanSummaryModel> {
-  const detail = await planDetailPage(planId, url, undefined, undefined, lang);
+  const detail = await planDetailPage(planId, url, undefined, lang);
   return {
     state: detail.state,
     place: detail.place,

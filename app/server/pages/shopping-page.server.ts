@@ -6,12 +6,12 @@
  */
 import type { FilterOptions } from "../../domain/plan-filters";
 import { MissingParameterError } from "../../domain/parameters";
-import { CHOOSE_A_COUNTY, COUNTY_FORM_FIELD } from "../../components/plans/county-choice";
+import { CHOOSE_A_COUNTY, COUNTY_FORM_FIELD } from "../../lib/page-views";
 import { stateForZipPrefix } from "../../domain/zip-prefix";
 import { requestedPage, type ListPage } from "../../domain/results-pages";
 import { COVERAGE_SORT } from "../../domain/coverage-order";
 import { whatIfSeries } from "../../domain/what-if";
-import type { WhatIfView } from "../../components/plans/income-what-if";
+import type { WhatIfView } from "../../lib/page-views";
 import type { PlansRequest } from "../../schemas/shopping";
 import { householdBenchmark } from "../shopping/benchmark.server";
 import { householdInputOf } from "../shopping/household.server";
@@ -25,7 +25,7 @@ import {
   readShoppingState,
   type ShoppingState,
 } from "../../lib/shopping-url";
-import { compareErrorOf, type CompareChoice, type CompareError } from "../../components/plans/compare-words";
+import { compareErrorOf, type CompareChoice, type CompareError } from "../../lib/page-views";
 import { planStore, type PlanSummary } from "../plan-store/plan-store.server";
 import { ApiError } from "../platform/api.server";
 import { apiMessage } from "../../i18n/api-messages";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { benefitRowsFromText, benefitRowsText } from "../../../app/components/plans/benefit-rows-text";
+import { benefitRowsFromText, benefitRowsText } from "../../../app/lib/benefit-rows-text";
 import type { BenefitRowView } from "../../../app/components/plans/benefit-table";
 
 /** The plan page's benefit rows travel as text (decision 133): they must come back as they went. */

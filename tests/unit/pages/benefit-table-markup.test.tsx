@@ -3,10 +3,11 @@ import { act } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { benefitRowsFromText, benefitRowsText } from "../../../app/components/plans/benefit-rows-text";
+import { benefitRowsFromText, benefitRowsText } from "../../../app/lib/benefit-rows-text";
 import { BenefitTable, BenefitTableFromText } from "../../../app/components/plans/benefit-table";
 import { Prerendered, PrerenderedParts } from "../../../app/components/prerendered";
-import { benefitRows, benefitTableMarkup } from "../../../app/server/pages/benefit-table.server";
+import { benefitTableMarkup as markupOf } from "../../../app/components/plans/benefit-table-markup.server";
+import { benefitRows, benefitTableView } from "../../../app/server/pages/benefit-table.server";
 import type { BenefitDetail, CostShareValue } from "../../../app/server/plan-store/plan-store.server";
 
 /**
@@ -56,7 +57,13 @@ const details = (): readonly BenefitDetail[] =>
 
 const CAPTION = "What you pay for each service";
 
-describe("benefitTableMarkup", () => {
+/** The page model's view (benefitTableView) and the route's markup of it (benefitTableMarkup). */
+function benefitTableMarkup(list: readonly BenefitDetail[], caption: string) {
+  const view = benefitTableView(list, caption);
+  return { view, html: markupOf(view) };
+}
+
+describe("benefitTableView and benefitTableMarkup", () => {
   it("is the markup <BenefitTable> renders for the plan's rows, with React's escaping", () => {
     const list = details();
     const table = benefitTableMarkup(list, CAPTION);
@@ -73,9 +80,11 @@ describe("benefitTableMarkup", () => {
   it("is made once per benefit list and caption", () => {
     const list = details();
     const plain = benefitTableMarkup(list, CAPTION);
-    expect(benefitTableMarkup(list, CAPTION)).toBe(plain);
+    expect(benefitTableView(list, CAPTION)).toBe(plain.view);
+    // The markup is made once per view object (the route's cache).
+    expect(markupOf(plain.view)).toBe(plain.html);
     const atSavings = benefitTableMarkup(list, `${CAPTION} at your savings level`);
-    expect(atSavings).not.toBe(plain);
+    expect(atSavings.view).not.toBe(plain.view);
     expect(atSavings.html).toContain(`<caption>${CAPTION} at your savings level</caption>`);
     // Another list (another variant, or the same plan in a new store version) gets its own.
     const other = benefitTableMarkup(details().slice(0, 1), CAPTION);

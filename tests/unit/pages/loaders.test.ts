@@ -11,7 +11,7 @@ import type { ComparePage } from "../../../app/server/pages/compare-page.server"
 import type { PlanDetailModel } from "../../../app/server/pages/plan-detail-page.server";
 import type { ShoppingPage } from "../../../app/server/pages/shopping-page.server";
 import { BENEFIT_TABLE_PART } from "../../../app/components/plans/benefit-table";
-import { benefitRowsFromText } from "../../../app/components/plans/benefit-rows-text";
+import { benefitRowsFromText } from "../../../app/lib/benefit-rows-text";
 import { startFakeUpstream, type FakeUpstream } from "../../../mocks/cms-api/index";
 import { TEST_PLAN_STORE } from "../../helpers/server";
 

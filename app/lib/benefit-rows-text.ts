@@ -1,5 +1,5 @@
-import { CARE_GROUPS, type CareGroup } from "../../domain/care-groups";
-import type { BenefitRowView } from "./benefit-table";
+import { CARE_GROUPS, type CareGroup } from "../domain/care-groups";
+import type { BenefitRowView } from "./page-views";
 
 /**
  * The benefit table's rows as plain text for the plan page's data: one line a
