@@ -131,6 +131,12 @@ export const EligibilityResponse = z.strictObject({
   aptc_applied: z
     .number()
     .describe("Monthly credit taken in advance: the request's aptc_applied, or the whole aptc; the plan prices use it"),
+  state_subsidy: z
+    .number()
+    .optional()
+    .describe(
+      "Only on our own estimate where the state gives its own help after the federal credit (no state is registered today): dollars a month, subtracted from every premium_w_credit",
+    ),
   repayment_risk: z
     .array(RepaymentRiskRow)
     .describe(

@@ -68,6 +68,8 @@ function ownEligibility(request: ShoppingRequest, year: number, store: PlanStore
   return {
     year,
     aptc: roundCents(estimate.aptc),
+    // A state's own help after the federal credit (docs/decisions/315); absent where none is registered.
+    ...(estimate.stateSubsidyMonthly > 0 ? { state_subsidy: roundCents(estimate.stateSubsidyMonthly) } : {}),
     csr: estimate.csr,
     is_medicaid_chip: estimate.isMedicaidChip,
     in_coverage_gap: estimate.inCoverageGap,

@@ -72,7 +72,9 @@ export function priceOffer(
     const k = planAt.length;
     price(ratingTable(table), householdPrice);
     const aptc = creditUsableOn(plan.metalLevel, eligibility?.aptc_applied ?? 0);
-    const withCredit = premiumWithCreditOf(householdPrice, aptc, plan.ehbShare ?? 1);
+    // A state's own help, after the federal credit, on the plans the credit can buy (docs/decisions/315).
+    const state = plan.metalLevel === "Catastrophic" ? 0 : (eligibility?.state_subsidy ?? 0);
+    const withCredit = premiumWithCreditOf(householdPrice, aptc, plan.ehbShare ?? 1, state);
     const csr = csrVariantFor(plan.metalLevel, eligibility?.csr ?? null);
     planAt.push(plan);
     variantAt.push(csr ? plan.csrVariants[csr] : undefined);
