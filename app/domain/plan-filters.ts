@@ -37,10 +37,11 @@ interface FilterBase {
   urlKey: string;
   /** The field of the URL's shopping state (ShoppingState). */
   stateField: string;
-  /** The filter form's words: a fieldset's legend (choices) or an input's label. */
-  label: string;
-  /** The filter's value in a sentence: `We ignored … maximum premium "lots"`. */
-  noun: string;
+  /*
+   * No words here (issue 28 item 9): the catalogues (app/i18n/locales) hold them under the filter's
+   * `field`: filters.label.<field> (a fieldset's legend or an input's label) and filters.noun.<field>
+   * (the filter in a sentence: `We ignored … maximum premium "lots"`).
+   */
 }
 
 /** Plans whose value is one of those chosen (tick boxes; repeated URL key; an array in the API). */
@@ -55,8 +56,8 @@ export interface ChoicesFilter extends FilterBase {
   /** The filter form's option list (what the plans sold there offer) and the least options worth a fieldset. */
   options: keyof FilterOptions;
   minOptions: number;
-  /** The words of each value in the form, when they say more than the value. */
-  optionWords?: Readonly<Record<string, string>>;
+  /** The catalogue key of each value's words in the form (filters.option.*), where they say more than the value. */
+  optionKeys?: Readonly<Record<string, string>>;
   description?: string;
   keeps(plan: FilterFields, chosen: readonly string[]): boolean;
 }
@@ -64,7 +65,7 @@ export interface ChoicesFilter extends FilterBase {
 /** Plans with a yes/no property when the person asks for it (a tick box; `1` in the URL; a boolean in the API). */
 export interface FlagFilter extends FilterBase {
   kind: "flag";
-  /** The form's fieldset for it, shared with the other flag and amount filters of the group. */
+  /** The form's fieldset for it, shared with the other flag and amount filters of the group: filters.group.<group>. */
   group: string;
   description?: string;
   keeps(plan: FilterFields, wanted: boolean): boolean;
@@ -90,19 +91,17 @@ export const PLAN_FILTERS = [
     field: "metal_levels",
     urlKey: "metal",
     stateField: "metal",
-    label: "Metal level",
-    noun: "metal level",
     values: ["Catastrophic", "Bronze", "Expanded Bronze", "Silver", "Gold", "Platinum"],
     maxItems: 6,
     options: "metals",
     minOptions: 0,
-    optionWords: {
-      Catastrophic: "Catastrophic (under 30 or with a hardship exemption)",
-      Bronze: "Bronze (lowest premiums, highest costs when you get care)",
-      "Expanded Bronze": "Expanded bronze",
-      Silver: "Silver (extra savings if you qualify)",
-      Gold: "Gold",
-      Platinum: "Platinum (highest premiums, lowest costs when you get care)",
+    optionKeys: {
+      Catastrophic: "filters.option.Catastrophic",
+      Bronze: "filters.option.Bronze",
+      "Expanded Bronze": "filters.option.ExpandedBronze",
+      Silver: "filters.option.Silver",
+      Gold: "filters.option.Gold",
+      Platinum: "filters.option.Platinum",
     },
     keeps: (plan, chosen) => chosen.includes(plan.metal_level),
   },
@@ -111,18 +110,16 @@ export const PLAN_FILTERS = [
     field: "types",
     urlKey: "type",
     stateField: "type",
-    label: "Plan type",
-    noun: "plan type",
     values: ["HMO", "PPO", "EPO", "POS", "Indemnity"],
     maxItems: 5,
     options: "types",
     minOptions: 2,
-    optionWords: {
-      HMO: "HMO (in-network care only, usually a referral for specialists)",
-      EPO: "EPO (in-network care only, no referrals)",
-      POS: "POS (some out-of-network care, referrals)",
-      PPO: "PPO (out-of-network care at a higher cost)",
-      Indemnity: "Indemnity",
+    optionKeys: {
+      HMO: "filters.option.HMO",
+      EPO: "filters.option.EPO",
+      POS: "filters.option.POS",
+      PPO: "filters.option.PPO",
+      Indemnity: "filters.option.Indemnity",
     },
     keeps: (plan, chosen) => chosen.includes(plan.type ?? ""),
   },
@@ -131,8 +128,6 @@ export const PLAN_FILTERS = [
     field: "issuers",
     urlKey: "issuer",
     stateField: "issuer",
-    label: "Insurance company",
-    noun: "issuer",
     maxLength: 200,
     urlPattern: /^\d{5}$/,
     maxItems: 50,
@@ -153,9 +148,7 @@ export const PLAN_FILTERS = [
     field: "hsa_eligible",
     urlKey: "hsa",
     stateField: "hsa",
-    label: "Only plans that work with a health savings account (HSA)",
-    noun: "HSA",
-    group: "Costs and accounts",
+    group: "costs",
     keeps: (plan, wanted) => plan.hsa_eligible === wanted,
   },
   {
@@ -163,9 +156,7 @@ export const PLAN_FILTERS = [
     field: "standardized",
     urlKey: "standardized",
     stateField: "standardized",
-    label: "Only standardized plans (Easy Pricing: the same deductible and copays for every plan of a metal level)",
-    noun: "standardized",
-    group: "Costs and accounts",
+    group: "costs",
     description: "Only standardized plan designs (Easy Pricing on HealthCare.gov, a state's standard benefit designs)",
     keeps: (plan, wanted) => plan.standardized === wanted,
   },
@@ -174,9 +165,7 @@ export const PLAN_FILTERS = [
     field: "max_premium",
     urlKey: "max_premium",
     stateField: "maxPremium",
-    label: "Highest monthly premium after credit, in dollars",
-    noun: "maximum premium",
-    group: "Costs and accounts",
+    group: "costs",
     min: 0,
     max: 1_000_000,
     description: "Maximum monthly premium after the credit",
@@ -187,9 +176,7 @@ export const PLAN_FILTERS = [
     field: "max_deductible",
     urlKey: "max_deductible",
     stateField: "maxDeductible",
-    label: "Highest deductible per person, in dollars",
-    noun: "maximum deductible",
-    group: "Costs and accounts",
+    group: "costs",
     min: 0,
     max: 1_000_000,
     description: "Maximum individual in-network deductible",

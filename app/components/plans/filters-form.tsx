@@ -27,7 +27,8 @@ function choicesOf(filter: ChoicesFilter, options: FilterOptions, w: Words): Arr
  * words live in app/i18n): filters.option.<value> where the filter words its options, else the value.
  */
 function optionWords(filter: ChoicesFilter, value: string, { t }: Words): string {
-  return filter.optionWords?.[value] ? t(`filters.option.${value.replace(/\s+/g, "")}`) : value;
+  const key = filter.optionKeys?.[value];
+  return key ? t(key) : value;
 }
 
 /** A filter's label, and a group's legend, in the page's language (filters.label.<field>, filters.group.*). */
@@ -35,19 +36,19 @@ function filterLabel(filter: PlanFilter, { t }: Words): string {
   return t(`filters.label.${filter.field}`);
 }
 
-const GROUP_KEYS: Record<string, string> = { "Costs and accounts": "filters.group.costs" };
-function legendWords(legend: string, { t }: Words): string {
-  return GROUP_KEYS[legend] ? t(GROUP_KEYS[legend]) : legend;
+/** A flag and amount group's legend: filters.group.<group>. */
+function legendWords(group: string, { t }: Words): string {
+  return t(`filters.group.${group}`);
 }
 
 /**
- * The form's fieldsets, from PLAN_FILTERS: each choices filter its own (legend: its label), the
+ * The form's fieldsets, from PLAN_FILTERS: each choices filter its own (legend: its label; keyed by its field), the
  * flag and amount filters one per group, in order of first appearance, amounts before tick boxes.
  */
 function fieldsets(): Array<{ legend: string; filters: PlanFilter[] }> {
   const sets: Array<{ legend: string; filters: PlanFilter[] }> = [];
   for (const filter of PLAN_FILTERS as readonly PlanFilter[]) {
-    const legend = filter.kind === "choices" ? filter.label : filter.group;
+    const legend = filter.kind === "choices" ? filter.field : filter.group;
     const set = filter.kind === "choices" ? undefined : sets.find((s) => s.legend === legend);
     if (set) set.filters.push(filter);
     else sets.push({ legend, filters: [filter] });

@@ -62,7 +62,7 @@ function householdRuleMessage(message: string, t: TFunction): string {
  * (PLAN_FILTERS): a value the API would refuse is dropped and named in
  * `ignored`, and `cleaned` keeps only the values used.
  */
-function filtersOf(state: ShoppingState, ignored: string[], noun: (key: string, english: string) => string) {
+function filtersOf(state: ShoppingState, ignored: string[], noun: (key: string) => string) {
   const filters: Record<string, unknown> = {};
   const cleaned: Record<string, unknown> = {};
   for (const filter of PLAN_FILTERS as readonly PlanFilter[]) {
@@ -71,7 +71,7 @@ function filtersOf(state: ShoppingState, ignored: string[], noun: (key: string, 
       const values = value as string[];
       const accepts = (v: string) => (filter.values ? filter.values.includes(v) : (filter.urlPattern?.test(v) ?? true));
       const ok = values.filter(accepts);
-      for (const v of values) if (!ok.includes(v)) ignored.push(`${noun(filter.field, filter.noun)} "${v}"`);
+      for (const v of values) if (!ok.includes(v)) ignored.push(`${noun(filter.field)} "${v}"`);
       if (ok.length) filters[filter.field] = ok;
       cleaned[filter.stateField] = ok;
     } else if (filter.kind === "flag") {
@@ -80,7 +80,7 @@ function filtersOf(state: ShoppingState, ignored: string[], noun: (key: string, 
       const text = value as string;
       if (text === "") continue;
       const amount = parseDollars(text);
-      if (amount === null) ignored.push(`${noun(filter.field, filter.noun)} "${text}"`);
+      if (amount === null) ignored.push(`${noun(filter.field)} "${text}"`);
       if (amount !== null) filters[filter.field] = amount;
       cleaned[filter.stateField] = amount === null ? "" : text;
     }
@@ -91,23 +91,23 @@ function filtersOf(state: ShoppingState, ignored: string[], noun: (key: string, 
 /** View settings and filters: only values the plans API accepts; the rest are dropped and named. */
 export function viewOptionsOf(state: ShoppingState, lang: Language = DEFAULT_LANGUAGE) {
   const ignored: string[] = [];
-  // What was dropped, named in the page's language (filters.noun.*); English keeps the filters' own nouns.
+  // What was dropped, named in the page's language (filters.noun.*: the catalogues hold the filters' words).
   const t = tFor(lang);
-  const noun = (key: string, english: string) => (lang === DEFAULT_LANGUAGE ? english : t(`filters.noun.${key}`));
+  const noun = (key: string) => t(`filters.noun.${key}`);
   // The results page's own sort (docs/decisions/251): the list is priced in premium order, then reordered.
   const coverageFirst = state.sort === COVERAGE_SORT;
   // Once a drug or doctor is chosen, "Lowest cost for me" is the sort unless the URL says otherwise (issue 26).
   const cared = state.drugs.length > 0 || state.doctors.length > 0;
   const sortValue = coverageFirst ? "premium" : state.sort || (cared ? "my_yearly_cost" : "premium");
   const sort = PlanSort.safeParse(sortValue).success ? (sortValue as SortKey) : "premium";
-  if (state.sort && !coverageFirst && sort !== state.sort) ignored.push(`${noun("sort", "sort")} "${state.sort}"`);
+  if (state.sort && !coverageFirst && sort !== state.sort) ignored.push(`${noun("sort")} "${state.sort}"`);
   // Costs sort cheapest first; a quality rating sorts best first unless the URL says otherwise.
   const defaultOrder = sort === "quality_rating" ? "desc" : "asc";
   const order = state.order === "asc" || state.order === "desc" ? state.order : defaultOrder;
-  if (state.order && order !== state.order) ignored.push(`${noun("order", "order")} "${state.order}"`);
+  if (state.order && order !== state.order) ignored.push(`${noun("order")} "${state.order}"`);
   const usageValue = state.usage || "medium";
   const usage = UsageLevel.safeParse(usageValue).success ? (usageValue as Usage) : "medium";
-  if (state.usage && usage !== state.usage) ignored.push(`${noun("usage", "usage")} "${state.usage}"`);
+  if (state.usage && usage !== state.usage) ignored.push(`${noun("usage")} "${state.usage}"`);
   const { filters, cleaned: usedFilters } = filtersOf(state, ignored, noun);
   /** The state with only the values that were used: hidden fields and links carry no rejected value forward. */
   const cleaned: ShoppingState = {
