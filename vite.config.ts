@@ -1,6 +1,31 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import { defineConfig } from "vite";
 import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
+import type { Plugin } from "vite";
+
+/**
+ * `import words from "virtual:english/<namespace>"`: one namespace of app/i18n/locales/en.json as
+ * a module of its own, so the browser gets a page's own words in that page's chunk (issue 29
+ * item 4; app/i18n/english-core.ts). Rollup keeps a JSON file in one chunk however it is imported.
+ */
+function englishNamespaces(): Plugin {
+  const PREFIX = "virtual:english/";
+  const file = fileURLToPath(new URL("./app/i18n/locales/en.json", import.meta.url));
+  return {
+    name: "english-namespaces",
+    enforce: "pre",
+    resolveId: (id) => (id.startsWith(PREFIX) ? "\0" + id : undefined),
+    load(id) {
+      if (!id.startsWith("\0" + PREFIX)) return undefined;
+      this.addWatchFile(file);
+      const namespace = id.slice(PREFIX.length + 1);
+      const words = (JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>)[namespace];
+      if (words === undefined) this.error(`en.json has no namespace "${namespace}"`);
+      return `export default ${JSON.stringify(words)};`;
+    },
+  };
+}
 
 declare module "@remix-run/node" {
   interface Future {
@@ -13,8 +38,9 @@ declare module "@remix-run/node" {
 export default defineConfig({
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
   plugins: process.env.VITEST
-    ? []
+    ? [englishNamespaces()]
     : [
+        englishNamespaces(),
         remix({
           // BUILD_DIR lets parallel test runs build side by side.
           buildDirectory: process.env.BUILD_DIR ?? "build",

@@ -1,5 +1,9 @@
 import { formatDate } from "../lib/format";
 import { usePageLanguage, useT } from "../i18n/use-t";
+import legalWords from "virtual:english/legal";
+import { addEnglish, type Catalogue } from "../i18n/i18n";
+
+addEnglish({ legal: legalWords } as Partial<Catalogue>);
 
 /** The legal pages' facts as the components read them (app/server/pages/legal-page.server.ts). */
 export interface LegalFactsView {

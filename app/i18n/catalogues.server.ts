@@ -1,10 +1,10 @@
-import { addCatalogue, type Catalogue, type Language } from "./i18n";
+import { addCatalogue, addEnglish, type Catalogue, type Language } from "./i18n";
 import en from "./locales/en.json";
 import es from "./locales/es.json";
 
 /**
  * Every catalogue, for the server (which renders any language) and for tests. The browser gets
- * English in its bundle and another language from its own chunk (entry.client.tsx).
+ * English's core namespaces in its bundle (english-core.ts), a page's own with that page, and another language from its own chunk (entry.client.tsx).
  */
 export const CATALOGUES: Record<Language, Catalogue> = { en, es };
 
@@ -13,5 +13,6 @@ export const CATALOGUES: Record<Language, Catalogue> = { en, es };
  * (a bare import would be dropped: package.json says "sideEffects": false).
  */
 export function loadCatalogues(): void {
+  addEnglish(en);
   addCatalogue("es", es);
 }

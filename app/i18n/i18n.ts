@@ -1,6 +1,7 @@
 import type { TFunction } from "i18next";
 import { cataloguesChanged, makeTranslate } from "./translate";
-import en from "./locales/en.json";
+import type enFull from "./locales/en.json";
+import * as core from "./english-core";
 
 /**
  * The site's languages and their message catalogues (app/i18n/locales/*.json). Runs on the server
@@ -16,7 +17,7 @@ export const LANGUAGE_NAMES: Record<Language, string> = { en: "English", es: "Es
 /** The BCP 47 locale Intl formats with: US English and US Spanish (dollars as $1,234.56 in both). */
 export const INTL_LOCALES: Record<Language, string> = { en: "en-US", es: "es-US" };
 
-export type Catalogue = typeof en;
+export type Catalogue = typeof enFull;
 
 /**
  * The catalogues this process has. English (the fallback) is always here; another language is
@@ -24,12 +25,23 @@ export type Catalogue = typeof en;
  * entry.client.tsx from its own chunk, loaded only for a page in that language (the results page
  * ships no catalogue it does not show: tests/e2e/journey's JavaScript budget).
  */
-const resources: Partial<Record<Language, Catalogue>> = { en };
+const resources: Partial<Record<Language, Catalogue>> = { en: core.english as Catalogue };
 
 export function addCatalogue(lang: Language, catalogue: Catalogue): void {
   if (resources[lang] === catalogue) return;
   resources[lang] = catalogue;
   // A language's words may now come from the new catalogue (or stop falling back to English).
+  cataloguesChanged();
+}
+
+/**
+ * Adds namespaces of English kept out of the core bundle (app/i18n/english-core.ts): the modules
+ * of the pages that show them call this at their top, so the browser loads them with that page.
+ */
+export function addEnglish(part: Partial<Catalogue>): void {
+  const en = resources.en as Catalogue;
+  if (Object.entries(part).every(([ns, words]) => (en as Record<string, unknown>)[ns] === words)) return;
+  resources.en = { ...en, ...part };
   cataloguesChanged();
 }
 

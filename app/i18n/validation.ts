@@ -1,5 +1,5 @@
 import type { TFunction } from "i18next";
-import en from "./locales/en.json";
+import { validation } from "./locales/en.json";
 
 /**
  * Form pages show the schemas' field messages (English, as the JSON API gives them) in the page's
@@ -7,7 +7,7 @@ import en from "./locales/en.json";
  * any other message is shown as it is. tests/unit/i18n-catalogues checks the schemas' messages are here.
  */
 const KEY_BY_ENGLISH = new Map<string, string>(
-  Object.entries(en.validation).map(([key, english]) => [english, `validation.${key}`]),
+  Object.entries(validation).map(([key, english]) => [english, `validation.${key}`]),
 );
 
 /** A schema message in the page's language, or undefined when the catalogue does not know it. */

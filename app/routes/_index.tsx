@@ -2,6 +2,11 @@ import { Link } from "@remix-run/react";
 import { Trans } from "../i18n/trans";
 import { ZipForm } from "../components/zip-form";
 import { useT } from "../i18n/use-t";
+import homeWords from "virtual:english/home";
+import renewWords from "virtual:english/renew";
+import { addEnglish, type Catalogue } from "../i18n/i18n";
+
+addEnglish({ home: homeWords, renew: renewWords } as Partial<Catalogue>);
 
 export default function Home() {
   const t = useT();

@@ -17,6 +17,10 @@ import { PlanNotFoundError } from "../server/pages/plan-detail-page.server";
 import { planSummaryPage } from "../server/pages/plan-summary-page.server";
 import { emailPlanSummary } from "../server/intake/plan-summary-email.server";
 import plansStyles from "../styles/plans.css?url";
+import summaryWords from "virtual:english/summary";
+import { addEnglish, type Catalogue } from "../i18n/i18n";
+
+addEnglish({ summary: summaryWords } as Partial<Catalogue>);
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: plansStyles }];
 

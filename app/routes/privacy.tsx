@@ -5,6 +5,11 @@ import { legalFacts } from "../server/pages/legal-page.server";
 import { Trans } from "../i18n/trans";
 import { metaT } from "../i18n/meta";
 import { useT } from "../i18n/use-t";
+import legalWords from "virtual:english/legal";
+import privacyWords from "virtual:english/privacy";
+import { addEnglish, type Catalogue } from "../i18n/i18n";
+
+addEnglish({ legal: legalWords, privacy: privacyWords } as Partial<Catalogue>);
 
 export const meta: MetaFunction = ({ matches }) => {
   const t = metaT(matches);

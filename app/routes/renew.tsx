@@ -9,6 +9,10 @@ import { formatCents } from "../lib/format";
 import type { RenewalResponse } from "../schemas/renewal";
 import { renewPage, type RenewPage } from "../server/renewal/renew-page.server";
 import intakeStyles from "../styles/intake.css?url";
+import renewWords from "virtual:english/renew";
+import { addEnglish, type Catalogue } from "../i18n/i18n";
+
+addEnglish({ renew: renewWords } as Partial<Catalogue>);
 
 // GET /renew (issue 27): a returning shopper's plan next year, in one screen. A GET form: works
 // without JavaScript, the answer's address can be kept. The rules it states: docs/decisions/343.

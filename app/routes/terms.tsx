@@ -4,6 +4,10 @@ import { LegalHeader } from "../components/legal-facts";
 import { legalFacts } from "../server/pages/legal-page.server";
 import { metaT } from "../i18n/meta";
 import { useT } from "../i18n/use-t";
+import termsWords from "virtual:english/terms";
+import { addEnglish, type Catalogue } from "../i18n/i18n";
+
+addEnglish({ terms: termsWords } as Partial<Catalogue>);
 
 export const meta: MetaFunction = ({ matches }) => {
   const t = metaT(matches);

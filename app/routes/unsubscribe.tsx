@@ -14,6 +14,10 @@ import { useT } from "../i18n/use-t";
 import { ApiError } from "../server/platform/api.server";
 import { checkUnsubscribeLink, unsubscribe } from "../server/intake/unsubscribe.server";
 import intakeStyles from "../styles/intake.css?url";
+import unsubscribeWords from "virtual:english/unsubscribe";
+import { addEnglish, type Catalogue } from "../i18n/i18n";
+
+addEnglish({ unsubscribe: unsubscribeWords } as Partial<Catalogue>);
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: intakeStyles }];
 

@@ -16,6 +16,10 @@ import { localiseFieldErrors } from "../i18n/validation";
 import { ApiError, fieldsFromIssues, type ErrorFields } from "../server/platform/api.server";
 import { submitWaitlist, WAITLIST_INTERESTS, WaitlistInput } from "../server/intake/write-store.server";
 import intakeStyles from "../styles/intake.css?url";
+import updatesWords from "virtual:english/updates";
+import { addEnglish, type Catalogue } from "../i18n/i18n";
+
+addEnglish({ updates: updatesWords } as Partial<Catalogue>);
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: intakeStyles }];
 
