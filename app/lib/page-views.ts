@@ -3,7 +3,9 @@
  * few constants both sides name. Neither side imports the other (issue 28 item 9,
  * tests/unit/pages/layering.test.ts): a component takes its view as props, a page model builds it.
  */
+import type { z } from "zod";
 import type { CareGroup } from "../domain/care-groups";
+import type { PricedPlan as PricedPlanSchema } from "../schemas/shopping-answers";
 import { compareProblem, type CompareProblem } from "./shopping-url";
 
 /** The county question's error, in English (the server's word, tests read it); the page shows county.choose. */
@@ -78,3 +80,9 @@ export interface BenefitTableView {
   /** The rows as text (benefitRowsText, decision 133). */
   rowsText: string;
 }
+
+/**
+ * One plan of the priced list (the plans API's answer, the results page's cards, the plan page's
+ * price): the one name for it across the app (issue 28 item 9). The shape is the schema's.
+ */
+export type PricedPlan = z.infer<typeof PricedPlanSchema>;

@@ -3,31 +3,8 @@ import { listPageParam, planHref, type ShoppingState } from "../../lib/shopping-
 import { CoverageCounts, type CoverageCheckView } from "./coverage-list";
 import { csrWords, metalWords, money, moneyOr, usageShort, useWords, type Words } from "./format";
 import { Stars } from "./stars";
-import { YourYearLine, type YourYear } from "./your-year";
-
-/** What a card shows of a priced plan (the fields of POST /api/plans' plans it reads). */
-export interface PlanCardPlan {
-  id: string;
-  name: string;
-  issuer: { name: string };
-  metal_level: string;
-  type: string | null;
-  hsa_eligible: boolean;
-  premium: number;
-  premium_w_credit: number;
-  credit_applied: number;
-  tobacco_surcharge: number;
-  deductible: { individual: number | null; family: number | null };
-  moop: { individual: number | null; family: number | null };
-  estimated_yearly_cost: number;
-  estimated_yearly_cost_complete: boolean;
-  quality_rating: number | null;
-  csr_variant: string | null;
-  /** The shopper's own year with their drugs and doctors (issue 26). */
-  my_yearly_cost?: YourYear;
-  /** Why it ranks here; the card shows only the warnings of a likely poor choice. */
-  ranking?: { warnings: string[] };
-}
+import { YourYearLine } from "./your-year";
+import type { PricedPlan } from "../../lib/page-views";
 
 /** What a card shows beyond the price: the standardized-design label. */
 export interface PlanCardExtras {
@@ -45,7 +22,7 @@ export function cardNameId(planId: string): string {
 }
 
 /** A limit in one short figure: the family amount for a household of several (what caps it), else each person's. */
-function limitShort(limit: PlanCardPlan["deductible"], many: boolean, w: Words): string {
+function limitShort(limit: PricedPlan["deductible"], many: boolean, w: Words): string {
   if (limit.individual === null && limit.family === null) return w.t("plans.notStated");
   return many && limit.family !== null
     ? w.t("planCard.familyAmount", { amount: money(limit.family, w.lang) })
@@ -72,7 +49,8 @@ export function PlanCard({
   extras,
   listPage,
 }: {
-  plan: PlanCardPlan;
+  /** One plan of the priced list (PricedPlan: the one name for it, app/lib/page-views.ts). */
+  plan: PricedPlan;
   state: ShoppingState;
   /** The results page the card is on: its plan links carry it, so "Back to all plans" returns there. */
   listPage?: number;

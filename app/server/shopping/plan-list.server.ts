@@ -1,7 +1,8 @@
 import type { z } from "zod";
 import { filterPredicate, type PlanPredicate } from "../../domain/plan-filters";
 import { pageOf, sortedIndexes, SORT_KEYS, type SortableList } from "../../domain/plan-order";
-import type { PlansRequest, PlansResponse, PricedPlan as PricedPlanSchema } from "../../schemas/shopping";
+import type { PlansRequest, PlansResponse } from "../../schemas/shopping";
+import type { PricedPlan } from "../../lib/page-views";
 import { catastrophicReason, type CatastrophicReason } from "../../domain/eligibility/catastrophic";
 import type { EligibilityAnswer } from "./eligibility.server";
 import type { RankFacts } from "../../domain/yearly-cost/ranking";
@@ -9,8 +10,8 @@ import type { Language } from "../../i18n/i18n";
 import { rankFactsOf, rankingsFor } from "./my-year.server";
 import { householdSizeOf, incomeLinesAnswer, type HouseholdDecisions } from "./household.server";
 
-/** One plan of a plan list, priced for the household (the shape is the schema's). */
-export type PricedPlan = z.infer<typeof PricedPlanSchema>;
+/** One plan of a plan list, priced for the household (app/lib/page-views.ts: the one name for it). */
+export type { PricedPlan } from "../../lib/page-views";
 /** POST /api/plans' answer. */
 export type PlansAnswer = z.infer<typeof PlansResponse>;
 
