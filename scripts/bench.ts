@@ -42,6 +42,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { planHref } from "../app/lib/shopping-url";
+import { MAX_PLAN_IDS_PER_COVERAGE_REQUEST } from "../app/server/upstream/requests.server";
 import { ensureNationalSource, ensureStore, pickScenario, ROOT, saveMarker, writeUpstreamDir } from "./bench-data";
 import {
   ACCEPT_ENCODING,
@@ -228,7 +229,8 @@ async function main(): Promise<void> {
   // 4. Requests: check each answers as it should before driving it.
   const plansBody = householdBody(scenario);
   // The driven request takes the default page (docs/decisions/119); the probe asks for every
-  // plan, so /api/drugs/covered is driven with all the county's plan ids as before.
+  // plan. /api/drugs/covered is driven with as many of the county's plan ids as one request
+  // may carry (100 since decision 375; it was all 478 before, so its figures are not comparable).
   const firstPlans = await probe(url, "POST", "/api/plans", JSON.stringify({ ...JSON.parse(plansBody), limit: 500 }));
   if (firstPlans.status !== 200)
     throw new Error(`POST /api/plans answered ${firstPlans.status}: ${firstPlans.body.slice(0, 500)}`);
@@ -240,7 +242,8 @@ async function main(): Promise<void> {
   };
   const planIds = plansAnswer.plans.map((p) => p.id);
   if (planIds.length === 0) throw new Error("POST /api/plans priced no plans for the benchmark household");
-  const drugsBody = JSON.stringify({ rxcuis: scenario.rxcuis, plan_ids: planIds, year: scenario.year });
+  const coveragePlanIds = planIds.slice(0, MAX_PLAN_IDS_PER_COVERAGE_REQUEST);
+  const drugsBody = JSON.stringify({ rxcuis: scenario.rxcuis, plan_ids: coveragePlanIds, year: scenario.year });
   const planPath = planHref(planIds[0], shoppingState(scenario));
 
   const endpoints: Endpoint[] = [
@@ -276,7 +279,7 @@ async function main(): Promise<void> {
       const answer = JSON.parse(r.body) as { coverage: unknown[]; upstream: string };
       if (answer.upstream !== "ok") throw new Error(`POST /api/drugs/covered: upstream ${answer.upstream}`);
       console.log(
-        `bench: drugs/covered answers ${answer.coverage.length} rows for ${scenario.rxcuis.length} drugs × ${planIds.length} plans`,
+        `bench: drugs/covered answers ${answer.coverage.length} rows for ${scenario.rxcuis.length} drugs × ${coveragePlanIds.length} plans`,
       );
     }
     ready.push({ ...e, wireBytes: r.wireBytes, jsonBytes: Buffer.byteLength(r.body) });
@@ -380,7 +383,7 @@ async function main(): Promise<void> {
     `Machine: ${host.cpus} CPU (${host.cpu}), ${host.memoryGb.toFixed(1)} GB RAM, Linux ${host.kernel}, node ${host.node}; load average ${host.loadAverage.toFixed(2)} at start (shared machine).`,
   );
   lines.push(
-    `Data: plan store ${(storeBytes / 1024 ** 3).toFixed(2)} GB (${store.kept ? "kept with --keep-store: loaded before the latest loader-code change" : store.reused ? "reused: same generator output and loader" : `loaded in ${f0(store.loadSeconds)} s`}${generationSeconds !== null ? `, generated in ${f0(generationSeconds)} s` : ""}); ${scenario.countyName}, ${scenario.state} (${scenario.countyFips}), ZIP ${scenario.zip}, plan year ${scenario.year}: ${planIds.length} plans priced for adults 40 and 38, children 10 and 7, income $90,000 (eligibility ${plansAnswer.eligibility ? "estimated" : "unavailable"}); drugs ${scenario.rxcuis.join(", ")} × ${planIds.length} plans.`,
+    `Data: plan store ${(storeBytes / 1024 ** 3).toFixed(2)} GB (${store.kept ? "kept with --keep-store: loaded before the latest loader-code change" : store.reused ? "reused: same generator output and loader" : `loaded in ${f0(store.loadSeconds)} s`}${generationSeconds !== null ? `, generated in ${f0(generationSeconds)} s` : ""}); ${scenario.countyName}, ${scenario.state} (${scenario.countyFips}), ZIP ${scenario.zip}, plan year ${scenario.year}: ${planIds.length} plans priced for adults 40 and 38, children 10 and 7, income $90,000 (eligibility ${plansAnswer.eligibility ? "estimated" : "unavailable"}); drugs ${scenario.rxcuis.join(", ")} × ${coveragePlanIds.length} plans (one coverage request's most).`,
   );
   lines.push(
     `Server: \`node ${startOptions().join(" ")} build/server.js\` (the compiled server.ts) as npm start runs it. Load: ${args.connections} connections, ${args.warmup} s warm-up then ${args.seconds} s measured per endpoint, one autocannon process (the floor, a bare Express hello in its own process with the same node options, driven the same way first and last); requests send \`Accept-Encoding: ${ACCEPT_ENCODING}\`; server with RATE_LIMIT_MAX=1000000000 (the per-IP rule would throttle the load generator), request log on; fake upstream in its own process.${buildSeconds !== null ? ` Build ${f0(buildSeconds)} s.` : ""}`,
