@@ -150,7 +150,10 @@ describe("no request can stall the server", () => {
       expect(answer.ms, `${answer.what}: ${report}`).toBeLessThan(5_000);
       expect(answer.loopMs, `${answer.what}: ${report}`).toBeLessThan(50);
     }
-    expect(health.length).toBeGreaterThan(20);
+    // Health was polled throughout (every ~10 ms plus its own answer time). The window is as long as
+    // the pathological requests take, shorter since heavy forms are refused before parsing (decision
+    // 375), so the count is bounded loosely: what matters is that health answered meanwhile.
+    expect(health.length).toBeGreaterThanOrEqual(10);
     for (const h of health) if (h.ms >= 100) expect(h.loopMs, report).toBeLessThan(100);
   }, 120_000);
 });
