@@ -188,9 +188,16 @@ export function startCluster(
   };
   log.info({ workers: count }, `starting ${count} workers`);
   const forkAll = () => {
+    // The standby once every serving worker listens: started beside them, it would compete for
+    // the same cores with their start-up and delay the moment the service answers in full.
+    let listening = 0;
+    const startStandby = () => {
+      if (++listening < count) return;
+      cluster.off("listening", startStandby);
+      fork("standby");
+    };
+    cluster.on("listening", startStandby);
     for (let i = 0; i < count; i++) fork("serving");
-    // The standby once the first worker serves, so that it does not slow the start.
-    cluster.once("listening", () => fork("standby"));
   };
   // PORT=0 (any free port): choose it once, here. Workers listening on port 0 share the primary's
   // handle only while one of them holds it; with every worker dead, replacements would each get
