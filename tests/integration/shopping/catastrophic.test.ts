@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as plansRoute from "../../../app/routes/api.plans";
-import { forgetEligibilityAnswers } from "../../../app/server/shopping/eligibility.server";
 import { PlansResponse } from "../../../app/schemas/shopping";
-import type { FakeUpstream } from "../../../mocks/cms-api/index";
 import {
   cents,
   PLACES,
@@ -11,7 +9,7 @@ import {
   self,
   shoppingBody,
   spouse,
-  startShoppingFake,
+  withShoppingFake,
   type Body,
 } from "./helpers";
 
@@ -21,16 +19,7 @@ import {
  * 2025-09-04 gives the exemption to people whose income rules out the credit; decision 313).
  * Dallas (rating area 8) sells two catastrophic plans in the sample: 10303TX0030006, 10404TX0010006.
  */
-let fake: FakeUpstream;
-beforeAll(async () => {
-  fake = await startShoppingFake();
-});
-afterAll(() => fake.close());
-beforeEach(async () => {
-  fake.reset();
-  await fake.setMode("normal");
-  forgetEligibilityAnswers();
-});
+withShoppingFake();
 
 const plans = async (body: unknown) => {
   const answer = await postJson(plansRoute, "/api/plans", body);

@@ -2,9 +2,11 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import { resetEnvForTests } from "../../../app/server/platform/env.server";
 import { resetPlanStoreForTests } from "../../../app/server/plan-store/plan-store.server";
 import { resetUpstreamClientForTests } from "../../../app/server/upstream/client.server";
+import { forgetEligibilityAnswers } from "../../../app/server/shopping/eligibility.server";
 import { parseCsv } from "../../../mocks/cms-api/csv";
 import { startFakeUpstream, type FakeUpstream, type FakeUpstreamCall } from "../../../mocks/cms-api/index";
 import { REPO_ROOT, TEST_PLAN_STORE } from "../../helpers/server";
@@ -43,6 +45,30 @@ export async function startShoppingFake(planStore?: string): Promise<FakeUpstrea
   const fake = await startFakeUpstream({ apiKey: UPSTREAM_KEY, dataDir: SAMPLE_DIR });
   configureShopping({ planStore, upstreamUrl: fake.url });
   return fake;
+}
+
+/**
+ * The fake upstream for a whole test file: started once, and before every test reset (no calls
+ * recorded, answering normally) with the kept eligibility answers forgotten (decision 120: each
+ * test asks afresh). `upstream.fake` is the running fake inside tests.
+ */
+export function withShoppingFake(): { readonly fake: FakeUpstream } {
+  let started: FakeUpstream | undefined;
+  beforeAll(async () => {
+    started = await startShoppingFake();
+  });
+  afterAll(() => started?.close());
+  beforeEach(async () => {
+    started!.reset();
+    await started!.setMode("normal");
+    forgetEligibilityAnswers();
+  });
+  return {
+    get fake() {
+      if (!started) throw new Error("the shopping fake is used outside a test");
+      return started;
+    },
+  };
 }
 
 /** A private copy of the test plan store, changed by `edit` (the shared file is never written). */

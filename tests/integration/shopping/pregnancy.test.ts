@@ -1,9 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as eligibilityRoute from "../../../app/routes/api.eligibility";
 import * as plansRoute from "../../../app/routes/api.plans";
-import { forgetEligibilityAnswers } from "../../../app/server/shopping/eligibility.server";
 import { EligibilityResponse } from "../../../app/schemas/shopping";
-import type { FakeUpstream } from "../../../mocks/cms-api/index";
 import {
   cents,
   PLACES,
@@ -11,7 +9,7 @@ import {
   self,
   shoppingBody,
   spouse,
-  startShoppingFake,
+  withShoppingFake,
   upstreamCalls,
   type Body,
 } from "./helpers";
@@ -22,16 +20,7 @@ import {
  * upstream and through our own estimate when the upstream is down. 2027 coverage: Medicaid uses the
  * 2026 guideline (15,960 + 5,680 a person); the credit the same 2026 guideline (prior year).
  */
-let fake: FakeUpstream;
-beforeAll(async () => {
-  fake = await startShoppingFake();
-});
-afterAll(() => fake.close());
-beforeEach(async () => {
-  fake.reset();
-  await fake.setMode("normal");
-  forgetEligibilityAnswers();
-});
+const upstream = withShoppingFake();
 
 const eligibility = (body: unknown) => postJson(eligibilityRoute, "/api/eligibility", body);
 const plans = (body: unknown) => postJson(plansRoute, "/api/plans", body);
@@ -43,7 +32,7 @@ describe("a pregnant 28-year-old in Dallas at $28,000", () => {
 
   for (const mode of ["normal", "503"] as const) {
     it(`is on Medicaid with no credit (upstream ${mode === "normal" ? "up: the fake" : "down: our own estimate"})`, async () => {
-      await fake.setMode(mode);
+      await upstream.fake.setMode(mode);
       const { status, body: answer } = await eligibility(body);
       expect(status).toBe(200);
       expect(answer).toMatchObject({
@@ -79,7 +68,7 @@ describe("through the fake: she is sent as pregnant, her husband is credited", (
     expect(status).toBe(200);
     expect(answer).toMatchObject({ medicaid_chip_members: [0], coverage_family_members: [1], csr: "94" });
     expect(answer.aptc).toBeGreaterThan(0);
-    const sent = upstreamCalls(fake, "eligibility/estimates")[0]?.body as Body;
+    const sent = upstreamCalls(upstream.fake, "eligibility/estimates")[0]?.body as Body;
     expect(sent.household.people[0]).toMatchObject({ is_pregnant: true, pregnant_with: 1, aptc_eligible: false });
     expect(sent.household.people[1]).toMatchObject({ aptc_eligible: true });
   });

@@ -1,11 +1,10 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import * as eligibilityRoute from "../../../app/routes/api.eligibility";
 import * as plansRoute from "../../../app/routes/api.plans";
-import { forgetEligibilityAnswers } from "../../../app/server/shopping/eligibility.server";
 import { eligibilityDrift } from "../../../app/server/shopping/eligibility-fallback.server";
 import { startFakeUpstream } from "../../../mocks/cms-api/index";
 import { EligibilityResponse, PlansResponse } from "../../../app/schemas/shopping";
-import type { FakeUpstream, FakeUpstreamMode } from "../../../mocks/cms-api/index";
+import type { FakeUpstreamMode } from "../../../mocks/cms-api/index";
 import {
   cents,
   configureShopping,
@@ -17,7 +16,7 @@ import {
   sampleRate,
   self,
   shoppingBody,
-  startShoppingFake,
+  withShoppingFake,
   upstreamCalls,
   UPSTREAM_KEY,
   type Body,
@@ -28,17 +27,7 @@ import {
  * CMS Marketplace API over real HTTP, serving the same sample files), its
  * outage, and the upstream plan-search branch.
  */
-let fake: FakeUpstream;
-beforeAll(async () => {
-  fake = await startShoppingFake();
-});
-afterAll(() => fake.close());
-beforeEach(async () => {
-  fake.reset();
-  await fake.setMode("normal");
-  // Settled estimates are kept for ten minutes (docs/decisions/120): each test asks afresh.
-  forgetEligibilityAnswers();
-});
+const upstream = withShoppingFake();
 
 const eligibility = (body: unknown) => postJson(eligibilityRoute, "/api/eligibility", body);
 const plans = (body: unknown) => postJson(plansRoute, "/api/plans", body);
@@ -77,7 +66,7 @@ describe("TX eligibility from upstream", () => {
     const ehb = dallasSilver.map((id) => sampleRate(id, 8, "35") * sampleEhbShare(id)).sort((a, b) => a - b);
     expect(body.aptc).toBe(cents(ehb[1] - 231.6));
 
-    const [call] = upstreamCalls(fake, "/households/eligibility/estimates");
+    const [call] = upstreamCalls(upstream.fake, "/households/eligibility/estimates");
     expect(call.query.year).toBe("2027");
     expect(call.body).toMatchObject({
       year: 2027,
@@ -122,7 +111,7 @@ describe("TX eligibility from upstream", () => {
       household: { size: 3, people: [self(35)] },
     });
     expect(body.csr).toBe("94");
-    const [call] = upstreamCalls(fake, "/households/eligibility/estimates");
+    const [call] = upstreamCalls(upstream.fake, "/households/eligibility/estimates");
     const people = (call.body as Body).household.people;
     expect(people).toHaveLength(3);
     expect(people.slice(1)).toEqual([
@@ -146,7 +135,7 @@ describe("TX eligibility from upstream", () => {
 
 describe("upstream down", () => {
   const outages: FakeUpstreamMode[] = ["refuse", "500", "503", "429", "malformed"];
-  afterEach(() => fake.setMode("normal"));
+  afterEach(() => upstream.fake.setMode("normal"));
 
   // Hand calculation (the spec scenario above): FPL 225% → 7.72 %, contribution 231.60 a month;
   // benchmark = second-lowest age-35 EHB premium of Dallas's silver plans.
@@ -167,7 +156,7 @@ describe("upstream down", () => {
   };
 
   it.each(outages)("%s: /api/eligibility answers 200 with our own estimate, saying so", async (mode) => {
-    await fake.setMode(mode);
+    await upstream.fake.setMode(mode);
     const { status, body } = await eligibility(shoppingBody(PLACES.dallas, [self(35)], 36_000));
     expect(status).toBe(200);
     expect(body).toMatchObject({
@@ -184,7 +173,7 @@ describe("upstream down", () => {
   });
 
   it.each(outages)("%s: /api/plans prices with our own estimate, saying so", async (mode) => {
-    await fake.setMode(mode);
+    await upstream.fake.setMode(mode);
     const { status, body } = await plans(shoppingBody(PLACES.dallas, [self(35)], 36_000));
     expect(status).toBe(200);
     expect(body.eligibility).toMatchObject({ source: "own", csr: "73", aptc: handAptc() });
@@ -199,10 +188,10 @@ describe("upstream down", () => {
   });
 
   it("a key upstream rejects, or a year it has not published: our own estimate, with the reason", async () => {
-    await fake.setMode("key_rejected");
+    await upstream.fake.setMode("key_rejected");
     const rejected = await eligibility(shoppingBody(PLACES.dallas, [self(35)], 36_000));
     expect(rejected.body).toMatchObject({ source: "own", upstream: "key_rejected", csr: "73" });
-    await fake.setMode("normal");
+    await upstream.fake.setMode("normal");
     // A fake that has not published 2027: the year is not asked at all, and our own estimate answers.
     const early = await startFakeUpstream({ apiKey: UPSTREAM_KEY, dataDir: SAMPLE_DIR, years: [2026] });
     try {
@@ -214,12 +203,12 @@ describe("upstream down", () => {
       expect(early.calls).toHaveLength(0);
     } finally {
       await early.close();
-      configureShopping({ upstreamUrl: fake.url });
+      configureShopping({ upstreamUrl: upstream.fake.url });
     }
   });
 
   it("upstream black hole: Dallas, single, 35, $36,000 answers 200 within 6 s from our own calculation", async () => {
-    await fake.setMode("blackhole");
+    await upstream.fake.setMode("blackhole");
     const started = performance.now();
     const { status, body } = await eligibility(shoppingBody(PLACES.dallas, [self(35)], 36_000));
     const ms = performance.now() - started;
@@ -231,7 +220,7 @@ describe("upstream down", () => {
   it("a household estimated before the outage keeps the federal estimate; a new one gets ours", async () => {
     const before = await eligibility(shoppingBody(PLACES.dallas, [self(35)], 36_000));
     expect(before.status).toBe(200);
-    await fake.setMode("503");
+    await upstream.fake.setMode("503");
     const again = await plans(shoppingBody(PLACES.dallas, [self(35)], 36_000));
     expect(again.status).toBe(200);
     expect(again.body.eligibility).toEqual(before.body);
@@ -252,14 +241,14 @@ describe("upstream down", () => {
   });
 
   it("NY keeps working and never asks upstream", async () => {
-    await fake.setMode("refuse");
+    await upstream.fake.setMode("refuse");
     const { status, body } = await eligibility(shoppingBody(PLACES.kings, [self(40)], 47_880));
     expect(status).toBe(200);
     expect(body.aptc).toBe(497.96);
     const priced = await plans(shoppingBody(PLACES.kings, [self(40)], 47_880));
     expect(priced.body.eligibility.aptc).toBe(497.96);
-    await fake.setMode("normal");
-    expect(fake.calls).toHaveLength(0);
+    await upstream.fake.setMode("normal");
+    expect(upstream.fake.calls).toHaveLength(0);
   });
 
   it("upstream refusing the place (no rating area) is a 422 with the place's own code, and plans are full price", async () => {
@@ -282,17 +271,17 @@ describe("the upstream plan-search branch (a state that is neither owned nor sta
   let store: { file: string; remove(): void };
   beforeAll(() => {
     store = editedStoreCopy((db) => db.prepare("UPDATE states SET owned_data = 0 WHERE code = 'TX'").run());
-    configureShopping({ planStore: store.file, upstreamUrl: fake.url });
+    configureShopping({ planStore: store.file, upstreamUrl: upstream.fake.url });
   });
   afterAll(() => {
-    configureShopping({ upstreamUrl: fake.url });
+    configureShopping({ upstreamUrl: upstream.fake.url });
     store.remove();
   });
-  afterEach(() => fake.setMode("normal"));
+  afterEach(() => upstream.fake.setMode("normal"));
 
   it("asks upstream plan search, every page of 10 until total, and maps plans to the same shape", async () => {
     const estimate = await eligibility(shoppingBody(PLACES.dallas, [self(40)], 36_000));
-    fake.reset();
+    upstream.fake.reset();
     // With a hardship exemption, so the catastrophic plans are listed (and priced without the credit) too.
     const { status, body } = await plans(shoppingBody(PLACES.dallas, [self(40)], 36_000, { hardship_exemption: true }));
     expect(status).toBe(200);
@@ -300,7 +289,7 @@ describe("the upstream plan-search branch (a state that is neither owned nor sta
     expect(body.catastrophic_reason).toBe("hardship_exemption");
     expect(body.eligibility).toEqual(estimate.body);
     // The fake prices the same 32 Dallas plans: pages at offsets 0, 10, 20 and 30.
-    const searches = upstreamCalls(fake, "/plans/search");
+    const searches = upstreamCalls(upstream.fake, "/plans/search");
     expect(searches.map((c) => (c.body as Body).offset).sort((a: number, b: number) => a - b)).toEqual([0, 10, 20, 30]);
     expect(body.plans).toHaveLength(32);
     expect(new Set(body.plans.map((p: Body) => p.id)).size).toBe(32);
@@ -344,7 +333,7 @@ describe("the upstream plan-search branch (a state that is neither owned nor sta
   });
 
   it("upstream down → 503 plans_unavailable", async () => {
-    await fake.setMode("503");
+    await upstream.fake.setMode("503");
     const { status, body } = await plans(shoppingBody(PLACES.dallas, [self(40)], 36_000));
     expect(status).toBe(503);
     expect(body.error.code).toBe("plans_unavailable");
