@@ -133,14 +133,17 @@ export function decodeJsEscapes(input: string): string {
 // Zero-width, soft hyphen and bidi characters: they let "<scr\u200bipt" slip past a literal match.
 const INVISIBLE = /[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/g;
 // Whitespace other than space, tab and line breaks (form feed, vertical tab, NBSP, ideographic space …).
-const ODD_SPACE = /[\v\f\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/g;
-// Quotes and backslashes inside a word, which a shell drops: c''at, w"h"oami, c\at.
-const SHELL_QUOTES = /([a-z])(?:''|""|['"\\])(?=[a-z])/gi;
+const ODD_SPACE = /[\v\f\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/g;
+// Unicode's line breaks (next line, line and paragraph separators): a line break to the stacks and
+// terminals that fold them to LF, so a header or a command after one is read as after a line break.
+const UNICODE_BREAK = /[\u0085\u2028\u2029]/g;
+// Quotes, backslashes and cmd.exe's caret inside a word, which a shell drops: c''at, w"h"oami, c\at, w^ho^ami.
+const SHELL_QUOTES = /([a-z])(?:''|""|['"\\^])(?=[a-z])/gi;
 // Expansions a shell makes empty inside a word: who$()ami, w$@hoami, wh${x}oami, wh$1oami.
 const SHELL_NOOPS = /([a-z])(?:\$\(\)|\$@|\$\*|\$\{\w{0,8}\}|\$\d)(?=[a-z])/gi;
 const ESCAPES = /[%&\\]|0x/;
 // Which values need a view at all: escapes, odd characters, and URL-like text (internal hosts, ssrf.ts).
-const NEEDS_VIEW = /[%&\\\v\f\u0080-\uffff'"$]|\/\/|0x/;
+const NEEDS_VIEW = /[%&\\\v\f\u0080-\uffff'"$^]|\/\/|0x/;
 // A character whose low byte is CR or LF (U+010D, U+560A): HTTP stacks that keep only the low
 // byte of each character have turned them into a line break in a header (the "嘊嘍" trick).
 const LOW_BYTE_BREAK = /[\u0100-\uffff]/g;
@@ -156,7 +159,7 @@ export function decodedView(value: string): string | undefined {
   }
   // eslint-disable-next-line no-control-regex -- plain ASCII needs no NFKC
   if (!/^[\x00-\x7f]*$/.test(s)) s = s.normalize("NFKC").replace(INVISIBLE, "");
-  s = s.replace(ODD_SPACE, " ").replace(SHELL_QUOTES, "$1").replace(SHELL_NOOPS, "$1");
+  s = s.replace(ODD_SPACE, " ").replace(UNICODE_BREAK, "\n").replace(SHELL_QUOTES, "$1").replace(SHELL_NOOPS, "$1");
   // Division slash and set minus, which NFKC keeps: path separators to IIS-era decoders.
   if (/[\u2215\u2216\u2044\u29f5]/.test(s)) s = s.replace(/[\u2215\u2044]/g, "/").replace(/[\u2216\u29f5]/g, "\\");
   if (/[\u0100-\uffff]/.test(s))

@@ -47,6 +47,14 @@ const SEP = String.raw`(?:^|[\r\n;|&\x60]|\$\()`;
 // A separator actually typed: a value that is only "id", "ls" or "env" is a search, not a command.
 const SEP_NOT_START = String.raw`(?:[\r\n;|&\x60]|\$\()`;
 const SPACE = String.raw`(?:[ \t]+|\$\{IFS\}|\$IFS\b(?:\$\d)?|<)`;
+// A subshell or group opened after the separator: `;(id)`, `|{ id; }`.
+const OPEN = String.raw`(?:[({][ \t]*)?`;
+// Words that run the command after them: `;exec id`, `;timeout 5 id`, `;nohup sh -c id`.
+const PREFIX = String.raw`(?:(?:exec|eval|nohup|sudo|doas|command|builtin|env|xargs|busybox|timeout[ \t]+-?\d+[smhd]?)[ \t]+)*`;
+// Commands that need no argument to do harm, after a separator actually typed.
+const BARE =
+  String.raw`(?:id|whoami|uname|ifconfig|ipconfig|printenv|env|hostname|netstat|ls|pwd|set|dir|systeminfo|ver|reboot|halt|poweroff|` +
+  String.raw`shutdown(?:[ \t]+-[a-zA-Z]+)*(?:[ \t]+now)?|init[ \t]+[06]|su(?:[ \t]+-)?(?:[ \t]+root)?|(?:killall|pkill)(?:[ \t]+-\w+)*[ \t]+[\w.-]+)`;
 
 function rule(
   id: string,
@@ -84,14 +92,15 @@ export const SERVICE_RULES: WafRule[] = [
     "svc-cmdi-001",
     "command_injection",
     "Shell separator, then a command with a shell-shaped argument",
-    String.raw`${SEP}\s*(?:[\w/]{0,30}/)?(?:${COMMANDS})${SPACE}(?:(?:\d+|-{1,2}[\w-]+|\+[rwxXst]{1,4})${SPACE}){0,3}${SHELL_ARG}|${SEP}\s*net${SPACE}(?:user|localgroup|group|share|view|use|stop|start)\b`,
+    String.raw`${SEP}\s*${OPEN}(?:[\w/]{0,30}/)?(?:${COMMANDS})${SPACE}(?:(?:\d+|-{1,2}[\w-]+|\+[rwxXst]{1,4})${SPACE}){0,3}${SHELL_ARG}|` +
+      String.raw`${SEP_NOT_START}\s*${OPEN}${PREFIX}(?:[\w/]{0,30}/)?(?:${COMMANDS})(?:${SPACE}[\w.:@=+-]{1,40}){0,3}${SPACE}${SHELL_ARG}|${SEP}\s*net${SPACE}(?:user|localgroup|group|share|view|use|stop|start)\b`,
     { caseSensitive: true },
   ),
   rule(
     "svc-cmdi-002",
     "command_injection",
     "Shell separator, then a bare command ending the value or the statement",
-    String.raw`${SEP_NOT_START}\s*(?:[\w/]{0,30}/)?(?:id|whoami|uname|ifconfig|ipconfig|printenv|env|hostname|netstat|ls|pwd|set|dir|systeminfo|ver)\s*(?:$|[;|&\x60)#])|${SEP_NOT_START}\s*(?:ps|w|who|last|df|free|mount|history|alias|crontab|tasklist|ipconfig)(?:\s+-{0,2}[a-zA-Z]{1,4})?\s*(?:$|[;|&\x60)#])|${SEP}\s*(?:export|alias|unset|declare)\s+[A-Za-z_]\w*=`,
+    String.raw`${SEP_NOT_START}\s*${OPEN}${PREFIX}(?:[\w/]{0,30}/)?${BARE}\s*(?:$|[;|&\x60)}#])|${SEP_NOT_START}\s*(?:ps|w|who|last|df|free|mount|history|alias|crontab|tasklist|ipconfig)(?:\s+-{0,2}[a-zA-Z]{1,4})?\s*(?:$|[;|&\x60)#])|${SEP}\s*(?:export|alias|unset|declare)\s+[A-Za-z_]\w*=`,
     { caseSensitive: true },
   ),
   rule(
@@ -218,7 +227,7 @@ export const SERVICE_RULES: WafRule[] = [
     "svc-crlf-001",
     "http_protocol_violation",
     "A line break, then an HTTP header, request line or status line",
-    String.raw`[\r\n][\t ]*(?:[a-z][a-z0-9-]{1,40}[\t ]*:|(?:get|post|put|head|delete|options|patch|connect|trace)[\t ]+\S+[\t ]+http/|http/\d(?:\.\d)?[\t ]+\d{3}\b|(?:rcpt[\t ]+to|mail[\t ]+from)[\t ]*:)`,
+    String.raw`[\r\n][\t ]*[\r\n]+[\t ]*(?:<|http/)|[\r\n][\t ]*(?:[a-z][a-z0-9-]{1,40}[\t ]*:|(?:get|post|put|head|delete|options|patch|connect|trace)[\t ]+\S+[\t ]+http/|http/\d(?:\.\d)?[\t ]+\d{3}\b|(?:rcpt[\t ]+to|mail[\t ]+from)[\t ]*:)`,
   ),
   rule(
     "svc-cmdi-005",
@@ -248,5 +257,37 @@ export const SERVICE_RULES: WafRule[] = [
     "Separator, any command word, then an option, a path, a variable or a URL",
     String.raw`${SEP_NOT_START}\s*[a-z][a-z0-9_.+-]{1,24}${SPACE}(?:(?:\d+|-{1,2}[\w-]+)${SPACE}){0,2}(?:-{1,2}[a-zA-Z]|/[\w.~*?-]+/[\w.~*?-]|\$[a-zA-Z_{(]|[a-zA-Z]:\\|https?://)`,
     { caseSensitive: true },
+  ),
+  // Shell grammar no prose has (issue 30, written from the attack classes): a here-string, ANSI-C
+  // quoting, substring expansion, an output redirection to a path or a descriptor after a typed
+  // separator and a command word. Case-sensitive; not free text.
+  rule(
+    "svc-cmdi-007",
+    "command_injection",
+    "Here-strings, ANSI-C quoting, substring expansion, redirection after a command",
+    String.raw`[\w)'"][ \t]*<<<[ \t]*\S|\$'\\(?:x[0-9a-fA-F]|[0-7]{3}|u[0-9a-fA-F]{4})|\$\{[A-Za-z_]\w*:-?\d+(?::-?\d+)?\}|\$\{![A-Za-z_]|` +
+      String.raw`${SEP_NOT_START}[ \t]*${OPEN}[a-z][\w.-]{0,24}(?:[ \t]+[^\s;|&<>]{1,40}){0,3}[ \t]*\d?>{1,2}[ \t]*(?:/|~/|&\d\b)`,
+    { caseSensitive: true },
+  ),
+  // Windows forms (cmd.exe is case-insensitive): variables and their substrings, PowerShell's
+  // environment, .NET static calls and Verb-Noun cmdlets, programs run by file name, and
+  // commands given a /switch, each after a separator actually typed.
+  rule(
+    "svc-cmdi-008",
+    "command_injection",
+    "Windows variables, PowerShell cmdlets and .NET calls, programs and /switches after a separator",
+    String.raw`%[a-z][\w]{2,20}(?::~-?\d+(?:,-?\d+)?)?%(?:[\\/\s&|;]|$)|\$env:[a-z_]\w*|\[[a-z][\w.]{2,60}\]::[a-z]\w*|` +
+      String.raw`${SEP_NOT_START}[ \t]*${OPEN}(?:get|set|new|remove|invoke|start|stop|test|write|read|import|export|convertto|convertfrom|register|copy|move|clear|format|out)-[a-z]{4,30}(?:[ \t]|$|\))|` +
+      String.raw`${SEP_NOT_START}[ \t]*${OPEN}(?:[a-z]:)?(?:[\w.-]{0,40}[\\/])*[a-z][\w-]{0,30}\.(?:exe|bat|ps1|vbs|hta|sh)\b|` +
+      String.raw`${SEP_NOT_START}[ \t]*${OPEN}(?:schtasks|tasklist|taskkill|del|erase|rd|rmdir|copy|xcopy|robocopy|move|ren|type|attrib|icacls|cacls|takeown|netsh|sc|reg|wmic|vssadmin|bcdedit|shutdown|format|findstr|where|whoami|systeminfo|ipconfig|tracert|arp|route|start|runas|at|certutil|bitsadmin|cmd|cscript|wscript|mshta|rundll32|regsvr32|msiexec|forfiles|expand|esentutl|diskpart|fsutil|qwinsta|quser|klist|nltest|dsquery|setx|timeout|ping|dir|net|find|sort|more|tree)(?:\.exe)?(?:[ \t]+[^\s;|&/]{1,40}){0,3}[ \t]+/[a-z?]{1,12}(?:[ \t:]|$)`,
+  ),
+  // Response splitting with the line break spelled out: a percent-encoded (once or more), %u,
+  // overlong, entity or escaped CR or LF in a structured value, with text after it. A browser
+  // has already decoded the URL's own escapes once, so what is left was encoded on purpose.
+  rule(
+    "svc-crlf-002",
+    "http_protocol_violation",
+    "An encoded line break with text after it",
+    String.raw`(?:%(?:25){0,3}(?:0[ad]|u000[ad]|c0%8[ad]|e5%98%8[ad]|e2%80%a[89]|c2%85)|&#(?:x0{0,4}[ad]|0{0,4}1[03]);?|\\u000[ad]|\\x0[ad]|\\r\\n)+[\t ]*[\w<]`,
   ),
 ];
