@@ -3,6 +3,7 @@ import { defineConfig } from "vite";
 import { fileURLToPath } from "node:url";
 import { readFileSync } from "node:fs";
 import type { Plugin } from "vite";
+import { SERVER_ONLY } from "./app/i18n/english-core";
 
 /**
  * `import words from "virtual:english/<namespace>"`: one namespace of app/i18n/locales/en.json as
@@ -27,6 +28,38 @@ function englishNamespaces(): Plugin {
   };
 }
 
+/**
+ * Only the language in use reaches a page (issue 29 item 4, decision 405). In the browser build,
+ * app/i18n/i18n.ts's import of the English core is an empty stand-in, so the core is a chunk of
+ * its own that entry.client.tsx loads for an English page only; and `virtual:catalogue/<lang>` is
+ * that language's catalogue without the namespaces only the server words (SERVER_ONLY). The
+ * server build, and vitest, keep the real import: the server words every language.
+ */
+function languageInUse(): Plugin {
+  const PREFIX = "virtual:catalogue/";
+  const NO_CORE = "\0virtual:no-english-core";
+  const i18nModule = fileURLToPath(new URL("./app/i18n/i18n.ts", import.meta.url));
+  return {
+    name: "language-in-use",
+    enforce: "pre",
+    resolveId(source, importer, options) {
+      if (source.startsWith(PREFIX)) return "\0" + source;
+      if (!options?.ssr && source === "./english-core" && importer === i18nModule) return NO_CORE;
+      return undefined;
+    },
+    load(id) {
+      if (id === NO_CORE) return "export const english = undefined;";
+      if (!id.startsWith("\0" + PREFIX)) return undefined;
+      const lang = id.slice(PREFIX.length + 1);
+      const file = fileURLToPath(new URL(`./app/i18n/locales/${lang}.json`, import.meta.url));
+      this.addWatchFile(file);
+      const catalogue = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+      for (const namespace of SERVER_ONLY) delete catalogue[namespace];
+      return `export default ${JSON.stringify(catalogue)};`;
+    },
+  };
+}
+
 declare module "@remix-run/node" {
   interface Future {
     v3_singleFetch: true;
@@ -41,6 +74,7 @@ export default defineConfig({
     ? [englishNamespaces()]
     : [
         englishNamespaces(),
+        languageInUse(),
         remix({
           // BUILD_DIR lets parallel test runs build side by side.
           buildDirectory: process.env.BUILD_DIR ?? "build",

@@ -1,17 +1,21 @@
 import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { addCatalogue, DEFAULT_LANGUAGE, hasCatalogue, isLanguage } from "./i18n/i18n";
+import { addCatalogue, addEnglish, hasCatalogue } from "./i18n/i18n";
 
 /**
- * A page in another language than English gets its catalogue from its own chunk before React
- * hydrates it (the server rendered it with the same words). The language link is a full page
- * load, so a page never changes language without passing here.
+ * A page's words come from its own language's chunk, loaded before React hydrates it (the server
+ * rendered it with the same words): the English core for an English page, the whole Spanish
+ * catalogue (less what only the server words) for a Spanish one. No page carries the other
+ * language (decision 405). The language link is a full page load, so a page never changes
+ * language without passing here.
  */
 async function loadPageCatalogue(): Promise<void> {
-  const lang = document.documentElement.lang;
-  if (!isLanguage(lang) || lang === DEFAULT_LANGUAGE || hasCatalogue(lang)) return;
-  if (lang === "es") addCatalogue("es", (await import("./i18n/locales/es.json")).default);
+  if (document.documentElement.lang === "es") {
+    if (!hasCatalogue("es")) addCatalogue("es", (await import("virtual:catalogue/es")).default);
+    return;
+  }
+  addEnglish((await import("./i18n/english-core")).english);
 }
 
 void loadPageCatalogue().finally(() => {

@@ -1,7 +1,6 @@
 import type enFull from "./locales/en.json";
 import {
   banner,
-  benefits,
   compare,
   compareTray,
   county,
@@ -27,7 +26,6 @@ import {
   repaymentRisk,
   results,
   sbe,
-  scenario,
   site,
   standardized,
   stars,
@@ -38,8 +36,9 @@ import {
 } from "./locales/en.json";
 
 /**
- * The namespaces of English every page's bundle carries (issue 29 item 4: the results page's
- * JavaScript). The others — one page's words, or the server's (emails, API errors) — are named
+ * The namespaces of English every English page loads (issue 29 item 4: the results page's
+ * JavaScript): in the browser a chunk of their own, which entry.client.tsx loads for an English
+ * page only (decision 405; a Spanish page carries no English core). The others — one page's words, or the server's (emails, API errors) — are named
  * here, imported by name from en.json by the modules that show them (Vite keeps only the named
  * parts of a JSON file) and added with `addEnglish`; the server loads the whole catalogue
  * (catalogues.server.ts). The type makes a new namespace of en.json either core or named below.
@@ -56,7 +55,17 @@ export const LATER = [
   "legal",
   "home",
   "householdCheck",
+  "scenario",
+  "benefits",
 ] as const;
+
+/**
+ * The namespaces only the server words (emails, API errors, household checks): no browser bundle
+ * carries them in any language (vite.config.ts's `virtual:catalogue/<lang>` leaves them out).
+ */
+export const SERVER_ONLY = ["email", "apiErrors", "householdCheck"] as const satisfies ReadonlyArray<
+  (typeof LATER)[number]
+>;
 
 export const english: Omit<typeof enFull, (typeof LATER)[number]> = {
   meta,
@@ -69,9 +78,7 @@ export const english: Omit<typeof enFull, (typeof LATER)[number]> = {
   plans,
   enroll,
   stars,
-  scenario,
   coverage,
-  benefits,
   planPage,
   standardized,
   eligibility,

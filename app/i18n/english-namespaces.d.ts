@@ -3,3 +3,10 @@ declare module "virtual:english/*" {
   const words: Record<string, unknown>;
   export default words;
 }
+
+/** A language's catalogue for the browser, less the server's own namespaces (vite.config.ts, browserCatalogues). */
+declare module "virtual:catalogue/*" {
+  import type { Catalogue } from "./i18n";
+  const catalogue: Catalogue;
+  export default catalogue;
+}

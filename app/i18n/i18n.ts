@@ -20,12 +20,13 @@ export const INTL_LOCALES: Record<Language, string> = { en: "en-US", es: "es-US"
 export type Catalogue = typeof enFull;
 
 /**
- * The catalogues this process has. English (the fallback) is always here; another language is
- * added before its pages render: on the server by catalogues.server.ts, in the browser by
- * entry.client.tsx from its own chunk, loaded only for a page in that language (the results page
- * ships no catalogue it does not show: tests/e2e/journey's JavaScript budget).
+ * The catalogues this process has. On the server (and in tests) English, the fallback, is always
+ * here, and catalogues.server.ts adds every other language. In the browser a page has only its
+ * own language (decision 405): the browser build gives this module an empty stand-in for
+ * english-core (vite.config.ts, `languageInUse`), and entry.client.tsx loads the English core or
+ * another language's catalogue from its own chunk before hydrating.
  */
-const resources: Partial<Record<Language, Catalogue>> = { en: core.english as Catalogue };
+const resources: Partial<Record<Language, Catalogue>> = core.english ? { en: core.english as Catalogue } : {};
 
 export function addCatalogue(lang: Language, catalogue: Catalogue): void {
   if (resources[lang] === catalogue) return;
@@ -39,9 +40,10 @@ export function addCatalogue(lang: Language, catalogue: Catalogue): void {
  * of the pages that show them call this at their top, so the browser loads them with that page.
  */
 export function addEnglish(part: Partial<Catalogue>): void {
-  const en = resources.en as Catalogue;
-  if (Object.entries(part).every(([ns, words]) => (en as Record<string, unknown>)[ns] === words)) return;
-  resources.en = { ...en, ...part };
+  const en = resources.en;
+  if (en && Object.entries(part).every(([ns, words]) => (en as Record<string, unknown>)[ns] === words)) return;
+  // In the browser a page's own namespaces may come before the core (route modules run before the entry).
+  resources.en = { ...en, ...part } as Catalogue;
   cataloguesChanged();
 }
 

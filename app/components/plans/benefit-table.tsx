@@ -1,8 +1,12 @@
 import { Fragment, useMemo, type ReactNode } from "react";
 import { CARE_GROUPS, type CareGroup } from "../../domain/care-groups";
 import { benefitRowsFromText } from "../../lib/benefit-rows-text";
-import { DEFAULT_LANGUAGE, type Language } from "../../i18n/i18n";
+import { addEnglish, DEFAULT_LANGUAGE, type Catalogue, type Language } from "../../i18n/i18n";
+import benefitsWords from "virtual:english/benefits";
 import { costShareWords, wordsFor } from "./format";
+
+// The plan page's and the comparison's words, loaded with them (decision 363).
+addEnglish({ benefits: benefitsWords } as Partial<Catalogue>);
 
 import type { BenefitRowView } from "../../lib/page-views";
 export type { BenefitRowView } from "../../lib/page-views";

@@ -1,4 +1,9 @@
+import { addEnglish, type Catalogue } from "../../i18n/i18n";
+import scenarioWords from "virtual:english/scenario";
 import { money, moneyOr, useWords, type Words } from "./format";
+
+// The plan page's and the comparison's words, loaded with them (decision 363).
+addEnglish({ scenario: scenarioWords } as Partial<Catalogue>);
 
 export interface ScenarioViewProps {
   key: string;
