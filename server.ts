@@ -26,7 +26,7 @@ import { startIntakeBackgroundWork } from "./app/server/intake/write-store.serve
 import type { ServerTiming } from "./app/server/platform/server-timing.server.ts";
 import { compressWholeAnswers } from "./server/compression.ts";
 import { remixRequestHandler } from "./server/remix-handler.ts";
-import { healthFastPath } from "./server/health-fast-path.ts";
+import { apiFastPath } from "./server/api-fast-path.ts";
 import { startCluster, whenServing } from "./server/cluster.ts";
 import { startupRefusal } from "./server/startup-checks.ts";
 import { ensurePublishedStore, startPlanStoreSync } from "./app/server/plan-store/store-sync.server.ts";
@@ -176,8 +176,9 @@ async function main(): Promise<void> {
     );
   }
   app.use(compressWholeAnswers());
-  // The load balancer's check straight to its route module, past Remix's request handling (decision 360).
-  if (typeof build !== "function") app.get("/api/health", healthFastPath(build));
+  // The health check, counties and plan list straight to their route modules, past Remix's request
+  // handling (decisions 360 and 400).
+  if (typeof build !== "function") app.use(apiFastPath(build));
 
   app.all(
     "*",

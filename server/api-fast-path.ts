@@ -1,0 +1,101 @@
+/**
+ * A few JSON API routes straight to their route module, past Remix's request handling
+ * (docs/decisions/360 for the health check, 400 for the rest). Each route here is a resource route
+ * built with `apiRoute` (app/server/platform/api.server.ts): it has no path parameters, reads
+ * neither the load context nor the abort signal, turns every error into its JSON answer itself,
+ * and reads only the request's URL, the headers listed and (POST) the body the firewall has
+ * already read and judged. For those, Remix's handling (route matching, the data-request
+ * protocol, a Request with every header and an abort signal, the Response piped through a web
+ * stream) was most of the answer's cost. Everything in front of Remix still runs for them
+ * (security headers, Server-Timing, request log, rate rule, firewall, compression), and the answer
+ * is the same module's. Anything else (HEAD, another method, a `_data` request, a body the
+ * firewall did not read, a request URL that cannot be built) goes through Remix as before.
+ */
+import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
+import type { ServerBuild } from "@remix-run/node";
+import { inspectedBody, refusedBody } from "./firewall/body";
+
+export interface FastApiRoute {
+  method: "GET" | "POST";
+  /** The route module's id in the server build. */
+  routeId: string;
+  /** The request headers the route reads (lower case); no other header reaches it. */
+  headers: readonly string[];
+}
+
+/** The routes that qualify, by exact path (docs/decisions/400 says what a route must be to be added). */
+export const FAST_API_ROUTES: Readonly<Record<string, FastApiRoute>> = {
+  "/api/health": { method: "GET", routeId: "routes/api.health", headers: ["accept-language"] },
+  "/api/counties": { method: "GET", routeId: "routes/api.counties", headers: ["accept-language"] },
+  "/api/plans": {
+    method: "POST",
+    routeId: "routes/api.plans",
+    headers: ["content-type", "content-length", "accept-language"],
+  },
+};
+
+type RouteFunction = (args: { request: Request; params: Record<string, string>; context: unknown }) => Promise<unknown>;
+
+interface Resolved {
+  method: string;
+  run: RouteFunction;
+  headers: readonly string[];
+}
+
+const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const NO_CONTEXT = Object.freeze({});
+
+export function apiFastPath(build: ServerBuild, routes: Readonly<Record<string, FastApiRoute>> = FAST_API_ROUTES) {
+  const byPath = new Map<string, Resolved>();
+  for (const [path, route] of Object.entries(routes)) {
+    const module = build.routes[route.routeId]?.module as { loader?: unknown; action?: unknown } | undefined;
+    const run = route.method === "GET" ? module?.loader : module?.action;
+    if (typeof run === "function")
+      byPath.set(path, { method: route.method, run: run as RouteFunction, headers: route.headers });
+  }
+  return async function fastApi(req: ExpressRequest, res: ExpressResponse, next: NextFunction): Promise<void> {
+    const route = byPath.get(req.path);
+    if (!route || req.method !== route.method) return next();
+    const request = fastRequest(req, route);
+    if (!request) return next();
+    try {
+      const response = await route.run({ request, params: NO_PARAMS, context: NO_CONTEXT });
+      // Not a Response (a route that returns plain data): Remix knows what to do with it.
+      if (!(response instanceof Response)) return next();
+      const body = Buffer.from(await response.arrayBuffer());
+      res.status(response.status);
+      for (const [name, value] of response.headers) res.append(name, value);
+      res.end(body);
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+/** The Request the route is given, or undefined when Remix must take it (see the file's comment). */
+function fastRequest(req: ExpressRequest, route: Resolved): Request | undefined {
+  const target = req.originalUrl;
+  if (!target.startsWith("/") || target.includes("_data=")) return undefined;
+  const headers: Record<string, string> = {};
+  for (const name of route.headers) {
+    const value = req.headers[name];
+    if (typeof value === "string") headers[name] = value;
+    else if (value !== undefined) return undefined; // a repeated header: Remix's way of joining it
+  }
+  let body: Buffer | null = null;
+  if (route.method !== "GET") {
+    const inspected = inspectedBody(req);
+    if (inspected === undefined || refusedBody(req)) return undefined;
+    body = inspected.byteLength > 0 ? inspected : null;
+  }
+  try {
+    return new Request(`http://localhost${target}`, {
+      method: route.method,
+      headers,
+      // A Buffer is a Uint8Array; TypeScript's BodyInit wants one over a plain ArrayBuffer, which this is.
+      body: body as Uint8Array<ArrayBuffer> | null,
+    });
+  } catch {
+    return undefined;
+  }
+}
