@@ -181,6 +181,27 @@ export function rankFactsOf(
   };
 }
 
+const NO_DRUGS: RankFacts["drugs"] = Object.freeze([]);
+const NO_DOCTORS: RankFacts["doctors"] = Object.freeze([]);
+
+/** A plan's facts for the ranking when no drugs or doctors are chosen: its "your year" totals alone. */
+export function rankFactsOfTotals(
+  plan: { id: string; name: string; metal_level: string; csr_variant: string | null },
+  typical: number,
+  badYear: number,
+): RankFacts {
+  return {
+    id: plan.id,
+    name: plan.name,
+    metalLevel: plan.metal_level,
+    csr: plan.csr_variant !== null,
+    typical,
+    badYear,
+    drugs: NO_DRUGS,
+    doctors: NO_DOCTORS,
+  };
+}
+
 /** The plans API's `ranking`: the position and each reason in plain words (English unless asked). */
 export interface RankingAnswer {
   position: number;
@@ -189,13 +210,25 @@ export interface RankingAnswer {
   warnings: string[];
 }
 
-const money = (n: number) => `$${Math.round(n).toLocaleString("en-US")}`;
+/**
+ * Whole dollars as `toLocaleString("en-US")` writes them ("$1,234"), without Intl on every reason
+ * (a list words ~150 of them); anything but a plain safe integer is left to Intl.
+ */
+export function money(n: number): string {
+  const whole = Math.round(n);
+  if (!Number.isSafeInteger(whole) || Object.is(whole, -0)) return `$${whole.toLocaleString("en-US")}`;
+  const digits = String(Math.abs(whole));
+  let grouped = digits.slice(0, ((digits.length - 1) % 3) + 1);
+  for (let i = grouped.length; i < digits.length; i += 3) grouped += `,${digits.slice(i, i + 3)}`;
+  return whole < 0 ? `$-${grouped}` : `$${grouped}`;
+}
 
 /** A reason in the words of `lang`'s catalogue (`ranking.<code>`), amounts as whole dollars. */
 export function reasonWords(reason: Reason, lang: Language = DEFAULT_LANGUAGE): string {
-  const values: Record<string, string | number> = { ...reason.values };
-  if (typeof values.amount === "number") values.amount = money(values.amount);
-  return tFor(lang)(`ranking.${reason.code}`, { ...values, count: values.count ?? values.total });
+  const given = reason.values;
+  const values: Record<string, string | number> = { ...given, count: given.count ?? given.total };
+  if (typeof given.amount === "number") values.amount = money(given.amount);
+  return tFor(lang)(`ranking.${reason.code}`, values);
 }
 
 /** Rankings of the plans shown, from the whole list's facts. */

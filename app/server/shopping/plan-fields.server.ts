@@ -3,6 +3,7 @@ import type { CostLimitAnswer as CostLimitAnswerSchema } from "../../schemas/sho
 import { keyBenefitWords, planCostShareOf, type KeyBenefitsText } from "../../domain/cost-share";
 import { expectedOutOfPocket, type PlanCostShare, type UsageLevel } from "../../domain/yearly-cost";
 import { deepFreeze } from "../../lib/deep-freeze";
+import { roundCents } from "../../domain/pricing";
 import { myPlanCostShareOf } from "../../domain/yearly-cost/from-benefits";
 import { myYearlyCost, withPremiums, type MyPlanCostShare, type MyYearlyCost } from "../../domain/yearly-cost/my-year";
 
@@ -72,29 +73,73 @@ export function outOfPocketOf(
   return amount;
 }
 
+/** What "your year" is worked out for, besides the plan's cost sharing. */
+export interface MyYearCare {
+  usage: UsageLevel;
+  coveredMembers: number;
+  planYear: number;
+  drugs: Parameters<typeof myYearlyCost>[0]["drugs"];
+  doctors: Parameters<typeof myYearlyCost>[0]["doctors"];
+}
+
+/** The key of `ListFields.myYear` (and `outOfPocket`): `${usage}|${coveredMembers}|${planYear}`. */
+export function myYearKey(care: Pick<MyYearCare, "usage" | "coveredMembers" | "planYear">): string {
+  return `${care.usage}|${care.coveredMembers}|${care.planYear}`;
+}
+
+/**
+ * "Your year" of a plan variant at a $0 premium with no drugs or doctors chosen: it depends on the
+ * cost sharing alone and is worked out once per variant and `key` (myYearKey), then shared by every
+ * household of that usage, size and year (premiums are added per household: withPremiums).
+ */
+export function myYearAtNoPremium(
+  fields: ListFields,
+  key: string,
+  care: Pick<MyYearCare, "usage" | "coveredMembers" | "planYear">,
+): MyYearlyCost {
+  let known = fields.myYear.get(key);
+  if (!known) {
+    known = myYearlyCost({
+      usage: care.usage,
+      coveredMembers: care.coveredMembers,
+      planYear: care.planYear,
+      drugs: [],
+      doctors: [],
+      costShare: fields.myCostShare,
+      monthlyPremiumAfterCredit: 0,
+    });
+    if (fields.myYear.size < 64) fields.myYear.set(key, known);
+  }
+  return known;
+}
+
+/**
+ * `withPremiums(outOfPocket, monthly).typical` and `.bad_year` without making the object (a list
+ * ranks every plan of the county by them; only the page's plans become answers). The same
+ * arithmetic as withPremiums (tests/unit/shopping/plan-fields.test.ts checks they agree).
+ */
+export function withPremiumsTotals(
+  outOfPocket: MyYearlyCost,
+  monthlyPremiumAfterCredit: number,
+): { typical: number; badYear: number } {
+  const year = roundCents(monthlyPremiumAfterCredit * 12);
+  return { typical: roundCents(year + outOfPocket.typical), badYear: roundCents(year + outOfPocket.bad_year) };
+}
+
 /**
  * "Your year" of a plan variant for the household: with no drugs or doctors chosen it depends on the
  * cost sharing alone and is worked out once per variant (premiums added after); with some, per request.
  */
-export function myYearOf(
-  fields: ListFields,
-  input: {
-    monthlyPremiumAfterCredit: number;
-    usage: UsageLevel;
-    coveredMembers: number;
-    planYear: number;
-    drugs: Parameters<typeof myYearlyCost>[0]["drugs"];
-    doctors: Parameters<typeof myYearlyCost>[0]["doctors"];
-  },
-): MyYearlyCost {
-  const { monthlyPremiumAfterCredit, ...care } = input;
-  const whole = { ...care, costShare: fields.myCostShare };
-  if (input.drugs.length > 0 || input.doctors.length > 0) return myYearlyCost({ ...whole, monthlyPremiumAfterCredit });
-  const key = `${input.usage}|${input.coveredMembers}|${input.planYear}`;
-  let known = fields.myYear.get(key);
-  if (!known) {
-    known = myYearlyCost({ ...whole, monthlyPremiumAfterCredit: 0 });
-    if (fields.myYear.size < 64) fields.myYear.set(key, known);
-  }
-  return withPremiums(known, monthlyPremiumAfterCredit);
+export function myYearOf(fields: ListFields, input: MyYearCare & { monthlyPremiumAfterCredit: number }): MyYearlyCost {
+  if (input.drugs.length > 0 || input.doctors.length > 0)
+    return myYearlyCost({
+      usage: input.usage,
+      coveredMembers: input.coveredMembers,
+      planYear: input.planYear,
+      drugs: input.drugs,
+      doctors: input.doctors,
+      costShare: fields.myCostShare,
+      monthlyPremiumAfterCredit: input.monthlyPremiumAfterCredit,
+    });
+  return withPremiums(myYearAtNoPremium(fields, myYearKey(input), input), input.monthlyPremiumAfterCredit);
 }

@@ -125,11 +125,12 @@ function rankedPage(
 ): PricedPlan[] {
   const answers = page.map((i) => list.answerAt(i));
   if (answers.length === 0) return answers;
-  const all = chosen.map((i) => list.rankFactsAt(i));
-  const byIndex = new Map(chosen.map((i, n) => [i, all[n]]));
+  // The page's plans are among those the filters keep: their facts are read from the same array.
+  const factsAt: RankFacts[] = new Array(list.length);
+  const all = chosen.map((i) => (factsAt[i] = list.rankFactsAt(i)));
   const rankings = rankingsFor(
     all,
-    page.map((i, n) => ({ facts: byIndex.get(i)!, position: offset + n + 1 })),
+    page.map((i, n) => ({ facts: factsAt[i], position: offset + n + 1 })),
     lang,
   );
   answers.forEach((answer, n) => {

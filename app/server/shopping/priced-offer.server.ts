@@ -7,8 +7,15 @@ import type { UsageLevel } from "../../domain/yearly-cost";
 import type { CsrVariantSummary, PlaceOffer, PlanSummary } from "../plan-store/plan-store.server";
 import type { EligibilityAnswer } from "./eligibility.server";
 import type { MyYearlyCost } from "../../domain/yearly-cost/my-year";
-import { rankFactsOf, type CareCoverage } from "./my-year.server";
-import { listFieldsOf, myYearOf, outOfPocketOf, type ListFields } from "./plan-fields.server";
+import { rankFactsOf, rankFactsOfTotals, type CareCoverage } from "./my-year.server";
+import {
+  listFieldsOf,
+  myYearAtNoPremium,
+  myYearOf,
+  outOfPocketOf,
+  withPremiumsTotals,
+  type ListFields,
+} from "./plan-fields.server";
 import { rememberJsonParts } from "./plan-list-json.server";
 import type { PricedList, PricedPlan } from "./plan-list.server";
 
@@ -55,14 +62,17 @@ export function priceOffer(
   const size = only ? only.length : offer.plans.length;
   const planAt: PlanSummary[] = [];
   const variantAt: Array<CsrVariantSummary | undefined> = [];
-  // Six numbers a plan, in one buffer.
-  const numbers = new Float64Array(size * 6);
+  // Eight numbers a plan, in one buffer.
+  const numbers = new Float64Array(size * 8);
   const premium = numbers.subarray(0, size);
   const premiumWithoutTobacco = numbers.subarray(size, 2 * size);
   const tobaccoSurcharge = numbers.subarray(2 * size, 3 * size);
   const premiumWithCredit = numbers.subarray(3 * size, 4 * size);
   const creditApplied = numbers.subarray(4 * size, 5 * size);
   const yearlyCost = numbers.subarray(5 * size, 6 * size);
+  // "Your year"'s typical and bad-year totals: the ranking and its sort read these of every plan.
+  const myTypical = numbers.subarray(6 * size, 7 * size);
+  const myBadYear = numbers.subarray(7 * size, 8 * size);
   const householdPrice: HouseholdPrice = { premium: 0, premiumWithoutTobacco: 0, tobaccoSurcharge: 0 };
   for (let n = 0; n < size; n++) {
     const i = only ? only[n] : n;
@@ -84,6 +94,7 @@ export function priceOffer(
     premiumWithCredit[k] = withCredit;
     creditApplied[k] = creditShown(householdPrice, withCredit);
     yearlyCost[k] = Number.NaN; // worked out when asked for (yearlyCostAt)
+    myTypical[k] = Number.NaN; // worked out when asked for (myTotalsAt)
   }
   // A plan's cost-sharing fields and yearly cost are needed only by the page's plans, a sort on
   // them and the deductible filter: worked out on first use, not for every plan of the county.
@@ -110,6 +121,25 @@ export function priceOffer(
       drugs: care?.drugsOf(planAt[k].id) ?? [],
       doctors: care?.doctorsOf(planAt[k].id) ?? [],
     }));
+  // The totals alone, without "your year"'s object, when no drugs or doctors are chosen for the plan:
+  // the $0-premium part is shared per plan variant (myYearAtNoPremium), the premiums added here.
+  const noCare = (k: number): boolean =>
+    !care || (care.drugsOf(planAt[k].id).length === 0 && care.doctorsOf(planAt[k].id).length === 0);
+  const myTotalsAt = (k: number): void => {
+    if (!Number.isNaN(myTypical[k])) return;
+    if (myYearAtIndex[k] === undefined && noCare(k)) {
+      const totals = withPremiumsTotals(
+        myYearAtNoPremium(fieldsOfPlan(k), outOfPocketKey, { usage, coveredMembers, planYear: year }),
+        premiumWithCredit[k],
+      );
+      myTypical[k] = totals.typical;
+      myBadYear[k] = totals.badYear;
+    } else {
+      const mine = myYearAt(k);
+      myTypical[k] = mine.typical;
+      myBadYear[k] = mine.bad_year;
+    }
+  };
   const csrAt = (k: number): CsrLevel | null => (variantAt[k] && eligibility?.csr ? eligibility.csr : null);
   const answerAt = (k: number): PricedPlan => {
     const plan = planAt[k];
@@ -158,17 +188,23 @@ export function priceOffer(
         case "yearly_cost":
           return yearlyCostAt(k);
         case "my_yearly_cost":
-          return myYearAt(k).typical;
+          myTotalsAt(k);
+          return myTypical[k];
         case "quality_rating":
           return planAt[k].qualityRating;
       }
     },
-    tieKeyOf: (sort, k) => (sort === "my_yearly_cost" ? myYearAt(k).bad_year : 0),
-    rankFactsAt: (k) =>
-      rankFactsOf(
-        { id: planAt[k].id, name: planAt[k].name, metal_level: planAt[k].metalLevel, csr_variant: csrAt(k) },
-        myYearAt(k),
-      ),
+    tieKeyOf: (sort, k) => {
+      if (sort !== "my_yearly_cost") return 0;
+      myTotalsAt(k);
+      return myBadYear[k];
+    },
+    rankFactsAt: (k) => {
+      const plan = { id: planAt[k].id, name: planAt[k].name, metal_level: planAt[k].metalLevel, csr_variant: csrAt(k) };
+      if (myYearAtIndex[k] !== undefined || !noCare(k)) return rankFactsOf(plan, myYearAt(k));
+      myTotalsAt(k);
+      return rankFactsOfTotals(plan, myTypical[k], myBadYear[k]);
+    },
     idOf: (k) => planAt[k].id,
     // Called only when a filter is set: then the fields the filters read are built.
     passes: (keep, k) =>

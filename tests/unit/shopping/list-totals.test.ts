@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { money } from "../../../app/server/shopping/my-year.server";
+import { withPremiumsTotals } from "../../../app/server/shopping/plan-fields.server";
+import { withPremiums, type MyYearlyCost } from "../../../app/domain/yearly-cost/my-year";
+
+/**
+ * Issue 29 (decision 401): a plan list ranks every plan of the county by "your year"'s totals
+ * without making each plan's object, and words its reasons' amounts without Intl. Both must give
+ * exactly what they replace.
+ */
+function atNoPremium(typical: number, badYear: number): MyYearlyCost {
+  return {
+    typical,
+    bad_year: badYear,
+    worst_case: badYear + 1000,
+    parts: {
+      premiums: 0,
+      drugs: [],
+      doctors: [],
+      other_care: { usage: "medium", yearly_cost: typical },
+      out_of_pocket_max: badYear + 1000,
+      outside_max: 0,
+    },
+    unknowns: [],
+  } as unknown as MyYearlyCost;
+}
+
+describe("withPremiumsTotals", () => {
+  it("adds a year of premiums as withPremiums does: $412.37 a month → $4,948.44 a year; + $1,234.56 typical = $6,183.00", () => {
+    // 412.37 × 12 = 4,948.44; 4,948.44 + 1,234.56 = 6,183.00; bad year 4,948.44 + 7,000.05 = 11,948.49.
+    expect(withPremiumsTotals(atNoPremium(1234.56, 7000.05), 412.37)).toEqual({ typical: 6183, badYear: 11948.49 });
+  });
+
+  it("agrees with withPremiums to the cent on 20,000 random premiums and out-of-pocket amounts", () => {
+    let seed = 29;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let i = 0; i < 20_000; i++) {
+      const base = atNoPremium(Math.round(random() * 2_000_000) / 100, Math.round(random() * 3_000_000) / 100);
+      const monthly = Math.round(random() * 300_000) / 100;
+      const whole = withPremiums(base, monthly);
+      expect(withPremiumsTotals(base, monthly)).toEqual({ typical: whole.typical, badYear: whole.bad_year });
+    }
+  });
+});
+
+describe("money", () => {
+  it("writes whole dollars as toLocaleString('en-US') does", () => {
+    for (const n of [
+      0, 0.4, 0.5, 1, 12.49, 999, 999.5, 1000, 1234.56, 99_999, 100_000, 1_234_567.8, -1, -1234.5, -0.4, 1e15, 1e22,
+    ])
+      expect(money(n)).toBe(`$${Math.round(n).toLocaleString("en-US")}`);
+  });
+});
