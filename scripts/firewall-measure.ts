@@ -5,9 +5,9 @@
 // engine as production does (the same rules and time budget, in-process, no HTTP).
 import os from "node:os";
 import { FIREWALL_BUDGET_MICROS, FirewallEngine } from "../server/firewall/engine.ts";
-import { ALL_FAMILIES } from "../tests/fixtures/firewall/corpus.ts";
+import { ALL_FAMILIES, attackCorpus, EARLIER_ATTACK_FILES } from "../tests/fixtures/firewall/corpus.ts";
 import { FREE_TEXT_LOCATIONS, LOCATIONS, measure, type Measurement } from "../tests/fixtures/firewall/measure.ts";
-import { publicCorpus } from "../tests/fixtures/firewall/public/load.ts";
+import { publicCorpus, publicTuningCorpus } from "../tests/fixtures/firewall/public/load.ts";
 import { HELD_OUT_SHARE, SPLIT_SEED } from "../tests/fixtures/firewall/split.ts";
 import { pathologicalInputs } from "../tests/fixtures/firewall/pathological.ts";
 
@@ -37,23 +37,48 @@ const parts: Array<[string, Measurement]> = [
   ["Tuning part", await measure(engine, { split: "tuning", families: ALL_FAMILIES })],
   ["Held-out part", await measure(engine, { split: "held-out", families: ALL_FAMILIES })],
 ];
+// The held-out part of the lists that existed before issue-30-shell.json: the comparison with the
+// first held-out figures, which strings added later (and tuned beside) cannot dilute.
+parts.push([
+  "Held-out part of the earlier lists",
+  await measure(engine, {
+    attacks: attackCorpus("held-out", EARLIER_ATTACK_FILES),
+    families: ALL_FAMILIES,
+    benign: false,
+  }),
+]);
 if (Object.keys(pub.attacks).length > 0)
   parts.push([
     "Public corpora",
     await measure(engine, { attacks: pub.attacks, families: ALL_FAMILIES, benign: false }),
   ]);
+// A public list the rules may be tuned on (fuzzdb), less every string of the measured ones.
+const tun = publicTuningCorpus();
+const tuningFamilies = ALL_FAMILIES.filter((f) => (tun.attacks[f] ?? []).length > 0);
+const publicTuning =
+  tuningFamilies.length > 0
+    ? await measure(engine, { attacks: tun.attacks, families: tuningFamilies, benign: false })
+    : undefined;
+if (publicTuning) parts.push(["Public tuning list (fuzzdb; tuned on)", publicTuning]);
 for (const [title, m] of parts) {
   console.log(`${title}: attack strings blocked, by family and location:\n`);
   console.log(`| Family | ${all.join(" | ")} |`);
   console.log(`|---|${all.map(() => "---").join("|")}|`);
   for (const family of ALL_FAMILIES)
-    console.log(`| ${family} | ${all.map((l) => pct(...m.detection[family][l])).join(" | ")} |`);
+    if (m.detection[family])
+      console.log(`| ${family} | ${all.map((l) => pct(...m.detection[family][l])).join(" | ")} |`);
   console.log("");
 }
 console.log(
   "Public corpora: " + pub.counts.map((c) => `${c.repo}@${c.commit.slice(0, 10)} ${c.family} ${c.strings}`).join("; "),
 );
 if (pub.missing.length > 0) console.log(`Public corpora not found (no local snapshot): ${pub.missing.join(", ")}`);
+console.log(
+  "Public tuning list: " +
+    tun.counts.map((c) => `${c.repo}@${c.commit.slice(0, 10)} ${c.family} ${c.strings}`).join("; ") +
+    `; ${tun.excluded} of its strings left out because a measured public corpus has them`,
+);
+if (tun.missing.length > 0) console.log(`Public tuning list not found (no local snapshot): ${tun.missing.join(", ")}`);
 
 for (const [title, m] of parts.slice(0, 2)) {
   console.log(
@@ -92,6 +117,15 @@ if (args.has("--missed")) {
     const where = new Map<string, string[]>();
     for (const l of all) for (const v of m.missed[family][l]) where.set(v, [...(where.get(v) ?? []), l]);
     for (const [v, ls] of where) console.log(`${family}\t${ls.join(",")}\t${JSON.stringify(v)}`);
+  }
+  if (publicTuning) {
+    console.log("\nPublic tuning list strings that passed in a structured location (family: locations, string):");
+    for (const family of tuningFamilies) {
+      const where = new Map<string, string[]>();
+      for (const l of LOCATIONS)
+        for (const v of publicTuning.missed[family][l]) where.set(v, [...(where.get(v) ?? []), l]);
+      for (const [v, ls] of where) console.log(`${family}\t${ls.join(",")}\t${JSON.stringify(v)}`);
+    }
   }
 }
 if (args.has("--no-pathological")) process.exit(0);

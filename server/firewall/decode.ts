@@ -123,7 +123,7 @@ export function decodeJsEscapes(input: string): string {
   return (
     input
       // \r \n \t as a JavaScript or JSON string literal reads them (a header injected through one).
-      .replace(/\\([rnt])(?=[\\\w\s-])/g, (_, c: string) => CONTROL_ESCAPES[c]!)
+      .replace(/\\([rnt])(?=[\\\w\s-]|$)/g, (_, c: string) => CONTROL_ESCAPES[c]!)
       .replace(/\\u\{([0-9a-f]{1,6})\}/gi, (m, hex: string) => codePoint(parseInt(hex, 16), m))
       .replace(/\\u([0-9a-f]{4})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
       .replace(/\\x([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))

@@ -38,14 +38,35 @@ const COMMANDS =
   "perl|ruby|php|node|lua|powershell|pwsh|cmd|busybox|certutil|net|sleep|timeout|nmap|systeminfo|set|tee|dd|od|" +
   "strings|chgrp|ln|mkdir|sudo|su|systemctl|gawk|nawk|base32|gzip|bzip2|xz|zcat|openssl|lsof|traceroute|tcpdump|" +
   "iptables|usermod|getent|lsb_release|uptime|pkill|killall|pgrep|tasklist|wmic|reg|bitsadmin|cscript|wscript|mshta|" +
-  "rundll32|regsvr32|whoami";
+  "rundll32|regsvr32|whoami|cd|source|docker|kubectl|mysql|psql|sqlite3|redis-cli|mongo|mongosh|git|npm|npx|pip3?|" +
+  "apt-get|yum|dnf|apk|gcc|cc|javac?|jrunscript|setcap|getcap|screen|tmux|rsync|sftp|smbclient|gdb|strace|ltrace|" +
+  "nsenter|unshare|chroot|pkexec|chattr|journalctl|service|masscan|sqlmap|hydra|msfvenom|msfconsole|nikto|whois|ip|ss";
+// Programs no visitor types as a word (never a search, a name or a drug): after a separator or at
+// the start of a value, whatever follows them. Not "id", "ls", "env" (searches, decision 391).
+const PROGRAMS =
+  "whoami|ifconfig|ipconfig|netstat|uname|printenv|systeminfo|dmesg|lscpu|lsblk|lspci|lsusb|lsmod|umask|kubectl|" +
+  "systemctl|journalctl|iptables|nslookup|traceroute|tcpdump|tshark|nmap|masscan|sqlmap|msfvenom|msfconsole|netcat|" +
+  "ncat|socat|chmod|chown|chgrp|chattr|setcap|getcap|getent|useradd|usermod|userdel|visudo|crontab|mkfifo|busybox|" +
+  "base64|xxd|hexdump|strace|ltrace|nsenter|unshare|pkexec|sudo|smbclient|rpcclient|ldapsearch|hashcat|mimikatz|" +
+  "psexec|nohup|xargs|gawk|nawk|psql|mysql|sqlite3|redis-cli|mongosh|apt-get|jrunscript|whois|lsof|pgrep|pkill|killall";
+// Windows programs and commands that are not English words (cmd.exe is case-insensitive), and the
+// English ones with the subcommand that makes them a command.
+const WINDOWS_PROGRAMS =
+  String.raw`(?:wmic|netsh|fsutil|schtasks|tasklist|taskkill|vssadmin|bcdedit|wevtutil|nltest|klist|qwinsta|quser|` +
+  String.raw`driverquery|systeminfo|whoami|ipconfig|certutil|bitsadmin|cscript|wscript|mshta|rundll32|regsvr32|msiexec|` +
+  String.raw`powershell|pwsh|cmd|attrib|icacls|cacls|takeown|xcopy|robocopy|findstr|forfiles|nbtstat|tracert|cls|vol|` +
+  String.raw`reg[ \t]+(?:add|query|delete|save|export|import|load|unload|copy|compare)|sc[ \t]+(?:query|stop|start|config|create|delete|qc)|` +
+  String.raw`route[ \t]+(?:print|add|delete)|query[ \t]+(?:user|session|process)|` +
+  String.raw`net[ \t]+(?:user|localgroup|group|share|view|use|stop|start|session|accounts|config|statistics|time|file))(?:\.exe)?`;
 // An argument only a command line has: an option, a path, a dot file, a variable, a drive, a host or an address.
 const SHELL_ARG =
-  String.raw`(?:-{1,2}[a-zA-Z0-9]|/[\w.~*?-]*|~/|\.\.?/|\.[a-z]\w*|\$[a-zA-Z_{(]|[a-zA-Z]:\\|%[a-zA-Z_]+%|https?://|` +
+  String.raw`(?:-{1,2}[a-zA-Z0-9]|/[\w.~*?-]*|~(?:/|$)|\.\.?/|\.[a-z]\w*|\$[a-zA-Z_{(]|[a-zA-Z]:[\\/]|%[a-zA-Z_]+%|https?://|` +
   String.raw`\d{1,3}(?:\.\d{1,3}){3}|[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|me|sh|xyz|example|ru|cn|site|online)\b|'[^']*'|"[^"]*")`;
-const SEP = String.raw`(?:^|[\r\n;|&\x60]|\$\()`;
-// A separator actually typed: a value that is only "id", "ls" or "env" is a search, not a command.
-const SEP_NOT_START = String.raw`(?:[\r\n;|&\x60]|\$\()`;
+// The start of the value (after a quote, cmd.exe's caret or an input redirection) or a separator.
+const SEP = String.raw`(?:^[ \t]*[\^<'"]?|[\r\n;|&\x60]|\$\()`;
+// A separator actually typed: a value that is only "id", "ls" or "env" is a search, not a command;
+// "^id" and "<id" are not.
+const SEP_NOT_START = String.raw`(?:[\r\n;|&\x60]|\$\(|^[ \t]*[\^<])`;
 const SPACE = String.raw`(?:[ \t]+|\$\{IFS\}|\$IFS\b(?:\$\d)?|<)`;
 // A subshell or group opened after the separator: `;(id)`, `|{ id; }`.
 const OPEN = String.raw`(?:[({][ \t]*)?`;
@@ -100,14 +121,18 @@ export const SERVICE_RULES: WafRule[] = [
     "svc-cmdi-002",
     "command_injection",
     "Shell separator, then a bare command ending the value or the statement",
-    String.raw`${SEP_NOT_START}\s*${OPEN}${PREFIX}(?:[\w/]{0,30}/)?${BARE}\s*(?:$|[;|&\x60)}#])|${SEP_NOT_START}\s*(?:ps|w|who|last|df|free|mount|history|alias|crontab|tasklist|ipconfig)(?:\s+-{0,2}[a-zA-Z]{1,4})?\s*(?:$|[;|&\x60)#])|${SEP}\s*(?:export|alias|unset|declare)\s+[A-Za-z_]\w*=`,
+    String.raw`${SEP_NOT_START}\s*${OPEN}${PREFIX}(?:[\w/]{0,30}/)?${BARE}\s*(?:$|[;|&\x60)}#])|${SEP_NOT_START}\s*(?:ps|w|who|last|df|free|mount|history|alias|crontab|tasklist|ipconfig)(?:\s+-{0,2}[a-zA-Z]{1,4})?\s*(?:$|[;|&\x60)#])|${SEP}\s*(?:export|alias|unset|declare)\s+[A-Za-z_]\w*=|` +
+      String.raw`${SEP}[ \t]*${OPEN}${PREFIX}(?:[\w/]{0,30}/)?(?:${PROGRAMS})[ \t]+\S|${SEP_NOT_START}[ \t]*${OPEN}${PREFIX}(?:[\w/]{0,30}/)?(?:${PROGRAMS})[ \t]*(?:$|[;|&\x60)}#])|` +
+      String.raw`${SEP_NOT_START}[ \t]*${OPEN}(?:groups|dmesg|umask|cd|cls|vol|klist|hash[ \t]+-r|history[ \t]+-c|ip[ \t]+(?:a|addr|address|r|route|link|neigh)|` +
+      String.raw`(?:which|whereis|whois|nslookup|unset|locate|getent)[ \t]+[\w.-]+)[ \t]*(?:$|[;|&\x60)}#])|` +
+      String.raw`${SEP_NOT_START}[ \t]*(?:\.{1,2}/[\w.-]|\.[ \t]+[/~])`,
     { caseSensitive: true },
   ),
   rule(
     "svc-cmdi-003",
     "command_injection",
     "Command substitution, brace expansion, variable concatenation or globbed paths",
-    String.raw`\$\((?:${COMMANDS})\b|\x60\s*(?:[\w/]{0,30}/)?(?:${COMMANDS})(?:${SPACE}(?:${SHELL_ARG}|\d+)[^\x60]*)?\s*\x60|\{(?:${COMMANDS}),[^}]*\}|\$\{?[a-zA-Z_]\w*\}?\$\{?[a-zA-Z_]|/\?{2,}/|(?:^|[;|&])\s*(?:sleep|timeout|ping\s+-[cn])\s+\d+\s*(?:$|[;|&#)])`,
+    String.raw`\$\((?:${COMMANDS})\b|\x60\s*(?:[\w/]{0,30}/)?(?:${COMMANDS})(?:${SPACE}(?:${SHELL_ARG}|\d+)[^\x60]*)?\s*\x60|\{(?:${COMMANDS}),[^}]*\}|\$\{?[a-zA-Z_]\w*\}?\$\{?[a-zA-Z_]|/\?{2,}/|(?:^[ \t]*[\^<'"]?|[;|&])\s*(?:sleep|timeout|ping\s+-[cn])\s+\d+\s*(?:$|[;|&#)'"])`,
     { caseSensitive: true },
   ),
   rule(
@@ -227,13 +252,13 @@ export const SERVICE_RULES: WafRule[] = [
     "svc-crlf-001",
     "http_protocol_violation",
     "A line break, then an HTTP header, request line or status line",
-    String.raw`[\r\n][\t ]*[\r\n]+[\t ]*(?:<|http/)|[\r\n][\t ]*(?:[a-z][a-z0-9-]{1,40}[\t ]*:|(?:get|post|put|head|delete|options|patch|connect|trace)[\t ]+\S+[\t ]+http/|http/\d(?:\.\d)?[\t ]+\d{3}\b|(?:rcpt[\t ]+to|mail[\t ]+from)[\t ]*:)`,
+    String.raw`[\r\n][\t ]*[\r\n]+[\t ]*(?:<|http/)|[\r\n][\t ]*(?:[a-z][a-z0-9-]{1,40}[\t ]*:|(?:get|post|put|head|delete|options|patch|connect|trace)[\t ]+\S+[\t ]+http/|http/\d(?:\.\d)?[\t ]+\d{3}\b|(?:rcpt[\t ]+to|mail[\t ]+from)[\t ]*:|(?:helo|ehlo|vrfy|expn)[\t ]+\S|(?:data|quit|rset)[\t ]*(?:[\r\n]|$))`,
   ),
   rule(
     "svc-cmdi-005",
     "command_injection",
     "Shell obfuscation inside a word, Windows variables, PowerShell download-and-run, SSI exec, PHP shell calls",
-    String.raw`\b[a-z]{1,8}(?:''|""|\$\(\)|\$@|\$\{\})[a-z]{1,8}\b|%[A-Z_]{4,20}%[\\/ ]|\b(?:iex|invoke-expression|invoke-webrequest|invoke-restmethod|start-process|downloadstring|downloadfile|frombase64string)\b|\bnew-object\s+(?:system\.)?net\.webclient\b|<!--\s*#\s*(?:exec|include)\b|\b(?:system|passthru|shell_exec|exec|popen|proc_open|pcntl_exec)\s*\(\s*['"$]|(?:^|[^\w.-])/(?:usr/(?:local/)?)?s?bin/[a-z][\w.-]*|[<>]\(\s*(?:[\w/]{0,30}/)?(?:${COMMANDS})\b|[a-z](?:['"\\][a-z]){3,}|(?:^|[\r\n;])\s*\.(?:system|shell)\s+\S`,
+    String.raw`\b[a-z]{1,8}(?:''|""|\$\(\)|\$@|\$\{\})[a-z]{1,8}\b|%[A-Z_]{4,20}%[\\/ ]|\b(?:iex|invoke-expression|invoke-webrequest|invoke-restmethod|start-process|downloadstring|downloadfile|frombase64string)\b|\bnew-object\s+(?:system\.)?net\.webclient\b|<!--\s*#\s*(?:exec|include)\b|\b(?:system|passthru|shell_exec|exec|popen|proc_open|pcntl_exec)\s*\(\s*['"$]|(?:^|[^\w.-])/(?:usr/(?:local/)?)?s?bin/[a-z][\w.-]*|[<>]\(\s*(?:[\w/]{0,30}/)?(?:${COMMANDS})\b|[a-z](?:['"\\][a-z]){3,}|(?:^|[\r\n;])\s*\.(?:system|shell|import|output|once|load|read|open|save|backup|restore)\s+\S|(?:^|[\r\n;])\s*\.(?:dump|tables|schema|databases)\s*(?:$|[\r\n;])`,
   ),
   rule(
     "svc-sqli-003",
@@ -265,7 +290,7 @@ export const SERVICE_RULES: WafRule[] = [
     "svc-cmdi-007",
     "command_injection",
     "Here-strings, ANSI-C quoting, substring expansion, redirection after a command",
-    String.raw`[\w)'"][ \t]*<<<[ \t]*\S|\$'\\(?:x[0-9a-fA-F]|[0-7]{3}|u[0-9a-fA-F]{4})|\$\{[A-Za-z_]\w*:-?\d+(?::-?\d+)?\}|\$\{![A-Za-z_]|` +
+    String.raw`[\w)'"][ \t]*<<<[ \t]*\S|\$'\\(?:x[0-9a-fA-F]|[0-7]{3}|u[0-9a-fA-F]{4})|\$\{[A-Za-z_]\w*:-?\d+(?::-?\d+)?\}|\$\{![A-Za-z_]|[A-Za-z_]\w*=\$['"\\]|[;|&\r\n\x60][ \t]*\$\{?[A-Za-z_]\w*\}?[ \t]*(?:$|[;|&])|` +
       String.raw`${SEP_NOT_START}[ \t]*${OPEN}[a-z][\w.-]{0,24}(?:[ \t]+[^\s;|&<>]{1,40}){0,3}[ \t]*\d?>{1,2}[ \t]*(?:/|~/|&\d\b)`,
     { caseSensitive: true },
   ),
@@ -279,15 +304,41 @@ export const SERVICE_RULES: WafRule[] = [
     String.raw`%[a-z][\w]{2,20}(?::~-?\d+(?:,-?\d+)?)?%(?:[\\/\s&|;]|$)|\$env:[a-z_]\w*|\[[a-z][\w.]{2,60}\]::[a-z]\w*|` +
       String.raw`${SEP_NOT_START}[ \t]*${OPEN}(?:get|set|new|remove|invoke|start|stop|test|write|read|import|export|convertto|convertfrom|register|copy|move|clear|format|out)-[a-z]{4,30}(?:[ \t]|$|\))|` +
       String.raw`${SEP_NOT_START}[ \t]*${OPEN}(?:[a-z]:)?(?:[\w.-]{0,40}[\\/])*[a-z][\w-]{0,30}\.(?:exe|bat|ps1|vbs|hta|sh)\b|` +
+      String.raw`${SEP}[ \t]*${OPEN}${WINDOWS_PROGRAMS}(?:[ \t]+\S|[ \t]*(?:$|[;|&)]))|` +
+      String.raw`${SEP}[ \t]*${OPEN}(?:dir|type|del|erase|copy|xcopy|robocopy|move|cd|chdir|more|rd|rmdir|md|mkdir|tree|attrib|icacls|findstr)(?:\.exe)?(?:[ \t]+[^\s;|&]{1,40}){0,3}?[ \t]+[a-z]:(?:[\\/]|$)|` +
       String.raw`${SEP_NOT_START}[ \t]*${OPEN}(?:schtasks|tasklist|taskkill|del|erase|rd|rmdir|copy|xcopy|robocopy|move|ren|type|attrib|icacls|cacls|takeown|netsh|sc|reg|wmic|vssadmin|bcdedit|shutdown|format|findstr|where|whoami|systeminfo|ipconfig|tracert|arp|route|start|runas|at|certutil|bitsadmin|cmd|cscript|wscript|mshta|rundll32|regsvr32|msiexec|forfiles|expand|esentutl|diskpart|fsutil|qwinsta|quser|klist|nltest|dsquery|setx|timeout|ping|dir|net|find|sort|more|tree)(?:\.exe)?(?:[ \t]+[^\s;|&/]{1,40}){0,3}[ \t]+/[a-z?]{1,12}(?:[ \t:]|$)`,
   ),
+  // Shell and batch control structures and function definitions, which no field's text has: loops
+  // (`for … ; do`, `while …; do`, `for /f`), tests (`if [ -f …`, `[ -e … ]`, `if exist`),
+  // function bodies (Shellshock's `() { …; };`, the fork bomb `:(){ :|:& };:`, `%0|%0`), and
+  // package managers and containers given a subcommand (`docker run`, `git clone`).
+  rule(
+    "svc-cmdi-010",
+    "command_injection",
+    "Shell and batch control structures, function bodies, package managers with a subcommand",
+    String.raw`\bfor[ \t]+[A-Za-z_]\w*[ \t]+in[ \t]+[^;\r\n]{1,80};[ \t]*do\b|\b(?:while|until)[ \t]+(?::|true|false|\[|\(\(|read\b)[^;\r\n]{0,80};[ \t]*do\b|\bdo\b[^;\r\n]{1,80};[ \t]*done\b|\bif[ \t]+!?[ \t]*\[\[?[ \t]+(?:-[a-zA-Z][ \t]|\$)|\[\[?[ \t]+-[a-zA-Z][ \t]+\S+[ \t]+\]|\bthen[ \t]+[^;]{1,80};[ \t]*fi\b|` +
+      String.raw`\bfor[ \t]+/[fdrlFDRL]\b|\bfor[ \t]+%%?[a-zA-Z][ \t]+in[ \t]*\(|\bif[ \t]+(?:not[ \t]+)?exist[ \t]|%0[ \t]*\|[ \t]*%0|` +
+      String.raw`\(\)[ \t]*\{[^}]{0,40}\}[ \t]*;|[\w:.]{1,20}\(\)[ \t]*\{[ \t]*[\w:.]{1,20}[ \t]*\|[ \t]*[\w:.]{1,20}[ \t]*&[ \t]*\}|\bfunction[ \t]+\w+[ \t]*(?:\(\))?[ \t]*\{[^}]{0,80};[ \t]*\}|` +
+      String.raw`${SEP}[ \t]*(?:docker|podman|kubectl|helm|git|npm|npx|yarn|pip3?|gem|cargo|yum|dnf|apk|apt|apt-get|brew|systemctl|service)[ \t]+(?:run|exec|clone|pull|push|install|add|get|apply|build|remote|fetch|init|config|start|stop|restart|enable|disable|cp|create|delete)[ \t]+\S`,
+    { caseSensitive: true },
+  ),
+  // Process calls of script languages and runtimes: Python's os/subprocess, Node's child_process,
+  // Java's Runtime and ProcessBuilder, Ruby's Kernel/IO/Open3 (a value evaluated as code).
+  rule(
+    "svc-cmdi-009",
+    "command_injection",
+    "A script language's process call",
+    String.raw`\b(?:subprocess|os|child_process|Runtime|ProcessBuilder|Kernel|IO|Open3|pty|commands)\.(?:call|run|Popen|check_output|check_call|getoutput|getstatusoutput|system|popen[23]?|exec[lv]?p?e?|execSync|execFile(?:Sync)?|spawn(?:Sync)?|fork|getRuntime|capture[23]e?)\s*\(|\b__import__\s*\(\s*['"](?:os|subprocess|pty|commands)['"]|\brequire\s*\(\s*['"](?:child_process|node:child_process)['"]|\bnew\s+ProcessBuilder\s*\(`,
+    { caseSensitive: true, freeText: true },
+  ),
   // Response splitting with the line break spelled out: a percent-encoded (once or more), %u,
-  // overlong, entity or escaped CR or LF in a structured value, with text after it. A browser
-  // has already decoded the URL's own escapes once, so what is left was encoded on purpose.
+  // overlong, entity, hex or escaped CR or LF in a structured value. The URL's own escapes have
+  // been decoded once already, so what is left was encoded on purpose; no search, id, email or
+  // address typed by a visitor holds one (a note's line breaks are free text, not read here).
   rule(
     "svc-crlf-002",
     "http_protocol_violation",
-    "An encoded line break with text after it",
-    String.raw`(?:%(?:25){0,3}(?:0[ad]|u000[ad]|c0%8[ad]|e5%98%8[ad]|e2%80%a[89]|c2%85)|&#(?:x0{0,4}[ad]|0{0,4}1[03]);?|\\u000[ad]|\\x0[ad]|\\r\\n)+[\t ]*[\w<]`,
+    "An encoded line break",
+    String.raw`%(?:25){0,3}(?:0[ad]|u000[ad]|c0%8[ad]|e5%98%8[ad]|c4%8[ad]|e2%80%a[89]|c2%85|5cr%5cn)|&#(?:x0{0,4}[ad]|0{0,4}1[03]);?|\\u000[ad]|\\x0[ad]|\\r\\n|0x0d0x0a`,
   ),
 ];
