@@ -9,14 +9,11 @@ import {
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { noUpstreamAnswer } from "../components/plans/coverage-words";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useMemo, type RefObject } from "react";
+import { lazy, Suspense, useMemo, type RefObject } from "react";
 import { CompareTray, useCompareTicks } from "../components/plans/compare-tray";
 import { useHydrated } from "../components/plans/use-hydrated";
-import { ZipForm } from "../components/zip-form";
-import { CountyChoice } from "../components/plans/county-choice";
 import { EligibilitySummary } from "../components/plans/eligibility-summary";
 import { FiltersForm, RESULTS_ANCHOR } from "../components/plans/filters-form";
-import { HouseholdForm } from "../components/plans/household-form";
 import { HouseholdSummary } from "../components/plans/household-summary";
 import { IncomeWhatIf } from "../components/plans/income-what-if";
 import { creditInPricesSentence, RepaymentRisk } from "../components/plans/repayment-risk";
@@ -25,7 +22,6 @@ import { ResultsPager } from "../components/plans/results-pager";
 import { COVERAGE_SORT } from "../domain/coverage-order";
 import { PlanCard } from "../components/plans/plan-card";
 import { doctorOption, drugOption, Picker, type SearchView } from "../components/plans/picker";
-import { SbeHandoff } from "../components/plans/sbe-handoff";
 import { useFocusHeading } from "../components/plans/use-focus-heading";
 import { YearlyCostMethod } from "../components/plans/yearly-cost-method";
 import { useWords, type Words } from "../components/plans/format";
@@ -38,6 +34,19 @@ import { COMPARE_SUBMIT, plansHref, sameListExceptTicks, withoutFilters } from "
 import plansStyles from "../styles/plans.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: plansStyles }];
+
+/**
+ * The steps before the list (ZIP, county, household, another marketplace) load their forms only
+ * when shown (issue 29 item 4, decision 406): the results page's JavaScript carries none of them.
+ * The server renders them whole (the document is sent once all is ready); the browser hydrates
+ * them once their chunk is in, and keeps the server's markup until then.
+ */
+const ZipForm = lazy(() => import("../components/zip-form").then((m) => ({ default: m.ZipForm })));
+const CountyChoice = lazy(() => import("../components/plans/county-choice").then((m) => ({ default: m.CountyChoice })));
+const HouseholdForm = lazy(() =>
+  import("../components/plans/household-form").then((m) => ({ default: m.HouseholdForm })),
+);
+const SbeHandoff = lazy(() => import("../components/plans/sbe-handoff").then((m) => ({ default: m.SbeHandoff })));
 
 export const meta: MetaFunction<typeof loader> = ({ data: page, matches }) => {
   const t = metaT(matches);
@@ -120,7 +129,9 @@ export default function PlansPage() {
           {t("results.title.zip")}
         </h1>
         <p>{t("results.zipIntro")}</p>
-        <ZipForm defaultZip={page.zip} error={page.error ?? undefined} />
+        <Suspense fallback={null}>
+          <ZipForm defaultZip={page.zip} error={page.error ?? undefined} />
+        </Suspense>
       </>
     );
   }
@@ -130,13 +141,15 @@ export default function PlansPage() {
         <h1 ref={heading} tabIndex={-1}>
           {t("results.title.county")}
         </h1>
-        <CountyChoice
-          state={page.state}
-          zip={page.zip}
-          counties={page.counties}
-          error={page.error}
-          zipPrefixState={page.zipPrefixState}
-        />
+        <Suspense fallback={null}>
+          <CountyChoice
+            state={page.state}
+            zip={page.zip}
+            counties={page.counties}
+            error={page.error}
+            zipPrefixState={page.zipPrefixState}
+          />
+        </Suspense>
       </>
     );
   }
@@ -146,12 +159,16 @@ export default function PlansPage() {
         <h1 ref={heading} tabIndex={-1}>
           {t("results.sbeHeading", { marketplace: page.redirect.marketplace_name })}
         </h1>
-        <SbeHandoff
-          zip={page.zip}
-          countyName={page.countyName}
-          redirect={page.redirect}
-          chooseCountyHref={page.otherCounties ? plansHref({ ...page.state, county: "" }, [["step", "county"]]) : null}
-        />
+        <Suspense fallback={null}>
+          <SbeHandoff
+            zip={page.zip}
+            countyName={page.countyName}
+            redirect={page.redirect}
+            chooseCountyHref={
+              page.otherCounties ? plansHref({ ...page.state, county: "" }, [["step", "county"]]) : null
+            }
+          />
+        </Suspense>
       </>
     );
   }
@@ -188,12 +205,14 @@ export default function PlansPage() {
             state: page.place.state,
           })}
         </p>
-        <HouseholdForm
-          state={page.state}
-          errors={page.errors}
-          changeZipHref="/plans"
-          changeCountyHref={page.place.otherCounties ? plansHref(page.state, [["step", "county"]]) : null}
-        />
+        <Suspense fallback={null}>
+          <HouseholdForm
+            state={page.state}
+            errors={page.errors}
+            changeZipHref="/plans"
+            changeCountyHref={page.place.otherCounties ? plansHref(page.state, [["step", "county"]]) : null}
+          />
+        </Suspense>
       </>
     );
   }
