@@ -143,7 +143,7 @@ const SHELL_QUOTES = /([a-z])(?:''|""|['"\\^])(?=[a-z])/gi;
 const SHELL_NOOPS = /([a-z])(?:\$\(\)|\$@|\$\*|\$\{\w{0,8}\}|\$\d)(?=[a-z])/gi;
 const ESCAPES = /[%&\\]|0x/;
 // Which values need a view at all: escapes, odd characters, and URL-like text (internal hosts, ssrf.ts).
-const NEEDS_VIEW = /[%&\\\v\f\u0080-\uffff'"$^]|\/\/|0x/;
+const NEEDS_VIEW = /[%&\\\v\f\u0080-\uffff'"$^+]|\/\/|0x/;
 // A character whose low byte is CR or LF (U+010D, U+560A): HTTP stacks that keep only the low
 // byte of each character have turned them into a line break in a header (the "嘊嘍" trick).
 const LOW_BYTE_BREAK = /[\u0100-\uffff]/g;
@@ -151,7 +151,9 @@ const LOW_BYTE_BREAK = /[\u0100-\uffff]/g;
 /** The decoded view, or undefined when it equals the value (the usual case: plain text). */
 export function decodedView(value: string): string | undefined {
   if (!NEEDS_VIEW.test(value)) return undefined;
-  let s = value;
+  // A value with no space but plus signs reads as a form encoder wrote it ("|+cat+/etc/passwd"):
+  // a form decoder further down makes each plus a space.
+  let s = value.includes("+") && !/\s/.test(value) ? value.replaceAll("+", " ") : value;
   for (let round = 0; round < MAX_ROUNDS && ESCAPES.test(s); round++) {
     const next = decodeHexRuns(decodeJsEscapes(decodeEntities(percentDecode(s))));
     if (next === s) break;

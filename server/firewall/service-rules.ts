@@ -41,6 +41,11 @@ const COMMANDS =
   "rundll32|regsvr32|whoami|cd|source|docker|kubectl|mysql|psql|sqlite3|redis-cli|mongo|mongosh|git|npm|npx|pip3?|" +
   "apt-get|yum|dnf|apk|gcc|cc|javac?|jrunscript|setcap|getcap|screen|tmux|rsync|sftp|smbclient|gdb|strace|ltrace|" +
   "nsenter|unshare|chroot|pkexec|chattr|journalctl|service|masscan|sqlmap|hydra|msfvenom|msfconsole|nikto|whois|ip|ss";
+// A file a command line names: one with a program's, a page's or a configuration file's extension.
+const FILE_ARG = String.raw`[\w.-]{0,40}\.(?:php\d?|phtml|aspx?|jsp|html?|js|py|pl|rb|sh|bat|ps1|exe|dll|so|txt|log|conf|cfg|ini|ya?ml|json|xml|env|sql|db|sqlite3?|bak|key|pem|crt|csv|zip|tar|gz)\b`;
+// Commands that reach a host: a host name of any top-level domain after them is an argument.
+const NET_COMMANDS =
+  "nc|ncat|netcat|telnet|ssh|scp|sftp|ping|nslookup|dig|host|curl|wget|ftp|tftp|whois|traceroute|socat";
 // Programs no visitor types as a word (never a search, a name or a drug): after a separator or at
 // the start of a value, whatever follows them. Not "id", "ls", "env" (searches, decision 391).
 const PROGRAMS =
@@ -114,15 +119,17 @@ export const SERVICE_RULES: WafRule[] = [
     "command_injection",
     "Shell separator, then a command with a shell-shaped argument",
     String.raw`${SEP}\s*${OPEN}(?:[\w/]{0,30}/)?(?:${COMMANDS})${SPACE}(?:(?:\d+|-{1,2}[\w-]+|\+[rwxXst]{1,4})${SPACE}){0,3}${SHELL_ARG}|` +
-      String.raw`${SEP_NOT_START}\s*${OPEN}${PREFIX}(?:[\w/]{0,30}/)?(?:${COMMANDS})(?:${SPACE}[\w.:@=+-]{1,40}){0,3}${SPACE}${SHELL_ARG}|${SEP}\s*net${SPACE}(?:user|localgroup|group|share|view|use|stop|start)\b`,
+      String.raw`${SEP_NOT_START}\s*${OPEN}${PREFIX}(?:[\w/]{0,30}/)?(?:${COMMANDS})(?:${SPACE}[\w.:@=+-]{1,40}){0,3}${SPACE}(?:${SHELL_ARG}|${FILE_ARG})|` +
+      String.raw`${SEP_NOT_START}\s*${OPEN}${PREFIX}(?:${NET_COMMANDS})(?:${SPACE}-{1,2}\w+(?:${SPACE}\d+)?)*${SPACE}(?:[\w.-]+@)?[a-z0-9-]+(?:\.[a-z0-9-]+)+\b|` +
+      String.raw`${SEP_NOT_START}\s*kill(?:${SPACE}-\w+)?${SPACE}-?\d+\b|${SEP}\s*net${SPACE}(?:user|localgroup|group|share|view|use|stop|start)\b`,
     { caseSensitive: true },
   ),
   rule(
     "svc-cmdi-002",
     "command_injection",
     "Shell separator, then a bare command ending the value or the statement",
-    String.raw`${SEP_NOT_START}\s*${OPEN}${PREFIX}(?:[\w/]{0,30}/)?${BARE}\s*(?:$|[;|&\x60)}#])|${SEP_NOT_START}\s*(?:ps|w|who|last|df|free|mount|history|alias|crontab|tasklist|ipconfig)(?:\s+-{0,2}[a-zA-Z]{1,4})?\s*(?:$|[;|&\x60)#])|${SEP}\s*(?:export|alias|unset|declare)\s+[A-Za-z_]\w*=|` +
-      String.raw`${SEP}[ \t]*${OPEN}${PREFIX}(?:[\w/]{0,30}/)?(?:${PROGRAMS})[ \t]+\S|${SEP_NOT_START}[ \t]*${OPEN}${PREFIX}(?:[\w/]{0,30}/)?(?:${PROGRAMS})[ \t]*(?:$|[;|&\x60)}#])|` +
+    String.raw`${SEP_NOT_START}\s*${OPEN}${PREFIX}(?:[\w/]{0,30}/)?${BARE}\s*(?:$|[;|&\x60)}#'"])|${SEP_NOT_START}\s*(?:ps|w|who|last|df|free|mount|history|alias|crontab|tasklist|ipconfig)(?:\s+-{0,2}[a-zA-Z]{1,4})?\s*(?:$|[;|&\x60)#])|${SEP}\s*(?:export|alias|unset|declare)\s+[A-Za-z_]\w*=|` +
+      String.raw`${SEP}[ \t]*${OPEN}${PREFIX}(?:[\w/]{0,30}/)?(?:${PROGRAMS})[ \t]+\S|${SEP_NOT_START}[ \t]*${OPEN}${PREFIX}(?:[\w/]{0,30}/)?(?:${PROGRAMS})[ \t]*(?:$|[;|&\x60)}#>])|` +
       String.raw`${SEP_NOT_START}[ \t]*${OPEN}(?:groups|dmesg|umask|cd|cls|vol|klist|hash[ \t]+-r|history[ \t]+-c|ip[ \t]+(?:a|addr|address|r|route|link|neigh)|` +
       String.raw`(?:which|whereis|whois|nslookup|unset|locate|getent)[ \t]+[\w.-]+)[ \t]*(?:$|[;|&\x60)}#])|` +
       String.raw`${SEP_NOT_START}[ \t]*(?:\.{1,2}/[\w.-]|\.[ \t]+[/~])`,
@@ -290,8 +297,14 @@ export const SERVICE_RULES: WafRule[] = [
     "svc-cmdi-007",
     "command_injection",
     "Here-strings, ANSI-C quoting, substring expansion, redirection after a command",
-    String.raw`[\w)'"][ \t]*<<<[ \t]*\S|\$'\\(?:x[0-9a-fA-F]|[0-7]{3}|u[0-9a-fA-F]{4})|\$\{[A-Za-z_]\w*:-?\d+(?::-?\d+)?\}|\$\{![A-Za-z_]|[A-Za-z_]\w*=\$['"\\]|[;|&\r\n\x60][ \t]*\$\{?[A-Za-z_]\w*\}?[ \t]*(?:$|[;|&])|` +
-      String.raw`${SEP_NOT_START}[ \t]*${OPEN}[a-z][\w.-]{0,24}(?:[ \t]+[^\s;|&<>]{1,40}){0,3}[ \t]*\d?>{1,2}[ \t]*(?:/|~/|&\d\b)`,
+    String.raw`[\w)'"][ \t]*<<<[ \t]*\S|\$'\\(?:x[0-9a-fA-F]|[0-7]{3}|u[0-9a-fA-F]{4})|\$\{[A-Za-z_]\w*:-?\d+(?::-?\d+)?\}|\$\{![A-Za-z_]|\$\{[A-Za-z_]\w*(?:%%?|##?|/{1,2}|:[-=?+]|\^{1,2}|,{1,2})[^}\s]{0,20}\}|[A-Za-z_]\w*=\$['"\\]|` +
+      String.raw`${SEP}[ \t]*["']?\$\{?[A-Za-z_]\w*\}?["']?[ \t]+-{1,2}[a-zA-Z]|(?:^|[\s;|&=])/[\w.]*[?*][\w.?*]*/[\w.?*]+|(?:^|[\s;|&=])/(?:[\w.?*]*/)*[\w.]*\[[!^]?[\w-]{1,10}\][\w.?*]*|^[ \t]*-{1,2}[a-zA-Z][\w-]{0,30}(?:=|[ \t]+)(?:/[\w.]|~/|\$\(|\x60)|` +
+      String.raw`\|[ \t]*(?:/(?:usr/)?bin/)?(?:ba|z|da|k|c|tc)?sh(?:$|[^\w.-])|(?:${COMMANDS})[ \t]*<<-?[ \t]*['"]?[A-Za-z_]\w*|[<>]&[ \t]*\d\b|[;|&\r\n\x60][ \t]*\$\{?[A-Za-z_]\w*\}?[ \t]*(?:$|[;|&])|` +
+      String.raw`${SEP_NOT_START}[ \t]*${OPEN}[a-z][\w.-]{0,24}(?:[ \t]+[^\s;|&<>]{1,40}){0,3}[ \t]*\d?>{1,2}[ \t]*(?:/|~/|&\d\b)|` +
+      String.raw`^[ \t]*(?:${COMMANDS})(?:[ \t]+[^\s;|&<>]{1,40}){0,3}[ \t]*\d?>{1,2}[ \t]*(?:/|~/|&\d\b)|` +
+      String.raw`^[ \t]*(?:${PROGRAMS}|${BARE})[ \t]*[;|\x60]|` +
+      String.raw`(?:^|[ \t])(?:Get|Set|New|Remove|Invoke|Start|Stop|Test|Write|Read|Import|Export|ConvertTo|ConvertFrom|Register|Copy|Move|Clear|Format|Out)-[A-Z][A-Za-z]{2,30}[ \t]+(?:-[A-Z][A-Za-z]+|[a-zA-Z]:\\|\$[A-Za-z]|['"]?https?://)|` +
+      String.raw`(?:^|[\s;|&])[\w-]{1,30}\.exe[ \t]+[-/][a-zA-Z]`,
     { caseSensitive: true },
   ),
   // Windows forms (cmd.exe is case-insensitive): variables and their substrings, PowerShell's
@@ -303,7 +316,7 @@ export const SERVICE_RULES: WafRule[] = [
     "Windows variables, PowerShell cmdlets and .NET calls, programs and /switches after a separator",
     String.raw`%[a-z][\w]{2,20}(?::~-?\d+(?:,-?\d+)?)?%(?:[\\/\s&|;]|$)|\$env:[a-z_]\w*|\[[a-z][\w.]{2,60}\]::[a-z]\w*|` +
       String.raw`${SEP_NOT_START}[ \t]*${OPEN}(?:get|set|new|remove|invoke|start|stop|test|write|read|import|export|convertto|convertfrom|register|copy|move|clear|format|out)-[a-z]{4,30}(?:[ \t]|$|\))|` +
-      String.raw`${SEP_NOT_START}[ \t]*${OPEN}(?:[a-z]:)?(?:[\w.-]{0,40}[\\/])*[a-z][\w-]{0,30}\.(?:exe|bat|ps1|vbs|hta|sh)\b|` +
+      String.raw`${SEP_NOT_START}[ \t]*${OPEN}(?:[a-z]:)?(?:[\w.-]{0,40}[\\/])*[a-z][\w-]{0,30}\.(?:exe|bat|ps1|vbs|hta|sh)\b|${SEP_NOT_START}[^;|&\r\n]{0,80}?\.(?:exe|bat|ps1|vbs|hta|msi|scr)\b|>[ \t]*[a-z]:\\|` +
       String.raw`${SEP}[ \t]*${OPEN}${WINDOWS_PROGRAMS}(?:[ \t]+\S|[ \t]*(?:$|[;|&)]))|` +
       String.raw`${SEP}[ \t]*${OPEN}(?:dir|type|del|erase|copy|xcopy|robocopy|move|cd|chdir|more|rd|rmdir|md|mkdir|tree|attrib|icacls|findstr)(?:\.exe)?(?:[ \t]+[^\s;|&]{1,40}){0,3}?[ \t]+[a-z]:(?:[\\/]|$)|` +
       String.raw`${SEP_NOT_START}[ \t]*${OPEN}(?:schtasks|tasklist|taskkill|del|erase|rd|rmdir|copy|xcopy|robocopy|move|ren|type|attrib|icacls|cacls|takeown|netsh|sc|reg|wmic|vssadmin|bcdedit|shutdown|format|findstr|where|whoami|systeminfo|ipconfig|tracert|arp|route|start|runas|at|certutil|bitsadmin|cmd|cscript|wscript|mshta|rundll32|regsvr32|msiexec|forfiles|expand|esentutl|diskpart|fsutil|qwinsta|quser|klist|nltest|dsquery|setx|timeout|ping|dir|net|find|sort|more|tree)(?:\.exe)?(?:[ \t]+[^\s;|&/]{1,40}){0,3}[ \t]+/[a-z?]{1,12}(?:[ \t:]|$)`,
