@@ -295,6 +295,8 @@ export async function eligibilityForPricing(
   request: ShoppingRequest,
   year: number,
   store: PlanStore,
+  /** The request's household decisions when the caller has made them (the same for the same request and year). */
+  decided?: HouseholdDecisions,
 ): Promise<{ eligibility: EligibilityAnswer | null; unavailable: string | null }> {
   let estimate: EligibilityEstimate;
   try {
@@ -309,5 +311,5 @@ export async function eligibilityForPricing(
     throw error;
   }
   // Outside the try: aptc_applied above the credit is the request's mistake (a 400), not an outage.
-  return { eligibility: withRepaymentRisk(estimate, request, year, store), unavailable: null };
+  return { eligibility: withRepaymentRisk(estimate, request, year, store, decided), unavailable: null };
 }

@@ -36,7 +36,9 @@ export async function pricePlans(
   const household = householdDecisions(request, year);
   const members = membersAt(request, household.pricedMembers);
   // Eligibility first: an upstream estimate is on its way while the store work below runs.
-  const pendingEligibility = timing.measureAsync("eligibility", () => eligibilityForPricing(request, year, store));
+  const pendingEligibility = timing.measureAsync("eligibility", () =>
+    eligibilityForPricing(request, year, store, household),
+  );
   pendingEligibility.catch(() => undefined); // awaited below; not "unhandled" if the store work throws first
   const offer = timing.measure("store", () => store.placeOffer({ year, state, countyFips: county_fips, zip }));
   const { ratingArea } = offer;

@@ -5,7 +5,7 @@ import type { PlanStore } from "../plan-store/plan-store.server";
 import { ApiError } from "../platform/api.server";
 import { householdBenchmark } from "./benchmark.server";
 import type { EligibilityAnswer, EligibilityEstimate } from "./eligibility.server";
-import { householdInputOf } from "./household.server";
+import { householdInputOf, type HouseholdDecisions } from "./household.server";
 
 /**
  * The credit taken in advance (the request's `aptc_applied`, at most the credit; default all of it)
@@ -55,11 +55,13 @@ export function withRepaymentRisk(
   request: ShoppingRequest,
   year: number,
   store: PlanStore,
+  /** The request's own household decisions when the caller has made them already (householdDecisions). */
+  decided?: Pick<HouseholdDecisions, "input" | "estimate">,
 ): EligibilityAnswer {
   const applied = appliedCredit(request, estimate.aptc);
   // Who enrols with the credit, by our own per-person rules (the same people in every answer).
-  const input = householdInputOf(request, year);
-  const { coverageFamily } = estimateHousehold(input, () => null);
+  const input = decided?.input ?? householdInputOf(request, year);
+  const { coverageFamily } = decided?.estimate ?? estimateHousehold(input, () => null);
   const rows = repaymentRisk({
     household: input,
     coverageFamily,

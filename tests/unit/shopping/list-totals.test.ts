@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { money } from "../../../app/server/shopping/my-year.server";
+import { money, reasonWords } from "../../../app/server/shopping/my-year.server";
+import type { Reason } from "../../../app/domain/yearly-cost/ranking";
+import { tFor } from "../../../app/i18n/i18n";
 import { withPremiumsTotals } from "../../../app/server/shopping/plan-fields.server";
 import { withPremiums, type MyYearlyCost } from "../../../app/domain/yearly-cost/my-year";
 
 /**
  * Issue 29 (decision 401): a plan list ranks every plan of the county by "your year"'s totals
  * without making each plan's object, and words its reasons' amounts without Intl. Both must give
- * exactly what they replace.
+ * exactly what they replace. The reasons' sentences are kept as parts per language, code and count.
  */
 function atNoPremium(typical: number, badYear: number): MyYearlyCost {
   return {
@@ -49,5 +51,47 @@ describe("money", () => {
       0, 0.4, 0.5, 1, 12.49, 999, 999.5, 1000, 1234.56, 99_999, 100_000, 1_234_567.8, -1, -1234.5, -0.4, 1e15, 1e22,
     ])
       expect(money(n)).toBe(`$${Math.round(n).toLocaleString("en-US")}`);
+  });
+});
+
+describe("reasonWords", () => {
+  const codes: Reason["code"][] = [
+    "only_plan",
+    "lowest_typical",
+    "typical_more",
+    "drugs_covered",
+    "doctors_in_network",
+    "coverage_unknown",
+    "lowest_bad_year",
+    "bad_year_more",
+    "more_care_other_least",
+    "more_care_this_less",
+    "csr_silver_cheaper",
+    "misses_drug_cheaper_covers",
+    "misses_doctor_cheaper_covers",
+  ];
+  it("words every reason as the catalogue does, in English and Spanish, for counts 0, 1, 2 and 7", () => {
+    for (const lang of ["en", "es"] as const)
+      for (const code of codes)
+        for (const count of [0, 1, 2, 7])
+          for (const amount of [0.4, 1234.5, 98_765]) {
+            const values = {
+              amount,
+              plan: `Plan {{amount}} $& ${code}`,
+              covered: Math.min(count, 1),
+              total: count,
+              count,
+              rxcui: "105585",
+              npi: "1234567890",
+            };
+            const direct = tFor(lang)(`ranking.${code}`, { ...values, amount: money(amount) });
+            // Twice: the second answer comes from the sentence's parts kept by the first.
+            expect(reasonWords({ code, values }, lang)).toBe(direct);
+            expect(reasonWords({ code, values }, lang)).toBe(direct);
+            const { count: _count, ...withTotal } = values;
+            expect(reasonWords({ code, values: withTotal }, lang)).toBe(
+              tFor(lang)(`ranking.${code}`, { ...withTotal, count: withTotal.total, amount: money(amount) }),
+            );
+          }
   });
 });
