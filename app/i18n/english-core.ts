@@ -30,8 +30,6 @@ import {
   standardized,
   stars,
   validation,
-  whatIf,
-  yearlyCost,
   zipForm,
 } from "./locales/en.json";
 
@@ -57,6 +55,8 @@ export const LATER = [
   "householdCheck",
   "scenario",
   "benefits",
+  "whatIf",
+  "yearlyCost",
 ] as const;
 
 /**
@@ -88,8 +88,6 @@ export const english: Omit<typeof enFull, (typeof LATER)[number]> = {
   county,
   sbe,
   repaymentRisk,
-  whatIf,
-  yearlyCost,
   results,
   householdForm,
   householdSummary,

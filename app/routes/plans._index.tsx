@@ -12,10 +12,10 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { lazy, Suspense, useMemo, type RefObject } from "react";
 import { CompareTray, useCompareTicks } from "../components/plans/compare-tray";
 import { useHydrated } from "../components/plans/use-hydrated";
+import { keptMarkup } from "../components/kept-markup";
 import { EligibilitySummary } from "../components/plans/eligibility-summary";
 import { FiltersForm, RESULTS_ANCHOR } from "../components/plans/filters-form";
 import { HouseholdSummary } from "../components/plans/household-summary";
-import { IncomeWhatIf } from "../components/plans/income-what-if";
 import { creditInPricesSentence, RepaymentRisk } from "../components/plans/repayment-risk";
 import { DrugsAndDoctors } from "../components/plans/drugs-and-doctors";
 import { ResultsPager } from "../components/plans/results-pager";
@@ -23,7 +23,6 @@ import { COVERAGE_SORT } from "../domain/coverage-order";
 import { PlanCard } from "../components/plans/plan-card";
 import { doctorOption, drugOption, Picker, type SearchView } from "../components/plans/picker";
 import { useFocusHeading } from "../components/plans/use-focus-heading";
-import { YearlyCostMethod } from "../components/plans/yearly-cost-method";
 import { useWords, type Words } from "../components/plans/format";
 import { Trans } from "../i18n/trans";
 import { metaT } from "../i18n/meta";
@@ -45,6 +44,15 @@ const ZipForm = lazy(() => import("../components/zip-form").then((m) => ({ defau
 const CountyChoice = lazy(() => import("../components/plans/county-choice").then((m) => ({ default: m.CountyChoice })));
 const HouseholdForm = lazy(() =>
   import("../components/plans/household-form").then((m) => ({ default: m.HouseholdForm })),
+);
+/** The what-if chart and the yearly-cost method only show the server's figures: kept as drawn (decision 406). */
+const IncomeWhatIf = keptMarkup(
+  () => import("../components/plans/income-what-if").then((m) => m.IncomeWhatIf),
+  "what-if-part",
+);
+const YearlyCostMethod = keptMarkup(
+  () => import("../components/plans/yearly-cost-method").then((m) => m.YearlyCostMethod),
+  "method-part",
 );
 const SbeHandoff = lazy(() => import("../components/plans/sbe-handoff").then((m) => ({ default: m.SbeHandoff })));
 

@@ -1,5 +1,10 @@
 import { formatNumber } from "../../lib/format";
+import { addEnglish, type Catalogue } from "../../i18n/i18n";
+import whatIfWords from "virtual:english/whatIf";
 import { money, useWords, type Words } from "./format";
+
+// Its words come with its code, which the browser loads only to draw it itself (decision 406).
+addEnglish({ whatIf: whatIfWords } as Partial<Catalogue>);
 
 import type { WhatIfPointView, WhatIfView } from "../../lib/page-views";
 export type { WhatIfPointView, WhatIfView } from "../../lib/page-views";

@@ -1,5 +1,10 @@
 import { Fragment } from "react";
+import { addEnglish, type Catalogue } from "../../i18n/i18n";
+import yearlyCostWords from "virtual:english/yearlyCost";
 import { money, useWords } from "./format";
+
+// Its words come with its code, which the browser loads only to draw it itself (decision 406).
+addEnglish({ yearlyCost: yearlyCostWords } as Partial<Catalogue>);
 
 export interface YearlyCostMethodRowView {
   key?: string;

@@ -1,0 +1,66 @@
+import {
+  createElement,
+  lazy,
+  Suspense,
+  useState,
+  useSyncExternalStore,
+  type ComponentType,
+  type FunctionComponent,
+} from "react";
+
+/**
+ * Parts of a page that only show what the server worked out (the income what-if chart, how the
+ * yearly cost is worked out) and do nothing in the browser: their code loads only when the browser
+ * has to draw them itself (issue 29 item 4, decision 406).
+ *
+ * The server renders the component inside a <div>. While hydrating the document the browser
+ * renders that <div> with an empty `dangerouslySetInnerHTML` instead: React keeps the server's
+ * markup in it as it is, and the component's code is not loaded. The component is loaded and drawn
+ * (in place of the kept markup) only when its props differ from those the server drew with, or
+ * where the part was not in the server's document (a client-side navigation to the page).
+ */
+
+const noSubscription = () => () => {};
+
+/** True while React hydrates the server's document (it reads the server snapshot then); false on the server and in the browser's own renders. */
+function useHydrating(): boolean {
+  return useSyncExternalStore(
+    noSubscription,
+    () => false,
+    () => typeof document !== "undefined",
+  );
+}
+
+/** The same props: the same objects, or the same data (loader data is new objects after every revalidation). */
+function sameProps(a: object, b: object): boolean {
+  if (a === b) return true;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((key) => {
+    const x = (a as Record<string, unknown>)[key];
+    const y = (b as Record<string, unknown>)[key];
+    return x === y || JSON.stringify(x) === JSON.stringify(y);
+  });
+}
+
+export function keptMarkup<P extends object>(
+  load: () => Promise<ComponentType<P>>,
+  className: string,
+): ComponentType<P> {
+  // As a plain function component for createElement's types (a lazy one takes the same props).
+  const Component = lazy(() => load().then((component) => ({ default: component }))) as unknown as FunctionComponent<P>;
+  function KeptMarkup(props: P) {
+    // The props the server drew with: only while hydrating the server's document.
+    const hydrating = useHydrating();
+    const [serverProps] = useState<P | null>(() => (hydrating ? props : null));
+    if (serverProps !== null && sameProps(serverProps, props)) {
+      return <div key="kept" className={className} dangerouslySetInnerHTML={{ __html: "" }} suppressHydrationWarning />;
+    }
+    return (
+      <div key="drawn" className={className}>
+        <Suspense fallback={null}>{createElement(Component, props)}</Suspense>
+      </div>
+    );
+  }
+  return KeptMarkup;
+}
