@@ -226,12 +226,19 @@ export function money(n: number): string {
 /** A reason in the words of `lang`'s catalogue (`ranking.<code>`), amounts as whole dollars. */
 export function reasonWords(reason: Reason, lang: Language = DEFAULT_LANGUAGE): string {
   const given = reason.values;
-  const values: Record<string, string | number | undefined> = { ...given, count: given.count ?? given.total };
-  if (typeof given.amount === "number") values.amount = money(given.amount);
-  const parts = reasonTemplate(lang, reason.code, values);
-  if (!parts) return tFor(lang)(`ranking.${reason.code}`, values);
+  const count = given.count ?? given.total;
+  const parts = reasonTemplate(lang, reason.code, given, count);
+  if (!parts) {
+    const values: Record<string, string | number> = { ...given, count };
+    if (typeof given.amount === "number") values.amount = money(given.amount);
+    return tFor(lang)(`ranking.${reason.code}`, values);
+  }
   let words = parts[0];
-  for (let i = 1; i < parts.length; i += 2) words += String(values[parts[i]]) + parts[i + 1];
+  for (let i = 1; i < parts.length; i += 2) {
+    const name = parts[i];
+    const value = name === "count" ? count : given[name];
+    words += (name === "amount" && typeof value === "number" ? money(value) : String(value)) + parts[i + 1];
+  }
   return words;
 }
 
@@ -249,22 +256,24 @@ const REASON_TEMPLATE_ENTRIES = 4_096;
 function reasonTemplate(
   lang: Language,
   code: Reason["code"],
-  values: Record<string, string | number | undefined>,
+  given: Reason["values"],
+  count: string | number | undefined,
 ): string[] | undefined {
-  let key = `${lang}|${code}|${String(values.count)}`;
-  const marked: Record<string, string | number | undefined> = {};
-  for (const name in values) {
-    const value = values[name];
+  let key = `${lang}|${code}|${String(count)}`;
+  for (const name in given) {
+    const value = given[name];
     if (typeof value === "string" && value.includes(MARK)) return undefined;
     key += `|${name}`;
-    // A value that is not there stays unmarked: the catalogue's {{name}} is left as it is, as before.
-    marked[name] = name === "count" || value === undefined || value === null ? value : `${MARK}${name}${MARK}`;
   }
-  let parts = reasonTemplates.get(key);
-  if (!parts) {
-    parts = tFor(lang)(`ranking.${code}`, marked).split(MARK);
-    if (reasonTemplates.size < REASON_TEMPLATE_ENTRIES) reasonTemplates.set(key, parts);
+  const known = reasonTemplates.get(key);
+  if (known) return known;
+  // A value that is not there stays unmarked: the catalogue's {{name}} is left as it is, as before.
+  const marked: Record<string, string | number | undefined> = { count };
+  for (const name in given) {
+    if (name !== "count" && given[name] !== undefined && given[name] !== null) marked[name] = `${MARK}${name}${MARK}`;
   }
+  const parts = tFor(lang)(`ranking.${code}`, marked).split(MARK);
+  if (reasonTemplates.size < REASON_TEMPLATE_ENTRIES) reasonTemplates.set(key, parts);
   return parts;
 }
 

@@ -70,6 +70,12 @@ describe("reasonWords", () => {
     "misses_drug_cheaper_covers",
     "misses_doctor_cheaper_covers",
   ];
+  it("words a reason without values as the catalogue does (its {{names}} left as they are)", () => {
+    for (const lang of ["en", "es"] as const)
+      for (const code of codes)
+        expect(reasonWords({ code, values: {} }, lang)).toBe(tFor(lang)(`ranking.${code}`, { count: undefined }));
+  });
+
   it("words every reason as the catalogue does, in English and Spanish, for counts 0, 1, 2 and 7", () => {
     for (const lang of ["en", "es"] as const)
       for (const code of codes)
