@@ -1,6 +1,5 @@
 import { Form, Link, useNavigate } from "@remix-run/react";
-import { noUpstreamAnswer } from "./coverage-words";
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type MouseEvent } from "react";
+import type { MouseEvent } from "react";
 import {
   MAX_SELECTIONS,
   plansHref,
@@ -9,9 +8,21 @@ import {
   type Selection,
   type ShoppingState,
 } from "../../lib/shopping-url";
-import { LatestRequest } from "./latest-request";
 import { StateFields } from "./state-fields";
 import { useWords } from "./format";
+import { chipId, detailLine, type Kind, type PickerOption } from "./picker-options";
+import { SuggestInput } from "./suggest-input";
+
+export {
+  chipId,
+  doctorOption,
+  drugOption,
+  providerPlace,
+  type DrugSuggestionView,
+  type PickerOption,
+  type ProviderSuggestionView,
+  type SuggestionAnswer,
+} from "./picker-options";
 
 /**
  * The drug and doctor pickers of the results page. Without JavaScript: a
@@ -21,110 +32,11 @@ import { useWords } from "./format";
  * from the third character; only the newest answer is shown.
  */
 
-export interface PickerOption extends Selection {
-  detail: string;
-  /** A doctor's `accepting` value as upstream gives it; said in the page's words where shown. */
-  accepting?: string | null;
-}
-
-export interface SuggestionAnswer {
-  unavailable: boolean;
-  partial: boolean;
-  options: PickerOption[];
-}
-
-export interface DrugSuggestionView {
-  rxcui: string;
-  name: string;
-  strength: string;
-  full_name: string;
-}
-export interface ProviderSuggestionView {
-  npi: string;
-  name: string;
-  type: string;
-  specialties: string[];
-  accepting?: string | null;
-  address?: { street: string; city: string; state: string; zip: string } | null;
-}
-
-/** Upstream's `accepting` values with words in the catalogue (picker.accepting.*); `unknown` says nothing. */
-const ACCEPTING_KEYS: Record<string, string> = {
-  accepting: "yes",
-  "not accepting": "no",
-  "accepting in some locations": "some",
-};
-
-/** "430 Prairie Wind Rd, Carrollton, TX": enough to tell two Dr. Smiths apart. */
-export function providerPlace(address: ProviderSuggestionView["address"]): string {
-  if (!address) return "";
-  return [address.street, address.city, address.state].filter(Boolean).join(", ");
-}
-
-export function drugOption(d: DrugSuggestionView): PickerOption {
-  return { code: d.rxcui, name: `${d.name} ${d.strength}`.replace(/\s+/g, " ").trim(), detail: d.full_name };
-}
-
-export function doctorOption(p: ProviderSuggestionView): PickerOption {
-  const kind = p.type === "Individual" ? "" : p.type;
-  return {
-    code: p.npi,
-    name: p.name.replace(/\s+/g, " ").trim(),
-    detail: [p.specialties.slice(0, 2).join(", "), kind, providerPlace(p.address)].filter(Boolean).join(" · "),
-    accepting: p.accepting ?? null,
-  };
-}
-
-type Kind = "drug" | "doctor";
-
-/** The id of a chosen drug's or doctor's chip (its remove button). */
-export function chipId(kind: Kind, code: string): string {
-  return `${kind}-chip-${code.replace(/[^A-Za-z0-9_-]/g, "_")}`;
-}
-
-/** An option's detail line: its specialty, address and city, then whether it takes new patients. */
-function detailLine(option: PickerOption, t: (key: string) => string): string {
-  const key = ACCEPTING_KEYS[option.accepting ?? ""];
-  return [option.detail, key ? t(`picker.accepting.${key}`) : ""].filter(Boolean).join(" · ");
-}
-
 /** The URL parameters of each picker; its words are the catalogue's picker.<kind>.* entries. */
 const PARAMS: Record<Kind, { param: string; remove: string }> = {
   drug: { param: "drugq", remove: "remove_drug" },
   doctor: { param: "doctorq", remove: "remove_npi" },
 };
-
-async function postJson(path: string, body: unknown, signal: AbortSignal): Promise<Record<string, unknown>> {
-  const res = await fetch(path, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json" },
-    body: JSON.stringify(body),
-    signal,
-  });
-  if (!res.ok) throw new Error(`suggestions answered ${res.status}`);
-  return (await res.json()) as Record<string, unknown>;
-}
-
-function suggestionFetcher(kind: Kind, zip: string, year: number | undefined) {
-  return async (query: string, signal: AbortSignal): Promise<SuggestionAnswer> => {
-    if (kind === "drug") {
-      const body = await postJson("/api/drugs/autocomplete", { query, ...(year ? { year } : {}) }, signal);
-      const options = ((body.drugs as DrugSuggestionView[]) ?? []).map(drugOption);
-      // Our own drug names answer while upstream does not: shown, with a hint that some may be missing.
-      return {
-        unavailable: noUpstreamAnswer(body.upstream) && options.length === 0,
-        partial: noUpstreamAnswer(body.upstream) && options.length > 0,
-        options,
-      };
-    }
-    const body = await postJson("/api/providers/autocomplete", { query, zip }, signal);
-    return {
-      unavailable: noUpstreamAnswer(body.upstream),
-      partial: body.upstream === "partial",
-      options: ((body.providers as ProviderSuggestionView[]) ?? []).map(doctorOption),
-    };
-  };
-}
 
 export interface SearchView {
   query: string;
@@ -259,171 +171,5 @@ export function Picker({
         </div>
       ) : null}
     </section>
-  );
-}
-
-/**
- * The text box of a picker. Server-rendered as a plain input of the search
- * form; once hydrated it is an ARIA combobox with a listbox of suggestions
- * and a polite live region that says how many there are.
- */
-function SuggestInput({
-  kind,
-  id,
-  defaultValue,
-  hintId,
-  zip,
-  year,
-  hrefFor,
-  afterAdd,
-  unavailableText,
-}: {
-  kind: Kind;
-  id: string;
-  defaultValue: string;
-  hintId: string;
-  zip: string;
-  year: number | undefined;
-  hrefFor: (option: Selection) => string;
-  afterAdd: (option: Selection) => { focus: string[]; announce: string };
-  unavailableText: string;
-}) {
-  const { t } = useWords();
-  const navigate = useNavigate();
-  const listId = useId();
-  const [enhanced, setEnhanced] = useState(false);
-  const [options, setOptions] = useState<PickerOption[]>([]);
-  const [open, setOpen] = useState(false);
-  const [active, setActive] = useState(-1);
-  const [status, setStatus] = useState("");
-  const requests = useRef(new LatestRequest<SuggestionAnswer>());
-  const fetchSuggestions = useRef(suggestionFetcher(kind, zip, year));
-
-  useEffect(() => {
-    setEnhanced(true);
-    const current = requests.current;
-    return () => current.cancel();
-  }, []);
-
-  const close = () => {
-    setOpen(false);
-    setActive(-1);
-  };
-
-  const onInput = (value: string) => {
-    const query = value.trim();
-    if (query.length < 3) {
-      requests.current.cancel();
-      setOptions([]);
-      close();
-      setStatus(query.length > 0 ? t("picker.typeMore") : "");
-      return;
-    }
-    requests.current.run(
-      (signal) => fetchSuggestions.current(query, signal),
-      (answer) => {
-        setActive(-1);
-        if (answer.unavailable) {
-          setOptions([]);
-          setOpen(false);
-          setStatus(unavailableText);
-          return;
-        }
-        setOptions(answer.options);
-        setOpen(answer.options.length > 0);
-        const n = answer.options.length;
-        setStatus(
-          n === 0
-            ? t(`picker.${kind}.noSuggestions`, { query })
-            : `${t("picker.suggestions", { count: n })}${answer.partial ? ` ${t("picker.someMissing")}` : ""}`,
-        );
-      },
-      () => {
-        setOptions([]);
-        close();
-        setStatus(t("picker.loadFailed"));
-      },
-    );
-  };
-
-  const choose = (option: PickerOption) => {
-    requests.current.cancel();
-    close();
-    setStatus(t("picker.added", { name: option.name }));
-    navigate(hrefFor(option), { state: afterAdd(option), preventScrollReset: true });
-  };
-
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (!enhanced) return;
-    if (event.key === "ArrowDown" && options.length > 0) {
-      event.preventDefault();
-      setOpen(true);
-      setActive((a) => (a + 1) % options.length);
-    } else if (event.key === "ArrowUp" && options.length > 0) {
-      event.preventDefault();
-      setOpen(true);
-      setActive((a) => (a <= 0 ? options.length - 1 : a - 1));
-    } else if (event.key === "Enter" && open && active >= 0 && options[active]) {
-      event.preventDefault();
-      choose(options[active]);
-    } else if (event.key === "Escape" && open) {
-      event.preventDefault();
-      close();
-    }
-  };
-
-  const optionId = (i: number) => `${listId}-option-${i}`;
-  return (
-    <div className="suggest">
-      <input
-        id={id}
-        name={id}
-        type="text"
-        autoComplete="off"
-        spellCheck={false}
-        maxLength={100}
-        defaultValue={defaultValue}
-        aria-describedby={`${hintId} ${id}-status`}
-        onChange={(e) => onInput(e.currentTarget.value)}
-        onKeyDown={onKeyDown}
-        onBlur={() => setTimeout(close, 150)}
-        {...(enhanced
-          ? {
-              role: "combobox",
-              "aria-autocomplete": "list" as const,
-              "aria-expanded": open,
-              "aria-controls": listId,
-              "aria-activedescendant": open && active >= 0 ? optionId(active) : undefined,
-            }
-          : {})}
-      />
-      {enhanced ? (
-        <ul
-          id={listId}
-          role="listbox"
-          aria-label={t("picker.suggestionsLabel")}
-          className="suggest-list"
-          hidden={!open}
-        >
-          {options.map((o, i) => (
-            <li
-              key={o.code}
-              id={optionId(i)}
-              role="option"
-              aria-selected={i === active}
-              className={i === active ? "active" : undefined}
-              onMouseDown={(e) => e.preventDefault()}
-              onClick={() => choose(o)}
-            >
-              <span className="suggest-name">{o.name}</span>
-              {detailLine(o, t) ? <span className="suggest-detail">{detailLine(o, t)}</span> : null}
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      <p className="hint live" id={`${id}-status`} role="status" aria-live="polite">
-        {status}
-      </p>
-    </div>
   );
 }
