@@ -106,6 +106,20 @@ export interface ApplicablePercentageTable {
 
 /** The applicable-percentage table for a coverage year (a `sameAs` year answers its base's table), or MissingParameterError. */
 export function applicablePercentageTable(coverageYear: number): ApplicablePercentageTable {
+  // Read for every credit test and income line of every household: made once per year, frozen and
+  // shared (the file never changes after load; a year it lacks throws again every time).
+  const known = percentageTables.get(coverageYear);
+  if (known) return known;
+  const made = makeApplicablePercentageTable(coverageYear);
+  for (const band of made.bands) Object.freeze(band);
+  Object.freeze(made.bands);
+  percentageTables.set(coverageYear, Object.freeze(made));
+  return made;
+}
+
+const percentageTables = new Map<number, ApplicablePercentageTable>();
+
+function makeApplicablePercentageTable(coverageYear: number): ApplicablePercentageTable {
   const { value: table, reference } = parameterEntry("applicablePercentage", coverageYear);
   const cliffAbove400 = table.cliffAbove400;
   // A year without the cliff has no upper limit whatever the table says.

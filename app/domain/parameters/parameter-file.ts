@@ -213,18 +213,30 @@ function keyFor(name: BlockName, keys: readonly string[], at: number | string | 
  */
 export function parameterEntry<N extends BlockName>(name: N, at?: number | string): ParameterEntry<N> {
   // Pricing asks the same few blocks for the same year for every plan of a list: each answer is
-  // worked out once (a look-up that fails throws again every time: nothing is kept for it).
-  const cacheKey = `${name}\0${typeof at}\0${at}`;
-  const known = entries.get(cacheKey);
+  // worked out once (a look-up that fails throws again every time: nothing is kept for it). Kept by
+  // block, then by `at` itself (2027 and "2027" are two keys, as they were two strings before), with
+  // no key string made per look-up: a household's estimate makes a few hundred of them.
+  let byAt = entries.get(name);
+  const known = byAt?.get(at);
   if (known) return known as ParameterEntry<N>;
   const entry = lookUpEntry(name, at);
-  if (entries.size >= ENTRIES_KEPT) entries.clear();
-  entries.set(cacheKey, entry);
+  if (entriesKept >= ENTRIES_KEPT) {
+    entries.clear();
+    entriesKept = 0;
+    byAt = undefined;
+  }
+  if (!byAt) {
+    byAt = new Map();
+    entries.set(name, byAt);
+  }
+  byAt.set(at, entry);
+  entriesKept++;
   return entry;
 }
 
-/** Entries already looked up, by block, type of `at` and `at`; read-only (the file is frozen, so is each entry). */
-const entries = new Map<string, ParameterEntry<BlockName>>();
+/** Entries already looked up, by block and `at`; read-only (the file is frozen, so is each entry). */
+const entries = new Map<BlockName, Map<number | string | undefined, ParameterEntry<BlockName>>>();
+let entriesKept = 0;
 /** Dates asked can be any day: the kept entries are forgotten past this many. */
 const ENTRIES_KEPT = 2_000;
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parameterEntry } from "../../../../app/domain/parameters/parameter-file";
 import {
   MissingParameterError,
   ageCurveFactor,
@@ -172,5 +173,23 @@ describe("CSR, Medicaid, Essential Plan, curves and tiers", () => {
   it("reads the federal out-of-pocket limits", () => {
     expect(federalOutOfPocketLimits(2027)).toEqual({ selfOnly: 12_000, family: 24_000 });
     expect(() => federalOutOfPocketLimits(2024)).toThrow(MissingParameterError);
+  });
+});
+
+describe("look-ups kept once made (issue 29)", () => {
+  it("answers a year's applicable-percentage table as one frozen object, the same values every time", () => {
+    const first = applicablePercentageTable(2027);
+    expect(applicablePercentageTable(2027)).toBe(first);
+    expect(Object.isFrozen(first) && Object.isFrozen(first.bands) && Object.isFrozen(first.bands[0])).toBe(true);
+    expect(first.coverageYear).toBe(2027);
+    expect(applicablePercentageTable(2025).coverageYear).toBe(2025);
+    expect(applicablePercentageTable(2025).bands).toEqual(applicablePercentageTable(2024).bands);
+  });
+
+  it("keeps a year asked as a number apart from the same year asked as text, and a failed look-up throws every time", () => {
+    expect(parameterEntry("povertyGuidelines", 2026)).toBe(parameterEntry("povertyGuidelines", 2026));
+    expect(parameterEntry("povertyGuidelines", "2026")).toEqual(parameterEntry("povertyGuidelines", 2026));
+    expect(() => applicablePercentageTable(2023)).toThrow(MissingParameterError);
+    expect(() => applicablePercentageTable(2023)).toThrow(MissingParameterError);
   });
 });
