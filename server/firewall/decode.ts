@@ -139,11 +139,11 @@ const ODD_SPACE = /[\v\f\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/g;
 const UNICODE_BREAK = /[\u0085\u2028\u2029]/g;
 // Quotes, backslashes and cmd.exe's caret inside a word, which a shell drops: c''at, w"h"oami, c\at, w^ho^ami.
 const SHELL_QUOTES = /([a-z])(?:''|""|['"\\^])(?=[a-z])/gi;
-// Expansions a shell makes empty inside a word: who$()ami, w$@hoami, wh${x}oami, wh$1oami.
-const SHELL_NOOPS = /([a-z])(?:\$\(\)|\$@|\$\*|\$\{\w{0,8}\}|\$\d)(?=[a-z])/gi;
+// Expansions a shell makes empty inside a word: who$()ami, who``ami, w$@hoami, wh${x}oami, wh$1oami.
+const SHELL_NOOPS = /([a-z])(?:\$\(\)|\x60\x60|\$@|\$\*|\$\{\w{0,8}\}|\$\d)(?=[a-z])/gi;
 const ESCAPES = /[%&\\]|0x/;
 // Which values need a view at all: escapes, odd characters, and URL-like text (internal hosts, ssrf.ts).
-const NEEDS_VIEW = /[%&\\\v\f\u0080-\uffff'"$^+]|\/\/|0x/;
+const NEEDS_VIEW = /[%&\\\v\f\u0080-\uffff'"$^+\x60]|\/\/|0x/;
 // A character whose low byte is CR or LF (U+010D, U+560A): HTTP stacks that keep only the low
 // byte of each character have turned them into a line break in a header (the "嘊嘍" trick).
 const LOW_BYTE_BREAK = /[\u0100-\uffff]/g;

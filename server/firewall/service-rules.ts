@@ -79,7 +79,7 @@ const OPEN = String.raw`(?:[({][ \t]*)?`;
 const PREFIX = String.raw`(?:(?:exec|eval|nohup|sudo|doas|command|builtin|env|xargs|busybox|timeout[ \t]+-?\d+[smhd]?)[ \t]+)*`;
 // Commands that need no argument to do harm, after a separator actually typed.
 const BARE =
-  String.raw`(?:id|whoami|uname|ifconfig|ipconfig|printenv|env|hostname|netstat|ls|pwd|set|dir|systeminfo|ver|reboot|halt|poweroff|` +
+  String.raw`(?:id|whoami|uname|ifconfig|ipconfig|printenv|env|hostname|netstat|ls|pwd|set|dir|systeminfo|ver|uptime|reboot|halt|poweroff|` +
   String.raw`shutdown(?:[ \t]+-[a-zA-Z]+)*(?:[ \t]+now)?|init[ \t]+[06]|su(?:[ \t]+-)?(?:[ \t]+root)?|(?:killall|pkill)(?:[ \t]+-\w+)*[ \t]+[\w.-]+)`;
 
 function rule(
@@ -259,7 +259,9 @@ export const SERVICE_RULES: WafRule[] = [
     "svc-crlf-001",
     "http_protocol_violation",
     "A line break, then an HTTP header, request line or status line",
-    String.raw`[\r\n][\t ]*[\r\n]+[\t ]*(?:<|http/)|[\r\n][\t ]*(?:[a-z][a-z0-9-]{1,40}[\t ]*:|(?:get|post|put|head|delete|options|patch|connect|trace)[\t ]+\S+[\t ]+http/|http/\d(?:\.\d)?[\t ]+\d{3}\b|(?:rcpt[\t ]+to|mail[\t ]+from)[\t ]*:|(?:helo|ehlo|vrfy|expn)[\t ]+\S|(?:data|quit|rset)[\t ]*(?:[\r\n]|$))`,
+    String.raw`[\r\n][\t ]*[\r\n]+[\t ]*(?:<|http/)|[\r\n][\t ]*(?:[a-z][a-z0-9-]{1,40}[\t ]*:|(?:get|post|put|head|delete|options|patch|connect|trace)[\t ]+\S+[\t ]+http/|http/\d(?:\.\d)?[\t ]+\d{3}\b|(?:rcpt[\t ]+to|mail[\t ]+from)[\t ]*:|(?:helo|ehlo|vrfy|expn|auth)[\t ]+\S|(?:data|quit|rset|stat|list|noop)[\t ]*(?:[\r\n]|$)|` +
+      String.raw`(?:user|pass|retr|dele|uidl|top|apop)[\t ]+\S|` +
+      String.raw`[a-z0-9]{1,10}[\t ]+(?:login|select|examine|fetch|store|copy|create|delete|rename|list|lsub|status|append|search|capability|logout|authenticate|starttls|uid|idle|noop|subscribe)\b)`,
   ),
   rule(
     "svc-cmdi-005",
@@ -303,6 +305,13 @@ export const SERVICE_RULES: WafRule[] = [
       String.raw`${SEP_NOT_START}[ \t]*${OPEN}[a-z][\w.-]{0,24}(?:[ \t]+[^\s;|&<>]{1,40}){0,3}[ \t]*\d?>{1,2}[ \t]*(?:/|~/|&\d\b)|` +
       String.raw`^[ \t]*(?:${COMMANDS})(?:[ \t]+[^\s;|&<>]{1,40}){0,3}[ \t]*\d?>{1,2}[ \t]*(?:/|~/|&\d\b)|` +
       String.raw`^[ \t]*(?:${PROGRAMS}|${BARE})[ \t]*[;|\x60]|` +
+      String.raw`^[ \t]*(?:'(?:${PROGRAMS}|id|ls|pwd)'|"(?:${PROGRAMS}|id|ls|pwd)")[ \t]*$|^[ \t]*(?:${PROGRAMS})[ \t]+#|` +
+      String.raw`(?:^|[;|&\x60\r\n])[ \t]*start[ \t]+(?:/[a-z]+[ \t]+)*(?:calc|cmd|powershell|pwsh|notepad|mspaint|explorer|wscript|cscript|mshta)\b|` +
+      String.raw`^[ \t]*\([ \t]*(?:${PROGRAMS}|id|ls|pwd)(?:[ \t]+[^()]{1,60})?[ \t]*\)|[;|&\x60\r\n][ \t]*\$[A-Za-z_]\w*['"][a-z]|` +
+      String.raw`^[ \t]*(?:ps|df|du|free|who|w|last|lastlog|top|htop|mount|uptime|lsblk|lspci|arp|route|ss|su|id|uname|hostname|netstat|history|env|set|dmesg|pstree|vmstat|iostat|tree)[ \t]+(?:-{1,2}[a-zA-Z]{1,4}(?:[ \t]|$)|-$|(?:aux|axu|-?ef)\b|/[a-z](?:[ \t]|$))|` +
+      String.raw`^[ \t]*(?:ip[ \t]+(?:a|addr|address|r|route|link|neigh)|find[ \t]+[./~]\S*[ \t]+-[a-z]{2,})\b|` +
+      String.raw`^[ \t]*(?:cat|tac|head|tail|less|more|nl|strings|xxd|base64|rm|touch|chmod|cp|mv)[ \t]+${FILE_ARG}|` +
+      String.raw`^[ \t]*(?:${COMMANDS}|history|ps|df)\b[^|;&\r\n]{0,40}\|[ \t]*(?:${COMMANDS})\b|` +
       String.raw`(?:^|[ \t])(?:Get|Set|New|Remove|Invoke|Start|Stop|Test|Write|Read|Import|Export|ConvertTo|ConvertFrom|Register|Copy|Move|Clear|Format|Out)-[A-Z][A-Za-z]{2,30}[ \t]+(?:-[A-Z][A-Za-z]+|[a-zA-Z]:\\|\$[A-Za-z]|['"]?https?://)|` +
       String.raw`(?:^|[\s;|&])[\w-]{1,30}\.exe[ \t]+[-/][a-zA-Z]`,
     { caseSensitive: true },
@@ -314,9 +323,10 @@ export const SERVICE_RULES: WafRule[] = [
     "svc-cmdi-008",
     "command_injection",
     "Windows variables, PowerShell cmdlets and .NET calls, programs and /switches after a separator",
-    String.raw`%[a-z][\w]{2,20}(?::~-?\d+(?:,-?\d+)?)?%(?:[\\/\s&|;]|$)|\$env:[a-z_]\w*|\[[a-z][\w.]{2,60}\]::[a-z]\w*|` +
+    String.raw`%[a-z][\w]{2,20}(?::~-?\d+(?:,-?\d+)?)?%(?:[\\/\s&|;]|$)|%(?:cd|date|time|random|errorlevel|cmdcmdline)%|\$env:[a-z_]\w*|(?:^|[ \t])(?:env|hklm|hkcu|hkcr|cert|variable|function|wsman):(?:\\|$)|\[[a-z][\w.]{2,60}\]::[a-z]\w*|` +
       String.raw`${SEP_NOT_START}[ \t]*${OPEN}(?:get|set|new|remove|invoke|start|stop|test|write|read|import|export|convertto|convertfrom|register|copy|move|clear|format|out)-[a-z]{4,30}(?:[ \t]|$|\))|` +
       String.raw`${SEP_NOT_START}[ \t]*${OPEN}(?:[a-z]:)?(?:[\w.-]{0,40}[\\/])*[a-z][\w-]{0,30}\.(?:exe|bat|ps1|vbs|hta|sh)\b|${SEP_NOT_START}[^;|&\r\n]{0,80}?\.(?:exe|bat|ps1|vbs|hta|msi|scr)\b|>[ \t]*[a-z]:\\|` +
+      String.raw`${SEP_NOT_START}[ \t]*${OPEN}(?:dir|ver|hostname|cls|vol)(?:\.exe)?[ \t]*(?:$|[;|&)])|` +
       String.raw`${SEP}[ \t]*${OPEN}${WINDOWS_PROGRAMS}(?:[ \t]+\S|[ \t]*(?:$|[;|&)]))|` +
       String.raw`${SEP}[ \t]*${OPEN}(?:dir|type|del|erase|copy|xcopy|robocopy|move|cd|chdir|more|rd|rmdir|md|mkdir|tree|attrib|icacls|findstr)(?:\.exe)?(?:[ \t]+[^\s;|&]{1,40}){0,3}?[ \t]+[a-z]:(?:[\\/]|$)|` +
       String.raw`${SEP_NOT_START}[ \t]*${OPEN}(?:schtasks|tasklist|taskkill|del|erase|rd|rmdir|copy|xcopy|robocopy|move|ren|type|attrib|icacls|cacls|takeown|netsh|sc|reg|wmic|vssadmin|bcdedit|shutdown|format|findstr|where|whoami|systeminfo|ipconfig|tracert|arp|route|start|runas|at|certutil|bitsadmin|cmd|cscript|wscript|mshta|rundll32|regsvr32|msiexec|forfiles|expand|esentutl|diskpart|fsutil|qwinsta|quser|klist|nltest|dsquery|setx|timeout|ping|dir|net|find|sort|more|tree)(?:\.exe)?(?:[ \t]+[^\s;|&/]{1,40}){0,3}[ \t]+/[a-z?]{1,12}(?:[ \t:]|$)`,
@@ -330,7 +340,7 @@ export const SERVICE_RULES: WafRule[] = [
     "command_injection",
     "Shell and batch control structures, function bodies, package managers with a subcommand",
     String.raw`\bfor[ \t]+[A-Za-z_]\w*[ \t]+in[ \t]+[^;\r\n]{1,80};[ \t]*do\b|\b(?:while|until)[ \t]+(?::|true|false|\[|\(\(|read\b)[^;\r\n]{0,80};[ \t]*do\b|\bdo\b[^;\r\n]{1,80};[ \t]*done\b|\bif[ \t]+!?[ \t]*\[\[?[ \t]+(?:-[a-zA-Z][ \t]|\$)|\[\[?[ \t]+-[a-zA-Z][ \t]+\S+[ \t]+\]|\bthen[ \t]+[^;]{1,80};[ \t]*fi\b|` +
-      String.raw`\bfor[ \t]+/[fdrlFDRL]\b|\bfor[ \t]+%%?[a-zA-Z][ \t]+in[ \t]*\(|\bif[ \t]+(?:not[ \t]+)?exist[ \t]|%0[ \t]*\|[ \t]*%0|` +
+      String.raw`\bfor[ \t]+/[fdrlFDRL]\b|\bfor[ \t]+%%?[a-zA-Z][ \t]+in[ \t]*\(|\bif[ \t]+(?:not[ \t]+)?(?:exist|defined|errorlevel)[ \t]|(?:^|[^\w.-])/?(?:usr/(?:local/)?)?s?bin/(?:ba|z|da|k|c|tc)?sh\b|[;|&]/?(?:usr/(?:local/)?)?s?bin/[a-z]|%0[ \t]*\|[ \t]*%0|` +
       String.raw`\(\)[ \t]*\{[^}]{0,40}\}[ \t]*;|[\w:.]{1,20}\(\)[ \t]*\{[ \t]*[\w:.]{1,20}[ \t]*\|[ \t]*[\w:.]{1,20}[ \t]*&[ \t]*\}|\bfunction[ \t]+\w+[ \t]*(?:\(\))?[ \t]*\{[^}]{0,80};[ \t]*\}|` +
       String.raw`${SEP}[ \t]*(?:docker|podman|kubectl|helm|git|npm|npx|yarn|pip3?|gem|cargo|yum|dnf|apk|apt|apt-get|brew|systemctl|service)[ \t]+(?:run|exec|clone|pull|push|install|add|get|apply|build|remote|fetch|init|config|start|stop|restart|enable|disable|cp|create|delete)[ \t]+\S`,
     { caseSensitive: true },
