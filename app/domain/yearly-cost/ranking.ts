@@ -45,6 +45,7 @@ export interface Ranking {
 
 export interface RankingContext {
   count: number;
+  /** The cheapest plan and the next, in the list's order of cost (typical, bad year, id): what the reasons read. */
   byTypical: RankFacts[];
   lowestBadYear: RankFacts | null;
   cheapestCsrSilver: RankFacts | null;
@@ -56,20 +57,40 @@ const cents = (x: number) => Math.round(x * 100) / 100;
 const byCost = (a: RankFacts, b: RankFacts) =>
   a.typical - b.typical || a.badYear - b.badYear || a.id.localeCompare(b.id);
 
-/** The whole list's comparisons, made once; `rankingOf` then reads them for each plan shown. */
+/** Whether `p` comes before `than` in the order of cost (no `than`: yes). */
+const before = (p: RankFacts, than: RankFacts | null | undefined) => !than || byCost(p, than) < 0;
+
+/**
+ * The whole list's comparisons, made once; `rankingOf` then reads them for each plan shown. Each is
+ * the first plan of the list in the order of cost (typical, bad year, id) that qualifies, found in
+ * one pass without putting the whole list (a county's ~500 plans) in order.
+ */
 export function rankingContext(plans: readonly RankFacts[]): RankingContext {
-  const byTypical = [...plans].sort(byCost);
+  let first: RankFacts | null = null;
+  let second: RankFacts | null = null;
   let lowestBadYear: RankFacts | null = null;
   let cheapestCsrSilver: RankFacts | null = null;
   const cheapestCovering = new Map<string, RankFacts>();
   const cheapestInNetwork = new Map<string, RankFacts>();
-  for (const p of byTypical) {
-    if (!lowestBadYear || p.badYear < lowestBadYear.badYear) lowestBadYear = p;
-    if (p.csr && !cheapestCsrSilver) cheapestCsrSilver = p;
-    for (const d of p.drugs) if (d.covered === true && !cheapestCovering.has(d.rxcui)) cheapestCovering.set(d.rxcui, p);
+  for (const p of plans) {
+    if (before(p, first)) {
+      second = first;
+      first = p;
+    } else if (before(p, second)) second = p;
+    // The lowest bad year; of equal ones, the first in the order of cost.
+    if (
+      !lowestBadYear ||
+      p.badYear < lowestBadYear.badYear ||
+      (p.badYear === lowestBadYear.badYear && before(p, lowestBadYear))
+    )
+      lowestBadYear = p;
+    if (p.csr && before(p, cheapestCsrSilver)) cheapestCsrSilver = p;
+    for (const d of p.drugs)
+      if (d.covered === true && before(p, cheapestCovering.get(d.rxcui))) cheapestCovering.set(d.rxcui, p);
     for (const d of p.doctors)
-      if (d.inNetwork === true && !cheapestInNetwork.has(d.npi)) cheapestInNetwork.set(d.npi, p);
+      if (d.inNetwork === true && before(p, cheapestInNetwork.get(d.npi))) cheapestInNetwork.set(d.npi, p);
   }
+  const byTypical = first ? (second ? [first, second] : [first]) : [];
   return { count: plans.length, byTypical, lowestBadYear, cheapestCsrSilver, cheapestCovering, cheapestInNetwork };
 }
 

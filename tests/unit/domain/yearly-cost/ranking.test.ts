@@ -63,3 +63,51 @@ describe("ranking reasons (decision 333)", () => {
     expect(rankingOf(rankingContext([a]), a, 1).reasons[0]).toEqual({ code: "only_plan", values: {} });
   });
 });
+
+describe("rankingContext without sorting the list (issue 29)", () => {
+  /** The context as it was made before: the whole list sorted by cost, then read in that order. */
+  function sortedContext(plans: RankFacts[]) {
+    const byCost = (a: RankFacts, b: RankFacts) =>
+      a.typical - b.typical || a.badYear - b.badYear || a.id.localeCompare(b.id);
+    const byTypical = [...plans].sort(byCost);
+    let lowestBadYear: RankFacts | null = null;
+    let cheapestCsrSilver: RankFacts | null = null;
+    const cheapestCovering = new Map<string, RankFacts>();
+    const cheapestInNetwork = new Map<string, RankFacts>();
+    for (const p of byTypical) {
+      if (!lowestBadYear || p.badYear < lowestBadYear.badYear) lowestBadYear = p;
+      if (p.csr && !cheapestCsrSilver) cheapestCsrSilver = p;
+      for (const d of p.drugs)
+        if (d.covered === true && !cheapestCovering.has(d.rxcui)) cheapestCovering.set(d.rxcui, p);
+      for (const d of p.doctors)
+        if (d.inNetwork === true && !cheapestInNetwork.has(d.npi)) cheapestInNetwork.set(d.npi, p);
+    }
+    return { byTypical: byTypical.slice(0, 2), lowestBadYear, cheapestCsrSilver, cheapestCovering, cheapestInNetwork };
+  }
+
+  it("finds the same plans as sorting the whole list, ties included, on 300 random lists", () => {
+    let seed = 7;
+    const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    for (let round = 0; round < 300; round++) {
+      const plans: RankFacts[] = Array.from({ length: 1 + random(40) }, (_, i) => ({
+        id: `P${random(1000)}-${i}`,
+        name: `Plan ${i}`,
+        metalLevel: ["Bronze", "Silver", "Gold"][random(3)],
+        csr: random(4) === 0,
+        // Few distinct amounts, so that ties are common.
+        typical: 1000 + 100 * random(5),
+        badYear: 5000 + 100 * random(4),
+        drugs: [{ rxcui: "1", covered: random(2) === 0 }],
+        doctors: [{ npi: "9", inNetwork: random(3) === 0 ? null : random(2) === 0 }],
+      }));
+      const ctx = rankingContext(plans);
+      const want = sortedContext(plans);
+      expect(ctx.byTypical).toEqual(want.byTypical);
+      expect(ctx.lowestBadYear).toBe(want.lowestBadYear);
+      expect(ctx.cheapestCsrSilver).toBe(want.cheapestCsrSilver);
+      expect(ctx.cheapestCovering).toEqual(want.cheapestCovering);
+      expect(ctx.cheapestInNetwork).toEqual(want.cheapestInNetwork);
+      expect(ctx.count).toBe(plans.length);
+    }
+  });
+});
