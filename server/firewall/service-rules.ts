@@ -317,7 +317,7 @@ const RULES: WafRule[] = [
     String.raw`^[ \t]*(?:${COMMANDS})(?:[ \t]+[^\s;|&<>]+){0,3}[ \t]*\d?>{1,2}[ \t]*(?:/|~/|&\d\b)|` +
       String.raw`^[ \t]*(?:${PROGRAMS}|${BARE})[ \t]*[;|\x60]|` +
       String.raw`^[ \t]*(?:'(?:${PROGRAMS}|id|ls|pwd)'|"(?:${PROGRAMS}|id|ls|pwd)")[ \t]*$|^[ \t]*(?:${PROGRAMS})[ \t]+#|` +
-      String.raw`^[ \t]*\([ \t]*(?:${PROGRAMS}|id|ls|pwd)(?:[ \t]+[^()]+)?[ \t]*\)|` +
+      String.raw`^[ \t]*\([ \t]*(?:(?:${PROGRAMS})(?:[ \t]+[^()]+)?|id|ls|pwd)[ \t]*\)|` +
       String.raw`^[ \t]*(?:ps|df|du|free|who|w|last|lastlog|top|htop|mount|uptime|lsblk|lspci|arp|route|ss|su|id|uname|hostname|netstat|history|env|set|dmesg|pstree|vmstat|iostat|tree)[ \t]+(?:-{1,2}[a-zA-Z]{1,4}(?:[ \t]|$)|-$|(?:aux|axu|-?ef)\b|/[a-z](?:[ \t]|$))|` +
       String.raw`^[ \t]*(?:ip[ \t]+(?:a|addr|address|r|route|link|neigh)|find[ \t]+[./~]\S*[ \t]+-[a-z]{2,})\b|` +
       String.raw`^[ \t]*(?:cat|tac|head|tail|less|more|nl|strings|xxd|base64|rm|touch|chmod|cp|mv)[ \t]+${FILE_ARG}|` +

@@ -1,6 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { FirewallEngine } from "../../../server/firewall/engine";
-import { ALL_FAMILIES, attackCorpus, benignCorpus, headerCorpus, type Family } from "../../fixtures/firewall/corpus";
+import {
+  ALL_FAMILIES,
+  attackCorpus,
+  benignCorpus,
+  EARLIER_ATTACK_FILES,
+  headerCorpus,
+  type Family,
+} from "../../fixtures/firewall/corpus";
 import {
   FREE_TEXT_LOCATIONS,
   LOCATIONS,
@@ -26,22 +33,34 @@ import { heldOutOf } from "../../fixtures/firewall/split";
 const STRUCTURED_FLOORS: Record<Family, number> = {
   sqli: 0.95,
   xss: 0.95,
-  cmdi: 0.9,
-  traversal: 0.95,
+  // 95.2-95.5 % on 2026-11-27 09:14 UTC (docs/decisions/410); 96.7 % traversal, 100 % CRLF.
+  cmdi: 0.945,
+  traversal: 0.96,
   ssrf: 0.95,
   nosql: 0.95,
-  crlf: 0.93,
+  crlf: 0.98,
 };
+/**
+ * The held-out part of the lists that existed before issue-30-shell.json (written while the
+ * command and CRLF rules were changed): 95.5-96.1 % of command injection, 100 % of CRLF.
+ */
+const EARLIER_FLOORS: Partial<Record<Family, number>> = { cmdi: 0.95, crlf: 0.98 };
 /** Held-out floors in the forms' free-text fields (notes, names, addresses). */
 const FREE_TEXT_FLOORS: Partial<Record<Family, number>> = { sqli: 0.94, xss: 0.95 };
 
 let engine: FirewallEngine;
 let m: Measurement;
+let earlier: Measurement;
 
 beforeAll(async () => {
   engine = new FirewallEngine(undefined, 1_000_000, false);
   m = await measure(engine, { split: "held-out", families: ALL_FAMILIES });
-}, 60_000);
+  earlier = await measure(engine, {
+    attacks: attackCorpus("held-out", EARLIER_ATTACK_FILES),
+    families: ["cmdi", "crlf"],
+    benign: false,
+  });
+}, 120_000);
 
 const rate = ([blocked, tested]: [number, number]) => (tested === 0 ? 0 : blocked / tested);
 
@@ -73,6 +92,14 @@ describe("held-out attacks", () => {
         const got = m.detection[family][location];
         expect(got[1]).toBeGreaterThanOrEqual(8);
         expect(rate(got), `${got[0]}/${got[1]}`).toBeGreaterThanOrEqual(STRUCTURED_FLOORS[family]);
+      });
+
+  for (const [family, floor] of Object.entries(EARLIER_FLOORS) as Array<[Family, number]>)
+    for (const location of LOCATIONS)
+      it(`blocks at least ${floor * 100} % of the earlier lists' held-out ${family} in ${location}`, () => {
+        const got = earlier.detection[family][location];
+        expect(got[1]).toBeGreaterThanOrEqual(8);
+        expect(rate(got), `${got[0]}/${got[1]}`).toBeGreaterThanOrEqual(floor);
       });
 
   for (const [family, floor] of Object.entries(FREE_TEXT_FLOORS) as Array<[Family, number]>)
@@ -115,6 +142,99 @@ describe("held-out benign strings", () => {
   it("passes the held-out benign headers", () => {
     for (const [name, value] of headerCorpus("held-out").benign)
       expect(engine.inspect({ url: "/", headers: { [name.toLowerCase()]: value } }).blocked, name).toBe(false);
+  });
+
+  it("passes ordinary inputs in every structured place: searches that are command words, apostrophes, '#', drugs, comparisons, URLs, emails", async () => {
+    // Issue 30 item 4: the command and CRLF rules (docs/decisions/410-414) against what visitors type.
+    const ordinary = [
+      ...["id", "ls", "env", "set", "pwd", "ver", "who", "w", "df", "free", "mount", "groups", "whois", "cd", "at now"],
+      ...[
+        "type 2 diabetes",
+        "Diabetes; type 2",
+        "Mount Sinai",
+        "mount sinai",
+        "curl cream",
+        "sleep apnea",
+        "sleep study",
+      ],
+      ...[
+        "cat scan",
+        "MRI; cat scan",
+        "find a doctor",
+        "more plans",
+        "head & neck",
+        "less than $50",
+        "echo test",
+        "Cardiology; echo",
+      ],
+      ...[
+        "O'Brien",
+        "D'Angelo",
+        "O’Neil",
+        "123 Main St #4",
+        "Apt #12B",
+        "Apt 4B; rear",
+        "Unit 3; rear entrance",
+        "#1/2",
+      ],
+      ...[
+        "Humalog Mix 75/25",
+        "Lantus; Humalog",
+        "Eliquis | Xarelto",
+        "metformin ER 500mg & 1000mg",
+        "lidocaine 5% patch",
+      ],
+      ...[
+        "5 < 6",
+        "x > 3",
+        "2 > 1",
+        "Budget <= $300 & deductible < $2k",
+        "100% covered",
+        "cost (est.) $30",
+        "$(approx) 300",
+      ],
+      ...[
+        "https://www.healthcare.gov/see-plans/",
+        "http://example.com/a?b=c&d=e",
+        "mary.smith@example.com",
+        "jo+test@gmail.com",
+      ],
+      ...[
+        "Plan A; Start-Up",
+        "Out-Of-Network",
+        "Add-On dental",
+        "Set-Aside",
+        "Ste 200 & 201",
+        "Net premium; $50",
+        "A&B; Type 1",
+      ],
+      ...[
+        "Vitamin D+Calcium",
+        "C++",
+        "for you; do it",
+        "if [ yes ]",
+        "(see note)",
+        "Plan (2027)",
+        "report.exe",
+        "setup.exe",
+      ],
+      ...[
+        "host family",
+        "Union; host",
+        "which plan",
+        "ping me",
+        "python",
+        "Ruby Smith",
+        "Java Jones",
+        "(more info)",
+        "(id card)",
+      ],
+    ];
+    for (const value of ordinary)
+      for (const location of LOCATIONS) {
+        const request = await requestWith(value, location);
+        if (request) expect(engine.inspect(request).blocked, `${value} in ${location}`).toBe(false);
+      }
   });
 
   it('passes the searches "id", "ls" and "env" in a query (issue 30), and still blocks them as commands', async () => {
