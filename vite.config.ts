@@ -7,7 +7,7 @@ import { SERVER_ONLY } from "./app/i18n/english-core";
 
 /**
  * `import words from "virtual:english/<namespace>"`: one namespace of app/i18n/locales/en.json as
- * a module of its own, so the browser gets a page's own words in that page's chunk (issue 29
+ * a module of its own (`virtual:english/<namespace>/<key>,<key>`: only those keys of it), so the browser gets a page's own words in that page's chunk (issue 29
  * item 4; app/i18n/english-core.ts). Rollup keeps a JSON file in one chunk however it is imported.
  */
 function englishNamespaces(): Plugin {
@@ -20,10 +20,17 @@ function englishNamespaces(): Plugin {
     load(id) {
       if (!id.startsWith("\0" + PREFIX)) return undefined;
       this.addWatchFile(file);
-      const namespace = id.slice(PREFIX.length + 1);
-      const words = (JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>)[namespace];
+      // virtual:english/<namespace>, or virtual:english/<namespace>/<key>,<key>: only those keys of it.
+      const [namespace, keys] = id.slice(PREFIX.length + 1).split("/") as [string, string | undefined];
+      const words = (JSON.parse(readFileSync(file, "utf8")) as Record<string, Record<string, unknown>>)[namespace];
       if (words === undefined) this.error(`en.json has no namespace "${namespace}"`);
-      return `export default ${JSON.stringify(words)};`;
+      if (!keys) return `export default ${JSON.stringify(words)};`;
+      const picked: Record<string, unknown> = {};
+      for (const key of keys.split(",")) {
+        if (!(key in words)) this.error(`en.json's ${namespace} has no key "${key}"`);
+        picked[key] = words[key];
+      }
+      return `export default ${JSON.stringify(picked)};`;
     },
   };
 }

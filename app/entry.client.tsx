@@ -15,7 +15,7 @@ async function loadPageCatalogue(): Promise<void> {
     if (!hasCatalogue("es")) addCatalogue("es", (await import("virtual:catalogue/es")).default);
     return;
   }
-  addEnglish((await import("./i18n/english-core")).english);
+  addEnglish((await import("./i18n/english-browser")).englishForBrowser);
 }
 
 void loadPageCatalogue().finally(() => {

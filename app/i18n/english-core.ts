@@ -1,7 +1,6 @@
 import type enFull from "./locales/en.json";
 import {
   banner,
-  compare,
   compareTray,
   county,
   coverage,
@@ -20,7 +19,6 @@ import {
   pager,
   picker,
   planCard,
-  planPage,
   plans,
   ranking,
   repaymentRisk,
@@ -57,6 +55,8 @@ export const LATER = [
   "benefits",
   "whatIf",
   "yearlyCost",
+  "compare",
+  "planPage",
 ] as const;
 
 /**
@@ -79,12 +79,10 @@ export const english: Omit<typeof enFull, (typeof LATER)[number]> = {
   enroll,
   stars,
   coverage,
-  planPage,
   standardized,
   eligibility,
   incomeLines,
   members,
-  compare,
   county,
   sbe,
   repaymentRisk,

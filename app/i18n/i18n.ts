@@ -40,12 +40,21 @@ export function addCatalogue(lang: Language, catalogue: Catalogue): void {
  * of the pages that show them call this at their top, so the browser loads them with that page.
  */
 export function addEnglish(part: Partial<Catalogue>): void {
-  const en = resources.en;
-  if (en && Object.entries(part).every(([ns, words]) => (en as Record<string, unknown>)[ns] === words)) return;
-  // In the browser a page's own namespaces may come before the core (route modules run before the entry).
-  resources.en = { ...en, ...part } as Catalogue;
+  const en = (resources.en ?? {}) as Record<string, unknown>;
+  if (Object.entries(part).every(([ns, words]) => en[ns] === words)) return;
+  // In the browser a page's own namespaces may come before the core (route modules run before the
+  // entry), and the core has a few keys of a page's namespace (englishOnCards): a namespace given
+  // twice keeps the keys of both.
+  const merged: Record<string, unknown> = { ...en };
+  for (const [ns, words] of Object.entries(part)) {
+    const had = en[ns];
+    merged[ns] = isWords(had) && isWords(words) ? { ...had, ...words } : words;
+  }
+  resources.en = merged as Catalogue;
   cataloguesChanged();
 }
+
+const isWords = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
 
 export function hasCatalogue(lang: Language): boolean {
   return resources[lang] !== undefined;

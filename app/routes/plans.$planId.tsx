@@ -21,6 +21,11 @@ import { listPageParam, plansHref } from "../lib/shopping-url";
 import { cardId, cardNameId } from "../components/plans/plan-card";
 import { YourYearBreakdown } from "../components/plans/your-year";
 import plansStyles from "../styles/plans.css?url";
+import planPageWords from "virtual:english/planPage";
+import { addEnglish, type Catalogue } from "../i18n/i18n";
+
+// The plan page's own words come with it (decisions 363, 406; the plan card has three of them from the core).
+addEnglish({ planPage: planPageWords } as Partial<Catalogue>);
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: plansStyles }];
 

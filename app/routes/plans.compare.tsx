@@ -27,6 +27,11 @@ import { comparePage } from "../server/pages/compare-page.server";
 import { listPageParam, planHref, plansHref, type ShoppingState } from "../lib/shopping-url";
 import { pathInLanguage } from "../lib/language-url";
 import plansStyles from "../styles/plans.css?url";
+import compareWords from "virtual:english/compare";
+import { addEnglish, type Catalogue } from "../i18n/i18n";
+
+// The comparison's own words come with it (decisions 363, 406).
+addEnglish({ compare: compareWords } as Partial<Catalogue>);
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: plansStyles }];
 

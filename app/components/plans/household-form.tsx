@@ -5,6 +5,11 @@ import { MAX_PEOPLE, pregnancyAsked, pregnancyValue } from "../../lib/shopping-u
 import { StateFields } from "./state-fields";
 import { useWords, type Words } from "./format";
 import { pathInLanguage } from "../../lib/language-url";
+import compareWords from "virtual:english/compare";
+import { addEnglish, type Catalogue } from "../../i18n/i18n";
+
+// "No" of its yes/no questions is the comparison's word (compare.no): loaded with the form (decision 406).
+addEnglish({ compare: compareWords } as Partial<Catalogue>);
 
 const FIELDS = ["income", "size", "year", "place", "form"];
 

@@ -4,9 +4,10 @@ import { EnrollLinks, type EnrollLinkView } from "./enroll-links";
 import { metalWords, money, moneyOr, peopleWords, useWords, type Words } from "./format";
 import { peopleList } from "./household-summary";
 import summaryWords from "virtual:english/summary";
+import planPageWords from "virtual:english/planPage";
 import { addEnglish, type Catalogue } from "../../i18n/i18n";
 
-addEnglish({ summary: summaryWords } as Partial<Catalogue>);
+addEnglish({ summary: summaryWords, planPage: planPageWords } as Partial<Catalogue>);
 
 /** What the take-away summary shows (the page model's fields it reads). */
 export interface PlanSummaryView {

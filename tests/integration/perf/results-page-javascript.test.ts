@@ -43,11 +43,11 @@ function readManifest(): { url: string; manifest: Manifest } {
   return { url: `/assets/${newest}`, manifest: JSON.parse(json) as Manifest };
 }
 
-/** The catalogue chunk the entry imports for a language: the English core or virtual:catalogue/<lang>. */
+/** The catalogue chunk the entry imports for a language: English (english-browser.ts) or virtual:catalogue/<lang>. */
 function catalogueChunk(manifest: Manifest, lang: "en" | "es"): string {
   const entry = readFileSync(path.join(CLIENT, manifest.entry.module), "utf8");
   const chunks = [...entry.matchAll(/import\("\.\/([\w.-]+\.js)"\)/g)].map((m) => m[1]!);
-  const name = chunks.find((c) => (lang === "en" ? c.startsWith("english-core-") : c.startsWith(`${lang}-`)));
+  const name = chunks.find((c) => (lang === "en" ? c.startsWith("english-browser-") : c.startsWith(`${lang}-`)));
   if (!name) throw new Error(`the entry imports no ${lang} catalogue (it imports ${chunks.join(", ")})`);
   return `/assets/${name}`;
 }
