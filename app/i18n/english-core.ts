@@ -2,7 +2,6 @@ import type enFull from "./locales/en.json";
 import {
   banner,
   compareTray,
-  county,
   coverage,
   drugsDoctors,
   eligibility,
@@ -10,7 +9,6 @@ import {
   error,
   filters,
   agentsEnglishOnly,
-  householdForm,
   householdSummary,
   incomeLines,
   members,
@@ -23,7 +21,6 @@ import {
   ranking,
   repaymentRisk,
   results,
-  sbe,
   site,
   standardized,
   stars,
@@ -57,6 +54,9 @@ export const LATER = [
   "yearlyCost",
   "compare",
   "planPage",
+  "householdForm",
+  "county",
+  "sbe",
 ] as const;
 
 /**
@@ -83,11 +83,8 @@ export const english: Omit<typeof enFull, (typeof LATER)[number]> = {
   eligibility,
   incomeLines,
   members,
-  county,
-  sbe,
   repaymentRisk,
   results,
-  householdForm,
   householdSummary,
   filters,
   picker,

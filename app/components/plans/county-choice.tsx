@@ -4,6 +4,11 @@ import type { ShoppingState } from "../../lib/shopping-url";
 import { StateFields } from "./state-fields";
 import { useWords, type Words } from "./format";
 import { pathInLanguage } from "../../lib/language-url";
+import countyWords from "virtual:english/county";
+import { addEnglish, type Catalogue } from "../../i18n/i18n";
+
+// Its words come with it: it loads on the county step only (decision 406).
+addEnglish({ county: countyWords } as Partial<Catalogue>);
 
 export interface CountyOptionView {
   fips: string;

@@ -6,10 +6,13 @@ import { StateFields } from "./state-fields";
 import { useWords, type Words } from "./format";
 import { pathInLanguage } from "../../lib/language-url";
 import compareWords from "virtual:english/compare";
+import countyWords from "virtual:english/county";
+import householdFormWords from "virtual:english/householdForm";
 import { addEnglish, type Catalogue } from "../../i18n/i18n";
 
-// "No" of its yes/no questions is the comparison's word (compare.no): loaded with the form (decision 406).
-addEnglish({ compare: compareWords } as Partial<Catalogue>);
+// Its words come with the form, which loads on the household step only (decision 406); "No" of
+// its yes/no questions is the comparison's word (compare.no).
+addEnglish({ householdForm: householdFormWords, county: countyWords, compare: compareWords } as Partial<Catalogue>);
 
 const FIELDS = ["income", "size", "year", "place", "form"];
 

@@ -2,6 +2,11 @@ import { Link } from "@remix-run/react";
 import { Trans } from "../../i18n/trans";
 import { pathInLanguage } from "../../lib/language-url";
 import { useWords } from "./format";
+import sbeWords from "virtual:english/sbe";
+import { addEnglish, type Catalogue } from "../../i18n/i18n";
+
+// Its words come with it: it loads on the other-marketplace step only (decision 406).
+addEnglish({ sbe: sbeWords } as Partial<Catalogue>);
 
 export interface SbeRedirectView {
   state: string;
