@@ -186,15 +186,18 @@ const NO_DOCTORS: RankFacts["doctors"] = Object.freeze([]);
 
 /** A plan's facts for the ranking when no drugs or doctors are chosen: its "your year" totals alone. */
 export function rankFactsOfTotals(
-  plan: { id: string; name: string; metal_level: string; csr_variant: string | null },
+  id: string,
+  name: string,
+  metalLevel: string,
+  csr: boolean,
   typical: number,
   badYear: number,
 ): RankFacts {
   return {
-    id: plan.id,
-    name: plan.name,
-    metalLevel: plan.metal_level,
-    csr: plan.csr_variant !== null,
+    id,
+    name,
+    metalLevel,
+    csr,
     typical,
     badYear,
     drugs: NO_DRUGS,

@@ -200,10 +200,14 @@ export function priceOffer(
       return myBadYear[k];
     },
     rankFactsAt: (k) => {
-      const plan = { id: planAt[k].id, name: planAt[k].name, metal_level: planAt[k].metalLevel, csr_variant: csrAt(k) };
-      if (myYearAtIndex[k] !== undefined || !noCare(k)) return rankFactsOf(plan, myYearAt(k));
+      const plan = planAt[k];
+      if (myYearAtIndex[k] !== undefined || !noCare(k))
+        return rankFactsOf(
+          { id: plan.id, name: plan.name, metal_level: plan.metalLevel, csr_variant: csrAt(k) },
+          myYearAt(k),
+        );
       myTotalsAt(k);
-      return rankFactsOfTotals(plan, myTypical[k], myBadYear[k]);
+      return rankFactsOfTotals(plan.id, plan.name, plan.metalLevel, csrAt(k) !== null, myTypical[k], myBadYear[k]);
     },
     idOf: (k) => planAt[k].id,
     // Called only when a filter is set: then the fields the filters read are built.
