@@ -22,13 +22,21 @@ import {
 
 const noSubscription = () => () => {};
 
-/** True while React hydrates the server's document (it reads the server snapshot then); false on the server and in the browser's own renders. */
-function useHydrating(): boolean {
+/**
+ * True on the server and while the browser hydrates the server's document (React reads the
+ * server snapshot then); false in the browser's own renders.
+ */
+export function useServerDrawn(): boolean {
   return useSyncExternalStore(
     noSubscription,
     () => false,
-    () => typeof document !== "undefined",
+    () => true,
   );
+}
+
+/** True while the browser hydrates the server's document. */
+function useHydrating(): boolean {
+  return useServerDrawn() && typeof document !== "undefined";
 }
 
 /** The same props: the same objects, or the same data (loader data is new objects after every revalidation). */

@@ -1,7 +1,6 @@
 import type enFull from "./locales/en.json";
 import {
   banner,
-  compareTray,
   coverage,
   drugsDoctors,
   eligibility,
@@ -57,6 +56,7 @@ export const LATER = [
   "householdForm",
   "county",
   "sbe",
+  "compareTray",
 ] as const;
 
 /**
@@ -91,7 +91,6 @@ export const english: Omit<typeof enFull, (typeof LATER)[number]> = {
   planCard,
   drugsDoctors,
   pager,
-  compareTray,
   ranking,
   myYear,
 };

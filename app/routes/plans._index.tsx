@@ -10,9 +10,9 @@ import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { noUpstreamAnswer } from "../components/plans/coverage-words";
 import { Link, useLoaderData } from "@remix-run/react";
 import { lazy, Suspense, useMemo, type RefObject } from "react";
-import { CompareTray, useCompareTicks } from "../components/plans/compare-tray";
+import { useCompareTicks } from "../components/plans/compare-ticks";
 import { useHydrated } from "../components/plans/use-hydrated";
-import { keptMarkup } from "../components/kept-markup";
+import { keptMarkup, useServerDrawn } from "../components/kept-markup";
 import { EligibilitySummary } from "../components/plans/eligibility-summary";
 import { FiltersForm, RESULTS_ANCHOR } from "../components/plans/filters-form";
 import { HouseholdSummary } from "../components/plans/household-summary";
@@ -54,6 +54,14 @@ const YearlyCostMethod = keptMarkup(
   () => import("../components/plans/yearly-cost-method").then((m) => m.YearlyCostMethod),
   "method-part",
 );
+/**
+ * The compare tray (decision 406): without JavaScript it is the compare form at the list's end,
+ * kept as the server drew it while the page hydrates; with JavaScript it comes with the first
+ * tick, and its code with it.
+ */
+const loadCompareTray = () => import("../components/plans/compare-tray").then((m) => m.CompareTray);
+const ServerTray = keptMarkup(loadCompareTray, "compare-tray-part");
+const CompareTray = lazy(() => loadCompareTray().then((component) => ({ default: component })));
 const SbeHandoff = lazy(() => import("../components/plans/sbe-handoff").then((m) => ({ default: m.SbeHandoff })));
 
 export const meta: MetaFunction<typeof loader> = ({ data: page, matches }) => {
@@ -275,6 +283,7 @@ type ResultsPage = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { st
 function Results({ page, headingRef }: { page: ResultsPage; headingRef: RefObject<HTMLHeadingElement> }) {
   const { place, results, listPage } = page;
   const hydrated = useHydrated();
+  const serverDrawn = useServerDrawn();
   // The names the tray shows: the ticked plans the loader found (also those a filter hides) and this list's.
   const names = useMemo(
     () =>
@@ -415,8 +424,14 @@ function Results({ page, headingRef }: { page: ResultsPage; headingRef: RefObjec
           </div>
         </div>
         {/* Issue 28 item 2: with JavaScript the tray comes with the first tick; without, it is the form at the list's end. */}
-        {(!hydrated && results.plans.length > 0) || ticks.ids.length > 0 || ticks.error ? (
-          <CompareTray state={state} ticks={ticks} names={names} listPage={listPage.page} />
+        {serverDrawn ? (
+          results.plans.length > 0 || ticks.ids.length > 0 || ticks.error ? (
+            <ServerTray state={state} ticks={ticks} names={names} listPage={listPage.page} />
+          ) : null
+        ) : ticks.ids.length > 0 || ticks.error ? (
+          <Suspense fallback={null}>
+            <CompareTray state={state} ticks={ticks} names={names} listPage={listPage.page} />
+          </Suspense>
         ) : null}
       </section>
       <YearlyCostMethod rows={page.yearlyCostMethod} />

@@ -1,76 +1,22 @@
-import { Form, useLocation, useNavigate } from "@remix-run/react";
-import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
-import {
-  COMPARE_SUBMIT,
-  compareHref,
-  compareIdsOf,
-  compareProblem,
-  listPageParam,
-  withCompareTick,
-  type ShoppingState,
-} from "../../lib/shopping-url";
+import { Form, useNavigate } from "@remix-run/react";
+import { useEffect, useRef, type FormEvent } from "react";
+import { COMPARE_SUBMIT, compareHref, listPageParam, type ShoppingState } from "../../lib/shopping-url";
+import { COMPARE_ERROR_ID, COMPARE_FORM_ID, type CompareTicks } from "./compare-ticks";
+import compareTrayWords from "virtual:english/compareTray";
+import { addEnglish, type Catalogue } from "../../i18n/i18n";
 import {
   compareCountWords,
   compareErrorOf,
   compareErrorWords,
   compareHintWords,
   type CompareChoice,
-  type CompareError,
 } from "./compare-words";
 import { useWords } from "./format";
 import { StateFields } from "./state-fields";
 import { useHydrated } from "./use-hydrated";
 
-/** The id of the compare form (each card's tick box joins it with form=) and of its error. */
-export const COMPARE_FORM_ID = "compare-form";
-export const COMPARE_ERROR_ID = "compare-error";
-
-export interface CompareTicks {
-  /** Plan ids ticked, in the order ticked: the URL's. */
-  ids: string[];
-  /** Tick or untick a plan (JavaScript: the URL changes in place, no new history entry). */
-  tick(planId: string, ticked: boolean): void;
-  /** The inline error shown now, if any. */
-  error: CompareError | null;
-  setError(error: CompareError | null): void;
-}
-
-/**
- * The ticks for comparison, held in the URL (docs/decisions/260): read from the address, so Back,
- * reload and paging keep them; a tick replaces the address in place with the History API (no
- * request; the router reads the address again on Back and Forward, and shouldRevalidate in
- * routes/plans._index.tsx spares the pricing when only the ticks differ).
- */
-export function useCompareTicks(serverError: CompareError | null, names: Map<string, string>): CompareTicks {
-  const location = useLocation();
-  // Ticks of plans not sold here (unknown names) are not ticks: the loader dropped them too.
-  const fromUrl = compareIdsOf(new URLSearchParams(location.search)).filter((id) => names.has(id));
-  const urlKey = fromUrl.join(",");
-  // Held here once ticked; the router's address (Back, Forward, a link) wins whenever it changes.
-  const [ids, setIds] = useState(fromUrl);
-  useEffect(() => setIds(urlKey ? urlKey.split(",") : []), [urlKey]);
-  const [error, setError] = useState<CompareError | null>(serverError);
-  useEffect(() => setError(serverError), [serverError]);
-
-  const tick = useCallback(
-    (planId: string, ticked: boolean) => {
-      const next = withCompareTick(ids, planId, ticked);
-      setIds(next);
-      // The address follows in place, as the browser's own history entry (no router navigation: a tick
-      // is not a new page, costs no request, and cannot be undone by a navigation still under way).
-      const search = new URLSearchParams(window.location.search);
-      search.delete("compare");
-      search.delete(COMPARE_SUBMIT);
-      for (const id of next) search.append("compare", id);
-      const choices = next.map((id) => ({ id, name: names.get(id) ?? id }));
-      // Past three the message shows at once; under two it waits for "Compare" (ticking the first is not an error).
-      setError(compareProblem(next.length) === "too_many" ? compareErrorOf(choices) : null);
-      window.history.replaceState(window.history.state, "", `${window.location.pathname}?${search.toString()}`);
-    },
-    [ids, names],
-  );
-  return { ids, tick, error, setError };
-}
+// Its words come with it: with JavaScript it loads with the first tick (decision 406).
+addEnglish({ compareTray: compareTrayWords } as Partial<Catalogue>);
 
 /**
  * The compare tray: with JavaScript, a bar that comes with the first tick and stays at the bottom
