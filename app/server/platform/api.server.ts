@@ -19,7 +19,15 @@ export interface ApiErrorBody {
 
 export const JSON_BODY_LIMIT_BYTES = 100 * 1024;
 
+/** The headers of a JSON answer that gives none of its own (copied by each Response). */
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  "content-type": "application/json; charset=utf-8",
+  "cache-control": "no-store",
+});
+
 export function jsonResponse(data: unknown, init: ResponseInit = {}): Response {
+  // No headers of its own (most answers): the two defaults, without a Headers object made to be copied.
+  if (init.headers === undefined) return new Response(JSON.stringify(data), { ...init, headers: JSON_HEADERS });
   const headers = new Headers(init.headers);
   if (!headers.has("content-type")) headers.set("content-type", "application/json; charset=utf-8");
   if (!headers.has("cache-control")) headers.set("cache-control", "no-store");

@@ -30,9 +30,21 @@ export async function closeAll(log: (msg: string) => void = () => undefined): Pr
   }
 }
 
+/** Each singleton's global symbol, looked up in the registry once (health checks read several per answer). */
+const singletonKeys = new Map<string, symbol>();
+
+function singletonKey(name: string): symbol {
+  let key = singletonKeys.get(name);
+  if (key === undefined) {
+    key = Symbol.for(`marketplace.singleton.${name}`);
+    singletonKeys.set(name, key);
+  }
+  return key;
+}
+
 /** A value created once per process, shared between server.ts and the bundle. */
 export function processSingleton<T>(name: string, create: () => T): T {
-  const key = Symbol.for(`marketplace.singleton.${name}`);
+  const key = singletonKey(name);
   const g = globalThis as typeof globalThis & Record<symbol, unknown>;
   if (!(key in g)) g[key] = create();
   return g[key] as T;
@@ -40,7 +52,7 @@ export function processSingleton<T>(name: string, create: () => T): T {
 
 export function forgetSingleton(name: string): void {
   const g = globalThis as typeof globalThis & Record<symbol, unknown>;
-  delete g[Symbol.for(`marketplace.singleton.${name}`)];
+  delete g[singletonKey(name)];
 }
 
 type Settle = () => Promise<void>;
