@@ -5,7 +5,12 @@
 // engine as production does (the same rules and time budget, in-process, no HTTP).
 import os from "node:os";
 import { FIREWALL_BUDGET_MICROS, FirewallEngine } from "../server/firewall/engine.ts";
-import { ALL_FAMILIES, attackCorpus, EARLIER_ATTACK_FILES } from "../tests/fixtures/firewall/corpus.ts";
+import {
+  ALL_FAMILIES,
+  attackCorpus,
+  EARLIER_ATTACK_FILES,
+  ROUND1_ATTACK_FILES,
+} from "../tests/fixtures/firewall/corpus.ts";
 import { FREE_TEXT_LOCATIONS, LOCATIONS, measure, type Measurement } from "../tests/fixtures/firewall/measure.ts";
 import { publicCorpus, publicTuningCorpus } from "../tests/fixtures/firewall/public/load.ts";
 import { HELD_OUT_SHARE, SPLIT_SEED } from "../tests/fixtures/firewall/split.ts";
@@ -47,6 +52,15 @@ parts.push([
     benign: false,
   }),
 ]);
+// The held-out part of the lists before round 2 (issue-30-round2.json): the round's comparison.
+parts.push([
+  "Held-out part of the lists before round 2",
+  await measure(engine, {
+    attacks: attackCorpus("held-out", ROUND1_ATTACK_FILES),
+    families: ALL_FAMILIES,
+    benign: false,
+  }),
+]);
 if (Object.keys(pub.attacks).length > 0)
   parts.push([
     "Public corpora",
@@ -59,7 +73,7 @@ const publicTuning =
   tuningFamilies.length > 0
     ? await measure(engine, { attacks: tun.attacks, families: tuningFamilies, benign: false })
     : undefined;
-if (publicTuning) parts.push(["Public tuning list (fuzzdb; tuned on)", publicTuning]);
+if (publicTuning) parts.push(["Public tuning lists (fuzzdb, payloadbox; tuned on)", publicTuning]);
 for (const [title, m] of parts) {
   console.log(`${title}: attack strings blocked, by family and location:\n`);
   console.log(`| Family | ${all.join(" | ")} |`);

@@ -148,17 +148,63 @@ const NEEDS_VIEW = /[%&\\\v\f\u0080-\uffff'"$^+\x60]|\/\/|0x/;
 // byte of each character have turned them into a line break in a header (the "嘊嘍" trick).
 const LOW_BYTE_BREAK = /[\u0100-\uffff]/g;
 
+// A whole value in Base64 (standard or URL alphabet, padded to a multiple of four), which an
+// application further down may decode before use (issue 30, round 2).
+const BASE64 = /^[A-Za-z0-9+/_-]{8,}={0,2}$/;
+// A URL scheme that WHATWG parsers accept without its slashes (`http:127.0.0.1`).
+const SCHEME_NO_SLASHES = /(?:https?|ftp|wss?|gopher|dict):[/\\]?[^/\\\s]/i;
+
+/**
+ * The text a Base64 value stands for, when it is readable (printable ASCII with at least one
+ * character that is not a letter or digit): an identifier's random letters decode to binary and
+ * are left alone.
+ */
+export function base64Text(value: string): string | undefined {
+  if (value.length % 4 !== 0 || !BASE64.test(value)) return undefined;
+  const text = Buffer.from(value.replace(/-/g, "+").replace(/_/g, "/"), "base64").toString("latin1");
+  if (!/^[\x20-\x7e\t\r\n]+$/.test(text) || !/[^A-Za-z0-9 ]/.test(text)) return undefined;
+  return text;
+}
+
+/** UTF-7's Base64 runs (`+ADw-script+AD4-`): what a browser reading the page as UTF-7 makes of them. */
+export function decodeUtf7(input: string): string {
+  if (!/\+A[A-Za-z0-9+/]{2}/.test(input)) return input;
+  return input.replace(/\+([A-Za-z0-9+/]{3,})-?/g, (m, run: string) => {
+    const bytes = Buffer.from(run, "base64");
+    let out = "";
+    for (let i = 0; i + 1 < bytes.length; i += 2) out += String.fromCharCode((bytes[i]! << 8) | bytes[i + 1]!);
+    // eslint-disable-next-line no-control-regex -- a run that decodes to control characters was not UTF-7 text
+    return out !== "" && !/[\x00-\x08\x0e-\x1f]/.test(out) ? out : m;
+  });
+}
+
+// SQL comments: `/*…*/` (and MySQL's `/*!50000 … */`, whose content runs). Between two letters a
+// comment was used to split a keyword past a filter (`uni/**/on sel/**/ect`).
+const SQL_COMMENT = /\/\*!?\d{0,5}|\*\//g;
+const SPLIT_WORD = /([a-z])\/\*[^*]{0,40}\*\/(?=[a-z])/gi;
+// Typographic quotes that MySQL's character-set conversion and some drivers fold to ASCII ones.
+const SMART_SINGLE = /[\u2018\u2019\u201a\u201b\u2032]/g;
+const SMART_DOUBLE = /[\u201c\u201d\u201e\u201f\u2033]/g;
+// `¼script¾`: text read as US-ASCII by a stack that drops the eighth bit (0xBC is `<`, 0xBE `>`).
+const EIGHTH_BIT = /[\u00a0-\u00ff]/g;
+
 /** The decoded view, or undefined when it equals the value (the usual case: plain text). */
 export function decodedView(value: string): string | undefined {
-  if (!NEEDS_VIEW.test(value)) return undefined;
+  const b64 = base64Text(value);
+  if (b64 === undefined && !NEEDS_VIEW.test(value) && !value.includes("/*") && !SCHEME_NO_SLASHES.test(value))
+    return undefined;
   // A value with no space but plus signs reads as a form encoder wrote it ("|+cat+/etc/passwd"):
   // a form decoder further down makes each plus a space.
-  let s = value.includes("+") && !/\s/.test(value) ? value.replaceAll("+", " ") : value;
+  let s = value.includes("+") ? decodeUtf7(value) : value;
+  if (s.includes("+") && !/\s/.test(s)) s = s.replaceAll("+", " ");
+  if (b64 !== undefined) s = `${s}\n${b64}`;
   for (let round = 0; round < MAX_ROUNDS && ESCAPES.test(s); round++) {
     const next = decodeHexRuns(decodeJsEscapes(decodeEntities(percentDecode(s))));
     if (next === s) break;
     s = next;
   }
+  if (s.includes("\u00bc") && s.includes("\u00be"))
+    s = s.replace(EIGHTH_BIT, (c) => String.fromCharCode(c.charCodeAt(0) & 0x7f));
   // eslint-disable-next-line no-control-regex -- plain ASCII needs no NFKC
   if (!/^[\x00-\x7f]*$/.test(s)) s = s.normalize("NFKC").replace(INVISIBLE, "");
   s = s.replace(ODD_SPACE, " ").replace(UNICODE_BREAK, "\n").replace(SHELL_QUOTES, "$1").replace(SHELL_NOOPS, "$1");
@@ -169,6 +215,13 @@ export function decodedView(value: string): string | undefined {
       const low = c.charCodeAt(0) & 0xff;
       return low === 0x0a ? "\n" : low === 0x0d ? "\r" : c;
     });
+  if (/[\u2018-\u201f\u2032\u2033]/.test(s)) s = s.replace(SMART_SINGLE, "'").replace(SMART_DOUBLE, '"');
+  if (s.includes("/*")) {
+    // A keyword split by comments, joined, on a line of its own after the SQL reading.
+    const joined = s.replace(SPLIT_WORD, "$1");
+    const spaced = s.replace(SQL_COMMENT, " ");
+    s = joined === s ? spaced : `${spaced}\n${joined.replace(SQL_COMMENT, " ")}`;
+  }
   // Every spelling of an internal address in a URL, in one canonical form (ssrf.ts).
   const targets = internalTargets(s);
   if (targets.length > 0) s = `${s}\n${targets.join(" ")}`;

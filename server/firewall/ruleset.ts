@@ -122,7 +122,10 @@ export function buildRuleSet(recommended: RecommendedRuleSet = loadRecommended()
       const add = [ADDRESS.pathParams, ADDRESS.cookies, ADDRESS.textHeaders] as string[];
       // SQL injection rules read free text too (issue 30: a note is stored through SQL as well);
       // libinjection's weaker fingerprints there block nothing by themselves (engine.ts).
-      if (copy.tags.confidence === "1" || rule.tags.type === "sql_injection") add.push(ADDRESS.freeText);
+      // A service rule tagged `scope: "structured"` (issue 30 round 2: shapes an agent's note can
+      // have, "Plan 'A' or 'B'") stays out of free text whatever its type.
+      if (copy.tags.confidence === "1" || (rule.tags.type === "sql_injection" && rule.tags.scope !== "structured"))
+        add.push(ADDRESS.freeText);
       for (const address of add) if (!inputs.some((i) => i.address === address)) inputs.push({ address });
     }
     rules.push(copy);

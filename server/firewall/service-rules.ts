@@ -1,4 +1,5 @@
 import type { WafRule } from "./ruleset";
+import { round2Rules } from "./service-rules-round2";
 
 /**
  * Service rules: what this service needs blocked that the published rule
@@ -90,6 +91,8 @@ function rule(
   options: {
     caseSensitive?: boolean;
     freeText?: boolean;
+    /** Never free text, whatever the type (SQL injection rules otherwise read it, ruleset.ts). */
+    structuredOnly?: boolean;
     inputs?: Array<string | { address: string; key_path: string[] }>;
     transformers?: string[];
   } = {},
@@ -97,7 +100,13 @@ function rule(
   return {
     id,
     name,
-    tags: { type, category: "attack_attempt", module: "waf", ...(options.freeText ? { confidence: "1" } : {}) },
+    tags: {
+      type,
+      category: "attack_attempt",
+      module: "waf",
+      ...(options.freeText ? { confidence: "1" } : {}),
+      ...(options.structuredOnly ? { scope: "structured" } : {}),
+    },
     conditions: [
       {
         operator: "match_regex",
@@ -231,7 +240,7 @@ const RULES: WafRule[] = [
     "svc-ssrf-001",
     "ssrf",
     "A URL whose host is a loopback, private, link-local, metadata or internal address",
-    String.raw`//(?:(?:127|10|0)(?:\.\d{1,3}){3}|172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|192\.168(?:\.\d{1,3}){2}|169\.254(?:\.\d{1,3}){2}|100\.(?:6[4-9]|[7-9]\d|1[01]\d|12[0-7])(?:\.\d{1,3}){2}|192\.0\.0\.\d{1,3}|\[(?:0:){7}[01]\]|\[f[cd][0-9a-f]{0,2}:[0-9a-f:]*\]|\[fe[89ab][0-9a-f]:[0-9a-f:]*\]|(?:[a-z0-9-]+\.)*(?:localhost|internal|svc|cluster\.local)|ip6-(?:localhost|loopback)|metadata|instance-data|kubernetes)(?:[/:?#\\]|$)`,
+    String.raw`//(?:(?:127|10|0)(?:\.\d{1,3}){3}|172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|192\.168(?:\.\d{1,3}){2}|169\.254(?:\.\d{1,3}){2}|100\.(?:6[4-9]|[7-9]\d|1[01]\d|12[0-7])(?:\.\d{1,3}){2}|192\.0\.0\.\d{1,3}|\[(?:0:){7}[01]\]|\[f[cd][0-9a-f]{0,2}:[0-9a-f:]*\]|\[fe[89ab][0-9a-f]:[0-9a-f:]*\]|(?:[a-z0-9-]+\.)*(?:localhost|internal|svc|cluster\.local|localdomain|home\.arpa)|ip6-(?:localhost|loopback)|(?:rancher-)?metadata(?:\.goog|\.tencentyun\.com|\.packet\.net|\.platformequinix\.com)?|instance-data|kubernetes|\[::ffff:[\d.]+\])(?:[/:?#\\]|$)`,
     // Not Referer or Origin: a browser sends the site's own address there, which is a loopback
     // one when the service runs on loopback (tests, a copy on a laptop).
     { inputs: SSRF_INPUTS },
@@ -383,6 +392,7 @@ const RULES: WafRule[] = [
     "An encoded line break",
     String.raw`%(?:25){0,3}(?:0[ad]|u000[ad]|c0%8[ad]|e5%98%8[ad]|c4%8[ad]|e2%80%a[89]|c2%85|5cr%5cn)|&#(?:x0{0,4}[ad]|0{0,4}1[03]);?|\\u000[ad]|\\x0[ad]|\\r\\n|0x0d0x0a`,
   ),
+  ...round2Rules(rule),
 ];
 
 /**

@@ -25,10 +25,37 @@
  */
 
 /** `scheme://` or a scheme-relative `//` at the start of a value or after a separator. */
-const URL_START = /(?:\b[a-z][a-z0-9+.-]{0,15}:)?[/\\]{2,}/gi;
+const URL_START = /(?:\b[a-z][a-z0-9+.-]{0,15}:)?[/\\]{2,}|\b(?:https?|ftp|wss?|gopher|dict):[/\\]?(?=[^/\\\s])/gi;
+/** WHATWG URL parsers read `http:127.0.0.1` and `http:/127.0.0.1` as `http://127.0.0.1` for the special schemes. */
+const SPECIAL_NO_SLASHES = /\b(?:https?|ftp|wss?|gopher|dict):[/\\]?(?=[^/\\\s])/i;
 
-const INTERNAL_NAMES = new Set(["localhost", "ip6-localhost", "ip6-loopback", "metadata", "instance-data"]);
-const INTERNAL_SUFFIXES = [".localhost", ".internal", ".svc", ".cluster.local"];
+const INTERNAL_NAMES = new Set([
+  "localhost",
+  "ip6-localhost",
+  "ip6-loopback",
+  "metadata",
+  "instance-data",
+  // Cloud metadata services by name (Google, Tencent, Rancher, Equinix Metal).
+  "metadata.goog",
+  "metadata.tencentyun.com",
+  "rancher-metadata",
+  "metadata.packet.net",
+  "metadata.platformequinix.com",
+]);
+const INTERNAL_SUFFIXES = [".localhost", ".internal", ".svc", ".cluster.local", ".localdomain", ".home.arpa"];
+// Public DNS names that answer 127.0.0.1 for themselves and every sub-name (local development helpers).
+const LOOPBACK_DOMAINS = ["localtest.me", "lvh.me", "vcap.me", "localhost.direct", "lacolhost.com"];
+// Wildcard DNS services that answer the address written in the name (`10.0.0.1.nip.io`,
+// `app-127-0-0-1.sslip.io`, `7f000001.nip.io`): internal when that address is.
+const ADDRESS_DOMAINS = ["nip.io", "xip.io", "sslip.io", "traefik.me", "nip.direct", "backname.io"];
+
+/** The address a wildcard-DNS name spells (dotted, dashed or eight hex digits before the suffix), or undefined. */
+function addressInName(prefix: string): number[] | undefined {
+  const dotted = /(?:^|[.-])(\d{1,3}[.-]\d{1,3}[.-]\d{1,3}[.-]\d{1,3})$/.exec(prefix);
+  if (dotted) return parseIPv4(dotted[1]!.replaceAll("-", "."));
+  const hex = /(?:^|[.-])([0-9a-f]{8})$/.exec(prefix);
+  return hex ? parseIPv4(`0x${hex[1]}`) : undefined;
+}
 
 function parsePart(part: string): number | undefined {
   if (part === "") return undefined;
@@ -123,7 +150,17 @@ export function internalHost(raw: string): string | undefined {
     if (mapped && (groups[5] === 0xffff || groups[6] !== 0)) {
       const v4 = [groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255];
       if (internalIPv4(v4)) return v4.join(".");
+      // An IPv4-mapped literal in a URL is a filter-evasion form, whatever address it maps.
+      if (groups[5] === 0xffff) return `[::ffff:${v4.join(".")}]`;
     }
+    // NAT64 (64:ff9b::/96) and 6to4 (2002::/16) carry an IPv4 address that a gateway reaches.
+    const embedded =
+      groups[0] === 0x64 && groups[1] === 0xff9b
+        ? [groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255]
+        : groups[0] === 0x2002
+          ? [groups[1]! >> 8, groups[1]! & 255, groups[2]! >> 8, groups[2]! & 255]
+          : undefined;
+    if (embedded && internalIPv4(embedded)) return embedded.join(".");
     const first = groups[0]!;
     const loopOrAny = groups.slice(0, 7).every((g) => g === 0) && groups[7]! <= 1;
     if (loopOrAny || (first & 0xfe00) === 0xfc00 || (first & 0xffc0) === 0xfe80)
@@ -136,6 +173,12 @@ export function internalHost(raw: string): string | undefined {
   const v4 = parseIPv4(host);
   if (v4) return internalIPv4(v4) ? v4.join(".") : undefined;
   if (INTERNAL_NAMES.has(host) || INTERNAL_SUFFIXES.some((s) => host.endsWith(s))) return host;
+  if (LOOPBACK_DOMAINS.some((d) => host === d || host.endsWith(`.${d}`))) return "127.0.0.1";
+  const service = ADDRESS_DOMAINS.find((d) => host === d || host.endsWith(`.${d}`));
+  if (service) {
+    const spelled = addressInName(host.slice(0, -(service.length + 1)));
+    if (spelled && internalIPv4(spelled)) return spelled.join(".");
+  }
   if (host === "kubernetes" || host.startsWith("kubernetes.default")) return host;
   return undefined;
 }
@@ -173,7 +216,14 @@ function candidateHosts(value: string, from: number): string[] {
  * (`127.0.0.1%2F@…`) is read up to it.
  */
 export function internalTargets(value: string): string[] {
-  if (!value.includes("//") && !value.includes("\\\\") && !value.includes("/\\") && !value.includes("\\/")) return [];
+  if (
+    !value.includes("//") &&
+    !value.includes("\\\\") &&
+    !value.includes("/\\") &&
+    !value.includes("\\/") &&
+    !SPECIAL_NO_SLASHES.test(value)
+  )
+    return [];
   const out: string[] = [];
   for (const m of value.matchAll(URL_START)) {
     for (const candidate of candidateHosts(value, m.index + m[0].length)) {

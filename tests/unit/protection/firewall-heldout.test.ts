@@ -31,12 +31,14 @@ import { heldOutOf } from "../../fixtures/firewall/split";
 
 /** Held-out floors in path, query, header, cookie, JSON, form and multipart, by family. */
 const STRUCTURED_FLOORS: Record<Family, number> = {
-  sqli: 0.95,
-  xss: 0.95,
-  // 95.2-95.5 % on 2026-11-27 09:14 UTC (docs/decisions/410); 96.7 % traversal, 100 % CRLF.
+  // Round 2 (2026-11-27 09:40 UTC, docs/decisions/415-419): SQLi 100 %, XSS 98.5-98.8 %,
+  // traversal 98.6-99.3 %, SSRF 100 %, NoSQL 96.2-96.7 % with issue-30-round2.json's held-out part.
+  sqli: 0.99,
+  xss: 0.97,
+  // 95.2-95.5 % on 2026-11-27 09:14 UTC (docs/decisions/410); 100 % CRLF.
   cmdi: 0.945,
-  traversal: 0.96,
-  ssrf: 0.95,
+  traversal: 0.97,
+  ssrf: 0.98,
   nosql: 0.95,
   crlf: 0.98,
 };
@@ -45,8 +47,16 @@ const STRUCTURED_FLOORS: Record<Family, number> = {
  * command and CRLF rules were changed): 95.5-96.1 % of command injection, 100 % of CRLF.
  */
 const EARLIER_FLOORS: Partial<Record<Family, number>> = { cmdi: 0.95, crlf: 0.98 };
-/** Held-out floors in the forms' free-text fields (notes, names, addresses). */
-const FREE_TEXT_FLOORS: Partial<Record<Family, number>> = { sqli: 0.94, xss: 0.95 };
+/**
+ * Held-out floors in the forms' free-text fields (notes, names, addresses), every list. Round 2's
+ * SQLi strings (issue-30-round2.json) are mostly shapes kept out of free text on purpose (a quote
+ * then "or"/"and" and a comparison, a statement after a semicolon: an agent's note has them), so
+ * every list's free-text SQLi rate fell from 94.6 % to 92.1 % with no string of the earlier lists
+ * passing that was blocked before (EARLIER_FREE_TEXT_FLOORS); the target is 80 %.
+ */
+const FREE_TEXT_FLOORS: Partial<Record<Family, number>> = { sqli: 0.9, xss: 0.95 };
+/** The earlier lists' free-text floors (94.6 % SQLi, 96.7 % XSS before and after round 2). */
+const EARLIER_FREE_TEXT_FLOORS: Partial<Record<Family, number>> = { sqli: 0.94, xss: 0.95 };
 
 let engine: FirewallEngine;
 let m: Measurement;
@@ -57,7 +67,7 @@ beforeAll(async () => {
   m = await measure(engine, { split: "held-out", families: ALL_FAMILIES });
   earlier = await measure(engine, {
     attacks: attackCorpus("held-out", EARLIER_ATTACK_FILES),
-    families: ["cmdi", "crlf"],
+    families: ["cmdi", "crlf", "sqli", "xss"],
     benign: false,
   });
 }, 120_000);
@@ -106,6 +116,13 @@ describe("held-out attacks", () => {
     for (const location of FREE_TEXT_LOCATIONS)
       it(`blocks at least ${floor * 100} % of held-out ${family} in ${location}`, () => {
         const got = m.detection[family][location];
+        expect(rate(got), `${got[0]}/${got[1]}`).toBeGreaterThanOrEqual(floor);
+      });
+
+  for (const [family, floor] of Object.entries(EARLIER_FREE_TEXT_FLOORS) as Array<[Family, number]>)
+    for (const location of FREE_TEXT_LOCATIONS)
+      it(`blocks at least ${floor * 100} % of the earlier lists' held-out ${family} in ${location}`, () => {
+        const got = earlier.detection[family][location];
         expect(rate(got), `${got[0]}/${got[1]}`).toBeGreaterThanOrEqual(floor);
       });
 
@@ -228,6 +245,53 @@ describe("held-out benign strings", () => {
         "Java Jones",
         "(more info)",
         "(id card)",
+      ],
+    ];
+    for (const value of ordinary)
+      for (const location of LOCATIONS) {
+        const request = await requestWith(value, location);
+        if (request) expect(engine.inspect(request).blocked, `${value} in ${location}`).toBe(false);
+      }
+  });
+
+  it("passes ordinary inputs that look like round 2's SQL, script, path, URL and NoSQL shapes, in every structured place", async () => {
+    // Issue 30 item 4 round 2 (docs/decisions/415-419): what visitors type beside the new rules.
+    const ordinary = [
+      ...["AT&T", "Johnson & Johnson", "I <3 my plan", "select a plan", "union street", "drop-in clinic"],
+      ...[
+        "¿Cuál es el mejor plan para mí?",
+        "Señora Núñez; Española, NM",
+        "O'Brien or Smith",
+        "Rock 'n' roll",
+        "Kids' plan",
+      ],
+      ...[
+        "Plan 'A' or 'B'",
+        'Plan "A" or "B" = same network?',
+        "He said 'no' -- then called back",
+        "Sleep (5)",
+        "sleep (8 hours)",
+      ],
+      ...[
+        "Ambetter; Select * Health; Oscar",
+        'Wants "low deductible" and budget = 300/mo',
+        "grant all permissions to my daughter",
+      ],
+      ...["c/o Mary Smith", "A: Windows laptop", "Q: where? A: home", "/home visit", "24/7 nurse line", "w/o dental"],
+      ...["ABCDEFGH12345678", "Ambetter", "Molina2027", "HealthSherpa", "index", "config", "notes.txt", "N/A"],
+      ...[
+        "https://nip.io/",
+        "https://www.localplans.example/",
+        "http://metadata.example.com/",
+        "https://www.cms.gov/medicare",
+      ],
+      ...[
+        "$where to apply?",
+        "Budget: $ne 300",
+        "Q&A || help",
+        "true or false",
+        "yes || no",
+        "Tylenol 'extra strength'",
       ],
     ];
     for (const value of ordinary)
