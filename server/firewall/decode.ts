@@ -181,7 +181,13 @@ export function decodeUtf7(input: string): string {
 // SQL comments: `/*…*/` (and MySQL's `/*!50000 … */`, whose content runs). Between two letters a
 // comment was used to split a keyword past a filter (`uni/**/on sel/**/ect`).
 const SQL_COMMENT = /\/\*!?\d{0,5}|\*\//g;
-const SPLIT_WORD = /([a-z])\/\*[^*]{0,40}\*\/(?=[a-z])/gi;
+const SPLIT_WORD = /\b([a-z]{1,12})\/\*[^*]{0,40}\*\/([a-z]{1,12})\b/gi;
+// The words a split keyword makes when joined (`uni/**/on` → union); any other pair is two words.
+const SQL_WORDS = new Set(
+  "union select insert update delete from where order group having sleep benchmark concat char exec execute declare drop table database information_schema waitfor delay substring ascii limit values into and or".split(
+    " ",
+  ),
+);
 // Typographic quotes that MySQL's character-set conversion and some drivers fold to ASCII ones.
 const SMART_SINGLE = /[\u2018\u2019\u201a\u201b\u2032]/g;
 const SMART_DOUBLE = /[\u201c\u201d\u201e\u201f\u2033]/g;
@@ -207,7 +213,10 @@ export function decodedView(value: string): string | undefined {
     s = s.replace(EIGHTH_BIT, (c) => String.fromCharCode(c.charCodeAt(0) & 0x7f));
   // eslint-disable-next-line no-control-regex -- plain ASCII needs no NFKC
   if (!/^[\x00-\x7f]*$/.test(s)) s = s.normalize("NFKC").replace(INVISIBLE, "");
-  s = s.replace(ODD_SPACE, " ").replace(UNICODE_BREAK, "\n").replace(SHELL_QUOTES, "$1").replace(SHELL_NOOPS, "$1");
+  s = s.replace(ODD_SPACE, " ").replace(UNICODE_BREAK, "\n");
+  // URLs read before the shell's quote removal (`http:\\localhost\admin` keeps its backslashes).
+  const urlText = s;
+  s = s.replace(SHELL_QUOTES, "$1").replace(SHELL_NOOPS, "$1");
   // Division slash and set minus, which NFKC keeps: path separators to IIS-era decoders.
   if (/[\u2215\u2216\u2044\u29f5]/.test(s)) s = s.replace(/[\u2215\u2044]/g, "/").replace(/[\u2216\u29f5]/g, "\\");
   if (/[\u0100-\uffff]/.test(s))
@@ -217,13 +226,15 @@ export function decodedView(value: string): string | undefined {
     });
   if (/[\u2018-\u201f\u2032\u2033]/.test(s)) s = s.replace(SMART_SINGLE, "'").replace(SMART_DOUBLE, '"');
   if (s.includes("/*")) {
-    // A keyword split by comments, joined, on a line of its own after the SQL reading.
-    const joined = s.replace(SPLIT_WORD, "$1");
-    const spaced = s.replace(SQL_COMMENT, " ");
-    s = joined === s ? spaced : `${spaced}\n${joined.replace(SQL_COMMENT, " ")}`;
+    // A keyword split by a comment is joined (`sel/**/ect`); any other comment is a space, as SQL reads it.
+    s = s
+      .replace(SPLIT_WORD, (m, a: string, b: string) =>
+        SQL_WORDS.has(`${a}${b}`.toLowerCase()) ? `${a}${b}` : `${a} ${b}`,
+      )
+      .replace(SQL_COMMENT, " ");
   }
   // Every spelling of an internal address in a URL, in one canonical form (ssrf.ts).
-  const targets = internalTargets(s);
+  const targets = [...new Set([...internalTargets(urlText), ...internalTargets(s)])];
   if (targets.length > 0) s = `${s}\n${targets.join(" ")}`;
   return s === value ? undefined : s;
 }

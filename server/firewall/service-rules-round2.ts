@@ -24,7 +24,7 @@ const OPERAND = String.raw`(?:\d+|'+[^']*'+|"+[^"]*"+|@@?\w+)`;
 // A comparison with its right-hand side: a literal, a variable, or a column that ends the value or the condition.
 const COMPARE = String.raw`(?:(?:=|<>|!=|<=>|>=?|<=?|\blike\b|\bregexp\b|\brlike\b)\s*(?:\d|['"(@]|[a-z_]\w*\s*(?:--|#|;|\)|$))|\bbetween\s+\S|\bin\s*\(|\bis\s+(?:not\s+)?null\b)`;
 const STATEMENT =
-  String.raw`(?:select\s+(?:@@?\w+|top\s+\d|(?:\*|[\w.,\s()]+)\s+from\b)|insert\s+into\b|update\s+[\w.\[\]"\x60]+\s+set\b|delete\s+from\b|` +
+  String.raw`(?:select\s+(?:@@?\w+|top\s+\d|\*\s*$|(?:\*|[\w.,\s()]+)\s+from\b)|insert\s+into\b|update\s+[\w.\[\]"\x60]+\s+set\b|delete\s+from\b|` +
   String.raw`(?:drop|truncate|alter)\s+(?:table|database|user|view|procedure|function)\b|exec(?:ute)?\s*[\s(@]|declare\s+@|shutdown\b|waitfor\s|` +
   String.raw`(?:desc|describe)\s+\w+\s*(?:;|--|#|$)|create\s+(?:table|database|user|login|procedure|function|trigger|view)\b|` +
   String.raw`backup\s+(?:database|log)\b|begin\s+declare\b|set\s+@\w+\s*=)`;
@@ -37,7 +37,7 @@ export function round2Rules(rule: RuleFn): WafRule[] {
       "A condition injected after a quote or at the start; a statement after a quote or semicolon; comments closing a quote",
       String.raw`${OPENING}(?:or|and|xor|\|\||&&)\s+\(?\s*(?:not\s+)?${OPERAND}\s*${COMPARE}|` +
         String.raw`${OPENING}(?:or|and|xor|\|\||&&)\s+\(?\s*(?:not\s+)?[a-z_]\w*\s*(?:=|<>|!=|>=?|<=?|\blike\b)\s*(?:\d+|'[^']*'?|"[^"]*"?|[a-z_]\w*)\s*(?:--|#|;|\)|$|\b(?:and|or)\b)|${OPENING}(?:or|and)\s+\(?\s*(?:not\s+)?exists\b|` +
-        String.raw`${OPENING}(?:or|and)\s+\d+\s+between\s+\d+\s+and\s+\d+|(?:^|\s)(?:or|and)\s+([a-z])\s*=\s*[a-z]\s*(?:--|#|;|\)|$)|` +
+        String.raw`${OPENING}(?:or|and)\s+\d+\s*(?:--|#|/\*)|${OPENING}(?:or|and)\s+\d+\s+between\s+\d+\s+and\s+\d+|(?:^|\s)(?:or|and)\s+([a-z])\s*=\s*[a-z]\s*(?:--|#|;|\)|$)|` +
         String.raw`(?:['"\x60)]|^\s*[\w@]*)\s*;\s*${STATEMENT}|['"]\s*\)*\s*;\s*(?:--|#)|^\s*['"]\s*\)*\s*(?:--|#)|^\s*\)*\s*;\s*(?:--|#)|` +
         String.raw`['"]\s*\|\|\s*['"(\w]|^\s*\|\|\s*['"]`,
       { structuredOnly: true },
@@ -52,7 +52,7 @@ export function round2Rules(rule: RuleFn): WafRule[] {
         String.raw`\bpg_sleep\s*\(|(?:\b(?:or|and|xor|select|if|then|case)\s+|[-'"(=,;|&+*])\s*sleep\(\s*\d|\bhaving\s+\d+\s*=\s*\d+|` +
         String.raw`\b(?:grant|revoke)\s+(?:(?:select|insert|update|delete|execute|usage|all(?:\s+privileges)?)(?:\s*,\s*\w+)*\s+on\s+[\w.*]+\s+(?:to|from)\b|(?:connect|resource|dba)\s+(?:to|from)\s+\w)|` +
         String.raw`\bcreate\s+(?:temporary\s+)?table\s+[\w.\[\]"\x60]+\s*\(|\bbackup\s+(?:database|log)\s+\w+\s+to\b|` +
-        String.raw`\(\s*[|&!]\s*\(\s*[\w.-]+\s*[~<>]?=|\*\s*\)\s*\(\s*[|&]|^\s*\*\s*\(\s*[|&]`,
+        String.raw`\(\s*[|&!]\s*\(\s*[\w.-]+\s*[~<>]?=|\*\s*\)\s*\(\s*[|&]|^\s*\*\s*\(\s*[|&]|\)\s*\(\s*[|&]\s*\)`,
       { structuredOnly: true },
     ),
     rule(
@@ -74,14 +74,22 @@ export function round2Rules(rule: RuleFn): WafRule[] {
       String.raw`\.\.(?:2f|5c)|^\s*/(?:etc|var|usr|proc|sys|boot|root|opt|s?bin|lib(?:32|64)?|dev|tmp|srv|home|private|system|library|windows|winnt|inetpub|xampp|wamp|apache\d?|php\d?|program files|mysql|appserv)(?:[/\\]|$)|` +
         String.raw`^\s*/\.[a-z][\w.-]*$|(?:^|[\s'"=(;,|/])[a-z]:(?:\\|/[\w .-]+[\\/]|[\\/]?(?:(?:windows|winnt|program files|inetpub|system32)[\\/]|boot\.ini\b))|` +
         String.raw`\w\\[\w.-]+\\[\w.-]|\\(?:windows|winnt|system32|inetsrv|inetpub|php\d?|apache\d?|xampp|wamp)\b|\\[\w.-]+\.(?:ini|conf|log|xml|dat|dll|exe|sys|bat|cfg|mdb)\b|` +
-        String.raw`^\s*[\w.-]+\.(?:php\d?|phtml|asp|aspx|jsp|jspx|cgi|inc|ini|htaccess|htpasswd|mdb|myd|dat)\s*$`,
+        String.raw`^\s*/?(?:[\w.-]+/)*[\w.-]+\.(?:php\d?|phtml|asp|aspx|jsp|jspx|cgi|inc|ini|config|htaccess|htpasswd|mdb|myd|dat)\s*$|(?:^|[/\\])[\w.-]*\.?passwd\b`,
+    ),
+    // Not free text: a note may quote an address; nothing fetches it.
+    rule(
+      "svc-ssrf-002",
+      "ssrf",
+      "A cloud metadata address written bare, in any common spelling; a scheme only a fetcher or a PHP stream uses",
+      String.raw`\b169\.254\.169\.254\b|\b169\.254\.170\.2\b|\b100\.100\.100\.200\b|\b192\.0\.0\.192\b|\bfd00:ec2::254\b|\bmetadata\.google\.internal\b|\b2852039166\b|\b0xa9fea9fe\b|` +
+        String.raw`\b(?:sftp|ldaps|smb|telnet|tftp|ssh2\.(?:shell|exec|tunnel|sftp|scp)|glob|rar|ogg|compress\.(?:zlib|bzip2)|zlib)://`,
     ),
     rule(
       "svc-nosql-003",
       "nosql_injection",
       "JavaScript comparisons after || or &&, a JavaScript statement after a quote, a MongoDB operator with a value anywhere",
       String.raw`(?:\|\||&&)\s*(?:\d+|'[^']*'|"[^"]*"|true|this\.\w+)\s*(?:[=!]==?|[<>]=?)\s*(?:\d+|'[^']*'|"[^"]*"|true)|'\w*'\s*===?\s*'|"\w*"\s*===?\s*"|` +
-        String.raw`['"]\s*;\s*(?:[\w$]+\s*=\s*new\s+\w|var\s+\w|let\s+\w|const\s+\w|function\s*\w*\s*\(|if\s*\(|do\s*\{|while\s*\(|for\s*\(|throw\b|return\b|sleep\s*\(|this\.)|` +
+        String.raw`(?:['"]|^\s*\d+)\s*;\s*(?:[\w$]+\s*=\s*new\s+\w|var\s+\w|let\s+\w|const\s+\w|function\s*\w*\s*\(|if\s*\(|do\s*\{|while\s*\(|for\s*\(|throw\b|return\s+(?:true|false|\d|this\b|[\w$.]+\s*[=!<>(])|sleep\s*\(|this\.)|` +
         String.raw`\bdo\s*\{[^}]*\}\s*while\s*\(|\$(?:ne|eq|gt|gte|lt|lte|in|nin|regex|where|exists|expr|or|and|not|nor|elemMatch|all|size|type|function|accumulator)["']?\s*:\s*(?:["'{\[/]|\d|true\b|false\b|null\b)`,
       { caseSensitive: true },
     ),

@@ -292,6 +292,10 @@ describe("held-out benign strings", () => {
         "true or false",
         "yes || no",
         "Tylenol 'extra strength'",
+        "Lantus; return policy",
+        "O'Brien; return call",
+        "notes/agent.txt",
+        "https://www.healthcare.gov/glossary/",
       ],
     ];
     for (const value of ordinary)
