@@ -218,7 +218,9 @@ export function decodedView(value: string): string | undefined {
   const urlText = s;
   s = s.replace(SHELL_QUOTES, "$1").replace(SHELL_NOOPS, "$1");
   // Division slash and set minus, which NFKC keeps: path separators to IIS-era decoders.
-  if (/[\u2215\u2216\u2044\u29f5]/.test(s)) s = s.replace(/[\u2215\u2044]/g, "/").replace(/[\u2216\u29f5]/g, "\\");
+  // U+EFC8 and U+F025 (private use): slashes to IIS's best-fit mapping (dotdotpwn's `..%uEFC8`).
+  if (/[\u2215\u2216\u2044\u29f5\uefc8\uf025]/.test(s))
+    s = s.replace(/[\u2215\u2044\uefc8]/g, "/").replace(/[\u2216\u29f5\uf025]/g, "\\");
   if (/[\u0100-\uffff]/.test(s))
     s = s.replace(LOW_BYTE_BREAK, (c) => {
       const low = c.charCodeAt(0) & 0xff;
