@@ -152,6 +152,7 @@ async function main(): Promise<void> {
       const scores: number[] = [];
       const tbts: number[] = [];
       let js = 0;
+      let metrics = "";
       for (let i = 0; i < runs; i++) {
         const result = await lighthouse(server.url + path, {
           port: chrome.port,
@@ -163,9 +164,12 @@ async function main(): Promise<void> {
         scores.push(Math.round((lhr.categories.performance!.score ?? 0) * 100));
         tbts.push(Math.round(lhr.audits["total-blocking-time"]!.numericValue ?? NaN));
         js = pageJsKb(lhr);
+        const ms = (id: string) => Math.round(lhr.audits[id]?.numericValue ?? NaN);
+        metrics = `fcp ${ms("first-contentful-paint")} ms, lcp ${ms("largest-contentful-paint")} ms, speed index ${ms("speed-index")} ms, cls ${(lhr.audits["cumulative-layout-shift"]?.numericValue ?? NaN).toFixed(3)}`;
       }
       console.log(`lighthouse: ${name} performance ${median(scores)} tbt ${median(tbts)}`);
       console.log(`lighthouse: ${name} javascript ${js.toFixed(1)} KB gzipped (${path})`);
+      console.log(`lighthouse: ${name} metrics of the last run: ${metrics}`);
     }
   } finally {
     await chrome.kill();
