@@ -59,12 +59,13 @@ export function round2Rules(rule: RuleFn): WafRule[] {
       "svc-xss-005",
       "xss",
       "A tag with a resource attribute; raw-text elements closed or opened; dialog functions aliased or called indirectly",
-      String.raw`<\s*[a-z][a-z0-9:-]*[\s/][^<>]*?(?:^|[\s/"'])(?:src|href|data|action|formaction|background|dynsrc|lowsrc|xlink:href|srcdoc|poster|codebase|classid|datasrc|srcset)\s*=|` +
+      String.raw`<\s*[a-z][a-z0-9:-]*[^<>]*?[\s/"'](?:src|href|data|action|formaction|background|dynsrc|lowsrc|xlink:href|srcdoc|poster|codebase|classid|datasrc|srcset)\s*=|` +
         String.raw`<\s*/?\s*(?:script|iframe|frame|frameset|object|embed|applet|svg|math|base|link|style|meta|xml|layer|ilayer|bgsound|isindex|xss|portal|template|noscript|noembed|xmp|plaintext|textarea|title|marquee|details|dialog)(?:[\s/>]|$)|` +
         String.raw`['"\x60]\s*[;,]\s*[\w$]+\s*=\s*(?:alert|prompt|confirm|eval|Function|setTimeout|setInterval)\b|` +
         String.raw`\b(?:setTimeout|setInterval|eval|Function|execScript)\s*\(\s*(?:location|document|window|name|top|self|atob|decodeURI|unescape|String\.fromCharCode)\b|` +
         String.raw`\b(?:alert|prompt|confirm|eval)\s*\)?\s*(?:\?\.\s*\(|\.\s*(?:call|apply|bind)\s*\()|\[\s*['"\x60]?\s*(?:alert|prompt|confirm|eval)\s*['"\x60]?\s*\]\s*\(|` +
         String.raw`\(\s*(?:alert|prompt|confirm|eval)\s*\)\s*\(|\.\s*(?:find|map|forEach|some|every|filter|call)\s*\(\s*(?:alert|prompt|confirm|eval)\b|` +
+        String.raw`['"\x60]\s*/?\s*>\s*<\s*[a-z!/?]|<\s*[a-z][a-z0-9]*\s[^<>]*>[^<>]*<\s*/\s*[a-z]|<\s*[a-z][a-z0-9]*\s[^<>]*\bstyle\s*=|\{\{[^{}]+\}\}|<%=?[^%]*%>|` +
         String.raw`\bconstructor\s*\.\s*constructor\s*\(|\{\{[^}]*\b(?:constructor|\$eval|\$on|\$emit|alert)\b|\$\{\s*(?:alert|prompt|confirm|eval)\s*\(`,
     ),
     rule(
