@@ -2,6 +2,7 @@ import { isStandardizedDesign } from "../../domain/plan-design";
 import type { CsrLevel } from "../../domain/eligibility/csr";
 import type { PlanSummary } from "../plan-store/plan-store.server";
 import type { PlansAnswer, PricedPlan } from "./plan-list.server";
+import type { MyYearlyCost } from "../../domain/yearly-cost/my-year";
 
 /**
  * The plan list as JSON text, byte for byte JSON.stringify(answer), written
@@ -73,6 +74,52 @@ function variantTailJson(plan: PlanSummary, source: object, csr: CsrLevel | null
 }
 
 /**
+ * "Your year" made by withPremiums from a $0-premium result shared per plan variant: its JSON
+ * after the premiums (`,"drugs":…,"outside_max":…},"unknowns":…}`) is written once per shared
+ * result; a request writes its four premium-dependent numbers before it. Keyed on the answer's
+ * `my_yearly_cost` object as the list made it; anything else is stringified whole.
+ */
+const myYearBases = new WeakMap<MyYearlyCost, MyYearlyCost>();
+const myYearTailMemo = new WeakMap<MyYearlyCost, string>();
+
+/** Remembers that `mine` is withPremiums(`base`, …) (the list's plans without drugs or doctors chosen). */
+export function rememberMyYearBase(mine: MyYearlyCost, base: MyYearlyCost): void {
+  myYearBases.set(mine, base);
+}
+
+export function myYearJson(mine: MyYearlyCost): string {
+  const base = myYearBases.get(mine);
+  if (base === undefined || !sameAfterPremiums(mine, base)) return JSON.stringify(mine);
+  let tail = myYearTailMemo.get(base);
+  if (tail === undefined) {
+    const { premiums: _premiums, ...parts } = base.parts;
+    tail = `,${JSON.stringify(parts).slice(1, -1)}},"unknowns":${JSON.stringify(base.unknowns)}}`;
+    // The layout is checked once per shared result: a shape this does not know is stringified whole.
+    if (withNumbers(mine, tail) !== JSON.stringify(mine)) tail = "";
+    myYearTailMemo.set(base, tail);
+  }
+  return tail === "" ? JSON.stringify(mine) : withNumbers(mine, tail);
+}
+
+function withNumbers(mine: MyYearlyCost, tail: string): string {
+  return `{"typical":${mine.typical},"bad_year":${mine.bad_year},"worst_case":${mine.worst_case},"parts":{"premiums":${mine.parts.premiums}${tail}`;
+}
+
+/** The fields withPremiums copies are still the base's own (nothing changed them since), in its key order. */
+function sameAfterPremiums(mine: MyYearlyCost, base: MyYearlyCost): boolean {
+  const a = mine.parts;
+  const b = base.parts;
+  return (
+    mine.unknowns === base.unknowns &&
+    a.drugs === b.drugs &&
+    a.doctors === b.doctors &&
+    a.other_care === b.other_care &&
+    a.out_of_pocket_max === b.out_of_pocket_max &&
+    a.outside_max === b.outside_max
+  );
+}
+
+/**
  * JSON.stringify(answer), the same text, with each plan's household-independent
  * parts taken from the per-summary memo above instead of serialised again.
  */
@@ -85,7 +132,7 @@ export function plansAnswerJson(answer: PlansAnswer): string {
     const parts = planJsonParts.get(p);
     if (i > 0) body += ",";
     body += parts
-      ? `${parts.head}${p.premium},"premium_w_credit":${p.premium_w_credit},"credit_applied":${p.credit_applied},"ehb_premium":${p.ehb_premium},"tobacco_surcharge":${p.tobacco_surcharge}${parts.tail}${p.estimated_yearly_cost},"estimated_yearly_cost_complete":${p.estimated_yearly_cost_complete},"my_yearly_cost":${JSON.stringify(p.my_yearly_cost)},"ranking":${JSON.stringify(p.ranking)}}`
+      ? `${parts.head}${p.premium},"premium_w_credit":${p.premium_w_credit},"credit_applied":${p.credit_applied},"ehb_premium":${p.ehb_premium},"tobacco_surcharge":${p.tobacco_surcharge}${parts.tail}${p.estimated_yearly_cost},"estimated_yearly_cost_complete":${p.estimated_yearly_cost_complete},"my_yearly_cost":${myYearJson(p.my_yearly_cost)},"ranking":${JSON.stringify(p.ranking)}}`
       : JSON.stringify(p);
   }
   return `${body}]}`;

@@ -6,7 +6,7 @@ import type { Member } from "../../domain/rating";
 import type { UsageLevel } from "../../domain/yearly-cost";
 import type { CsrVariantSummary, PlaceOffer, PlanSummary } from "../plan-store/plan-store.server";
 import type { EligibilityAnswer } from "./eligibility.server";
-import type { MyYearlyCost } from "../../domain/yearly-cost/my-year";
+import { withPremiums, type MyYearlyCost } from "../../domain/yearly-cost/my-year";
 import { rankFactsOf, rankFactsOfTotals, type CareCoverage } from "./my-year.server";
 import {
   listFieldsOf,
@@ -16,7 +16,7 @@ import {
   withPremiumsTotals,
   type ListFields,
 } from "./plan-fields.server";
-import { rememberJsonParts } from "./plan-list-json.server";
+import { rememberJsonParts, rememberMyYearBase } from "./plan-list-json.server";
 import type { PricedList, PricedPlan } from "./plan-list.server";
 
 /** Every plan of a place's offer that has rates there, priced for the household (the own-data branch). */
@@ -112,8 +112,17 @@ export function priceOffer(
   };
   // "Your year" (issue 26): worked out on first use, like the yearly cost.
   const myYearAtIndex: MyYearlyCost[] = new Array(planAt.length);
-  const myYearAt = (k: number): MyYearlyCost =>
-    (myYearAtIndex[k] ??= myYearOf(fieldsOfPlan(k), {
+  const myYearAt = (k: number): MyYearlyCost => {
+    const known = myYearAtIndex[k];
+    if (known !== undefined) return known;
+    if (noCare(k)) {
+      // The shared $0-premium result with this household's premiums; its JSON is written from parts.
+      const base = myYearAtNoPremium(fieldsOfPlan(k), outOfPocketKey, { usage, coveredMembers, planYear: year });
+      const mine = withPremiums(base, premiumWithCredit[k]);
+      rememberMyYearBase(mine, base);
+      return (myYearAtIndex[k] = mine);
+    }
+    return (myYearAtIndex[k] = myYearOf(fieldsOfPlan(k), {
       monthlyPremiumAfterCredit: premiumWithCredit[k],
       usage,
       coveredMembers,
@@ -121,6 +130,7 @@ export function priceOffer(
       drugs: care?.drugsOf(planAt[k].id) ?? [],
       doctors: care?.doctorsOf(planAt[k].id) ?? [],
     }));
+  };
   // The totals alone, without "your year"'s object, when no drugs or doctors are chosen for the plan:
   // the $0-premium part is shared per plan variant (myYearAtNoPremium), the premiums added here.
   const noCare = (k: number): boolean =>

@@ -3,6 +3,7 @@ import { money, reasonWords } from "../../../app/server/shopping/my-year.server"
 import type { Reason } from "../../../app/domain/yearly-cost/ranking";
 import { tFor } from "../../../app/i18n/i18n";
 import { withPremiumsTotals } from "../../../app/server/shopping/plan-fields.server";
+import { myYearJson, rememberMyYearBase } from "../../../app/server/shopping/plan-list-json.server";
 import { withPremiums, type MyYearlyCost } from "../../../app/domain/yearly-cost/my-year";
 
 /**
@@ -99,5 +100,27 @@ describe("reasonWords", () => {
               tFor(lang)(`ranking.${code}`, { ...withTotal, count: withTotal.total, amount: money(amount) }),
             );
           }
+  });
+});
+
+describe("myYearJson", () => {
+  it("writes a list plan's 'your year' as JSON.stringify does, from the shared result's parts", () => {
+    const base = atNoPremium(1234.56, 7000.05);
+    for (const monthly of [0, 412.37, 1999.99]) {
+      const mine = withPremiums(base, monthly);
+      rememberMyYearBase(mine, base);
+      expect(myYearJson(mine)).toBe(JSON.stringify(mine));
+    }
+  });
+
+  it("stringifies whole a result changed after it was made, or one it was not told about", () => {
+    const base = atNoPremium(100, 200);
+    const mine = withPremiums(base, 10);
+    rememberMyYearBase(mine, base);
+    const changed = { ...mine, parts: { ...mine.parts, outside_max: 5 } };
+    rememberMyYearBase(changed, base);
+    expect(myYearJson(changed)).toBe(JSON.stringify(changed));
+    const unknown = withPremiums(base, 20);
+    expect(myYearJson(unknown)).toBe(JSON.stringify(unknown));
   });
 });
