@@ -79,15 +79,17 @@ function variantTailJson(plan: PlanSummary, source: object, csr: CsrLevel | null
  * result; a request writes its four premium-dependent numbers before it. Keyed on the answer's
  * `my_yearly_cost` object as the list made it; anything else is stringified whole.
  */
-const myYearBases = new WeakMap<MyYearlyCost, MyYearlyCost>();
+const myYearBases = new WeakMap<object, MyYearlyCost>();
 const myYearTailMemo = new WeakMap<MyYearlyCost, string>();
+/** "Your year" as a list plan carries it (the answer schema's shape of MyYearlyCost). */
+type ListYear = PricedPlan["my_yearly_cost"];
 
 /** Remembers that `mine` is withPremiums(`base`, …) (the list's plans without drugs or doctors chosen). */
 export function rememberMyYearBase(mine: MyYearlyCost, base: MyYearlyCost): void {
   myYearBases.set(mine, base);
 }
 
-export function myYearJson(mine: MyYearlyCost): string {
+export function myYearJson(mine: ListYear): string {
   const base = myYearBases.get(mine);
   if (base === undefined || !sameAfterPremiums(mine, base)) return JSON.stringify(mine);
   let tail = myYearTailMemo.get(base);
@@ -101,12 +103,12 @@ export function myYearJson(mine: MyYearlyCost): string {
   return tail === "" ? JSON.stringify(mine) : withNumbers(mine, tail);
 }
 
-function withNumbers(mine: MyYearlyCost, tail: string): string {
+function withNumbers(mine: ListYear, tail: string): string {
   return `{"typical":${mine.typical},"bad_year":${mine.bad_year},"worst_case":${mine.worst_case},"parts":{"premiums":${mine.parts.premiums}${tail}`;
 }
 
 /** The fields withPremiums copies are still the base's own (nothing changed them since), in its key order. */
-function sameAfterPremiums(mine: MyYearlyCost, base: MyYearlyCost): boolean {
+function sameAfterPremiums(mine: ListYear, base: MyYearlyCost): boolean {
   const a = mine.parts;
   const b = base.parts;
   return (
