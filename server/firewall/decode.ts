@@ -160,7 +160,8 @@ const SCHEME_NO_SLASHES = /(?:https?|ftp|wss?|gopher|dict):[/\\]?[^/\\\s]/i;
  * are left alone.
  */
 export function base64Text(value: string): string | undefined {
-  if (value.length % 4 !== 0 || !BASE64.test(value)) return undefined;
+  // Short values of letters, digits and `-` (plan ids, ZIP+4 codes) are not read as Base64.
+  if (value.length % 4 !== 0 || (value.length < 20 && !/[+/=]/.test(value)) || !BASE64.test(value)) return undefined;
   const text = Buffer.from(value.replace(/-/g, "+").replace(/_/g, "/"), "base64").toString("latin1");
   if (!/^[\x20-\x7e\t\r\n]+$/.test(text) || !/[^A-Za-z0-9 ]/.test(text)) return undefined;
   return text;
