@@ -167,9 +167,13 @@ export function internalHost(raw: string): string | undefined {
       return `[${groups.map((g) => g.toString(16)).join(":")}]`;
     return undefined;
   }
-  const colon = host.lastIndexOf(":");
+  // A host name has no colon: everything from the first one is a port, or ports
+  // (`127.0.0.1:11211:80`, which one parser reads as port 11211 and another as 80).
+  const colon = host.indexOf(":");
   if (colon !== -1) host = host.slice(0, colon);
-  if (host.endsWith(".")) host = host.slice(0, -1);
+  let end = host.length;
+  while (end > 0 && host[end - 1] === ".") end--;
+  host = host.slice(0, end);
   const v4 = parseIPv4(host);
   if (v4) return internalIPv4(v4) ? v4.join(".") : undefined;
   if (INTERNAL_NAMES.has(host) || INTERNAL_SUFFIXES.some((s) => host.endsWith(s))) return host;
