@@ -42,6 +42,9 @@ interface Resolved {
   headers: readonly string[];
 }
 
+/** app/server/platform/api.server.ts's JSON_TEXT (the same registered symbol: the two are built apart). */
+const JSON_TEXT = Symbol.for("marketplace.jsonResponse.text");
+
 const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 const NO_CONTEXT = Object.freeze({});
 
@@ -62,7 +65,10 @@ export function apiFastPath(build: ServerBuild, routes: Readonly<Record<string, 
       const response = await route.run({ request, params: NO_PARAMS, context: NO_CONTEXT });
       // Not a Response (a route that returns plain data): Remix knows what to do with it.
       if (!(response instanceof Response)) return next();
-      const body = Buffer.from(await response.arrayBuffer());
+      // The JSON text the route's jsonResponse kept (a Response's body is read only once, and never
+      // here when the text is kept); any other Response is read as bytes.
+      const kept = (response as Response & { [JSON_TEXT]?: unknown })[JSON_TEXT];
+      const body = typeof kept === "string" && !response.bodyUsed ? kept : Buffer.from(await response.arrayBuffer());
       res.status(response.status);
       for (const [name, value] of response.headers) res.append(name, value);
       res.end(body);

@@ -25,13 +25,26 @@ const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   "cache-control": "no-store",
 });
 
+/**
+ * The JSON text a `jsonResponse` was made from, kept on the Response under a registered symbol
+ * (server.ts's own bundle shares it): the API fast path (server/api-fast-path.ts) writes it as it
+ * is instead of reading the body back through a web stream (decision 400).
+ */
+export const JSON_TEXT = Symbol.for("marketplace.jsonResponse.text");
+
 export function jsonResponse(data: unknown, init: ResponseInit = {}): Response {
+  const text = JSON.stringify(data);
+  let response: Response;
   // No headers of its own (most answers): the two defaults, without a Headers object made to be copied.
-  if (init.headers === undefined) return new Response(JSON.stringify(data), { ...init, headers: JSON_HEADERS });
-  const headers = new Headers(init.headers);
-  if (!headers.has("content-type")) headers.set("content-type", "application/json; charset=utf-8");
-  if (!headers.has("cache-control")) headers.set("cache-control", "no-store");
-  return new Response(JSON.stringify(data), { ...init, headers });
+  if (init.headers === undefined) response = new Response(text, { ...init, headers: JSON_HEADERS });
+  else {
+    const headers = new Headers(init.headers);
+    if (!headers.has("content-type")) headers.set("content-type", "application/json; charset=utf-8");
+    if (!headers.has("cache-control")) headers.set("cache-control", "no-store");
+    response = new Response(text, { ...init, headers });
+  }
+  (response as Response & { [JSON_TEXT]?: string })[JSON_TEXT] = text;
+  return response;
 }
 
 export function errorResponse(
