@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServerBuild } from "@remix-run/node";
 import { apiFastPath } from "../../../server/api-fast-path";
 import { keepInspectedBody } from "../../../server/firewall/body";
+import { JSON_TEXT, jsonResponse } from "../../../app/server/platform/api.server";
 import { remixRequestHandler } from "../../../server/remix-handler";
 import { listen, resourceRouteBuild } from "./helpers";
 
@@ -34,11 +35,26 @@ const echo = async ({ request }: { request: Request }) => {
   );
 };
 
+/**
+ * The same answer made with the routes' own jsonResponse, which keeps its JSON text on the
+ * Response: the fast path writes that text instead of reading the body (it must answer alike).
+ */
+const kept: Response[] = [];
+const echoJson = async (args: { request: Request }) => {
+  const answer = await echo(args);
+  const response = jsonResponse(await answer.json(), {
+    status: answer.status,
+    headers: { "server-timing": "pricing;dur=0.1" },
+  });
+  kept.push(response);
+  return response;
+};
+
 /** resourceRouteBuild names a route by its path ("routes/api/plans"); the real build by its file ("routes/api.plans"). */
 function buildWithFileIds(): ServerBuild {
   const build = resourceRouteBuild({
     "api/health": { loader: echo },
-    "api/counties": { loader: echo },
+    "api/counties": { loader: echoJson },
     "api/plans": { action: echo },
   });
   const routes: Record<string, unknown> = {};
@@ -109,6 +125,20 @@ describe("JSON API routes without Remix's request handling", () => {
     expect(JSON.parse(fastText)).toMatchObject({ language: "es", body: body ?? "" });
     expect(seen).toHaveLength(2);
     expect(throughRemixOnFastServer).toBe(0);
+  });
+
+  it("writes the JSON text a jsonResponse kept, without reading the Response's body", async () => {
+    kept.length = 0;
+    const answer = await fetch(`${withFastPath.url}/api/counties?zip=32119`, { headers: { "accept-language": "en" } });
+    expect(answer.status).toBe(200);
+    expect(kept).toHaveLength(1);
+    const response = kept[0]! as Response & { [JSON_TEXT]?: string };
+    expect(await answer.text()).toBe(response[JSON_TEXT]);
+    expect(response.bodyUsed).toBe(false);
+    // Through Remix the same kind of answer is read as a stream, as before.
+    kept.length = 0;
+    await (await fetch(`${throughRemix.url}/api/counties?zip=32119`)).text();
+    expect(kept[0]!.bodyUsed).toBe(true);
   });
 
   it("leaves HEAD, other methods and _data requests to Remix", async () => {
