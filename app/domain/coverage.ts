@@ -110,6 +110,20 @@ export function isFlagSet(value: unknown): boolean {
   return false;
 }
 
+/** A covered drug with the tier and restrictions the own formulary row lists: PartialCovered when it lists any. */
+function coveredAsListed(
+  rxcui: string,
+  planId: string,
+  row: FormularyRow | undefined,
+  source: "upstream" | "own_data",
+): DrugCoverageResult {
+  const restrictions = restrictionsOf(row);
+  const drug_tier = row?.drugTier ?? null;
+  return restrictions
+    ? { rxcui, plan_id: planId, coverage: "PartialCovered", drug_tier, restrictions, source }
+    : { rxcui, plan_id: planId, coverage: "Covered", drug_tier, source };
+}
+
 function restrictionsOf(row: FormularyRow | undefined): DrugRestrictions | undefined {
   if (!row) return undefined;
   const prior = isFlagSet(row.priorAuth);
@@ -183,25 +197,7 @@ export function mergeDrugCoverage({ rxcuis, planIds, upstream, own }: DrugMergeI
       const ownRow = ownFor.get(planId);
       switch (answer?.coverage) {
         case "Covered": {
-          const restrictions = restrictionsOf(ownRow);
-          results.push(
-            restrictions
-              ? {
-                  rxcui,
-                  plan_id: planId,
-                  coverage: "PartialCovered",
-                  drug_tier: ownRow?.drugTier ?? null,
-                  restrictions,
-                  source: "upstream",
-                }
-              : {
-                  rxcui,
-                  plan_id: planId,
-                  coverage: "Covered",
-                  drug_tier: ownRow?.drugTier ?? null,
-                  source: "upstream",
-                },
-          );
+          results.push(coveredAsListed(rxcui, planId, ownRow, "upstream"));
           break;
         }
         case "GenericCovered": {
@@ -227,25 +223,7 @@ export function mergeDrugCoverage({ rxcuis, planIds, upstream, own }: DrugMergeI
         default: {
           // Unknown upstream (DataNotProvided, an undocumented value, no row, failed batch).
           if (ownRow) {
-            const restrictions = restrictionsOf(ownRow);
-            results.push(
-              restrictions
-                ? {
-                    rxcui,
-                    plan_id: planId,
-                    coverage: "PartialCovered",
-                    drug_tier: ownRow.drugTier ?? null,
-                    restrictions,
-                    source: "own_data",
-                  }
-                : {
-                    rxcui,
-                    plan_id: planId,
-                    coverage: "Covered",
-                    drug_tier: ownRow.drugTier ?? null,
-                    source: "own_data",
-                  },
-            );
+            results.push(coveredAsListed(rxcui, planId, ownRow, "own_data"));
           } else {
             results.push({ rxcui, plan_id: planId, coverage: "DataNotProvided", drug_tier: null, source: "none" });
           }

@@ -1,11 +1,11 @@
 import express from "express";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ServerBuild } from "@remix-run/node";
 import { apiFastPath } from "../../../server/api-fast-path";
 import { keepInspectedBody } from "../../../server/firewall/body";
 import { JSON_TEXT, jsonResponse } from "../../../app/server/platform/api.server";
 import { remixRequestHandler } from "../../../server/remix-handler";
-import { listen, resourceRouteBuild } from "./helpers";
+import { fastPathAndRemix, resourceRouteBuild } from "./helpers";
 
 /**
  * Decision 400 (issue 29): the health check, counties and the plan list go straight to their
@@ -88,21 +88,14 @@ function app(fast: boolean) {
   return a;
 }
 
-let withFastPath: Awaited<ReturnType<typeof listen>>;
-let throughRemix: Awaited<ReturnType<typeof listen>>;
-beforeAll(async () => {
-  withFastPath = await listen(app(true));
-  throughRemix = await listen(app(false));
-});
-afterAll(async () => {
-  await withFastPath.close();
-  await throughRemix.close();
-});
+const servers = fastPathAndRemix(app);
 
 async function both(path: string, init: RequestInit = {}) {
   seen.length = 0;
   throughRemixOnFastServer = 0;
-  const [fast, remix] = await Promise.all([withFastPath, throughRemix].map((s) => fetch(`${s.url}${path}`, init)));
+  const [fast, remix] = await Promise.all(
+    [servers.withFastPath, servers.throughRemix].map((s) => fetch(`${s.url}${path}`, init)),
+  );
   return { fast, remix, fastText: await fast.text(), remixText: await remix.text() };
 }
 
@@ -129,7 +122,9 @@ describe("JSON API routes without Remix's request handling", () => {
 
   it("writes the JSON text a jsonResponse kept, without reading the Response's body", async () => {
     kept.length = 0;
-    const answer = await fetch(`${withFastPath.url}/api/counties?zip=32119`, { headers: { "accept-language": "en" } });
+    const answer = await fetch(`${servers.withFastPath.url}/api/counties?zip=32119`, {
+      headers: { "accept-language": "en" },
+    });
     expect(answer.status).toBe(200);
     expect(kept).toHaveLength(1);
     const response = kept[0]! as Response & { [JSON_TEXT]?: string };
@@ -137,12 +132,12 @@ describe("JSON API routes without Remix's request handling", () => {
     expect(response.bodyUsed).toBe(false);
     // Through Remix the same kind of answer is read as a stream, as before.
     kept.length = 0;
-    await (await fetch(`${throughRemix.url}/api/counties?zip=32119`)).text();
+    await (await fetch(`${servers.throughRemix.url}/api/counties?zip=32119`)).text();
     expect(kept[0]!.bodyUsed).toBe(true);
   });
 
   it("leaves HEAD, other methods and _data requests to Remix", async () => {
-    const head = await fetch(`${withFastPath.url}/api/health`, { method: "HEAD" });
+    const head = await fetch(`${servers.withFastPath.url}/api/health`, { method: "HEAD" });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe("");
     const { fast, remix } = await both("/api/plans", { method: "GET" });

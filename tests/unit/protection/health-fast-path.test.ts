@@ -1,8 +1,8 @@
 import express from "express";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { healthFastPath } from "../../../server/health-fast-path";
 import { remixRequestHandler } from "../../../server/remix-handler";
-import { listen, resourceRouteBuild } from "./helpers";
+import { fastPathAndRemix, resourceRouteBuild } from "./helpers";
 
 /**
  * Decision 360 (issue 29): GET /api/health goes straight to its route module's loader, past
@@ -28,21 +28,14 @@ function app(fast: boolean) {
   return a;
 }
 
-let withFastPath: Awaited<ReturnType<typeof listen>>;
-let throughRemix: Awaited<ReturnType<typeof listen>>;
-beforeAll(async () => {
-  withFastPath = await listen(app(true));
-  throughRemix = await listen(app(false));
-});
-afterAll(async () => {
-  await withFastPath.close();
-  await throughRemix.close();
-});
+const servers = fastPathAndRemix(app);
 
 describe("GET /api/health without Remix's request handling", () => {
   it("answers what Remix answers: status, type, cache header and body", async () => {
     const [fast, remix] = await Promise.all(
-      [withFastPath, throughRemix].map((s) => fetch(`${s.url}/api/health`, { headers: { "accept-language": "es" } })),
+      [servers.withFastPath, servers.throughRemix].map((s) =>
+        fetch(`${s.url}/api/health`, { headers: { "accept-language": "es" } }),
+      ),
     );
     expect(fast.status).toBe(remix.status);
     expect(fast.headers.get("content-type")).toBe(remix.headers.get("content-type"));
@@ -53,7 +46,7 @@ describe("GET /api/health without Remix's request handling", () => {
 
   it("leaves HEAD to Remix", async () => {
     seen.length = 0;
-    const head = await fetch(`${withFastPath.url}/api/health`, { method: "HEAD" });
+    const head = await fetch(`${servers.withFastPath.url}/api/health`, { method: "HEAD" });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe("");
     // (fetch itself sends Accept-Language: *)

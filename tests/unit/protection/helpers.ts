@@ -2,6 +2,7 @@ import type { AddressInfo } from "node:net";
 import http from "node:http";
 import type { Express } from "express";
 import type { ServerBuild } from "@remix-run/node";
+import { afterAll, beforeAll } from "vitest";
 
 /** Run an Express app on 127.0.0.1 (a random port) for one test file. */
 export async function listen(
@@ -20,6 +21,28 @@ export async function listen(
         s.close(() => resolve());
       }),
   };
+}
+
+type Listening = Awaited<ReturnType<typeof listen>>;
+
+/**
+ * The same app twice for one test file, with the fast path and without it (everything through
+ * Remix), to compare their answers: `servers.withFastPath` and `servers.throughRemix` once started.
+ */
+export function fastPathAndRemix(app: (fast: boolean) => Express): {
+  withFastPath: Listening;
+  throughRemix: Listening;
+} {
+  const servers = {} as { withFastPath: Listening; throughRemix: Listening };
+  beforeAll(async () => {
+    servers.withFastPath = await listen(app(true));
+    servers.throughRemix = await listen(app(false));
+  });
+  afterAll(async () => {
+    await servers.withFastPath.close();
+    await servers.throughRemix.close();
+  });
+  return servers;
 }
 
 type RouteFn = (args: {
