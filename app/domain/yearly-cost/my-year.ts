@@ -151,7 +151,8 @@ interface Limits {
 /**
  * Walks each member's units in order; returns what is paid per part and in total. Care outside the
  * plan's cover earns no deductible credit but is counted toward the same maximum (decision 332: the
- * figures never pass premiums + the maximum); `outside` is what it would cost uncapped.
+ * figures never pass premiums + the maximum); `outside` is what it would cost uncapped. Only what a
+ * member pays is credited to the deductibles (decision 335).
  */
 function walk(limits: Limits, members: Unit[][], parts: number): { byPart: number[]; paid: number; outside: number } {
   const byPart = new Array<number>(parts).fill(0);
@@ -176,7 +177,9 @@ function walk(limits: Limits, members: Unit[][], parts: number): { byPart: numbe
       let owed = 0;
       let rest = unit.cost;
       if (unit.share.subjectToDeductible) {
-        const toDeductible = Math.min(rest, deductibleLeft, familyDeductibleLeft);
+        // Only what the member pays is credited to the deductibles: a member at the maximum pays
+        // nothing more, so the family deductible is not credited with care the plan paid for.
+        const toDeductible = Math.min(rest, deductibleLeft, familyDeductibleLeft, moopLeft, familyMoopLeft);
         owed += toDeductible;
         rest -= toDeductible;
         deductibleLeft -= toDeductible;

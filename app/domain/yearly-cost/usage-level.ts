@@ -193,15 +193,17 @@ export function expectedOutOfPocket(
         }
         let owed = 0;
         let rest = cost;
+        const room = Math.min(moopLeft, familyMoopLeft);
         if (share.subjectToDeductible) {
-          const toDeductible = Math.min(rest, deductibleLeft, familyDeductibleLeft);
+          // Only what the member pays counts toward the deductibles: a member at the maximum pays
+          // nothing more, so the family deductible is not credited with care the plan paid for.
+          const toDeductible = Math.min(rest, deductibleLeft, familyDeductibleLeft, room);
           owed += toDeductible;
           rest -= toDeductible;
           deductibleLeft -= toDeductible;
           familyDeductibleLeft -= toDeductible;
         }
         if (rest > 0) owed += memberShare(rest, share);
-        const room = Math.min(moopLeft, familyMoopLeft);
         if (owed > room) {
           owed = room;
           capped = true;

@@ -161,6 +161,28 @@ describe("the shopper's own year: hand calculations", () => {
     expect(r.parts.out_of_pocket_max).toBe(10000);
   });
 
+  it("a member at the maximum credits the family deductible only with what they paid", () => {
+    // The case of usage-level.test.ts in the shopper's own year: deductible 300, family 600, maximum
+    // 250, three members, medium year, urgent care $200 (its allowed cost, under a $450 copay),
+    // imaging $300 to the deductible. Each member pays 200 + 50 = 250 and credits 50 to the family
+    // deductible: 3 × 250 = 750 (crediting the full $300 would give 250 + 250 + 200 = 700).
+    const r = myYearlyCost(
+      input({
+        costShare: plan({
+          deductible: 300,
+          familyDeductible: 600,
+          moop: 250,
+          familyMoop: 3000,
+          services: { ...services(NO_CHARGE), urgentCare: share(450), imaging: share(0, 0, true) },
+        }),
+        monthlyPremiumAfterCredit: 0,
+        usage: "medium",
+        coveredMembers: 3,
+      }),
+    );
+    expect(r.typical).toBe(750);
+  });
+
   it("a CSR variant: the 94% silver's own deductible, maximum and specialist copay", () => {
     // Standard silver: $5,000 deductible, $9,200 maximum, specialist "$80 Copay after deductible":
     // 4 visits × $250 all go to the deductible = $1,000. worst = $3,600 + $9,200 = $12,800.

@@ -128,6 +128,37 @@ describe("estimateYearlyCost with the plan's own cost sharing", () => {
     expect(r.outOfPocketYearly).toBe(15960);
   });
 
+  it("a member at the maximum credits the family deductible only with what they paid", () => {
+    // Deductible 300, family deductible 600, maximum 250, three members, medium year; only urgent
+    // care (a $450 copay on its $200 allowed cost: $200) and imaging ($300, to the deductible, then
+    // free) cost anything. Each member: urgent care 200 (50 of the maximum left), imaging: 50 paid
+    // to the deductible, then the maximum is reached. Credited to the family deductible: 50 each, so
+    // it never runs out and member 3 pays the same 250. Household: 3 × 250 = 750. (Crediting the
+    // imaging's full $300 would exhaust it with members 1 and 2 and give 250 + 250 + 200 = 700.)
+    const free = copay(0);
+    const r = expectedOutOfPocket(
+      {
+        deductible: 300,
+        familyDeductible: 600,
+        moop: 250,
+        familyMoop: 3000,
+        services: {
+          primaryCare: free,
+          specialist: free,
+          urgentCare: copay(450),
+          imaging: coins(0),
+          genericDrug: free,
+          preferredBrandDrug: free,
+          emergencyRoom: free,
+          inpatientStay: free,
+        },
+      },
+      "medium",
+      3,
+    );
+    expect(r.outOfPocket).toBe(750);
+  });
+
   it("a service the plan does not cover is paid in full, outside the MOOP", () => {
     // Brand drugs not covered: 12 × 300 = 3,600 outside the MOOP.
     // Covered care: 180 + 360 + 75 + 900 (deductible, 1,100 left) + 240
