@@ -1,14 +1,25 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import { defineConfig } from "vite";
 import { fileURLToPath } from "node:url";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import type { Plugin } from "vite";
-import { SERVER_ONLY } from "./app/i18n/english-core";
+import { CORE_KEYS_OF_LATER, LATER, SERVER_ONLY } from "./app/i18n/english-core";
+
+/** The site's languages other than English (app/i18n/locales/<lang>.json). */
+const OTHER_LANGUAGES = readdirSync(fileURLToPath(new URL("./app/i18n/locales", import.meta.url)))
+  .filter((f) => /^[a-z]{2}\.json$/.test(f) && f !== "en.json")
+  .map((f) => f.slice(0, -".json".length));
+const I18N_MODULE = fileURLToPath(new URL("./app/i18n/i18n.ts", import.meta.url));
 
 /**
  * `import words from "virtual:english/<namespace>"`: one namespace of app/i18n/locales/en.json as
  * a module of its own (`virtual:english/<namespace>/<key>,<key>`: only those keys of it), so the browser gets a page's own words in that page's chunk (issue 29
  * item 4; app/i18n/english-core.ts). Rollup keeps a JSON file in one chunk however it is imported.
+ *
+ * In the browser build a whole namespace's module also brings the page's language (decision 407):
+ * on a page in another language it loads that language's words of the namespace
+ * (`virtual:catalogue/<lang>/<namespace>`, a chunk of its own) with a top-level await, so the
+ * module that shows them, and a route or a lazy part that imports it, runs only once they are in.
  */
 function englishNamespaces(): Plugin {
   const PREFIX = "virtual:english/";
@@ -17,13 +28,26 @@ function englishNamespaces(): Plugin {
     name: "english-namespaces",
     enforce: "pre",
     resolveId: (id) => (id.startsWith(PREFIX) ? "\0" + id : undefined),
-    load(id) {
+    load(id, options) {
       if (!id.startsWith("\0" + PREFIX)) return undefined;
       this.addWatchFile(file);
       // virtual:english/<namespace>, or virtual:english/<namespace>/<key>,<key>: only those keys of it.
       const [namespace, keys] = id.slice(PREFIX.length + 1).split("/") as [string, string | undefined];
       const words = (JSON.parse(readFileSync(file, "utf8")) as Record<string, Record<string, unknown>>)[namespace];
       if (words === undefined) this.error(`en.json has no namespace "${namespace}"`);
+      const browser = !options?.ssr && !process.env.VITEST;
+      if (!keys && browser && !(SERVER_ONLY as readonly string[]).includes(namespace)) {
+        const loaders = OTHER_LANGUAGES.map(
+          (lang) => `${lang}: () => import("virtual:catalogue/${lang}/${namespace}")`,
+        );
+        return [
+          `import { addWords } from ${JSON.stringify(I18N_MODULE)};`,
+          `const lang = document.documentElement.lang;`,
+          `const load = { ${loaders.join(", ")} }[lang];`,
+          `if (load) addWords(lang, { ${JSON.stringify(namespace)}: (await load()).default });`,
+          `export default ${JSON.stringify(words)};`,
+        ].join("\n");
+      }
       if (!keys) return `export default ${JSON.stringify(words)};`;
       const picked: Record<string, unknown> = {};
       for (const key of keys.split(",")) {
@@ -36,11 +60,14 @@ function englishNamespaces(): Plugin {
 }
 
 /**
- * Only the language in use reaches a page (issue 29 item 4, decision 405). In the browser build,
- * app/i18n/i18n.ts's import of the English core is an empty stand-in, so the core is a chunk of
- * its own that entry.client.tsx loads for an English page only; and `virtual:catalogue/<lang>` is
- * that language's catalogue without the namespaces only the server words (SERVER_ONLY). The
- * server build, and vitest, keep the real import: the server words every language.
+ * Only the language in use reaches a page (issue 29 item 4, decisions 405 and 407). In the browser
+ * build, app/i18n/i18n.ts's import of the English core is an empty stand-in, so the core is a
+ * chunk of its own that entry.client.tsx loads for an English page only; `virtual:catalogue/<lang>`
+ * is that language's core (the namespaces of the English core, and the same few keys of later
+ * ones: CORE_KEYS_OF_LATER), and `virtual:catalogue/<lang>/<namespace>` one later namespace, which
+ * `virtual:english/<namespace>` loads on that language's pages. No browser chunk has the
+ * namespaces only the server words (SERVER_ONLY). The server build, and vitest, keep the real
+ * import: the server words every language.
  */
 function languageInUse(): Plugin {
   const PREFIX = "virtual:catalogue/";
@@ -57,12 +84,24 @@ function languageInUse(): Plugin {
     load(id) {
       if (id === NO_CORE) return "export const english = undefined;";
       if (!id.startsWith("\0" + PREFIX)) return undefined;
-      const lang = id.slice(PREFIX.length + 1);
+      const [lang, namespace] = id.slice(PREFIX.length + 1).split("/") as [string, string | undefined];
       const file = fileURLToPath(new URL(`./app/i18n/locales/${lang}.json`, import.meta.url));
       this.addWatchFile(file);
-      const catalogue = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
-      for (const namespace of SERVER_ONLY) delete catalogue[namespace];
-      return `export default ${JSON.stringify(catalogue)};`;
+      const catalogue = JSON.parse(readFileSync(file, "utf8")) as Record<string, Record<string, unknown>>;
+      if (namespace !== undefined) {
+        if ((SERVER_ONLY as readonly string[]).includes(namespace) || !(namespace in catalogue))
+          this.error(`no browser words of ${lang}.json's "${namespace}"`);
+        return `export default ${JSON.stringify(catalogue[namespace])};`;
+      }
+      const core: Record<string, unknown> = {};
+      for (const [ns, words] of Object.entries(catalogue)) {
+        if (!(LATER as readonly string[]).includes(ns)) core[ns] = words;
+      }
+      for (const [ns, keys] of Object.entries(CORE_KEYS_OF_LATER)) {
+        const words = catalogue[ns] ?? {};
+        core[ns] = Object.fromEntries(keys.filter((key) => key in words).map((key) => [key, words[key]]));
+      }
+      return `export default ${JSON.stringify(core)};`;
     },
   };
 }
@@ -95,7 +134,9 @@ export default defineConfig({
           },
         }),
       ],
-  build: { sourcemap: false },
+  // Top-level await (virtual:english/<namespace> on a page in another language, decision 407):
+  // browsers from 2021 on; an older one gets the pages without JavaScript, as they all work.
+  build: { sourcemap: false, target: ["es2022", "chrome89", "edge89", "firefox89", "safari15"] },
   test: {
     include: [
       "tests/unit/**/*.test.ts",

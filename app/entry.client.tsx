@@ -1,18 +1,18 @@
 import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { addCatalogue, addEnglish, hasCatalogue } from "./i18n/i18n";
+import { addEnglish, addWords } from "./i18n/i18n";
 
 /**
  * A page's words come from its own language's chunk, loaded before React hydrates it (the server
- * rendered it with the same words): the English core for an English page, the whole Spanish
- * catalogue (less what only the server words) for a Spanish one. No page carries the other
- * language (decision 405). The language link is a full page load, so a page never changes
+ * rendered it with the same words): the English core for an English page, the Spanish core for a
+ * Spanish one (a page's own namespaces come with the modules that show them, decision 407). No
+ * page carries the other language (decision 405). The language link is a full page load, so a page never changes
  * language without passing here.
  */
 async function loadPageCatalogue(): Promise<void> {
   if (document.documentElement.lang === "es") {
-    if (!hasCatalogue("es")) addCatalogue("es", (await import("virtual:catalogue/es")).default);
+    addWords("es", (await import("virtual:catalogue/es")).default);
     return;
   }
   addEnglish((await import("./i18n/english-browser")).englishForBrowser);

@@ -67,6 +67,15 @@ export const SERVER_ONLY = ["email", "apiErrors", "householdCheck"] as const sat
   (typeof LATER)[number]
 >;
 
+/**
+ * Keys of a page-only namespace that the core carries all the same (the plan card's words of the
+ * plan page: english-browser.ts for English, vite.config.ts's `virtual:catalogue/<lang>` for the
+ * other languages; tests/unit/i18n/english-core.test.ts checks the card asks for no other key).
+ */
+export const CORE_KEYS_OF_LATER = { planPage: ["hsaEligible", "aMonth", "tobacco"] } as const satisfies Partial<
+  Record<(typeof LATER)[number], readonly string[]>
+>;
+
 export const english: Omit<typeof enFull, (typeof LATER)[number]> = {
   meta,
   site,

@@ -40,17 +40,25 @@ export function addCatalogue(lang: Language, catalogue: Catalogue): void {
  * of the pages that show them call this at their top, so the browser loads them with that page.
  */
 export function addEnglish(part: Partial<Catalogue>): void {
-  const en = (resources.en ?? {}) as Record<string, unknown>;
-  if (Object.entries(part).every(([ns, words]) => en[ns] === words)) return;
-  // In the browser a page's own namespaces may come before the core (route modules run before the
-  // entry), and the core has a few keys of a page's namespace (englishOnCards): a namespace given
-  // twice keeps the keys of both.
-  const merged: Record<string, unknown> = { ...en };
+  addWords("en", part);
+}
+
+/**
+ * Adds namespaces to a language's catalogue. In the browser a page's own namespaces may come
+ * before the core (route modules run before the entry; on a page in another language than
+ * English, vite.config.ts's `virtual:english/<ns>` adds that language's words of the namespace
+ * before the module that shows them runs, decision 407), and the core has a few keys of a page's
+ * namespace (the plan card's planPage words): a namespace given twice keeps the keys of both.
+ */
+export function addWords(lang: Language, part: Partial<Catalogue>): void {
+  const had = (resources[lang] ?? {}) as Record<string, unknown>;
+  if (resources[lang] && Object.entries(part).every(([ns, words]) => had[ns] === words)) return;
+  const merged: Record<string, unknown> = { ...had };
   for (const [ns, words] of Object.entries(part)) {
-    const had = en[ns];
-    merged[ns] = isWords(had) && isWords(words) ? { ...had, ...words } : words;
+    const before = had[ns];
+    merged[ns] = isWords(before) && isWords(words) ? { ...before, ...words } : words;
   }
-  resources.en = merged as Catalogue;
+  resources[lang] = merged as Catalogue;
   cataloguesChanged();
 }
 
