@@ -13,7 +13,6 @@ import { lazy, Suspense, useMemo, type RefObject } from "react";
 import { useCompareTicks } from "../components/plans/compare-ticks";
 import { useHydrated } from "../components/plans/use-hydrated";
 import { keptMarkup, useServerDrawn } from "../components/kept-markup";
-import { EligibilitySummary } from "../components/plans/eligibility-summary";
 import { FiltersForm, RESULTS_ANCHOR } from "../components/plans/filters-form";
 import { HouseholdSummary } from "../components/plans/household-summary";
 import { creditInPricesSentence, RepaymentRisk } from "../components/plans/repayment-risk";
@@ -45,10 +44,13 @@ const CountyChoice = lazy(() => import("../components/plans/county-choice").then
 const HouseholdForm = lazy(() =>
   import("../components/plans/household-form").then((m) => ({ default: m.HouseholdForm })),
 );
-/** The what-if chart and the yearly-cost method only show the server's figures: kept as drawn (decision 406). */
-const IncomeWhatIf = keptMarkup(
-  () => import("../components/plans/income-what-if").then((m) => m.IncomeWhatIf),
-  "what-if-part",
+/**
+ * The savings estimate (with the what-if chart) and the yearly-cost method only show the server's
+ * figures: kept as drawn (decisions 406, 407).
+ */
+const ResultsEligibility = keptMarkup(
+  () => import("../components/plans/results-eligibility").then((m) => m.ResultsEligibility),
+  "eligibility-part",
 );
 const YearlyCostMethod = keptMarkup(
   () => import("../components/plans/yearly-cost-method").then((m) => m.YearlyCostMethod),
@@ -310,14 +312,13 @@ function Results({ page, headingRef }: { page: ResultsPage; headingRef: RefObjec
       {page.ignored.length > 0 ? (
         <p className="notice warn">{t("results.ignored", { list: page.ignored.join(", ") })}</p>
       ) : null}
-      <EligibilitySummary
+      <ResultsEligibility
         eligibility={results.eligibility}
         unavailable={results.eligibility_unavailable}
         state={place.state}
         ages={state.people.map((p) => p.age)}
         household={{ income: page.income, fplPercent: results.fpl_percent, lines: results.income_lines }}
-        compact
-        more={page.whatIf ? <IncomeWhatIf whatIf={page.whatIf} /> : null}
+        whatIf={page.whatIf}
       />
       {results.eligibility && results.eligibility.aptc > 0 && results.eligibility.repayment_risk.length > 0 ? (
         // One line until opened (issue 28 item 1: the first plan within the first screen); open once a part of the credit is chosen.

@@ -1,7 +1,18 @@
 import type { ReactNode } from "react";
+import eligibilityWords from "virtual:english/eligibility";
+import incomeLinesWords from "virtual:english/incomeLines";
+import membersWords from "virtual:english/members";
+import { addEnglish, type Catalogue } from "../../i18n/i18n";
 import { eligibilityMessages, fplWords, type EligibilityFacts } from "./eligibility-words";
 import { useWords } from "./format";
 import { incomeLineSentences, type IncomeLineFact } from "./income-line-words";
+
+// Its words come with it (the plan page; the results page loads it only to draw it itself, decision 407).
+addEnglish({
+  eligibility: eligibilityWords,
+  incomeLines: incomeLinesWords,
+  members: membersWords,
+} as Partial<Catalogue>);
 
 /** The eligibility result in plain words: credit, savings level, Medicaid/CHIP, coverage gap or Essential Plan, and what to do next. */
 export function EligibilitySummary({
