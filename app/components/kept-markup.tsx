@@ -51,24 +51,43 @@ function sameProps(a: object, b: object): boolean {
   });
 }
 
-export function keptMarkup<P extends object>(
-  load: () => Promise<ComponentType<P>>,
-  className: string,
-): ComponentType<P> {
+/** A kept part; `preload()` loads its code ahead (a page about to draw it, decision 407). */
+export type KeptPart<P> = ComponentType<P> & { preload(): Promise<void> };
+
+export function keptMarkup<P extends object>(load: () => Promise<ComponentType<P>>, className: string): KeptPart<P> {
+  let loaded: ComponentType<P> | null = null;
+  let loading: Promise<void> | null = null;
+  const preload = () =>
+    (loading ??= load().then(
+      (component) => {
+        loaded = component;
+      },
+      (error: unknown) => {
+        loading = null; // tried again the next time it is needed
+        throw error;
+      },
+    ));
   // As a plain function component for createElement's types (a lazy one takes the same props).
-  const Component = lazy(() => load().then((component) => ({ default: component }))) as unknown as FunctionComponent<P>;
+  const Component = lazy(() => preload().then(() => ({ default: loaded! }))) as unknown as FunctionComponent<P>;
   function KeptMarkup(props: P) {
     // The props the server drew with: only while hydrating the server's document.
     const hydrating = useHydrating();
     const [serverProps] = useState<P | null>(() => (hydrating ? props : null));
+    // In the browser, a part whose code is already in is drawn at once (no empty frame while a lazy
+    // component settles); the choice is made once, so the part is never drawn anew.
+    const [direct] = useState(() => typeof document !== "undefined" && loaded !== null);
     if (serverProps !== null && sameProps(serverProps, props)) {
       return <div key="kept" className={className} dangerouslySetInnerHTML={{ __html: "" }} suppressHydrationWarning />;
     }
     return (
       <div key="drawn" className={className}>
-        <Suspense fallback={null}>{createElement(Component, props)}</Suspense>
+        {direct ? (
+          createElement(loaded as unknown as FunctionComponent<P>, props)
+        ) : (
+          <Suspense fallback={null}>{createElement(Component, props)}</Suspense>
+        )}
       </div>
     );
   }
-  return KeptMarkup;
+  return Object.assign(KeptMarkup, { preload });
 }

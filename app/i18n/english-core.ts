@@ -1,7 +1,6 @@
 import type enFull from "./locales/en.json";
 import {
   banner,
-  coverage,
   drugsDoctors,
   enroll,
   error,
@@ -9,12 +8,10 @@ import {
   agentsEnglishOnly,
   householdSummary,
   meta,
-  myYear,
   pager,
   picker,
   planCard,
   plans,
-  ranking,
   repaymentRisk,
   results,
   site,
@@ -57,13 +54,16 @@ export const LATER = [
   "eligibility",
   "incomeLines",
   "members",
+  "myYear",
+  "coverage",
+  "ranking",
 ] as const;
 
 /**
- * The namespaces only the server words (emails, API errors, household checks): no browser bundle
+ * The namespaces only the server words (emails, API errors, household checks, the ranking's reasons): no browser bundle
  * carries them in any language (vite.config.ts's `virtual:catalogue/<lang>` leaves them out).
  */
-export const SERVER_ONLY = ["email", "apiErrors", "householdCheck"] as const satisfies ReadonlyArray<
+export const SERVER_ONLY = ["email", "apiErrors", "householdCheck", "ranking"] as const satisfies ReadonlyArray<
   (typeof LATER)[number]
 >;
 
@@ -87,7 +87,6 @@ export const english: Omit<typeof enFull, (typeof LATER)[number]> = {
   plans,
   enroll,
   stars,
-  coverage,
   standardized,
   repaymentRisk,
   results,
@@ -97,6 +96,4 @@ export const english: Omit<typeof enFull, (typeof LATER)[number]> = {
   planCard,
   drugsDoctors,
   pager,
-  ranking,
-  myYear,
 };

@@ -8,8 +8,8 @@ import {
 } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { noUpstreamAnswer } from "../components/plans/coverage-words";
-import { Link, useLoaderData } from "@remix-run/react";
-import { lazy, Suspense, useMemo, type RefObject } from "react";
+import { Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { lazy, Suspense, useEffect, useMemo, type RefObject } from "react";
 import { useCompareTicks } from "../components/plans/compare-ticks";
 import { useHydrated } from "../components/plans/use-hydrated";
 import { keptMarkup, useServerDrawn } from "../components/kept-markup";
@@ -19,7 +19,7 @@ import { creditInPricesSentence, RepaymentRisk } from "../components/plans/repay
 import { DrugsAndDoctors } from "../components/plans/drugs-and-doctors";
 import { ResultsPager } from "../components/plans/results-pager";
 import { COVERAGE_SORT } from "../domain/coverage-order";
-import { PlanCard } from "../components/plans/plan-card";
+import { PlanCard, preloadCardParts } from "../components/plans/plan-card";
 import { doctorOption, drugOption, Picker, type SearchView } from "../components/plans/picker";
 import { useFocusHeading } from "../components/plans/use-focus-heading";
 import { useWords, type Words } from "../components/plans/format";
@@ -303,6 +303,17 @@ function Results({ page, headingRef }: { page: ResultsPage; headingRef: RefObjec
   const clearFilters = plansHref(withoutFilters(state));
   const w = useWords();
   const { t } = w;
+  // A new list with drugs or doctors on its way (a filter, a page, a drug): its cards' kept parts
+  // are drawn by the browser, so their code loads with the list's data, not after it (decision 407).
+  const navigation = useNavigation();
+  const { pathname } = useLocation();
+  const nextListWithCare =
+    navigation.state !== "idle" &&
+    navigation.location.pathname === pathname &&
+    /[?&](drug|npi)=/.test(navigation.location.search);
+  useEffect(() => {
+    if (nextListWithCare) preloadCardParts();
+  }, [nextListWithCare]);
   return (
     <>
       <h1 ref={headingRef} tabIndex={-1}>

@@ -1,3 +1,5 @@
+import coverageWords from "virtual:english/coverage";
+import { addEnglish, type Catalogue } from "../../i18n/i18n";
 import type { Selection } from "../../lib/shopping-url";
 import {
   doctorCoverageWords,
@@ -7,6 +9,9 @@ import {
   type UpstreamState,
 } from "./coverage-words";
 import { ENGLISH, useWords, type Words } from "./format";
+
+// Its words (coverage-words.ts words them) come with it: the plan page, the comparison, a card drawn in the browser (decision 407).
+addEnglish({ coverage: coverageWords } as Partial<Catalogue>);
 
 export interface CoverageCheckView {
   upstream: UpstreamState;

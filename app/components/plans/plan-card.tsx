@@ -1,10 +1,24 @@
 import { Link } from "@remix-run/react";
 import { listPageParam, planHref, type ShoppingState } from "../../lib/shopping-url";
-import { CoverageCounts, type CoverageCheckView } from "./coverage-list";
+import { keptMarkup } from "../kept-markup";
+import type { CoverageCheckView } from "./coverage-list";
 import { csrWords, metalWords, money, moneyOr, usageShort, useWords, type Words } from "./format";
 import { Stars } from "./stars";
-import { YourYearLine } from "./your-year";
 import type { PricedPlan } from "../../lib/page-views";
+
+/**
+ * A card's own year and its drugs and doctors only show the server's figures and native
+ * disclosures: kept as the server drew them while the page hydrates, their code and words loaded
+ * only to draw them in the browser (decision 407; a wrapper of `display: contents`).
+ */
+const YourYearLine = keptMarkup(() => import("./your-year").then((m) => m.YourYearLine), "your-year-part");
+const CoverageCounts = keptMarkup(() => import("./coverage-list").then((m) => m.CoverageCounts), "coverage-part");
+
+/** Loads the card's kept parts' code ahead of a new list (the results page, while a navigation to it is under way). */
+export function preloadCardParts(): void {
+  void YourYearLine.preload().catch(() => {});
+  void CoverageCounts.preload().catch(() => {});
+}
 
 /** What a card shows beyond the price: the standardized-design label. */
 export interface PlanCardExtras {
@@ -144,7 +158,9 @@ export function PlanCard({
             {t("planCard.extraSavingsShort", { level: plan.csr_variant })}
           </p>
         ) : null}
-        <CoverageCounts drugs={drugCoverage} doctors={doctorCoverage} planId={plan.id} />
+        {drugCoverage?.selections.length || doctorCoverage?.selections.length ? (
+          <CoverageCounts drugs={drugCoverage} doctors={doctorCoverage} planId={plan.id} />
+        ) : null}
         <div className="card-actions">
           <div className="choice compare-choice">
             <input

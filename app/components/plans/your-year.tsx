@@ -1,5 +1,9 @@
-import { INTL_LOCALES, type Language } from "../../i18n/i18n";
+import myYearWords from "virtual:english/myYear";
+import { addEnglish, INTL_LOCALES, type Catalogue, type Language } from "../../i18n/i18n";
 import { money, tierWords, usageShort, useWords, type Words } from "./format";
+
+// Its words come with it: the plan page, the comparison, a card drawn in the browser (decision 407).
+addEnglish({ myYear: myYearWords } as Partial<Catalogue>);
 
 /**
  * "Your year" (issue 26; docs/yearly-cost.md): the shopper's own yearly cost of a plan with their
