@@ -120,6 +120,45 @@ function terserForTheBrowser(): Plugin {
   };
 }
 
+/**
+ * Remix's lazy route discovery is off (decision 123: the whole manifest up front), yet its code
+ * (fog-of-war.js, ~1 KB gzipped) is in every page's JavaScript: the browser build gets a stand-in
+ * that answers "off" (issue 29 item 4, decision 407). The server build keeps the real module.
+ */
+function noLazyRouteDiscoveryInTheBrowser(lazyRouteDiscovery: boolean): Plugin {
+  const STAND_IN = "\0remix-fog-of-war-off";
+  return {
+    name: "no-lazy-route-discovery-in-the-browser",
+    enforce: "pre",
+    apply: "build",
+    resolveId(source, importer, options) {
+      if (lazyRouteDiscovery || options?.ssr || source !== "./fog-of-war.js") return undefined;
+      return importer?.replaceAll("\\", "/").includes("/@remix-run/react/dist/esm/") ? STAND_IN : undefined;
+    },
+    load(id) {
+      if (id !== STAND_IN) return undefined;
+      return [
+        "export function isFogOfWarEnabled(future, isSpaMode) {",
+        "  if (future.v3_lazyRouteDiscovery === true && !isSpaMode) throw new Error('vite.config.ts: lazy route discovery is on, remove noLazyRouteDiscoveryInTheBrowser');",
+        "  return false;",
+        "}",
+        "export const getPartialManifest = (manifest) => manifest;",
+        "export const getPatchRoutesOnNavigationFunction = () => undefined;",
+        "export function useFogOFWarDiscovery() {}",
+      ].join("\n");
+    },
+  };
+}
+
+/** Remix's v3 flags; `v3_lazyRouteDiscovery: false` by decision 123. */
+const REMIX_FUTURE = {
+  v3_fetcherPersist: true,
+  v3_relativeSplatPath: true,
+  v3_throwAbortReason: true,
+  v3_singleFetch: true,
+  v3_lazyRouteDiscovery: false,
+} as const;
+
 declare module "@remix-run/node" {
   interface Future {
     v3_singleFetch: true;
@@ -136,17 +175,12 @@ export default defineConfig({
         englishNamespaces(),
         languageInUse(),
         terserForTheBrowser(),
+        noLazyRouteDiscoveryInTheBrowser(REMIX_FUTURE.v3_lazyRouteDiscovery),
         remix({
           // BUILD_DIR lets parallel test runs build side by side.
           buildDirectory: process.env.BUILD_DIR ?? "build",
           ignoredRouteFiles: ["**/*.test.*"],
-          future: {
-            v3_fetcherPersist: true,
-            v3_relativeSplatPath: true,
-            v3_throwAbortReason: true,
-            v3_singleFetch: true,
-            v3_lazyRouteDiscovery: false,
-          },
+          future: REMIX_FUTURE,
         }),
       ],
   // Top-level await (virtual:english/<namespace> on a page in another language, decision 407):

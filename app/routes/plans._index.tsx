@@ -7,7 +7,7 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
-import { noUpstreamAnswer } from "../components/plans/coverage-words";
+import { noUpstreamAnswer } from "../components/plans/upstream-state";
 import { Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { lazy, Suspense, useEffect, useMemo, type RefObject } from "react";
 import { useCompareTicks } from "../components/plans/compare-ticks";

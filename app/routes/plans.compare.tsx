@@ -4,8 +4,8 @@ import { Link, useLoaderData, useLocation } from "@remix-run/react";
 import { requestedPage } from "../domain/results-pages";
 import type { ReactNode } from "react";
 import { coverageText, type CoverageCheckView } from "../components/plans/coverage-list";
+import { costShareWords } from "../components/plans/cost-share-words";
 import {
-  costShareWords,
   KEY_BENEFITS,
   keyBenefitLabel,
   limitWords,

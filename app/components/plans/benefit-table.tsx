@@ -3,7 +3,8 @@ import { CARE_GROUPS, type CareGroup } from "../../domain/care-groups";
 import { benefitRowsFromText } from "../../lib/benefit-rows-text";
 import { addEnglish, DEFAULT_LANGUAGE, type Catalogue, type Language } from "../../i18n/i18n";
 import benefitsWords from "virtual:english/benefits";
-import { costShareWords, wordsFor } from "./format";
+import { costShareWords } from "./cost-share-words";
+import { wordsFor } from "./format";
 
 // The plan page's and the comparison's words, loaded with them (decision 363).
 addEnglish({ benefits: benefitsWords } as Partial<Catalogue>);

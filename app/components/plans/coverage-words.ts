@@ -1,4 +1,5 @@
 import { ENGLISH, tierWords, type Words } from "./format";
+import type { UpstreamState } from "./upstream-state";
 
 /**
  * One plan's answer for one chosen drug or doctor, in plain words. Four
@@ -22,12 +23,7 @@ export interface CoverageAnswer {
   restrictions?: { prior_authorization: boolean; step_therapy: boolean; quantity_limit: boolean };
 }
 
-export type UpstreamState = "ok" | "partial" | "unavailable" | "busy";
-
-/** Upstream gave no answer at all: down, or too busy to ask (the call budget was spent). */
-export function noUpstreamAnswer(upstream: unknown): boolean {
-  return upstream === "unavailable" || upstream === "busy";
-}
+export { noUpstreamAnswer, type UpstreamState } from "./upstream-state";
 
 function unknown(upstream: UpstreamState, where: "drugList" | "providerDirectory", w: Words): CoverageWords {
   if (upstream === "busy") return { tone: "unknown", text: w.t("coverage.unknownBusy") };

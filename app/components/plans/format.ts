@@ -1,5 +1,4 @@
 import type { TFunction } from "i18next";
-import { costShareParts, type CostSharePart } from "../../domain/cost-share";
 import { DEFAULT_LANGUAGE, INTL_LOCALES, tFor, type Language } from "../../i18n/i18n";
 import { usePageLanguage } from "../../i18n/use-t";
 
@@ -133,33 +132,6 @@ export function csrWords(csr: string | null | undefined, w: Words = ENGLISH): st
   return null;
 }
 
-function partWords(part: CostSharePart, w: Words): string {
-  const when = (qualifiers: readonly string[]) => qualifiers.map((q) => ` ${w.t(`plans.costShare.${q}`)}`).join("");
-  switch (part.kind) {
-    case "copay":
-      return w.t("plans.costShare.copay", { amount: part.dollars }) + when(part.qualifiers);
-    case "coinsurance":
-      return w.t("plans.costShare.coinsurance", { percent: part.percent }) + when(part.qualifiers);
-    case "fullCost":
-      return w.t("plans.costShare.fullCost");
-    case "noCharge":
-      return w.t("plans.costShare.noCharge") + when(part.qualifiers);
-    case "text":
-      return part.text;
-  }
-}
-
-/**
- * The PUF's cost-share text in plainer words, part by part (app/domain/cost-share.ts reads it):
- * "$25" → "$25 copay", "30.00% Coinsurance after deductible" → "30% coinsurance after deductible",
- * a bare "100.00%" → "you pay the full cost (100% coinsurance)"; in Spanish "copago de $25", …
- */
-export function costShareWords(text: string | null | undefined, w: Words = ENGLISH): string {
-  const parts = costShareParts(text);
-  if (parts.length === 0) return w.t("plans.notStated");
-  return parts.map((part) => partWords(part, w)).join(", ");
-}
-
 /** The key benefits a plan card and the compare table show, by the plans API's `key_benefits` name. */
 export const KEY_BENEFITS = ["primary_care", "specialist", "generic_drugs", "emergency_room", "urgent_care"] as const;
 
@@ -179,8 +151,3 @@ export function limitWords(
     ? w.t("plans.perPersonAndFamily", { person, family: money(limit.family, w.lang) })
     : person;
 }
-
-// English-only forms of the words above, for components not yet worded from the catalogue.
-export const USAGE_LABELS: Record<string, string> = Object.fromEntries(USAGE_LEVELS.map((u) => [u, usageLabel(u)]));
-export const USAGE_SHORT: Record<string, string> = Object.fromEntries(USAGE_LEVELS.map((u) => [u, usageShort(u)]));
-export const SORT_LABELS: Array<{ value: string; label: string }> = sortLabels();

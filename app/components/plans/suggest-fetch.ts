@@ -1,4 +1,4 @@
-import { noUpstreamAnswer } from "./coverage-words";
+import { noUpstreamAnswer } from "./upstream-state";
 import {
   doctorOption,
   drugOption,

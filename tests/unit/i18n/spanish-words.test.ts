@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  costShareWords,
-  csrWords,
-  limitWords,
-  metalWords,
-  money,
-  tierWords,
-  wordsFor,
-} from "../../../app/components/plans/format";
+import { costShareWords } from "../../../app/components/plans/cost-share-words";
+import { csrWords, limitWords, metalWords, money, tierWords, wordsFor } from "../../../app/components/plans/format";
 import { drugCoverageWords } from "../../../app/components/plans/coverage-words";
 import { eligibilityMessages } from "../../../app/components/plans/eligibility-words";
 import { incomeLineSentences } from "../../../app/components/plans/income-line-words";

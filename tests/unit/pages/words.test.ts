@@ -2,7 +2,8 @@ import { eligibilityUnavailableIn } from "../../../app/server/pages/page-parts.s
 import { describe, expect, it } from "vitest";
 import { doctorCoverageWords, drugCoverageWords } from "../../../app/components/plans/coverage-words";
 import { eligibilityMessages, LINKS } from "../../../app/components/plans/eligibility-words";
-import { costShareWords, money, tierWords } from "../../../app/components/plans/format";
+import { costShareWords } from "../../../app/components/plans/cost-share-words";
+import { money, tierWords } from "../../../app/components/plans/format";
 
 const base = { aptc: 0, csr: null, is_medicaid_chip: false, in_coverage_gap: false, fpl_percent: null };
 
