@@ -22,6 +22,7 @@ import { withRepaymentRisk } from "./repayment-risk.server";
 import { householdDecisions, incomeLinesAnswer, upstreamHousehold, type HouseholdDecisions } from "./household.server";
 import { checkPlace, marketFor } from "./place.server";
 import { checkCoverageDate, resolvePlanYear } from "./plan-year.server";
+import { forgetPlanListAnswers } from "./plan-list-cache.server";
 
 /** POST /api/eligibility's answer, and the estimate a plan list prices with (the shape is the schema's). */
 export type EligibilityAnswer = z.infer<typeof EligibilityResponse>;
@@ -196,6 +197,7 @@ async function sharedOrAsk(
 /** Forgets every kept eligibility answer (tests that change what upstream says for the same household). */
 export function forgetEligibilityAnswers(): void {
   eligibilitySettled.clear();
+  forgetPlanListAnswers(); // the lists priced with them
 }
 
 async function askUpstreamEligibility(request: ShoppingRequest, year: number): Promise<EligibilityEstimate> {

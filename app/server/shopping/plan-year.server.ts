@@ -16,7 +16,7 @@ const marketplaceCalendar = new Intl.DateTimeFormat("en-CA", {
 });
 
 /** The calendar date ("YYYY-MM-DD") on the marketplace's clock, which decides the plan year shopped. */
-function marketplaceDate(now: Date): string {
+export function marketplaceDate(now: Date): string {
   // US time zones are whole hours from UTC, so a date never changes within a clock minute: the last
   // minute's answer is reused (formatToParts was ~2 % of an /api/counties answer under load).
   const minute = Math.floor(now.getTime() / 60_000);

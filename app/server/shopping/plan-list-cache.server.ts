@@ -1,0 +1,87 @@
+import type { PlansRequest } from "../../schemas/shopping";
+import type { Language } from "../../i18n/i18n";
+import { BoundedCache } from "../platform/cache.server";
+import { planStore, type PlanStore } from "../plan-store/plan-store.server";
+import { marketplaceDate } from "./plan-year.server";
+import type { PlansAnswer } from "./plan-list.server";
+
+/**
+ * POST /api/plans answers kept a minute for the same request (docs/decisions/402).
+ *
+ * A shopper's list is asked for again and again with the same household: the results page's
+ * sort and filter forms, its pages, the back button, the API client that re-asks on every change.
+ * Pricing, ranking and writing a 50-plan page is ~1 ms; reading the kept text is ~0.01 ms. What an
+ * answer depends on is all in the key or kept out of the cache:
+ * - the request as validated (defaults filled in, so `{}` and the spelled-out defaults are one key),
+ *   the language of the ranking's words, and the marketplace date (the plan year shopped by default);
+ * - the store version: one cache per open store file, so a reseed answers from the new file at once;
+ * - upstream answers: a list priced during an upstream outage (our own estimate instead, or none),
+ *   or with drugs or doctors chosen (coverage looked up upstream), is not kept, so an outage's
+ *   answer never outlives it;
+ * - a minute at most: a tenth of the time the eligibility estimate it was priced with is kept
+ *   (eligibility.server.ts), which during an outage answers a household asked before it anyway.
+ */
+export const PLAN_LIST_CACHE_TTL_MS = 60_000;
+/** Total UTF-16 length of the kept texts (about twice as many bytes): a 50-plan page is ~65 K. */
+const PLAN_LIST_CACHE_CHARS = 16 * 1024 * 1024;
+/** A list longer than this (a 500-plan page is ~650 K) is not kept: one would push out dozens. */
+const LARGEST_KEPT_CHARS = 256 * 1024;
+
+type AnswerCache = BoundedCache<string, string>;
+const byStoreVersion = new WeakMap<object, AnswerCache>();
+/** Bumped when the eligibility answers the kept lists were priced with are forgotten. */
+let generation = 0;
+
+/** Forgets every kept list (with the eligibility answers they were priced with: forgetEligibilityAnswers). */
+export function forgetPlanListAnswers(): void {
+  generation++;
+}
+
+function cacheOf(version: object): AnswerCache {
+  let cache = byStoreVersion.get(version);
+  if (!cache) {
+    cache = new BoundedCache<string, string>({
+      limit: PLAN_LIST_CACHE_CHARS,
+      weigh: (text) => text.length,
+      ttlMs: PLAN_LIST_CACHE_TTL_MS,
+    });
+    byStoreVersion.set(version, cache);
+  }
+  return cache;
+}
+
+/**
+ * Upstream reasons for our own estimate that last (a key it refuses, a year it has not published):
+ * a list priced with our own estimate for one of these is kept; for an outage or a busy upstream it
+ * is not, so the federal estimate is back in the first answer after it.
+ */
+const LASTING_REASONS: ReadonlySet<string> = new Set(["key_rejected", "year_not_served"]);
+
+/** Whether an answer may be kept: nothing in it came from an outage or from an upstream coverage look-up. */
+export function keepable(request: PlansRequest, answer: PlansAnswer): boolean {
+  if (answer.source !== "own" || answer.eligibility_unavailable) return false;
+  const reason = answer.eligibility?.upstream;
+  if (reason !== undefined && !LASTING_REASONS.has(reason)) return false;
+  return (request.drugs?.length ?? 0) === 0 && (request.doctors?.length ?? 0) === 0;
+}
+
+/**
+ * The JSON text of the plan list for `request`: the kept one, or `answer()`'s, kept when it may be.
+ * `hit` says which (for Server-Timing).
+ */
+export async function plansAnswerText(
+  request: PlansRequest,
+  lang: Language | undefined,
+  answer: () => Promise<{ answer: PlansAnswer; text: string }>,
+  now: Date = new Date(),
+  store: PlanStore = planStore(),
+): Promise<{ text: string; hit: boolean }> {
+  const version = store.read((handle) => handle as object);
+  const cache = cacheOf(version);
+  const key = `${generation}|${marketplaceDate(now)}|${lang ?? ""}|${JSON.stringify(request)}`;
+  const kept = cache.get(key);
+  if (kept !== undefined) return { text: kept, hit: true };
+  const fresh = await answer();
+  if (fresh.text.length <= LARGEST_KEPT_CHARS && keepable(request, fresh.answer)) cache.set(key, fresh.text);
+  return { text: fresh.text, hit: false };
+}
