@@ -26,7 +26,6 @@ import {
   firstAnswer,
   FLOOR_PATH,
   householdBody,
-  load,
   machine,
   probe,
   rssSampler,
@@ -43,6 +42,7 @@ import {
   UPSTREAM_KEY,
   type Endpoint,
 } from "./bench-lib";
+import { loadEndpoint, probeFresh } from "./bench-fresh";
 import type { LoadResult } from "./bench-load";
 
 export type CompareArgs = {
@@ -178,6 +178,14 @@ export async function compareWithRef(args: CompareArgs): Promise<void> {
     { key: "counties", label: "GET /api/counties", method: "GET", path: `/api/counties?zip=${scenario.zip}` },
     { key: "plans", label: "POST /api/plans", method: "POST", path: "/api/plans", body: plansBody },
     {
+      key: "plansFresh",
+      label: "POST /api/plans, a new household each request",
+      method: "POST",
+      path: "/api/plans",
+      body: plansBody,
+      fresh: true,
+    },
+    {
       key: "planPage",
       label: "GET /plans/<planId>",
       method: "GET",
@@ -196,7 +204,19 @@ export async function compareWithRef(args: CompareArgs): Promise<void> {
   for (const e of endpoints) {
     if (args.only && !args.only.includes(e.key) && e.key !== "floor") continue;
     const answers = await Promise.all(
-      [servers.a, servers.b].map((s) => probe(e.base ?? s.url, e.method, e.path, e.body)),
+      [servers.a, servers.b].map((s) =>
+        e.fresh
+          ? // The working tree must price every new household; a ref that does not is skipped.
+            probeFresh(s.url, e, s === servers.a).then(
+              (r) => r.first,
+              (error: unknown) => {
+                if (s === servers.a) throw error;
+                console.log(`bench: ${args.compare}: ${error instanceof Error ? error.message : String(error)}`);
+                return { status: 0 };
+              },
+            )
+          : probe(e.base ?? s.url, e.method, e.path, e.body),
+      ),
     );
     if (answers.some((r) => r.status !== 200)) {
       skipped.push(`${e.label}: answered ${answers.map((r) => r.status).join(" / ")} (working tree / ref)`);
@@ -205,7 +225,7 @@ export async function compareWithRef(args: CompareArgs): Promise<void> {
     const row = { e, a: [] as LoadResult[], b: [] as LoadResult[] };
     for (let round = 0; round < args.rounds; round++)
       for (const name of round % 2 === 0 ? (["a", "b"] as const) : (["b", "a"] as const)) {
-        const result = await load({
+        const result = await loadEndpoint(e, {
           url: `${e.base ?? servers[name].url}${e.path}`,
           method: e.method,
           headers: { "accept-encoding": ACCEPT_ENCODING, ...(e.body ? { "content-type": "application/json" } : {}) },

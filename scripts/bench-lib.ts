@@ -269,12 +269,18 @@ export function median(values: number[]): number {
   return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
-/** Median Server-Timing entries and wall time over `n` sequential requests. */
-export async function serverTimings(base: string, method: string, path: string, body: string | undefined, n: number) {
+/** Median Server-Timing entries and wall time over `n` sequential requests (a function: a new body each). */
+export async function serverTimings(
+  base: string,
+  method: string,
+  path: string,
+  body: string | undefined | (() => string),
+  n: number,
+) {
   const samples: Array<Record<string, number>> = [];
   const wall: number[] = [];
   for (let i = 0; i < n; i++) {
-    const r = await probe(base, method, path, body);
+    const r = await probe(base, method, path, typeof body === "function" ? body() : body);
     samples.push(serverTimingOf(r.headers["server-timing"]));
     wall.push(r.ms);
   }
@@ -317,6 +323,8 @@ export type Endpoint = {
   body?: string;
   /** Another server than the one under test (the floor). */
   base?: string;
+  /** A new household each request: `body` with a new income every time (decision 403). */
+  fresh?: boolean;
 };
 export type Measured = Endpoint & { result: LoadResult; rssMb: number; wireBytes: number; jsonBytes: number };
 

@@ -56,7 +56,6 @@ import {
   FLOOR_PATH,
   householdBody,
   kb,
-  load,
   machine,
   probe,
   rssSampler,
@@ -78,6 +77,7 @@ import {
   type Measured,
 } from "./bench-lib";
 import { compareWithRef } from "./bench-compare";
+import { freshBody, freshSaid, loadEndpoint, probeFresh } from "./bench-fresh";
 import { compareWorkers, type WorkerPass } from "./bench-workers";
 
 // ---------------------------------------------------------------- settings
@@ -107,6 +107,9 @@ type Args = {
   rounds: number;
 };
 
+/** The endpoints of a run, for --only (floor and the drift checks run with what they measure against). */
+const ENDPOINT_KEYS = ["floor", "health", "counties", "plans", "plansFresh", "planPage", "drugs", "health2", "floor2"];
+
 function parseArgs(argv: string[]): Args {
   const args: Args = {
     build: true,
@@ -126,7 +129,7 @@ function parseArgs(argv: string[]): Args {
     rounds: 2,
   };
   const usage =
-    "usage: npm run bench -- [--no-build] [--no-write] [--regenerate] [--keep-store] [--seconds N] [--warmup N] [--connections N] [--only health,counties,plans,planPage,drugs] [--profile] [--server FILE] [--workers N] [--compare REF [--rounds N]]";
+    "usage: npm run bench -- [--no-build] [--no-write] [--regenerate] [--keep-store] [--seconds N] [--warmup N] [--connections N] [--only health,counties,plans,plansFresh,planPage,drugs] [--profile] [--server FILE] [--workers N] [--compare REF [--rounds N]]";
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const num = () => {
@@ -142,8 +145,11 @@ function parseArgs(argv: string[]): Args {
     else if (a === "--connections") args.connections = num();
     else if (a === "--profile") args.profile = true;
     else if (a === "--server") args.server = argv[++i] ?? "";
-    else if (a === "--only") args.only = (argv[++i] ?? "").split(",").filter(Boolean);
-    else if (a === "--workers") args.workers = Math.max(2, Math.round(num()));
+    else if (a === "--only") {
+      args.only = (argv[++i] ?? "").split(",").filter(Boolean);
+      const unknown = args.only.filter((k) => !ENDPOINT_KEYS.includes(k));
+      if (unknown.length) throw new Error(`--only: no endpoint ${unknown.join(", ")}\n${usage}`);
+    } else if (a === "--workers") args.workers = Math.max(2, Math.round(num()));
     else if (a === "--server-workers") args.serverWorkers = Math.max(1, Math.round(num()));
     else if (a === "--json") args.json = argv[++i] ?? "";
     else if (a === "--keep-store") args.keepStore = true;
@@ -251,6 +257,15 @@ async function main(): Promise<void> {
     { key: "health", label: "GET /api/health", method: "GET", path: "/api/health" },
     { key: "counties", label: "GET /api/counties", method: "GET", path: `/api/counties?zip=${scenario.zip}` },
     { key: "plans", label: "POST /api/plans", method: "POST", path: "/api/plans", body: plansBody },
+    // The same household with a new income every request: what a first visit costs (decision 403).
+    {
+      key: "plansFresh",
+      label: "POST /api/plans, a new household each request",
+      method: "POST",
+      path: "/api/plans",
+      body: plansBody,
+      fresh: true,
+    },
     { key: "planPage", label: "GET /plans/<planId>", method: "GET", path: planPath },
     { key: "drugs", label: "POST /api/drugs/covered", method: "POST", path: "/api/drugs/covered", body: drugsBody },
     { key: "health2", label: "GET /api/health (again, drift check)", method: "GET", path: "/api/health" },
@@ -267,6 +282,12 @@ async function main(): Promise<void> {
   for (const e of endpoints) {
     const always = e.key.startsWith("floor") || (e.key === "health2" && args.only?.includes("health"));
     if (args.only && !args.only.includes(e.key) && !always) continue;
+    if (e.fresh) {
+      const { first, said } = await probeFresh(url, e);
+      console.log(`bench: ${e.label}: ${said}`);
+      ready.push({ ...e, wireBytes: first.wireBytes, jsonBytes: Buffer.byteLength(first.body) });
+      continue;
+    }
     const r = await probe(e.base ?? url, e.method, e.path, e.body);
     if (r.status !== 200) {
       if (e.key === "planPage" && r.status === 404) {
@@ -291,7 +312,7 @@ async function main(): Promise<void> {
   const measured: Measured[] = [];
   for (const e of ready) {
     rss.mark();
-    const result = await load({
+    const result = await loadEndpoint(e, {
       url: `${e.base ?? url}${e.path}`,
       method: e.method,
       headers: { "accept-encoding": ACCEPT_ENCODING, ...(e.body ? { "content-type": "application/json" } : {}) },
@@ -309,8 +330,9 @@ async function main(): Promise<void> {
 
   // Server-Timing, sequential (no queueing): where a request's time goes.
   const timings: Array<{ label: string; entries: Record<string, number>; wallMs: number }> = [];
-  for (const e of ready.filter((x) => x.key === "plans" || x.key === "planPage")) {
-    timings.push({ label: e.label, ...(await serverTimings(url, e.method, e.path, e.body, 30)) });
+  for (const e of ready.filter((x) => x.key === "plans" || x.key === "plansFresh" || x.key === "planPage")) {
+    const body = e.fresh ? () => freshBody(e.body!) : e.body;
+    timings.push({ label: e.label, ...(await serverTimings(url, e.method, e.path, body, 30)) });
   }
   const peakRssMb = rss.peakMb();
   const hwmMb = rss.hwmMb();
@@ -333,6 +355,7 @@ async function main(): Promise<void> {
   const counties = by("counties");
   const plans = by("plans");
   const planPage = by("planPage");
+  const plansFresh = by("plansFresh");
   const shareRow = (target: string, m: Measured | undefined, required: number, of: number, ofName: string) =>
     verdicts.push({
       target,
@@ -401,6 +424,11 @@ async function main(): Promise<void> {
   }
   for (const s of skipped) lines.push(`| ${s} | | | | | | | | | |`);
   lines.push("");
+  if (plansFresh)
+    lines.push(
+      `POST /api/plans drives one household again and again: after its first request its answers are kept ones (decision 402). A new household each request: ${freshSaid(plansFresh.result)} (decision 403).`,
+      "",
+    );
   for (const t of timings) {
     const parts = Object.entries(t.entries).map(([name, ms]) => `${name} ${ms.toFixed(2)} ms`);
     lines.push(
@@ -415,6 +443,11 @@ async function main(): Promise<void> {
   for (const v of verdicts)
     lines.push(
       `| ${v.target} | ${v.required} | ${v.measured} | ${v.met === null ? "not measured" : v.met ? "yes" : "**no**"} |`,
+    );
+  if (plansFresh)
+    lines.push(
+      "",
+      `Not a target (a first visit, decision 403): POST /api/plans, a new household each request, ${f1(share(plansFresh) * 100)}% of health (${f0(plansFresh.result.rps)} / ${f0(health)} req/s), p99 ${f1(plansFresh.result.latencyMs.p99)} ms.`,
     );
   lines.push(
     "",
