@@ -14,6 +14,7 @@
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import type { ServerBuild } from "@remix-run/node";
 import { inspectedBody, refusedBody } from "./firewall/body";
+import { KEPT_ANSWER as KEPT_ANSWER_LOCAL } from "./compression";
 
 export interface FastApiRoute {
   method: "GET" | "POST";
@@ -42,8 +43,9 @@ interface Resolved {
   headers: readonly string[];
 }
 
-/** app/server/platform/api.server.ts's JSON_TEXT (the same registered symbol: the two are built apart). */
+/** app/server/platform/api.server.ts's JSON_TEXT and KEPT_ANSWER (the same registered symbols: the two are built apart). */
 const JSON_TEXT = Symbol.for("marketplace.jsonResponse.text");
+const KEPT_ANSWER = Symbol.for("marketplace.jsonResponse.kept");
 
 const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 const NO_CONTEXT = Object.freeze({});
@@ -67,8 +69,14 @@ export function apiFastPath(build: ServerBuild, routes: Readonly<Record<string, 
       if (!(response instanceof Response)) return next();
       // The JSON text the route's jsonResponse kept (a Response's body is read only once, and never
       // here when the text is kept); any other Response is read as bytes.
-      const kept = (response as Response & { [JSON_TEXT]?: unknown })[JSON_TEXT];
-      const body = typeof kept === "string" && !response.bodyUsed ? kept : Buffer.from(await response.arrayBuffer());
+      const marked = response as Response & { [JSON_TEXT]?: unknown; [KEPT_ANSWER]?: unknown };
+      const kept = marked[JSON_TEXT];
+      const body =
+        (typeof kept === "string" || Buffer.isBuffer(kept)) && !response.bodyUsed
+          ? kept
+          : Buffer.from(await response.arrayBuffer());
+      // The same Buffer as last time: compression keeps its compressed copy (server/compression.ts).
+      if (Buffer.isBuffer(body) && marked[KEPT_ANSWER] === true) res.locals[KEPT_ANSWER_LOCAL] = true;
       res.status(response.status);
       for (const [name, value] of response.headers) res.append(name, value);
       res.end(body);

@@ -60,6 +60,22 @@ function compress(body: Buffer, coding: Coding): Buffer {
   return coding === "gzip" ? gzipSync(body, { level: 1 }) : deflateSync(body, { level: 1 });
 }
 
+/**
+ * Compressed copies of answers kept whole and given again as the same Buffer (the plan list's
+ * answer cache, decision 402): compressed once per coding while the Buffer lives.
+ */
+const keptCompressed = new WeakMap<Buffer, Partial<Record<Coding, Buffer>>>();
+
+/** `compress`, once per kept Buffer and coding. */
+export function compressKept(body: Buffer, coding: Coding): Buffer {
+  let copies = keptCompressed.get(body);
+  if (!copies) keptCompressed.set(body, (copies = {}));
+  return (copies[coding] ??= compress(body, coding));
+}
+
+/** Set by whoever writes a kept Buffer (server/api-fast-path.ts): the body is the same object each time. */
+export const KEPT_ANSWER = "keptAnswer";
+
 function addVary(res: Response): void {
   const vary = String(res.getHeader("vary") ?? "");
   if (vary.trim() === "*" || /(^|,)\s*accept-encoding\s*(,|$)/i.test(vary)) return;
@@ -132,13 +148,15 @@ export function compressWholeAnswers() {
         held.push(last);
         size += last.length;
       }
+      // The kept Buffer itself (one chunk), so its compressed copies can be found again.
+      const kept = res.locals[KEPT_ANSWER] === true && held.length === 1 && held[0] === last;
       let body = size > 0 ? take() : undefined;
       if (body && !res.headersSent) {
         if (compressible(req, res, body.length)) {
           addVary(res);
           const coding = chooseCoding(req.headers["accept-encoding"]);
           if (coding) {
-            body = compress(body, coding);
+            body = kept ? compressKept(body, coding) : compress(body, coding);
             res.setHeader("content-encoding", coding);
           }
         }

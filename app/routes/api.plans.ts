@@ -1,4 +1,4 @@
-import { JSON_TEXT, apiRoute, parseJsonBody } from "../server/platform/api.server";
+import { JSON_TEXT, KEPT_ANSWER, apiRoute, parseJsonBody } from "../server/platform/api.server";
 import { languageFromAcceptLanguage } from "../i18n/language.server";
 import { PlansRequest } from "../schemas/shopping";
 import { ServerTiming } from "../server/platform/server-timing.server";
@@ -14,21 +14,24 @@ const route = apiRoute({
     const lang = languageFromAcceptLanguage(request.headers.get("Accept-Language"));
     const asked = await parseJsonBody(request, PlansRequest);
     // The same request a minute ago: its answer as it was written (docs/decisions/402).
-    const { text, hit } = await plansAnswerText(asked, lang, async () => {
+    const { bytes, hit } = await plansAnswerText(asked, lang, async () => {
       const answer = await pricePlans(asked, timing, { lang });
       return { answer, text: timing.measure("serialisation", () => plansAnswerJson(answer)) };
     });
     // A kept answer says so in Server-Timing ("answer-cache"), with no pricing parts.
     if (hit) timing.add("answer-cache", 0);
-    const response = new Response(text, {
+    const response = new Response(bytes as Uint8Array<ArrayBuffer>, {
       headers: {
         "content-type": "application/json; charset=utf-8",
         "cache-control": "no-store",
         "server-timing": timing.header(),
       },
     });
-    // The text as it is, for the API fast path (decision 400): not read back through a stream.
-    (response as Response & { [JSON_TEXT]?: string })[JSON_TEXT] = text;
+    // The bytes as they are, for the API fast path (decision 400): not read back through a stream;
+    // a kept answer's are the same Buffer every time, so its compressed copy is kept with it.
+    const marked = response as Response & { [JSON_TEXT]?: Buffer; [KEPT_ANSWER]?: boolean };
+    marked[JSON_TEXT] = bytes;
+    if (hit) marked[KEPT_ANSWER] = true;
     return response;
   },
 });

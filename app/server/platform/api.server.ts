@@ -31,6 +31,11 @@ const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
  * is instead of reading the body back through a web stream (decision 400).
  */
 export const JSON_TEXT = Symbol.for("marketplace.jsonResponse.text");
+/**
+ * On a Response whose JSON_TEXT is a Buffer given again as the same object (a kept answer,
+ * decision 402): the fast path lets compression keep its compressed copy with it.
+ */
+export const KEPT_ANSWER = Symbol.for("marketplace.jsonResponse.kept");
 
 export function jsonResponse(data: unknown, init: ResponseInit = {}): Response {
   const text = JSON.stringify(data);

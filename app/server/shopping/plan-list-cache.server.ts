@@ -22,12 +22,13 @@ import type { PlansAnswer } from "./plan-list.server";
  *   (eligibility.server.ts), which during an outage answers a household asked before it anyway.
  */
 export const PLAN_LIST_CACHE_TTL_MS = 60_000;
-/** Total UTF-16 length of the kept texts (about twice as many bytes): a 50-plan page is ~65 K. */
-const PLAN_LIST_CACHE_CHARS = 16 * 1024 * 1024;
-/** A list longer than this (a 500-plan page is ~650 K) is not kept: one would push out dozens. */
-const LARGEST_KEPT_CHARS = 256 * 1024;
+/** Total bytes of the kept answers: a 50-plan page is ~65 KB. */
+const PLAN_LIST_CACHE_BYTES = 16 * 1024 * 1024;
+/** A list larger than this (a 500-plan page is ~650 KB) is not kept: one would push out dozens. */
+const LARGEST_KEPT_BYTES = 256 * 1024;
 
-type AnswerCache = BoundedCache<string, string>;
+/** Kept as UTF-8 bytes, the same Buffer every time: written as it is, and compressed once (server/compression.ts). */
+type AnswerCache = BoundedCache<string, Buffer>;
 const byStoreVersion = new WeakMap<object, AnswerCache>();
 /** Bumped when the eligibility answers the kept lists were priced with are forgotten. */
 let generation = 0;
@@ -40,9 +41,9 @@ export function forgetPlanListAnswers(): void {
 function cacheOf(version: object): AnswerCache {
   let cache = byStoreVersion.get(version);
   if (!cache) {
-    cache = new BoundedCache<string, string>({
-      limit: PLAN_LIST_CACHE_CHARS,
-      weigh: (text) => text.length,
+    cache = new BoundedCache<string, Buffer>({
+      limit: PLAN_LIST_CACHE_BYTES,
+      weigh: (bytes) => bytes.length,
       ttlMs: PLAN_LIST_CACHE_TTL_MS,
     });
     byStoreVersion.set(version, cache);
@@ -66,8 +67,8 @@ export function keepable(request: PlansRequest, answer: PlansAnswer): boolean {
 }
 
 /**
- * The JSON text of the plan list for `request`: the kept one, or `answer()`'s, kept when it may be.
- * `hit` says which (for Server-Timing).
+ * The plan list for `request` as UTF-8 JSON: the kept answer, or `answer()`'s, kept when it may be.
+ * `hit` says which (for Server-Timing, and so that only a kept Buffer's compression is kept).
  */
 export async function plansAnswerText(
   request: PlansRequest,
@@ -75,13 +76,14 @@ export async function plansAnswerText(
   answer: () => Promise<{ answer: PlansAnswer; text: string }>,
   now: Date = new Date(),
   store: PlanStore = planStore(),
-): Promise<{ text: string; hit: boolean }> {
+): Promise<{ bytes: Buffer; hit: boolean }> {
   const version = store.read((handle) => handle as object);
   const cache = cacheOf(version);
   const key = `${generation}|${marketplaceDate(now)}|${lang ?? ""}|${JSON.stringify(request)}`;
   const kept = cache.get(key);
-  if (kept !== undefined) return { text: kept, hit: true };
+  if (kept !== undefined) return { bytes: kept, hit: true };
   const fresh = await answer();
-  if (fresh.text.length <= LARGEST_KEPT_CHARS && keepable(request, fresh.answer)) cache.set(key, fresh.text);
-  return { text: fresh.text, hit: false };
+  const bytes = Buffer.from(fresh.text, "utf8");
+  if (bytes.length <= LARGEST_KEPT_BYTES && keepable(request, fresh.answer)) cache.set(key, bytes);
+  return { bytes, hit: false };
 }

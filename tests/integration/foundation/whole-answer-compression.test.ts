@@ -3,7 +3,14 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import express from "express";
-import { chooseCoding, compressWholeAnswers, MAX_HELD_BYTES, MIN_BYTES } from "../../../server/compression";
+import {
+  chooseCoding,
+  compressKept,
+  compressWholeAnswers,
+  KEPT_ANSWER,
+  MAX_HELD_BYTES,
+  MIN_BYTES,
+} from "../../../server/compression";
 
 /**
  * Answers are held until they end and compressed in one call
@@ -13,6 +20,8 @@ import { chooseCoding, compressWholeAnswers, MAX_HELD_BYTES, MIN_BYTES } from ".
 const big = JSON.stringify({
   plans: Array.from({ length: 400 }, (_, i) => ({ id: `plan-${i}`, premium: 400 + i / 100 })),
 });
+
+const keptBody = Buffer.from(big.replaceAll("plan-", "kept-"));
 
 let server: http.Server;
 let base: string;
@@ -29,6 +38,12 @@ beforeAll(async () => {
       res.write(Buffer.from(big.slice(third, 2 * third)));
       setImmediate(() => res.end(big.slice(2 * third)));
     });
+  });
+  // A kept answer (decision 402): the same Buffer every time, marked as such by the writer.
+  app.get("/kept", (_req, res) => {
+    res.setHeader("content-type", "application/json");
+    res.locals[KEPT_ANSWER] = true;
+    res.end(keptBody);
   });
   app.get("/small", (_req, res) => res.type("application/json").end('{"status":"ok"}'));
   app.get("/png", (_req, res) => res.type("image/png").end(Buffer.alloc(4096, 7)));
@@ -119,6 +134,21 @@ describe("whole answers", () => {
       expect(decode(res.body).toString()).toBe(big);
     },
   );
+
+  it("a kept answer is compressed once per coding and sent the same each time", async () => {
+    const first = await get("/kept", "br");
+    const again = await get("/kept", "br");
+    expect(first.headers["content-encoding"]).toBe("br");
+    expect(Number(again.headers["content-length"])).toBe(again.body.length);
+    expect(again.body.equals(first.body)).toBe(true);
+    expect(brotliDecompressSync(again.body).equals(keptBody)).toBe(true);
+    const gzip = await get("/kept", "gzip");
+    expect(gunzipSync(gzip.body).equals(keptBody)).toBe(true);
+    // The copy the answers were sent from: one object per Buffer and coding, another for another Buffer.
+    expect(compressKept(keptBody, "br")).toBe(compressKept(keptBody, "br"));
+    expect(compressKept(keptBody, "gzip")).toBe(compressKept(keptBody, "gzip"));
+    expect(compressKept(Buffer.from(keptBody), "br")).not.toBe(compressKept(keptBody, "br"));
+  });
 
   it("a client that accepts no coding gets the bytes as written, with their length", async () => {
     const res = await get("/chunks");

@@ -96,15 +96,19 @@ describe("what the cache is keyed on besides the request", () => {
       const morning = new Date("2026-11-01T15:00:00Z");
       const lateEvening = new Date("2026-11-02T03:00:00Z");
       const nextDay = new Date("2026-11-02T15:00:00Z");
-      expect(await plansAnswerText(request, "en", answer(1), morning, store)).toEqual({ text: "#1", hit: false });
-      expect(await plansAnswerText(request, "en", answer(2), lateEvening, store)).toEqual({ text: "#1", hit: true });
-      expect(await plansAnswerText(request, "en", answer(3), nextDay, store)).toEqual({ text: "#3", hit: false });
+      const asked = async (n: number, now: Date) => {
+        const { bytes, hit } = await plansAnswerText(request, "en", answer(n), now, store);
+        return { text: bytes.toString("utf8"), hit };
+      };
+      expect(await asked(1, morning)).toEqual({ text: "#1", hit: false });
+      expect(await asked(2, lateEvening)).toEqual({ text: "#1", hit: true });
+      expect(await asked(3, nextDay)).toEqual({ text: "#3", hit: false });
 
       const next = path.join(dir, "next.sqlite");
       copyFileSync(TEST_PLAN_STORE, next);
       renameSync(next, file);
-      expect(await plansAnswerText(request, "en", answer(4), nextDay, store)).toEqual({ text: "#4", hit: false });
-      expect(await plansAnswerText(request, "en", answer(5), nextDay, store)).toEqual({ text: "#4", hit: true });
+      expect(await asked(4, nextDay)).toEqual({ text: "#4", hit: false });
+      expect(await asked(5, nextDay)).toEqual({ text: "#4", hit: true });
     } finally {
       store.close();
       rmSync(dir, { recursive: true, force: true });
