@@ -10,7 +10,7 @@ import {
   readMultipartFields,
   TooManyFieldsError,
 } from "./multipart";
-import { ENGINE_INPUT_LIMITS, type RequestData } from "./request-data";
+import { ENGINE_INPUT_LIMITS, bodyKey, type RequestData } from "./request-data";
 import { logger } from "../../app/server/platform/logger.server";
 
 export { FirewallEngine, FIREWALL_BUDGET_MICROS, type Verdict } from "./engine";
@@ -158,8 +158,9 @@ export function requestFirewall(options: FirewallOptions = {}) {
         return;
       }
       let body: RequestData["body"];
+      let key: string | undefined;
       try {
-        body = await parseBody(read.body, type, req);
+        ({ body, key } = await parseBody(read.body, type, req));
       } catch (error) {
         if (error instanceof TooManyFieldsError) {
           // Counted before parsing (forms) or as busboy reads (multipart): never parsed whole.
@@ -182,7 +183,7 @@ export function requestFirewall(options: FirewallOptions = {}) {
         return;
       }
       try {
-        if (!judge(req, res, { url, headers: req.headers, body }, false)) return;
+        if (!judge(req, res, { url, headers: req.headers, body, bodyKey: key }, false)) return;
       } catch (error) {
         next(error);
         return;
@@ -230,24 +231,31 @@ function hasBody(req: IncomingMessage): boolean {
  * (API routes answer 415; page actions read only form encodings), so they are
  * size-limited but not parsed.
  */
-async function parseBody(body: Buffer, type: string, req: IncomingMessage): Promise<RequestData["body"]> {
-  if (body.byteLength === 0) return undefined;
-  if (MULTIPART_TYPE.test(type)) return readMultipartFields(body, req.headers);
+async function parseBody(
+  body: Buffer,
+  type: string,
+  req: IncomingMessage,
+): Promise<{ body: RequestData["body"]; key?: string }> {
+  if (body.byteLength === 0) return { body: undefined };
+  // Multipart fields depend on the boundary in a header as well: never keyed.
+  if (MULTIPART_TYPE.test(type)) return { body: await readMultipartFields(body, req.headers) };
   const text = body.toString("utf8");
+  // The same bytes read the same way are the same part: a short body judged clean is remembered
+  // by them (docs/decisions/404), as the URL and headers are (decision 282).
   if (JSON_TYPE.test(type)) {
     try {
-      return { json: JSON.parse(text) as unknown };
+      return { body: { json: JSON.parse(text) as unknown }, key: bodyKey("json", text) };
     } catch {
       // Not JSON after all: the route will answer 400; judge the raw text.
-      return { text };
+      return { body: { text }, key: bodyKey("text", text) };
     }
   }
   if (FORM_TYPE.test(type)) {
     if (formFieldCount(body) > MAX_FORM_FIELDS) throw new TooManyFieldsError();
-    return { fields: [...new URLSearchParams(text)] };
+    return { body: { fields: [...new URLSearchParams(text)] }, key: bodyKey("form", text) };
   }
-  if (TEXT_TYPE.test(type) || type === "") return { text };
-  return undefined;
+  if (TEXT_TYPE.test(type) || type === "") return { body: { text }, key: bodyKey("text", text) };
+  return { body: undefined };
 }
 
 function wantsHtml(req: Request): boolean {

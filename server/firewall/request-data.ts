@@ -83,6 +83,17 @@ export interface RequestData {
   headers: IncomingHttpHeaders;
   /** The parsed body: JSON value, or form / multipart fields as [name, value] pairs. */
   body?: { json: unknown } | { fields: Array<[string, string]> } | { text: string };
+  /**
+   * The body's key (bodyKey): given when the body is short and was parsed from its bytes alone
+   * (JSON, a form, text), so the same bytes always make the same part. Without it a body is judged
+   * every time.
+   */
+  bodyKey?: string;
+}
+
+/** The key a short body is remembered by: its kind (how it was parsed) and its text, as partKey does. */
+export function bodyKey(kind: "json" | "form" | "text", text: string): string | undefined {
+  return partKey(kind === "json" ? "j" : kind === "form" ? "f" : "t", text);
 }
 
 /** Parts longer than this are judged every time, never remembered. */
@@ -100,17 +111,19 @@ function partKey(kind: string, text: string): string | undefined {
 }
 
 /**
- * The keys of a request's parts (the URL, each header, the cookies) worked out without collecting
- * anything for the engine: the firewall's first, cheap check (engine.ts). Undefined when the request
- * has a body, a part too long to have a key, or is anywhere near the engine's input limits (then
- * it is collected and judged in full, as before).
+ * The keys of a request's parts (the URL, each header, the cookies, a keyed body) worked out
+ * without collecting anything for the engine: the firewall's first, cheap check (engine.ts).
+ * Undefined when the request has a body without a key, a part too long to have a key, or is
+ * anywhere near the engine's input limits (then it is collected and judged in full, as before).
  */
 export function partKeys(data: RequestData): string[] | undefined {
-  if (data.body) return undefined;
+  if (data.body && data.bodyKey === undefined) return undefined;
   const url = partKey("u", data.url);
   if (url === undefined) return undefined;
   const keys = [url];
-  let chars = data.url.length;
+  // A keyed body is at most MAX_KEYED characters (its collected copy counted as the headers' are).
+  let chars = data.url.length + (data.bodyKey === undefined ? 0 : MAX_KEYED);
+  if (data.bodyKey !== undefined) keys.push(data.bodyKey);
   let count = 0;
   for (const name in data.headers) {
     const value = data.headers[name];
@@ -129,7 +142,7 @@ export function partKeys(data: RequestData): string[] | undefined {
 /**
  * One independently judged part of a request: the URL (path and query), one
  * header, the cookies, the body. `key` identifies a part whose verdict may be
- * remembered (engine.ts); the body has none.
+ * remembered (engine.ts); a body has one only when the reader gave it (RequestData.bodyKey).
  */
 export interface Part {
   key?: string;
@@ -248,7 +261,7 @@ export function collect(data: RequestData): Collected {
     if (c.structured.length > 0 || c.names.length > 0)
       input[ADDRESS.body] = chunked(c.structured, c.names, (paths[ADDRESS.body] = []));
     if (c.freeText.length > 0) input[ADDRESS.freeText] = chunked(c.freeText, [], (paths[ADDRESS.freeText] = []));
-    parts.push({ input });
+    parts.push({ key: data.bodyKey, input });
   }
   return { parts, paths, overLimit: budget.over, unread: budget.unread, prototypeKey: budget.prototypeKey };
 }

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { FirewallEngine, partsAreIndependent } from "../../../server/firewall/engine";
 import {
+  bodyKey,
   collect,
   DDWAF_LIMITS,
   ENGINE_INPUT_LIMITS,
@@ -111,6 +112,19 @@ describe("the engine's input is bounded", () => {
   });
 });
 
+/** A request with the body key the middleware gives a body read from text (server/firewall/index.ts). */
+function keyed(request: RequestData): RequestData {
+  const body = request.body;
+  if (!body) return request;
+  const key =
+    "json" in body
+      ? bodyKey("json", JSON.stringify(body.json))
+      : "fields" in body
+        ? bodyKey("form", new URLSearchParams(body.fields).toString())
+        : bodyKey("text", body.text);
+  return { ...request, bodyKey: key };
+}
+
 describe("remembered part verdicts (decision 282)", () => {
   it("holds only for a rule set in which every rule reads one value at a time", () => {
     expect(partsAreIndependent(buildRuleSet())).toBe(true);
@@ -142,7 +156,7 @@ describe("remembered part verdicts (decision 282)", () => {
           const request = await requestWith(value, location);
           if (!request) continue;
           const full = engine.inspect(request);
-          const got = remembering.inspect(request);
+          const got = remembering.inspect(keyed(request));
           expect(got.blocked, `${value} in ${location}`).toBe(full.blocked);
           compared++;
         }
@@ -150,6 +164,33 @@ describe("remembered part verdicts (decision 282)", () => {
     // The URL and headers of the corpus requests repeat: most requests ran on their body alone or not at all.
     expect(remembering.stats.remembered).toBeGreaterThan(1_000);
   }, 120_000);
+
+  it("remembers a short body judged clean by its bytes: the same body again runs nothing (decision 404)", () => {
+    const remembering = new FirewallEngine(undefined, 1_000_000);
+    const text = JSON.stringify({ income: 90000, household: { people: [{ age: 40 }] }, place: { zip: "32119" } });
+    const request: RequestData = {
+      url: "/api/plans",
+      headers,
+      body: { json: JSON.parse(text) },
+      bodyKey: bodyKey("json", text),
+    };
+    expect(remembering.inspect(request).remembered).toBe(false);
+    let runs = 0;
+    const run = remembering.run.bind(remembering);
+    remembering.run = (...args) => (runs++, run(...args));
+    expect(remembering.inspect(request)).toMatchObject({ blocked: false, remembered: true, micros: 0 });
+    expect(runs).toBe(0);
+    // Other bytes are another part: judged, and an attack among them blocked, under the same URL and headers.
+    const attack = text.replace("32119", "32119' OR 1=1 --");
+    expect(
+      remembering.inspect({ ...request, body: { json: JSON.parse(attack) }, bodyKey: bodyKey("json", attack) }).blocked,
+    ).toBe(true);
+    expect(runs).toBe(1);
+    // The same text read as a form is not the JSON body judged before.
+    expect(bodyKey("form", text)).not.toBe(bodyKey("json", text));
+    // A body too long to key is judged every time.
+    expect(bodyKey("json", JSON.stringify({ notes: "x".repeat(3000) }))).toBeUndefined();
+  });
 
   it("answers a request already judged from its parts' digests, collecting nothing (issue 29)", () => {
     const remembering = new FirewallEngine(undefined, 1_000_000);
