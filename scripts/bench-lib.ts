@@ -443,6 +443,11 @@ export function serverEnvironment(
     MARKETPLACE_API_BASE_URL: upstreamUrl,
     // The per-IP rate rule would throttle one load generator within a second.
     RATE_LIMIT_MAX: "1000000000",
+    // The upstream call budget (decision 201, sized for the real API's 1,000 calls a minute) would
+    // cap a new household each request (decision 403: each is a new eligibility estimate) at ~15 a
+    // second, whatever the server's speed; the fake upstream has no limit of its own.
+    UPSTREAM_CALLS_PER_MINUTE: "1000000000",
+    UPSTREAM_CALLS_PER_SECOND: "1000000000",
     WORKERS: String(workers),
   };
   delete env.REDIS_URL;
