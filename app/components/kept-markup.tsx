@@ -2,6 +2,7 @@ import {
   createElement,
   lazy,
   Suspense,
+  useRef,
   useState,
   useSyncExternalStore,
   type ComponentType,
@@ -40,11 +41,12 @@ function useHydrating(): boolean {
 }
 
 /** The same props: the same objects, or the same data (loader data is new objects after every revalidation). */
-function sameProps(a: object, b: object): boolean {
+function sameProps(a: object, b: object, patched: readonly PropertyKey[] = []): boolean {
   if (a === b) return true;
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
   return keys.every((key) => {
+    if (patched.includes(key)) return true;
     const x = (a as Record<string, unknown>)[key];
     const y = (b as Record<string, unknown>)[key];
     return x === y || JSON.stringify(x) === JSON.stringify(y);
@@ -54,7 +56,20 @@ function sameProps(a: object, b: object): boolean {
 /** A kept part; `preload()` loads its code ahead (a page about to draw it, decision 407). */
 export type KeptPart<P> = ComponentType<P> & { preload(): Promise<void> };
 
-export function keptMarkup<P extends object>(load: () => Promise<ComponentType<P>>, className: string): KeptPart<P> {
+/** The marker of a part kept as the server drew it (set in the browser; the page may patch what it lists as `patched`). */
+export const KEPT_ATTRIBUTE = "data-kept";
+
+const markKept = (div: HTMLDivElement | null) => div?.setAttribute(KEPT_ATTRIBUTE, "");
+
+/**
+ * `patched`: props the page itself writes into the kept markup when they change (the results
+ * list's ticks): a change of them alone keeps the markup.
+ */
+export function keptMarkup<P extends object>(
+  load: () => Promise<ComponentType<P>>,
+  className: string,
+  { patched = [] }: { patched?: readonly (keyof P & string)[] } = {},
+): KeptPart<P> {
   let loaded: ComponentType<P> | null = null;
   let loading: Promise<void> | null = null;
   const preload = () =>
@@ -73,15 +88,25 @@ export function keptMarkup<P extends object>(load: () => Promise<ComponentType<P
     // The props the server drew with: only while hydrating the server's document.
     const hydrating = useHydrating();
     const [serverProps] = useState<P | null>(() => (hydrating ? props : null));
-    // In the browser, a part whose code is already in is drawn at once (no empty frame while a lazy
-    // component settles); the choice is made once, so the part is never drawn anew.
-    const [direct] = useState(() => typeof document !== "undefined" && loaded !== null);
-    if (serverProps !== null && sameProps(serverProps, props)) {
-      return <div key="kept" className={className} dangerouslySetInnerHTML={{ __html: "" }} suppressHydrationWarning />;
+    // In the browser, a part whose code is already in (preload()) is drawn at once, without an
+    // empty frame while a lazy component settles; the choice is made at its first drawing and kept,
+    // so the part is never drawn anew.
+    const direct = useRef<boolean | null>(null);
+    if (serverProps !== null && sameProps(serverProps, props, patched)) {
+      return (
+        <div
+          key="kept"
+          ref={markKept}
+          className={className}
+          dangerouslySetInnerHTML={{ __html: "" }}
+          suppressHydrationWarning
+        />
+      );
     }
+    direct.current ??= typeof document !== "undefined" && loaded !== null;
     return (
       <div key="drawn" className={className}>
-        {direct ? (
+        {direct.current ? (
           createElement(loaded as unknown as FunctionComponent<P>, props)
         ) : (
           <Suspense fallback={null}>{createElement(Component, props)}</Suspense>

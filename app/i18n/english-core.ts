@@ -2,7 +2,6 @@ import type enFull from "./locales/en.json";
 import {
   banner,
   drugsDoctors,
-  enroll,
   error,
   filters,
   agentsEnglishOnly,
@@ -10,13 +9,11 @@ import {
   meta,
   pager,
   picker,
-  planCard,
   plans,
   repaymentRisk,
   results,
   site,
   standardized,
-  stars,
   validation,
   zipForm,
 } from "./locales/en.json";
@@ -57,6 +54,9 @@ export const LATER = [
   "myYear",
   "coverage",
   "ranking",
+  "planCard",
+  "stars",
+  "enroll",
 ] as const;
 
 /**
@@ -85,15 +85,12 @@ export const english: Omit<typeof enFull, (typeof LATER)[number]> = {
   zipForm,
   validation,
   plans,
-  enroll,
-  stars,
   standardized,
   repaymentRisk,
   results,
   householdSummary,
   filters,
   picker,
-  planCard,
   drugsDoctors,
   pager,
 };

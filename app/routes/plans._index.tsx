@@ -6,10 +6,10 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/node";
-import type { ShouldRevalidateFunction } from "@remix-run/react";
+import type { ClientLoaderFunctionArgs, ShouldRevalidateFunction } from "@remix-run/react";
 import { noUpstreamAnswer } from "../components/plans/upstream-state";
-import { Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
-import { lazy, Suspense, useEffect, useMemo, type RefObject } from "react";
+import { Link, useLoaderData } from "@remix-run/react";
+import { lazy, Suspense, useMemo, useRef, type RefObject } from "react";
 import { useCompareTicks } from "../components/plans/compare-ticks";
 import { useHydrated } from "../components/plans/use-hydrated";
 import { keptMarkup, useServerDrawn } from "../components/kept-markup";
@@ -19,7 +19,7 @@ import { creditInPricesSentence, RepaymentRisk } from "../components/plans/repay
 import { DrugsAndDoctors } from "../components/plans/drugs-and-doctors";
 import { ResultsPager } from "../components/plans/results-pager";
 import { COVERAGE_SORT } from "../domain/coverage-order";
-import { PlanCard, preloadCardParts } from "../components/plans/plan-card";
+import { KeptPlanList, preloadListCode, useKeptListPatches } from "../components/plans/kept-plan-list";
 import { doctorOption, drugOption, Picker, type SearchView } from "../components/plans/picker";
 import { useFocusHeading } from "../components/plans/use-focus-heading";
 import { useWords, type Words } from "../components/plans/format";
@@ -118,6 +118,15 @@ export const headers: HeadersFunction = ({ loaderHeaders }) => {
   const cacheControl = loaderHeaders.get("cache-control");
   return cacheControl ? { "cache-control": cacheControl } : new Headers();
 };
+
+/**
+ * In the browser (not while hydrating: the server's data and markup are used then), the list's
+ * code loads with the list's data: the list is drawn at once in place of the old (decision 407).
+ */
+export async function clientLoader({ request, serverLoader }: ClientLoaderFunctionArgs) {
+  const [page] = await Promise.all([serverLoader<typeof loader>(), preloadListCode(new URL(request.url))]);
+  return page;
+}
 
 /**
  * A tick for comparison changes only the URL's `compare` (issue 17 item 4): the list is the same,
@@ -303,17 +312,10 @@ function Results({ page, headingRef }: { page: ResultsPage; headingRef: RefObjec
   const clearFilters = plansHref(withoutFilters(state));
   const w = useWords();
   const { t } = w;
-  // A new list with drugs or doctors on its way (a filter, a page, a drug): its cards' kept parts
-  // are drawn by the browser, so their code loads with the list's data, not after it (decision 407).
-  const navigation = useNavigation();
-  const { pathname } = useLocation();
-  const nextListWithCare =
-    navigation.state !== "idle" &&
-    navigation.location.pathname === pathname &&
-    /[?&](drug|npi)=/.test(navigation.location.search);
-  useEffect(() => {
-    if (nextListWithCare) preloadCardParts();
-  }, [nextListWithCare]);
+  // The list is kept as the server drew it until it changes; the page patches in the ticks (decision 407).
+  const listRef = useRef<HTMLDivElement>(null);
+  useKeptListPatches(listRef, { state, listPage: listPage.page, ticks });
+  const stateWithoutTicks = useMemo(() => ({ ...page.state, compare: [] }), [page.state]);
   return (
     <>
       <h1 ref={headingRef} tabIndex={-1}>
@@ -376,7 +378,7 @@ function Results({ page, headingRef }: { page: ResultsPage; headingRef: RefObjec
             sort={state.sort === COVERAGE_SORT ? COVERAGE_SORT : results.sort}
             planCount={results.plan_count}
           />
-          <div className="results-list" id={RESULTS_ANCHOR} tabIndex={-1}>
+          <div className="results-list" id={RESULTS_ANCHOR} tabIndex={-1} ref={listRef}>
             {/* A polite live region: with JavaScript a filter applies in place and this sentence says the new count. */}
             <p className="plan-count" role="status" data-testid="plan-count">
               {countWords(results.plan_count, results.total_plan_count, listPage, place.countyName, w)}{" "}
@@ -394,24 +396,20 @@ function Results({ page, headingRef }: { page: ResultsPage; headingRef: RefObjec
             </p>
             {results.plans.length > 0 ? (
               <>
-                <ol className="plan-list" start={listPage.first}>
-                  {results.plans.map((plan) => (
-                    <PlanCard
-                      key={plan.id}
-                      plan={plan}
-                      state={state}
-                      listPage={listPage.page}
-                      usage={results.usage}
-                      householdSize={results.household_size}
-                      drugCoverage={page.drugCoverage}
-                      doctorCoverage={page.doctorCoverage}
-                      compareChecked={ticks.ids.includes(plan.id)}
-                      onCompareTick={hydrated ? ticks.tick : undefined}
-                      compareInvalid={ticks.error !== null}
-                      extras={page.extras[plan.id]}
-                    />
-                  ))}
-                </ol>
+                <KeptPlanList
+                  plans={results.plans}
+                  state={stateWithoutTicks}
+                  page={listPage.page}
+                  first={listPage.first}
+                  usage={results.usage}
+                  householdSize={results.household_size}
+                  drugCoverage={page.drugCoverage}
+                  doctorCoverage={page.doctorCoverage}
+                  extras={page.extras}
+                  compareIds={ticks.ids}
+                  compareInvalid={ticks.error !== null}
+                  onCompareTick={hydrated ? ticks.tick : undefined}
+                />
                 <ResultsPager state={state} listPage={listPage} />
               </>
             ) : results.total_plan_count === 0 ? (

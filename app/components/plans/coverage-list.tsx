@@ -1,4 +1,5 @@
 import coverageWords from "virtual:english/coverage";
+import planCardWords from "virtual:english/planCard";
 import { addEnglish, type Catalogue } from "../../i18n/i18n";
 import type { Selection } from "../../lib/shopping-url";
 import {
@@ -11,7 +12,7 @@ import {
 import { ENGLISH, useWords, type Words } from "./format";
 
 // Its words (coverage-words.ts words them) come with it: the plan page, the comparison, a card drawn in the browser (decision 407).
-addEnglish({ coverage: coverageWords } as Partial<Catalogue>);
+addEnglish({ coverage: coverageWords, planCard: planCardWords } as Partial<Catalogue>);
 
 export interface CoverageCheckView {
   upstream: UpstreamState;

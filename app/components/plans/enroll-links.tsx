@@ -1,6 +1,11 @@
 import { Link } from "@remix-run/react";
 import { planHref, type ShoppingState } from "../../lib/shopping-url";
+import enrollWords from "virtual:english/enroll";
+import { addEnglish, type Catalogue } from "../../i18n/i18n";
 import { money, useWords } from "./format";
+
+// Its words come with it (the plan page, the comparison; decision 407).
+addEnglish({ enroll: enrollWords } as Partial<Catalogue>);
 
 /** The plan's take-away summary for the household: /plans/<id>/summary?… (issue 28 item 5). */
 export function summaryHref(planId: string, state: ShoppingState): string {

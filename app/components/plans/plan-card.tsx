@@ -1,24 +1,16 @@
 import { Link } from "@remix-run/react";
+import enrollWords from "virtual:english/enroll";
+import planCardWords from "virtual:english/planCard";
+import { addEnglish, type Catalogue } from "../../i18n/i18n";
 import { listPageParam, planHref, type ShoppingState } from "../../lib/shopping-url";
-import { keptMarkup } from "../kept-markup";
 import type { CoverageCheckView } from "./coverage-list";
 import { csrWords, metalWords, money, moneyOr, usageShort, useWords, type Words } from "./format";
+import { CoverageCounts, YourYearLine } from "./plan-card-parts";
 import { Stars } from "./stars";
 import type { PricedPlan } from "../../lib/page-views";
 
-/**
- * A card's own year and its drugs and doctors only show the server's figures and native
- * disclosures: kept as the server drew them while the page hydrates, their code and words loaded
- * only to draw them in the browser (decision 407; a wrapper of `display: contents`).
- */
-const YourYearLine = keptMarkup(() => import("./your-year").then((m) => m.YourYearLine), "your-year-part");
-const CoverageCounts = keptMarkup(() => import("./coverage-list").then((m) => m.CoverageCounts), "coverage-part");
-
-/** Loads the card's kept parts' code ahead of a new list (the results page, while a navigation to it is under way). */
-export function preloadCardParts(): void {
-  void YourYearLine.preload().catch(() => {});
-  void CoverageCounts.preload().catch(() => {});
-}
+// Its words come with it: the results page draws a list itself only after a change (decision 407).
+addEnglish({ planCard: planCardWords, enroll: enrollWords } as Partial<Catalogue>);
 
 /** What a card shows beyond the price: the standardized-design label. */
 export interface PlanCardExtras {

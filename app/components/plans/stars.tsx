@@ -1,4 +1,9 @@
+import starsWords from "virtual:english/stars";
+import { addEnglish, type Catalogue } from "../../i18n/i18n";
 import { useWords } from "./format";
+
+// Its words come with it: the plan page, the comparison, a list of cards drawn in the browser (decision 407).
+addEnglish({ stars: starsWords } as Partial<Catalogue>);
 
 /** A 1–5 star rating as stars, with the number for screen readers and for anyone who cannot see the glyphs. */
 export function Stars({

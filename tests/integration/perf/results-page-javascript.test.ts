@@ -18,7 +18,7 @@ import { REPO_ROOT } from "../../helpers/server";
  */
 const BUDGET_KB = 100;
 /** The Spanish catalogue is a little larger than the English core (its page-only words come with it). */
-const CEILING_KB = { en: 108, es: 109 };
+const CEILING_KB = { en: 107, es: 107 };
 
 const BUILD_DIR = path.resolve(REPO_ROOT, process.env.BUILD_DIR ?? "build");
 const CLIENT = path.join(BUILD_DIR, "client");
