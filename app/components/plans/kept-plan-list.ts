@@ -3,7 +3,6 @@ import { useEffect, useRef, type RefObject } from "react";
 import { listPageParam, planHref, type ShoppingState } from "../../lib/shopping-url";
 import { KEPT_ATTRIBUTE, keptMarkup } from "../kept-markup";
 import { COMPARE_ERROR_ID, type CompareTicks } from "./compare-ticks";
-import { preloadCardParts } from "./plan-card-parts";
 
 /**
  * The code a list the browser draws needs: the cards', and their own year and coverage parts'
@@ -11,7 +10,9 @@ import { preloadCardParts } from "./plan-card-parts";
  * list's data, so a new list is drawn at once in place of the old (no empty list in between).
  */
 export function preloadListCode(url: URL): Promise<unknown> {
-  const parts = /[?&](drug|npi)=/.test(url.search) ? preloadCardParts() : null;
+  const parts = /[?&](drug|npi)=/.test(url.search)
+    ? import("./plan-card-parts").then((m) => m.preloadCardParts())
+    : null;
   return Promise.all([KeptPlanList.preload(), parts]).catch(() => {}); // drawn when it comes, then
 }
 
