@@ -146,7 +146,8 @@ export function rssSampler(pid: number) {
       phaseKb = Math.max(phaseKb, lastKb);
     }
   };
-  const timer = setInterval(read, 100);
+  // Unref'd: a run that fails half-way still exits (stopChildren runs on exit).
+  const timer = setInterval(read, 100).unref();
   read();
   return {
     mark(): number {
