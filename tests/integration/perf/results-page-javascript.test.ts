@@ -10,14 +10,16 @@ import { REPO_ROOT } from "../../helpers/server";
  * The results page's initial JavaScript, read from the production build (`npm run build`), as
  * docs/benchmarks.md counts it: the Remix manifest, the entry, root and results route modules with
  * every chunk they import, and the page language's catalogue that the entry loads before hydrating
- * (decision 405); each file gzipped at level 9. A size check, not a timing.
+ * (decision 405), and on a Spanish page the Spanish namespaces its modules await at their top
+ * (decision 407); each file gzipped at level 9. A size check, not a timing.
  *
- * Issue 29's budget is 100 KB. React DOM, the router and Remix alone are ~84 KB of it, so the
- * budget is not met while React DOM is the browser's runtime (decision 406): this ceiling keeps
- * the page from growing back while that stands. Lower it with every gain; never raise it lightly.
+ * Issue 29's budget is 100 KB. React DOM, the router and Remix alone are ~78 KB of it (terser,
+ * decision 407), so the budget is not met while React DOM is the browser's runtime (decisions
+ * 406, 407): this ceiling keeps the page from growing back while that stands. Lower it with every
+ * gain; never raise it lightly.
  */
 const BUDGET_KB = 100;
-/** The Spanish catalogue is a little larger than the English core (its page-only words come with it). */
+/** The Spanish core is a little larger than the English one. */
 const CEILING_KB = { en: 107, es: 107 };
 
 const BUILD_DIR = path.resolve(REPO_ROOT, process.env.BUILD_DIR ?? "build");
@@ -52,19 +54,30 @@ function catalogueChunk(manifest: Manifest, lang: "en" | "es"): string {
   return `/assets/${name}`;
 }
 
+/**
+ * The chunks of a language's namespaces that the given files load at their top (a whole
+ * `virtual:english/<ns>` module in one of them, vite.config.ts: `{es:()=>…import("./<chunk>.js")…}`).
+ */
+function awaitedNamespaces(files: string[], lang: "en" | "es"): string[] {
+  if (lang === "en") return [];
+  const loader = new RegExp(`${lang}:\\(\\)=>\\w+\\(\\(\\)=>import\\("\\./([\\w.-]+\\.js)"\\)`, "g");
+  return files.flatMap((file) =>
+    [...readFileSync(path.join(CLIENT, file), "utf8").matchAll(loader)].map((m) => `/assets/${m[1]}`),
+  );
+}
+
 function resultsPageFiles(lang: "en" | "es"): string[] {
   const { url, manifest } = readManifest();
   const route = (id: string) => [manifest.routes[id]!.module, ...(manifest.routes[id]!.imports ?? [])];
-  return [
-    ...new Set([
-      url,
-      manifest.entry.module,
-      ...(manifest.entry.imports ?? []),
-      ...route("root"),
-      ...route("routes/plans._index"),
-      catalogueChunk(manifest, lang),
-    ]),
+  const files = [
+    url,
+    manifest.entry.module,
+    ...(manifest.entry.imports ?? []),
+    ...route("root"),
+    ...route("routes/plans._index"),
+    catalogueChunk(manifest, lang),
   ];
+  return [...new Set([...files, ...awaitedNamespaces(files, lang)])];
 }
 
 const gzippedKb = (files: string[]) =>
