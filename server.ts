@@ -27,6 +27,7 @@ import type { ServerTiming } from "./app/server/platform/server-timing.server.ts
 import { compressWholeAnswers } from "./server/compression.ts";
 import { remixRequestHandler } from "./server/remix-handler.ts";
 import { apiFastPath } from "./server/api-fast-path.ts";
+import { keptDocuments, type KeptDocumentMark } from "./server/kept-documents.ts";
 import { startCluster, whenServing } from "./server/cluster.ts";
 import { startupRefusal } from "./server/startup-checks.ts";
 import { ensurePublishedStore, startPlanStoreSync } from "./app/server/plan-store/store-sync.server.ts";
@@ -179,6 +180,8 @@ async function main(): Promise<void> {
   // The health check, counties and plan list straight to their route modules, past Remix's request
   // handling (decisions 360 and 400).
   if (typeof build !== "function") app.use(apiFastPath(build));
+  // A plan page asked for again within a minute: the kept document with this answer's nonce (decision 420).
+  if (!DEV) app.use(keptDocuments());
 
   app.all(
     "*",
@@ -192,6 +195,8 @@ async function main(): Promise<void> {
         serverTiming: res.locals.serverTiming as ServerTiming,
         // Markup loaders made ahead for this document, by part (<Prerendered>, docs/decisions/132).
         prerendered: {} as Record<string, string>,
+        // Set by keptDocuments() for a page it may keep; the page's loader says whether it may.
+        keptDocument: res.locals.keptDocument as KeptDocumentMark | undefined,
         // Stored with consent and attestation records; honours X-Forwarded-For only with TRUST_PROXY.
         clientIp: req.ip ?? "unknown",
         // A page form whose body was over the firewall's limit (never read): its action says so in place.

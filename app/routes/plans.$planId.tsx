@@ -44,12 +44,14 @@ export const meta: MetaFunction<typeof loader> = ({ data: page, matches }) => {
  */
 export async function loader({ params, request, context }: LoaderFunctionArgs) {
   try {
-    const { serverTiming, prerendered } = context as {
+    const { serverTiming, prerendered, keptDocument } = context as {
       serverTiming?: ServerTiming;
       prerendered?: Record<string, string>;
+      /** Present when the server may keep this document (server/kept-documents.ts, decision 420). */
+      keptDocument?: { keep: boolean };
     };
     const lang = requestLanguage(request);
-    const page = await planDetailPage(params.planId ?? "", new URL(request.url), serverTiming, lang);
+    const page = await planDetailPage(params.planId ?? "", new URL(request.url), serverTiming, lang, keptDocument);
     // The benefit table's markup, made once per table view, for <Prerendered> (decision 132).
     if (prerendered) prerendered[BENEFIT_TABLE_PART] = benefitTableMarkup(page.benefits, lang);
     return data(page, { headers: { "cache-control": "no-store" } });

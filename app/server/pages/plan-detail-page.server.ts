@@ -26,6 +26,7 @@ import {
 } from "./page-parts.server";
 import { planExtrasOf, type PlanExtras } from "./plan-extras.server";
 import { hasScenarios, scenarioViews, type ScenarioView } from "./scenarios.server";
+import { pricedWhole } from "../shopping/plan-list-cache.server";
 
 /** The plan detail page (/plans/<planId>): the plan's costs, priced for the URL's household when it has one. */
 
@@ -130,6 +131,8 @@ export async function planDetailPage(
   timing: ServerTiming = new ServerTiming(),
   /** The page's language: the notes and the benefit table are worded in it. */
   lang: Language = DEFAULT_LANGUAGE,
+  /** Set to keep: true when the page may be kept a minute (server/kept-documents.ts, decision 420). */
+  kept?: { keep: boolean },
 ): Promise<PlanDetailModel> {
   const t = tFor(lang);
   const planId = planIdParam.trim().toUpperCase();
@@ -178,6 +181,9 @@ export async function planDetailPage(
   const [drugCoverage, doctorCoverage] = await timing.measureAsync("coverage", () =>
     Promise.all([drugCoverageFor(state.drugs, [detail.id], year), doctorCoverageFor(state.doctors, [detail.id], year)]),
   );
+  // Priced from our own store with an estimate that came whole, and no coverage asked upstream.
+  if (kept && answer && priced && priceNote === null && pricedWhole(answer))
+    kept.keep = state.drugs.length === 0 && state.doctors.length === 0;
   const benefitTable = benefitTableView(
     benefits,
     t(variant && (csr === "73" || csr === "87" || csr === "94") ? "benefits.captionCsr" : "benefits.caption"),

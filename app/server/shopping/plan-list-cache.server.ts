@@ -58,12 +58,19 @@ function cacheOf(version: object): AnswerCache {
  */
 const LASTING_REASONS: ReadonlySet<string> = new Set(["key_rejected", "year_not_served"]);
 
-/** Whether an answer may be kept: nothing in it came from an outage or from an upstream coverage look-up. */
-export function keepable(request: PlansRequest, answer: PlansAnswer): boolean {
+/**
+ * Whether what was priced may be kept: plans from our own store, with an estimate that did not
+ * come from an outage. Drugs and doctors chosen (coverage looked up upstream) are the caller's to check.
+ */
+export function pricedWhole(answer: Pick<PlansAnswer, "source" | "eligibility" | "eligibility_unavailable">): boolean {
   if (answer.source !== "own" || answer.eligibility_unavailable) return false;
   const reason = answer.eligibility?.upstream;
-  if (reason !== undefined && !LASTING_REASONS.has(reason)) return false;
-  return (request.drugs?.length ?? 0) === 0 && (request.doctors?.length ?? 0) === 0;
+  return reason === undefined || LASTING_REASONS.has(reason);
+}
+
+/** Whether an answer may be kept: nothing in it came from an outage or from an upstream coverage look-up. */
+export function keepable(request: PlansRequest, answer: PlansAnswer): boolean {
+  return pricedWhole(answer) && (request.drugs?.length ?? 0) === 0 && (request.doctors?.length ?? 0) === 0;
 }
 
 /**
