@@ -90,9 +90,10 @@ export function keptMarkup<P extends object>(
     const [serverProps] = useState<P | null>(() => (hydrating ? props : null));
     // In the browser, a part whose code is already in (preload()) is drawn at once, without an
     // empty frame while a lazy component settles; the choice is made at its first drawing and kept,
-    // so the part is never drawn anew.
+    // so the part is never drawn anew. Once drawn, the server's markup is gone: the part stays
+    // drawn, also when the props come back to the server's (Back to the first list).
     const direct = useRef<boolean | null>(null);
-    if (serverProps !== null && sameProps(serverProps, props, patched)) {
+    if (direct.current === null && serverProps !== null && sameProps(serverProps, props, patched)) {
       return (
         <div
           key="kept"

@@ -268,6 +268,19 @@ describe("the sort-and-filter form is drawn from the URL", () => {
       await page.waitForURL(/metal=Silver/);
       await expect.poll(() => listedIds(page)).toEqual(await apiIdsForUrl(page));
       await expectFormAndListMatchUrl(page, "after Forward with JavaScript");
+      // Back to the first list, the one the server drew and the page kept as drawn until the sort:
+      // the browser draws it again (decision 407), then Forward to the filter.
+      await page.goBack();
+      await page.waitForURL((url) => !url.searchParams.has("metal"));
+      await page.goBack();
+      await page.waitForURL((url) => !url.searchParams.has("sort"));
+      await expect.poll(() => listedIds(page)).toEqual(await apiIdsForUrl(page));
+      await expectFormAndListMatchUrl(page, "after Back to the server's list");
+      await page.goForward();
+      await page.waitForURL(/sort=deductible/);
+      await page.goForward();
+      await page.waitForURL(/metal=Silver/);
+      await expect.poll(() => listedIds(page)).toEqual(await apiIdsForUrl(page));
 
       // Reload: the URL's state, whatever the browser might have kept.
       await page.reload({ waitUntil: "networkidle" });

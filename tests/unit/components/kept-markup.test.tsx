@@ -87,6 +87,48 @@ describe("keptMarkup", () => {
     expect(container.querySelectorAll("section")).toHaveLength(1);
   });
 
+  it("once drawn, draws the server's figures again itself (Back to the first list): the kept markup is gone", async () => {
+    const { Kept } = part();
+    const container = document.createElement("div");
+    container.innerHTML = serverMarkup({ figures });
+    document.body.appendChild(container);
+    let root!: Root;
+    await act(async () => {
+      root = hydrateRoot(container, <Kept figures={figures} />);
+    });
+    roots.push(root);
+    await act(async () => root.render(<Kept figures={{ credit: 250, income: 48000 }} />));
+    await act(async () => {});
+    await act(async () => root.render(<Kept figures={{ ...figures }} />));
+    await act(async () => {});
+    expect(container.textContent).toBe("A credit of $412 at $36000 a year");
+  });
+
+  it("leaves what the page patched in a kept part alone (a change of a `patched` prop only)", async () => {
+    const loads: string[] = [];
+    const Kept = keptMarkup(
+      async () => {
+        loads.push("figures");
+        return ({ figures }: FiguresProps & { ticks: string[] }) => <Figures figures={figures} />;
+      },
+      "figures-part",
+      { patched: ["ticks"] },
+    );
+    const container = document.createElement("div");
+    container.innerHTML = serverMarkup({ figures });
+    document.body.appendChild(container);
+    let root!: Root;
+    await act(async () => {
+      root = hydrateRoot(container, <Kept figures={figures} ticks={[]} />);
+    });
+    roots.push(root);
+    const section = container.querySelector("section");
+    expect(container.querySelector(".figures-part")?.hasAttribute("data-kept")).toBe(true);
+    await act(async () => root.render(<Kept figures={{ ...figures }} ticks={["a"]} />));
+    expect(loads).toEqual([]);
+    expect(container.querySelector("section")).toBe(section);
+  });
+
   it("draws the part where the server did not (a client-side navigation to the page)", async () => {
     const { Kept, loads } = part();
     const container = document.createElement("div");
