@@ -4,7 +4,7 @@
  * built with `apiRoute` (app/server/platform/api.server.ts): it has no path parameters, reads
  * neither the load context nor the abort signal, turns every error into its JSON answer itself,
  * and reads only the request's URL, the headers listed and (POST) the body the firewall has
- * already read and judged. For those, Remix's handling (route matching, the data-request
+ * already read and judged (handed over as a FastRequest, not a web Request). For those, Remix's handling (route matching, the data-request
  * protocol, a Request with every header and an abort signal, the Response piped through a web
  * stream) was most of the answer's cost. Everything in front of Remix still runs for them
  * (security headers, Server-Timing, request log, rate rule, firewall, compression), and the answer
@@ -102,14 +102,48 @@ function fastRequest(req: ExpressRequest, route: Resolved): Request | undefined 
     if (inspected === undefined || refusedBody(req)) return undefined;
     body = inspected.byteLength > 0 ? inspected : null;
   }
-  try {
-    return new Request(`http://localhost${target}`, {
-      method: route.method,
-      headers,
-      // A Buffer is a Uint8Array; TypeScript's BodyInit wants one over a plain ArrayBuffer, which this is.
-      body: body as Uint8Array<ArrayBuffer> | null,
-    });
-  } catch {
-    return undefined;
+  return new FastRequest(`http://localhost${target}`, route.method, headers, body) as unknown as Request;
+}
+
+/** app/server/platform/api.server.ts's REQUEST_BODY (the same registered symbol). */
+const REQUEST_BODY = Symbol.for("marketplace.request.body");
+/** Never aborted: these routes answer from memory, and the answer is written whole (decision 400). */
+const NEVER_ABORTED = new AbortController().signal;
+
+/**
+ * What the routes here read of a Request — its URL, method, the listed headers (case-insensitive
+ * `get`/`has`) and the body the firewall read (`text()`, `json()`, and REQUEST_BODY for
+ * readBodyText) — without a web Request's headers list, abort signal and body stream, which were
+ * a tenth of a health check (issue 29). A route added to FAST_API_ROUTES must read no more.
+ */
+class FastRequest {
+  readonly signal = NEVER_ABORTED;
+  readonly headers: { get(name: string): string | null; has(name: string): boolean };
+  readonly [REQUEST_BODY]: Buffer | null;
+
+  constructor(
+    readonly url: string,
+    readonly method: string,
+    sent: Record<string, string>,
+    body: Buffer | null,
+  ) {
+    this.headers = {
+      get: (name) => sent[name.toLowerCase()] ?? null,
+      has: (name) => sent[name.toLowerCase()] !== undefined,
+    };
+    this[REQUEST_BODY] = body;
+  }
+
+  /** No stream: readBodyText and these read the bytes the firewall kept. */
+  get body(): null {
+    return null;
+  }
+
+  async text(): Promise<string> {
+    return this[REQUEST_BODY]?.toString("utf8") ?? "";
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text());
   }
 }

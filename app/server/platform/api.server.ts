@@ -103,10 +103,21 @@ export function parseWith<T>(schema: ZodType<T>, value: unknown, what = "request
   return result.data;
 }
 
+/**
+ * The body bytes the firewall already read, on a request the API fast path made
+ * (server/api-fast-path.ts): read from them instead of a stream.
+ */
+export const REQUEST_BODY = Symbol.for("marketplace.request.body");
+
 /** Read a request body as text, refusing more than `limit` bytes with 413. */
 export async function readBodyText(request: Request, limit = JSON_BODY_LIMIT_BYTES): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  const read = (request as Request & { [REQUEST_BODY]?: unknown })[REQUEST_BODY];
+  if (Buffer.isBuffer(read)) {
+    if (read.byteLength > limit) throw tooLarge(limit);
+    return read.toString("utf8");
+  }
   if (!request.body) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
