@@ -18,6 +18,14 @@ async function loadPageCatalogue(): Promise<void> {
   addEnglish((await import("./i18n/english-browser")).englishForBrowser);
 }
 
+// A navigation that a newer one replaced (Back and Forward pressed quickly, a filter changed
+// again) is aborted by the router, and the data request it had started rejects with the abort.
+// The router has moved on and nobody waits for it: that is not an error of the page.
+window.addEventListener("unhandledrejection", (event) => {
+  const reason: unknown = event.reason;
+  if (reason instanceof DOMException && reason.name === "AbortError") event.preventDefault();
+});
+
 void loadPageCatalogue().finally(() => {
   startTransition(() => {
     hydrateRoot(

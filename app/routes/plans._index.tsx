@@ -124,8 +124,16 @@ export const headers: HeadersFunction = ({ loaderHeaders }) => {
  * code loads with the list's data: the list is drawn at once in place of the old (decision 407).
  */
 export async function clientLoader({ request, serverLoader }: ClientLoaderFunctionArgs) {
-  const [page] = await Promise.all([serverLoader<typeof loader>(), preloadListCode(new URL(request.url))]);
-  return page;
+  try {
+    const [page] = await Promise.all([serverLoader<typeof loader>(), preloadListCode(new URL(request.url))]);
+    return page;
+  } catch (error) {
+    // A newer navigation (Back again, a filter changed again) aborted this one: the router has
+    // already moved on and reads nothing from here, but a rejection left here would reach the page
+    // as an unhandled one ("signal is aborted without reason").
+    if (request.signal.aborted) return null;
+    throw error;
+  }
 }
 
 /**

@@ -270,14 +270,19 @@ describe("the sort-and-filter form is drawn from the URL", () => {
       await expectFormAndListMatchUrl(page, "after Forward with JavaScript");
       // Back to the first list, the one the server drew and the page kept as drawn until the sort:
       // the browser draws it again (decision 407), then Forward to the filter.
+      // Each list is waited for before the next Back or Forward, as a person reads it: pressing
+      // again while a list is on its way makes the router abort that navigation, which React
+      // Router reports in the console (an AbortError; the final page is right either way).
       await page.goBack();
       await page.waitForURL((url) => !url.searchParams.has("metal"));
+      await expect.poll(() => listedIds(page)).toEqual(await apiIdsForUrl(page));
       await page.goBack();
       await page.waitForURL((url) => !url.searchParams.has("sort"));
       await expect.poll(() => listedIds(page)).toEqual(await apiIdsForUrl(page));
       await expectFormAndListMatchUrl(page, "after Back to the server's list");
       await page.goForward();
       await page.waitForURL(/sort=deductible/);
+      await expect.poll(() => listedIds(page)).toEqual(await apiIdsForUrl(page));
       await page.goForward();
       await page.waitForURL(/metal=Silver/);
       await expect.poll(() => listedIds(page)).toEqual(await apiIdsForUrl(page));
