@@ -2,6 +2,7 @@ import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { addEnglish, addWords } from "./i18n/i18n";
+import { ignoreAbortedNavigation } from "./lib/aborted-navigation";
 
 /**
  * A page's words come from its own language's chunk, loaded before React hydrates it (the server
@@ -18,13 +19,8 @@ async function loadPageCatalogue(): Promise<void> {
   addEnglish((await import("./i18n/english-browser")).englishForBrowser);
 }
 
-// A navigation that a newer one replaced (Back and Forward pressed quickly, a filter changed
-// again) is aborted by the router, and the data request it had started rejects with the abort.
-// The router has moved on and nobody waits for it: that is not an error of the page.
-window.addEventListener("unhandledrejection", (event) => {
-  const reason: unknown = event.reason;
-  if (reason instanceof DOMException && reason.name === "AbortError") event.preventDefault();
-});
+// An aborted navigation's data request is not an error of the page (aborted-navigation.ts).
+window.addEventListener("unhandledrejection", ignoreAbortedNavigation);
 
 void loadPageCatalogue().finally(() => {
   startTransition(() => {

@@ -15,15 +15,15 @@
  * security headers, request id, Server-Timing and compression are this answer's, as for any other.
  */
 import type { NextFunction, Request, Response } from "express";
-import { BoundedCache } from "../app/server/platform/cache.server";
+import { cachesPerOwner } from "../app/server/platform/cache.server";
 import { planStore } from "../app/server/plan-store/plan-store.server";
 import { marketplaceDate } from "../app/server/shopping/plan-year.server";
 
 export const KEPT_DOCUMENT_TTL_MS = 60_000;
 /** Total characters kept per store version: a plan page is ~45 K. */
 const KEPT_DOCUMENT_CHARS = 16 * 1024 * 1024;
-/** The plan page's address; not its data requests (`.data`, `_data`). */
-const PLAN_PAGE = /^\/plans\/[^/]+$/;
+/** The plan page's address (not the compare page's); not its data requests (`.data`, `_data`). */
+const PLAN_PAGE = /^\/plans\/(?!compare$)[^/]+$/;
 /** The headers Remix sets on a document that are the document's (the rest are this answer's). */
 const DOCUMENT_HEADERS = ["content-type", "content-language", "cache-control", "vary", "link", "x-robots-tag"];
 
@@ -40,19 +40,11 @@ export interface KeptDocumentMark {
 }
 
 export function keptDocuments(clock: () => Date = () => new Date()) {
-  const byStoreVersion = new WeakMap<object, BoundedCache<string, KeptDocument>>();
-  const cacheOf = (version: object) => {
-    let cache = byStoreVersion.get(version);
-    if (!cache) {
-      cache = new BoundedCache<string, KeptDocument>({
-        limit: KEPT_DOCUMENT_CHARS,
-        weigh: (kept) => kept.chars,
-        ttlMs: KEPT_DOCUMENT_TTL_MS,
-      });
-      byStoreVersion.set(version, cache);
-    }
-    return cache;
-  };
+  const cacheOf = cachesPerOwner<string, KeptDocument>({
+    limit: KEPT_DOCUMENT_CHARS,
+    weigh: (kept) => kept.chars,
+    ttlMs: KEPT_DOCUMENT_TTL_MS,
+  });
 
   return function keptDocument(req: Request, res: Response, next: NextFunction): void {
     const nonce = res.locals.cspNonce;
@@ -60,7 +52,7 @@ export function keptDocuments(clock: () => Date = () => new Date()) {
     if (req.query._data !== undefined || typeof nonce !== "string" || nonce.length < 16) return next();
     let version: object;
     try {
-      version = planStore().read((handle) => handle as object);
+      version = planStore().version();
     } catch {
       return next(); // no store: the page says so, as it is rendered
     }
@@ -86,12 +78,17 @@ export function keptDocuments(clock: () => Date = () => new Date()) {
     const chunks: Buffer[] = [];
     const write = res.write.bind(res) as (...args: unknown[]) => boolean;
     const end = res.end.bind(res) as (...args: unknown[]) => Response;
+    // The chunks as written, not copies: Remix writes each once and does not reuse it.
     const copy = (chunk: unknown, encoding: unknown) => {
       if (chunk === undefined || chunk === null || typeof chunk === "function") return;
       chunks.push(
         typeof chunk === "string"
           ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8")
-          : Buffer.from(chunk as Uint8Array),
+          : Buffer.from(
+              (chunk as Uint8Array).buffer,
+              (chunk as Uint8Array).byteOffset,
+              (chunk as Uint8Array).byteLength,
+            ),
       );
     };
     res.write = ((chunk: unknown, ...rest: unknown[]) => {

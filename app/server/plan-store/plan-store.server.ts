@@ -63,6 +63,11 @@ export class PlanStore {
     this.file.close();
   }
 
+  /** The open store file's identity: another object once a reseed swapped a new file in (a key for caches of its answers). */
+  version(): object {
+    return this.use((_, h) => h);
+  }
+
   /** True when the store was built from sample data (pages must say so). */
   isSample(): boolean {
     return this.use((_, h) => h.sample);

@@ -71,3 +71,18 @@ export class BoundedCache<K extends NonNullable<unknown>, V> {
     return this.lru.size;
   }
 }
+
+/**
+ * One BoundedCache per owner object, made on first use: a new owner (a plan-store version, when a
+ * reseed swaps a file in) starts empty, and an old owner's cache goes when nothing holds the owner.
+ */
+export function cachesPerOwner<K extends NonNullable<unknown>, V>(
+  options: BoundedCacheOptions<V>,
+): (owner: object) => BoundedCache<K, V> {
+  const byOwner = new WeakMap<object, BoundedCache<K, V>>();
+  return (owner) => {
+    let cache = byOwner.get(owner);
+    if (!cache) byOwner.set(owner, (cache = new BoundedCache<K, V>(options)));
+    return cache;
+  };
+}

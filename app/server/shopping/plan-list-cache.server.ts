@@ -1,6 +1,6 @@
 import type { PlansRequest } from "../../schemas/shopping";
 import type { Language } from "../../i18n/i18n";
-import { BoundedCache } from "../platform/cache.server";
+import { cachesPerOwner } from "../platform/cache.server";
 import { planStore, type PlanStore } from "../plan-store/plan-store.server";
 import { marketplaceDate } from "./plan-year.server";
 import type { PlansAnswer } from "./plan-list.server";
@@ -28,27 +28,17 @@ const PLAN_LIST_CACHE_BYTES = 16 * 1024 * 1024;
 const LARGEST_KEPT_BYTES = 256 * 1024;
 
 /** Kept as UTF-8 bytes, the same Buffer every time: written as it is, and compressed once (server/compression.ts). */
-type AnswerCache = BoundedCache<string, Buffer>;
-const byStoreVersion = new WeakMap<object, AnswerCache>();
+const cacheOf = cachesPerOwner<string, Buffer>({
+  limit: PLAN_LIST_CACHE_BYTES,
+  weigh: (bytes) => bytes.length,
+  ttlMs: PLAN_LIST_CACHE_TTL_MS,
+});
 /** Bumped when the eligibility answers the kept lists were priced with are forgotten. */
 let generation = 0;
 
 /** Forgets every kept list (with the eligibility answers they were priced with: forgetEligibilityAnswers). */
 export function forgetPlanListAnswers(): void {
   generation++;
-}
-
-function cacheOf(version: object): AnswerCache {
-  let cache = byStoreVersion.get(version);
-  if (!cache) {
-    cache = new BoundedCache<string, Buffer>({
-      limit: PLAN_LIST_CACHE_BYTES,
-      weigh: (bytes) => bytes.length,
-      ttlMs: PLAN_LIST_CACHE_TTL_MS,
-    });
-    byStoreVersion.set(version, cache);
-  }
-  return cache;
 }
 
 /**
@@ -84,8 +74,7 @@ export async function plansAnswerText(
   now: Date = new Date(),
   store: PlanStore = planStore(),
 ): Promise<{ bytes: Buffer; hit: boolean }> {
-  const version = store.read((handle) => handle as object);
-  const cache = cacheOf(version);
+  const cache = cacheOf(store.version());
   const key = `${generation}|${marketplaceDate(now)}|${lang ?? ""}|${JSON.stringify(request)}`;
   const kept = cache.get(key);
   if (kept !== undefined) return { bytes: kept, hit: true };
