@@ -12,7 +12,12 @@ import {
   ROUND1_ATTACK_FILES,
 } from "../tests/fixtures/firewall/corpus.ts";
 import { FREE_TEXT_LOCATIONS, LOCATIONS, measure, type Measurement } from "../tests/fixtures/firewall/measure.ts";
-import { publicCorpus, publicTuningCorpus } from "../tests/fixtures/firewall/public/load.ts";
+import {
+  PUBLIC_MIN_HELD_OUT,
+  PUBLIC_SPLIT_SEED,
+  publicCorpus,
+  publicTuningCorpus,
+} from "../tests/fixtures/firewall/public/load.ts";
 import { HELD_OUT_SHARE, SPLIT_SEED } from "../tests/fixtures/firewall/split.ts";
 import { pathologicalInputs } from "../tests/fixtures/firewall/pathological.ts";
 
@@ -36,37 +41,59 @@ console.log(
 console.log(`Split: seed "${SPLIT_SEED}", ${HELD_OUT_SHARE * 100} % held out (tests/fixtures/firewall/split.ts).\n`);
 
 // Issue 30 item 4: the tuning part, the held-out part (never looked at while changing rules) and
-// the public corpora (held out whole), each by family and location.
-const pub = publicCorpus();
+// the public corpora's tuning and held-out parts (docs/decisions/430), each by family and location.
+// `--tuning-only` measures only what rules may be changed from (the project's tuning part, the
+// public tuning part, the public tuning lists, benign strings): no held-out figure is printed, so
+// rounds of rule changes cannot be steered by one.
+const tuningOnly = args.has("--tuning-only");
+const pubHeld = publicCorpus("held-out");
+const pubTuning = publicCorpus("tuning");
 const parts: Array<[string, Measurement]> = [
   ["Tuning part", await measure(engine, { split: "tuning", families: ALL_FAMILIES })],
-  ["Held-out part", await measure(engine, { split: "held-out", families: ALL_FAMILIES })],
 ];
-// The held-out part of the lists that existed before issue-30-shell.json: the comparison with the
-// first held-out figures, which strings added later (and tuned beside) cannot dilute.
-parts.push([
-  "Held-out part of the earlier lists",
-  await measure(engine, {
-    attacks: attackCorpus("held-out", EARLIER_ATTACK_FILES),
-    families: ALL_FAMILIES,
-    benign: false,
-  }),
-]);
-// The held-out part of the lists before round 2 (issue-30-round2.json): the round's comparison.
-parts.push([
-  "Held-out part of the lists before round 2",
-  await measure(engine, {
-    attacks: attackCorpus("held-out", ROUND1_ATTACK_FILES),
-    families: ALL_FAMILIES,
-    benign: false,
-  }),
-]);
-if (Object.keys(pub.attacks).length > 0)
+if (!tuningOnly) {
+  parts.push(["Held-out part", await measure(engine, { split: "held-out", families: ALL_FAMILIES })]);
+  // The held-out part of the lists that existed before issue-30-shell.json: the comparison with the
+  // first held-out figures, which strings added later (and tuned beside) cannot dilute.
   parts.push([
-    "Public corpora",
-    await measure(engine, { attacks: pub.attacks, families: ALL_FAMILIES, benign: false }),
+    "Held-out part of the earlier lists",
+    await measure(engine, {
+      attacks: attackCorpus("held-out", EARLIER_ATTACK_FILES),
+      families: ALL_FAMILIES,
+      benign: false,
+    }),
   ]);
-// A public list the rules may be tuned on (fuzzdb), less every string of the measured ones.
+  // The held-out part of the lists before round 2 (issue-30-round2.json): the round's comparison.
+  parts.push([
+    "Held-out part of the lists before round 2",
+    await measure(engine, {
+      attacks: attackCorpus("held-out", ROUND1_ATTACK_FILES),
+      families: ALL_FAMILIES,
+      benign: false,
+    }),
+  ]);
+}
+let publicTuningPart: Measurement | undefined;
+if (Object.keys(pubTuning.attacks).length > 0) {
+  if (!tuningOnly) {
+    const held = await measure(engine, { attacks: pubHeld.attacks, families: ALL_FAMILIES, benign: false });
+    parts.push(["Public corpora, held-out part (never read; the evidence)", held]);
+  }
+  publicTuningPart = await measure(engine, { attacks: pubTuning.attacks, families: ALL_FAMILIES, benign: false });
+  parts.push(["Public corpora, tuning part (misses may be read)", publicTuningPart]);
+  if (!tuningOnly) {
+    // The whole sample, as measured before round 3: the two parts added together.
+    const whole = structuredClone(publicTuningPart);
+    const held = parts.find(([t]) => t.startsWith("Public corpora, held-out"))![1];
+    for (const family of ALL_FAMILIES)
+      for (const l of all) {
+        const [b, t] = held.detection[family][l];
+        whole.detection[family][l] = [whole.detection[family][l][0] + b, whole.detection[family][l][1] + t];
+      }
+    parts.push(["Public corpora, whole sample (both parts; the figure before round 3)", whole]);
+  }
+}
+// Public lists the rules may be tuned on (fuzzdb, payloadbox), less every string of the measured ones.
 const tun = publicTuningCorpus();
 const tuningFamilies = ALL_FAMILIES.filter((f) => (tun.attacks[f] ?? []).length > 0);
 const publicTuning =
@@ -83,10 +110,17 @@ for (const [title, m] of parts) {
       console.log(`| ${family} | ${all.map((l) => pct(...m.detection[family][l])).join(" | ")} |`);
   console.log("");
 }
+const whole = publicCorpus("all");
 console.log(
-  "Public corpora: " + pub.counts.map((c) => `${c.repo}@${c.commit.slice(0, 10)} ${c.family} ${c.strings}`).join("; "),
+  `Public corpora (split seed "${PUBLIC_SPLIT_SEED}", at least ${PUBLIC_MIN_HELD_OUT * 100} % held out per source and family), held-out / whole sample: ` +
+    whole.counts
+      .map((c, i) => {
+        const h = pubHeld.counts[i]!.strings;
+        return `${c.repo}@${c.commit.slice(0, 10)} ${c.family} ${h}/${c.strings} (${((100 * h) / Math.max(1, c.strings)).toFixed(0)} %)`;
+      })
+      .join("; "),
 );
-if (pub.missing.length > 0) console.log(`Public corpora not found (no local snapshot): ${pub.missing.join(", ")}`);
+if (whole.missing.length > 0) console.log(`Public corpora not found (no local snapshot): ${whole.missing.join(", ")}`);
 console.log(
   "Public tuning list: " +
     tun.counts.map((c) => `${c.repo}@${c.commit.slice(0, 10)} ${c.family} ${c.strings}`).join("; ") +
@@ -94,7 +128,8 @@ console.log(
 );
 if (tun.missing.length > 0) console.log(`Public tuning list not found (no local snapshot): ${tun.missing.join(", ")}`);
 
-for (const [title, m] of parts.slice(0, 2)) {
+const benignParts = parts.filter(([t]) => t === "Tuning part" || t === "Held-out part");
+for (const [title, m] of benignParts) {
   console.log(
     `\n${title}: benign strings blocked, every string in every location (free-text-only groups in free text):\n`,
   );
@@ -107,7 +142,7 @@ for (const [title, m] of parts.slice(0, 2)) {
     console.log(`| ${l} | ${pct(f.blocked, f.tested, 2)} | ${shown} |`);
   }
 }
-for (const [title, m] of parts.slice(0, 2)) {
+for (const [title, m] of benignParts) {
   console.log(
     `\n${title}: benign strings blocked where they are typed (searches, names, addresses, plans, drugs, ids):\n`,
   );
@@ -131,6 +166,15 @@ if (args.has("--missed")) {
     const where = new Map<string, string[]>();
     for (const l of all) for (const v of m.missed[family][l]) where.set(v, [...(where.get(v) ?? []), l]);
     for (const [v, ls] of where) console.log(`${family}\t${ls.join(",")}\t${JSON.stringify(v)}`);
+  }
+  if (publicTuningPart) {
+    console.log("\nPublic corpora's tuning part: strings that passed in a structured location (family: locations, string):");
+    for (const family of ALL_FAMILIES) {
+      const where = new Map<string, string[]>();
+      for (const l of LOCATIONS)
+        for (const v of publicTuningPart.missed[family][l]) where.set(v, [...(where.get(v) ?? []), l]);
+      for (const [v, ls] of where) console.log(`${family}\t${ls.join(",")}\t${JSON.stringify(v)}`);
+    }
   }
   if (publicTuning) {
     console.log("\nPublic tuning list strings that passed in a structured location (family: locations, string):");
