@@ -168,7 +168,9 @@ if (args.has("--missed")) {
     for (const [v, ls] of where) console.log(`${family}\t${ls.join(",")}\t${JSON.stringify(v)}`);
   }
   if (publicTuningPart) {
-    console.log("\nPublic corpora's tuning part: strings that passed in a structured location (family: locations, string):");
+    console.log(
+      "\nPublic corpora's tuning part: strings that passed in a structured location (family: locations, string):",
+    );
     for (const family of ALL_FAMILIES) {
       const where = new Map<string, string[]>();
       for (const l of LOCATIONS)

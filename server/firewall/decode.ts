@@ -8,7 +8,7 @@
  * pattern below is a plain scan with no nested quantifier: linear in the input.
  */
 
-import { internalTargets } from "./ssrf";
+import { bareHost, internalTargets } from "./ssrf";
 
 const MAX_ROUNDS = 3;
 
@@ -69,7 +69,9 @@ export function percentDecode(input: string): string {
   );
   // Any other overlong UTF-8 form of an ASCII character (%c0%XX, %c1%XX, %e0%80%XX, %e0%81%XX):
   // lenient decoders read them as the character; a strict one refuses them.
-  s = s.replace(/%c([01])%([89ab][0-9a-f])/gi, (_, hi: string, lo: string) =>
+  // A lenient decoder reads a two-byte lead %c0/%c1 with any second byte by its low six bits
+  // (`%c0%ae`, `%c0%ee`, `%c0%6e` are all "."), as IIS's did.
+  s = s.replace(/%c([01])%([0-9a-f][0-9a-f])/gi, (_, hi: string, lo: string) =>
     String.fromCharCode(((Number(hi) & 1) << 6) | (parseInt(lo, 16) & 0x3f)),
   );
   s = s.replace(/%e0%8([01])%([89ab][0-9a-f])/gi, (_, hi: string, lo: string) =>
@@ -198,7 +200,13 @@ const EIGHTH_BIT = /[\u00a0-\u00ff]/g;
 /** The decoded view, or undefined when it equals the value (the usual case: plain text). */
 export function decodedView(value: string): string | undefined {
   const b64 = base64Text(value);
-  if (b64 === undefined && !NEEDS_VIEW.test(value) && !value.includes("/*") && !SCHEME_NO_SLASHES.test(value))
+  if (
+    b64 === undefined &&
+    !NEEDS_VIEW.test(value) &&
+    !value.includes("/*") &&
+    !SCHEME_NO_SLASHES.test(value) &&
+    bareHost(value) === undefined
+  )
     return undefined;
   // A value with no space but plus signs reads as a form encoder wrote it ("|+cat+/etc/passwd"):
   // a form decoder further down makes each plus a space.
@@ -217,7 +225,10 @@ export function decodedView(value: string): string | undefined {
   s = s.replace(ODD_SPACE, " ").replace(UNICODE_BREAK, "\n");
   // URLs read before the shell's quote removal (`http:\\localhost\admin` keeps its backslashes).
   const urlText = s;
-  s = s.replace(SHELL_QUOTES, "$1").replace(SHELL_NOOPS, "$1");
+  // A shell drops quotes and backslashes inside a word (`w\ho\am\i`); a Windows path keeps its
+  // backslashes (`windows\system32`): when a backslash sits between letters, both readings.
+  const unquoted = s.replace(SHELL_QUOTES, "$1").replace(SHELL_NOOPS, "$1");
+  s = unquoted !== s && /[a-z0-9]\\[a-z]/i.test(s) ? `${unquoted}\n${s}` : unquoted;
   // Division slash and set minus, which NFKC keeps: path separators to IIS-era decoders.
   // U+EFC8 and U+F025 (private use): slashes to IIS's best-fit mapping (dotdotpwn's `..%uEFC8`).
   if (/[\u2215\u2216\u2044\u29f5\uefc8\uf025]/.test(s))

@@ -1,5 +1,6 @@
 import type { WafRule } from "./ruleset";
 import { round2Rules } from "./service-rules-round2";
+import { round3Rules } from "./service-rules-round3";
 
 /**
  * Service rules: what this service needs blocked that the published rule
@@ -220,7 +221,7 @@ const RULES: WafRule[] = [
     "svc-xss-002",
     "xss",
     "Dialog and eval calls with code-shaped arguments; a quote breaking out into script",
-    String.raw`\b(?:alert|prompt|confirm|eval|setTimeout|Function)\s*(?:\(\s*(?:\d|['"\x60]|document|window|this|top|self|/|atob|String)|\x60)|['"]\s*[;,+\-*/|&]+\s*(?:top|self|window|parent|frames|globalThis|document|this)\s*[\[.]|-moz-binding\s*:|<\s*portal\b|data:\s*(?:text/html|image/svg\+xml|application/(?:x-)?javascript)\s*[;,]`,
+    String.raw`\b(?:alert|prompt|confirm|eval|setTimeout|Function)(?:\(\s*(?:\d|['"\x60]|document|window|this|top|self|/|atob|String)|\s*\x60)|\b(?:alert|prompt|confirm|eval|setTimeout|Function)\s+\(\s*(?:['"\x60]|document|window|this|top|self|/|atob|String)|['"]\s*[;,+\-*/|&]+\s*(?:top|self|window|parent|frames|globalThis|document|this)\s*[\[.]|-moz-binding\s*:|<\s*portal\b|data:\s*(?:text/html|image/svg\+xml|application/(?:x-)?javascript)\s*[;,]`,
     { freeText: true },
   ),
   // From crs-941-170 (replaced: its `javascript:` branch matches prose): a CSS @import of a
@@ -393,6 +394,7 @@ const RULES: WafRule[] = [
     String.raw`%(?:25){0,3}(?:0[ad]|u000[ad]|c0%8[ad]|e5%98%8[ad]|c4%8[ad]|e2%80%a[89]|c2%85|5cr%5cn)|&#(?:x0{0,4}[ad]|0{0,4}1[03]);?|\\u000[ad]|\\x0[ad]|\\r\\n|0x0d0x0a`,
   ),
   ...round2Rules(rule),
+  ...round3Rules(rule, { sep: SEP, sepNotStart: SEP_NOT_START }),
 ];
 
 /**

@@ -176,6 +176,13 @@ export function internalHost(raw: string): string | undefined {
   host = host.slice(0, end);
   const v4 = parseIPv4(host);
   if (v4) return internalIPv4(v4) ? v4.join(".") : undefined;
+  // A dotted address followed by a character no host name holds (`127.0.0.1!`): a lenient
+  // parser stops there.
+  const lead = /^(\d{1,3}(?:\.\d{1,3}){3})[^\w.-]/.exec(host);
+  if (lead) {
+    const address = parseIPv4(lead[1]!);
+    if (address && internalIPv4(address)) return address.join(".");
+  }
   if (INTERNAL_NAMES.has(host) || INTERNAL_SUFFIXES.some((s) => host.endsWith(s))) return host;
   if (LOOPBACK_DOMAINS.some((d) => host === d || host.endsWith(`.${d}`))) return "127.0.0.1";
   const service = ADDRESS_DOMAINS.find((d) => host === d || host.endsWith(`.${d}`));
@@ -219,7 +226,29 @@ function candidateHosts(value: string, from: number): string[] {
  * `//host/` each; empty when none is internal. A decoded host that itself holds a slash
  * (`127.0.0.1%2F@…`) is read up to it.
  */
+/**
+ * The host a value starts with when it is a host name (letters, with a dot or a hyphen) or a
+ * dotted IPv4 address with nothing before it, followed by a port, a path or the end: `lvh.me/`,
+ * `10.0.0.1:8080`. Fetchers given a URL without a scheme (and libraries that add `http://`) read
+ * it as a host. Plain numbers (`75/25`, `0.25/0.5`) and words are not host names here. One
+ * character class, one quantifier: linear.
+ */
+const BARE_START = /^\s*([a-z0-9._-]{3,253})(?::\d{1,5})?(?:[/?#]|$)/i;
+
+export function bareHost(value: string): string | undefined {
+  const m = BARE_START.exec(value);
+  if (!m) return undefined;
+  const host = m[1]!.replace(/\.$/, "");
+  if (/^\d{1,3}(?:\.\d{1,3}){3}$/.test(host)) return host;
+  return /[a-z]/i.test(host) && /[.-]/.test(host) && !host.startsWith(".") && !host.startsWith("-") ? host : undefined;
+}
+
 export function internalTargets(value: string): string[] {
+  const bare = bareHost(value);
+  if (bare) {
+    const internal = internalHost(bare);
+    if (internal !== undefined) return [`//${internal}/`];
+  }
   if (
     !value.includes("//") &&
     !value.includes("\\\\") &&
