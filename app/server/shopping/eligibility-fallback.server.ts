@@ -85,7 +85,10 @@ export interface EligibilityDrift {
  * Records how far our own estimate is from upstream's for one household. One
  * summary line every ten minutes at most (a metric, not per-request noise).
  */
-export function recordEligibilityDrift(upstream: EligibilityAnswer, own: EligibilityAnswer): void {
+export function recordEligibilityDrift(
+  upstream: EligibilityAnswer,
+  own: Pick<EligibilityAnswer, "aptc" | "csr" | "is_medicaid_chip">,
+): void {
   const d = drift();
   const diff = Math.abs(upstream.aptc - own.aptc);
   d.compared++;

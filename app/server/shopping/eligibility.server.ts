@@ -45,12 +45,25 @@ function householdFields(d: HouseholdDecisions) {
   };
 }
 
-function ownEligibility(request: ShoppingRequest, year: number, store: PlanStore): EligibilityEstimate {
-  const decisions = householdDecisions(request, year);
+/** Our own credit and programme decisions for the household, without the answer's words (what the drift metric compares). */
+function ownDecision(request: ShoppingRequest, year: number, store: PlanStore, decided?: HouseholdDecisions) {
+  const decisions = decided ?? householdDecisions(request, year);
+  const benchmark = householdBenchmark(request, year, store, decisions.pricedMembers);
+  return benchmark
+    ? { decisions, benchmark, estimate: estimateHousehold(decisions.input, () => benchmark.monthly) }
+    : null;
+}
+
+function ownEligibility(
+  request: ShoppingRequest,
+  year: number,
+  store: PlanStore,
+  decided?: HouseholdDecisions,
+): EligibilityEstimate {
   // The benchmark for the people plans are priced for (the coverage family, or everyone when it is
   // empty), so a place without rating area or silver plans is refused whoever the household is.
-  const benchmark = householdBenchmark(request, year, store, decisions.pricedMembers);
-  if (!benchmark) {
+  const own = ownDecision(request, year, store, decided);
+  if (!own) {
     const { state, county_fips, zip } = request.place;
     if (!store.ratingAreaFor({ year, state, countyFips: county_fips, zip })) {
       // No rating area: not a county and ZIP of this state that we price, so bad input, not an outage (docs/decisions/103).
@@ -65,7 +78,7 @@ function ownEligibility(request: ShoppingRequest, year: number, store: PlanStore
       "We cannot estimate the tax credit here: there are not enough silver plans in our data for this county.",
     );
   }
-  const estimate = estimateHousehold(decisions.input, () => benchmark.monthly);
+  const { decisions, benchmark, estimate } = own;
   return {
     year,
     aptc: roundCents(estimate.aptc),
@@ -131,15 +144,24 @@ async function federalOrOwnEligibility(
   year: number,
   store: PlanStore,
   ownedData: boolean,
+  /** The request's household decisions when the caller has made them (the same for the same request and year). */
+  decided?: HouseholdDecisions,
 ): Promise<EligibilityEstimate> {
   let fresh = false;
   try {
-    const answer = await upstreamEligibility(request, year, () => (fresh = true));
+    const answer = await upstreamEligibility(request, year, () => (fresh = true), decided);
     if (fresh && ownedData) {
+      // The drift metric reads the credit, the CSR level and the Medicaid flag: our own decision
+      // without the answer's words and income lines (docs/decisions/450).
       try {
-        recordEligibilityDrift(answer, ownEligibility(request, year, store));
+        const own = ownDecision(request, year, store, decided);
+        // No own estimate for this place (no benchmark): nothing to compare.
+        if (own) {
+          const e = own.estimate;
+          recordEligibilityDrift(answer, { aptc: roundCents(e.aptc), csr: e.csr, is_medicaid_chip: e.isMedicaidChip });
+        }
       } catch {
-        // No own estimate for this place: nothing to compare.
+        // Our own rules cannot estimate here: nothing to compare.
       }
     }
     return answer;
@@ -148,7 +170,7 @@ async function federalOrOwnEligibility(
     const reason = fallbackReason(error);
     if (ownedData && reason) {
       try {
-        return ownEstimateInstead(ownEligibility(request, year, store), reason);
+        return ownEstimateInstead(ownEligibility(request, year, store, decided), reason);
       } catch (ownError) {
         if (!(ownError instanceof ApiError)) throw ownError;
         // Our own data cannot estimate here either: the federal failure is the answer.
@@ -158,23 +180,34 @@ async function federalOrOwnEligibility(
   }
 }
 
-function upstreamEligibility(request: ShoppingRequest, year: number, onAsk: () => void): Promise<EligibilityEstimate> {
+function upstreamEligibility(
+  request: ShoppingRequest,
+  year: number,
+  onAsk: () => void,
+  decided?: HouseholdDecisions,
+): Promise<EligibilityEstimate> {
   const key = JSON.stringify([year, request.income, request.household, request.place, request.coverage_date ?? null]);
   const settled = eligibilitySettled.get(key);
   if (settled) return Promise.resolve(copyOf(settled));
   const pending = eligibilityInFlight.get(key);
   if (pending) return pending.then(copyOf);
   const call = (
-    sharedAnswersEnabled() ? sharedOrAsk(key, request, year, onAsk) : ask(key, request, year, onAsk)
+    sharedAnswersEnabled() ? sharedOrAsk(key, request, year, onAsk, decided) : ask(key, request, year, onAsk, decided)
   ).finally(() => eligibilityInFlight.delete(key));
   eligibilityInFlight.set(key, call);
   call.catch(() => undefined); // a failure is the caller's to handle, and is not kept
   return call;
 }
 
-function ask(key: string, request: ShoppingRequest, year: number, onAsk: () => void): Promise<EligibilityEstimate> {
+function ask(
+  key: string,
+  request: ShoppingRequest,
+  year: number,
+  onAsk: () => void,
+  decided?: HouseholdDecisions,
+): Promise<EligibilityEstimate> {
   onAsk();
-  return askUpstreamEligibility(request, year).then((answer) => {
+  return askUpstreamEligibility(request, year, decided).then((answer) => {
     eligibilitySettled.set(key, copyOf(answer));
     writeSharedAnswers(SHARED, [[key, answer]], ELIGIBILITY_ANSWER_MS);
     return answer;
@@ -187,9 +220,10 @@ async function sharedOrAsk(
   request: ShoppingRequest,
   year: number,
   onAsk: () => void,
+  decided?: HouseholdDecisions,
 ): Promise<EligibilityEstimate> {
   const kept = (await readSharedAnswers<EligibilityEstimate>(SHARED, [key])).get(key);
-  if (!kept) return ask(key, request, year, onAsk);
+  if (!kept) return ask(key, request, year, onAsk, decided);
   eligibilitySettled.set(key, copyOf(kept.value), { ttlMs: kept.ttlMs });
   return kept.value;
 }
@@ -200,8 +234,12 @@ export function forgetEligibilityAnswers(): void {
   forgetPlanListAnswers(); // the lists priced with them
 }
 
-async function askUpstreamEligibility(request: ShoppingRequest, year: number): Promise<EligibilityEstimate> {
-  const decisions = householdDecisions(request, year);
+async function askUpstreamEligibility(
+  request: ShoppingRequest,
+  year: number,
+  decided?: HouseholdDecisions,
+): Promise<EligibilityEstimate> {
+  const decisions = decided ?? householdDecisions(request, year);
   const own = decisions.estimate;
   const fields = householdFields(decisions);
   const flags = {
@@ -303,8 +341,14 @@ export async function eligibilityForPricing(
   let estimate: EligibilityEstimate;
   try {
     estimate = OWN_CALCULATION_STATES.has(request.place.state)
-      ? ownEligibility(request, year, store)
-      : await federalOrOwnEligibility(request, year, store, Boolean(store.state(request.place.state, year)?.ownedData));
+      ? ownEligibility(request, year, store, decided)
+      : await federalOrOwnEligibility(
+          request,
+          year,
+          store,
+          Boolean(store.state(request.place.state, year)?.ownedData),
+          decided,
+        );
   } catch (error) {
     // No estimate (upstream down, or it refused this place): plans still show, at full price, saying why.
     if (error instanceof ApiError && (error.status === 503 || error.status === 422)) {

@@ -1,3 +1,4 @@
+import { Agent } from "undici";
 import type { ZodType } from "zod";
 import { env, sanitizeSecret } from "../platform/env.server";
 import { forgetSingleton, processSingleton } from "../platform/lifecycle.server";
@@ -40,6 +41,19 @@ const PRIORITY: Record<UpstreamOperation, BudgetPriority> = {
   "providers.autocomplete": "autocomplete",
   "providers.search": "autocomplete",
 };
+
+/**
+ * The connections upstream calls go over, kept open between calls (docs/decisions/450). undici's
+ * default drops a connection whose server announces `Keep-Alive: timeout=2` or less (its safety margin
+ * is 2 s), so every call against such a server paid a new TCP connection on both ends. With a 1 s
+ * margin a connection is reused while the server's announced idle time has at least a second left.
+ */
+const KEEP_ALIVE_MARGIN_MS = 1_000;
+let upstreamAgent: Agent | undefined;
+function agent(): Agent {
+  upstreamAgent ??= new Agent({ keepAliveTimeoutThreshold: KEEP_ALIVE_MARGIN_MS });
+  return upstreamAgent;
+}
 
 interface Waiter {
   grant(): void;
@@ -253,12 +267,14 @@ export async function callUpstream<T>(spec: CallSpec, schema: ZodType<T>): Promi
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), Math.max(0, deadline - Date.now()));
   let status: number | null = null;
+  /** The connection of a call asked again, closed once its answer is read. */
+  let once: Agent | undefined;
   try {
     const url = `${config.baseUrl}${spec.path}?${queryString({ ...spec.query, apikey: config.key })}`;
     let response: Response;
     let text: string;
-    try {
-      response = await fetch(url, {
+    const send = (dispatcher: Agent) =>
+      fetch(url, {
         method: spec.method,
         headers: {
           accept: "application/json",
@@ -266,7 +282,21 @@ export async function callUpstream<T>(spec: CallSpec, schema: ZodType<T>): Promi
         },
         body: spec.body !== undefined ? JSON.stringify(spec.body) : undefined,
         signal: controller.signal,
-      });
+        dispatcher,
+      } as RequestInit);
+    try {
+      try {
+        response = await send(agent());
+      } catch (error) {
+        // A kept connection the server closed as the call went out (decision 450): sent once more
+        // on a connection of its own (the other kept ones may be as stale), when no answer came and
+        // the deadline leaves room. Every call is a read (estimates, searches, coverage), so asking
+        // again changes nothing upstream.
+        if (controller.signal.aborted || !closedUnderUs(error) || deadline - Date.now() < MIN_USEFUL_CALL_MS)
+          throw error;
+        once = new Agent({ pipelining: 0 });
+        response = await send(once);
+      }
       status = response.status;
       // The body is read under the same deadline: a stalled body is a timeout too.
       text = await response.text();
@@ -307,9 +337,16 @@ export async function callUpstream<T>(spec: CallSpec, schema: ZodType<T>): Promi
     record(spec, status, started, "ok");
     return parsed.data;
   } finally {
+    if (once) void once.close().catch(() => undefined);
     clearTimeout(timer);
     release();
   }
+}
+
+/** A fetch failure because the connection was closed by the other side (not refused, not timed out). */
+function closedUnderUs(error: unknown): boolean {
+  const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+  return code === "UND_ERR_SOCKET" || code === "ECONNRESET" || code === "EPIPE";
 }
 
 const NOT_JSON = Symbol("not json");
