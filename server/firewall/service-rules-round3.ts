@@ -31,7 +31,9 @@ const TOOLS =
   String.raw`ansible(?:-[a-z]+)?|chef-(?:client|run|shell|solo|apply)|cscli|lastlog|lastb|faillog|sysinfo|aptitude|htop|btop|` +
   String.raw`bcdboot|bcdedit|aa-(?:disable|enforce|complain|status|exec)|visudo|ausearch|auditctl|sestatus|getenforce|setenforce|` +
   String.raw`modprobe|insmod|rmmod|lsattr|ldd|objdump|readelf|gdbserver|nping|hping3|arping|fping|proxychains|torsocks|sshpass|` +
-  String.raw`plink|pscp|tclsh|crackmapexec|secretsdump|evil-winrm|xfreerdp|rdesktop|salt-call|rmt`;
+  String.raw`plink|pscp|tclsh|crackmapexec|secretsdump|evil-winrm|xfreerdp|rdesktop|salt-call|rmt|` +
+  String.raw`pip3?|jq|vmstat|iostat|mpstat|getfacl|setfacl|7z|7za|dos2unix|nft|ufw|gobuster|ffuf|wfuzz|dirb|nuclei|nikto|hostnamectl|timedatectl|` +
+  String.raw`loginctl|busctl|networkctl|resolvectl|localectl|nmcli|disown|dpkg|rpm|zypper|pacman|winget|choco|ssh-keygen|ssh-keyscan|ngrep|xmllint`;
 // Tools `which`/`time` are asked about: an interpreter, a compiler, a network tool, a recon command.
 const ASKED =
   String.raw`curl|wget|nc|ncat|netcat|socat|telnet|ssh|ftp|tftp|gcc|cc|g\+\+|clang|perl|python[23]?|ruby|php|node|lua|bash|sh|zsh|` +
@@ -57,7 +59,7 @@ export function round3Rules(rule: RuleFn, shell: ShellGrammar): WafRule[] {
       "command_injection",
       "Windows batch control flow: FOR … IN (…) DO, IF EXIST / DEFINED / ERRORLEVEL / comparison; sh -c in any case",
       String.raw`\b(?:ba|z|da|k)?sh\s+-c\s+\S|(?:^|[&|;(\r\n])\s*@?for\s+(?:/[a-z]\s+(?:"[^"]*"\s+)?)*%%?[^\s%]+%?\s+in\s*\(|` +
-        String.raw`(?:^|[&|;(\r\n])\s*@?if\s*(?:/i\s*)?(?:not\s+)?(?:exist\s+\S|errorlevel\s+\d|cmdextversion\s+\d|defined\s+%?[\w]+%?\s+(?:\(|echo\b|goto\b|call\b|set\b|exit\b|cmd\b)|` +
+        String.raw`(?:^|[&|;(\r\n])\s*@?if\s*/i\s*(?:not\s+)?[^\s=]+\s*==|(?:^|[&|;(\r\n])\s*@?if\s*(?:/i\s*)?(?:not\s+)?(?:exist\s+\S|errorlevel\s+\d|cmdextversion\s+\d|defined\s+%?[\w]+%?\s+(?:\(|echo\b|goto\b|call\b|set\b|exit\b|cmd\b)|` +
         String.raw`(?:["'\[{(%][^\s=]*|[^\s=]+%)\s*==|[^\s=]+\s*===?\s*[^\s=]+\s+(?:echo|goto|call|set|exit|cmd|start|del|copy|type)\b|\(?\S+\s+(?:equ|neq|lss|leq|gtr|geq)\s+\S)`,
     ),
     rule(
@@ -67,6 +69,7 @@ export function round3Rules(rule: RuleFn, shell: ShellGrammar): WafRule[] {
       String.raw`${sep}[ \t]*(?:[\w/]{0,30}/)?(?:${TOOLS})[ \t]+\S|${sepNotStart}[ \t]*(?:[\w/]{0,30}/)?(?:${TOOLS})[ \t]*(?:$|[;|&\x60)}#>'"/\r\n])|` +
         String.raw`(?:^|${sepNotStart})[ \t]*['"]?[ \t]*(?:time|which|whereis|type[ \t]+-[pPat])[ \t]+(?:${ASKED}|${TOOLS})[ \t]*(?:$|[;|&\x60\r\n'"]|[ \t]+-)|` +
         String.raw`${sepNotStart}[ \t]*['"](?:${ASKED}|${TOOLS})['"](?:[ \t]|$|[;|&'"])|` +
+        String.raw`${sepNotStart}[ \t]*(?:snap|brew|cargo|gem|make|npm|npx|yarn|pnpm|apt|apk|dnf|yum|conda|scoop)[ \t]+(?:install|i|add|remove|uninstall|list|run|build|exec|update|upgrade|search)\b|\$\([ \t]*(?:${TOOLS}|${ASKED})\b|\$\{IFS\}|\$IFS\b|` +
         String.raw`^\s*(?:usr/(?:local/)?)?s?bin/[a-z]|\b(?:python|perl|ruby|php|node|lua)\d(?:\.\d+)*[ \t]+\S|\b(?:gcc|g\+\+|clang|c99|c89|tcc)[ \t]+-[a-zA-Z]`,
       { caseSensitive: true },
     ),
@@ -85,7 +88,7 @@ export function round3Rules(rule: RuleFn, shell: ShellGrammar): WafRule[] {
       String.raw`^\s*[,(]?\s*(?:${SQL_FUNCTIONS})\s*\(\s*$|\b(?:${SQL_FUNCTIONS})\((?:['"@]|0x|[\w.]+\s*,|\s*select\b)|\b(?:${SQL_NILADIC})\s*\(\s*\)|\b(?:${SQL_ONLY})\s*\(|\)\s*(?:r?like|regexp)\s*\(|\bas\s+["\x60\[]\w+["\x60\]]\s+from\b|` +
         String.raw`::\s*(?:jsonb?|bool(?:ean)?|int[248]?|integer|bigint|text|varchar|regclass|oid|numeric|float[48]?|inet|bytea)\b|` +
         String.raw`['"]\s*(?:->>?|#>>?|<@|@>|\?\||\?&|\?)\s*['"]|['"]\s*(?:r?like|regexp|sounds\s+like|<=>|<>|!=|<=|>=|=|<|>)\s*['"]|` +
-        String.raw`['"]\s*[&|^*/%+-]\s*\+?\d+\s*[=<>]|(?:^|['")]|\d)\s*order\s+by\s+\d+\s*(?:--|#|;|\)|$)|\bsp_password\b|` +
+        String.raw`['"]\s*[&|^*/%+-]\s*\+?\d+\s*[=<>]|(?:^|['")]|\d)\s*order\s+by\s+\d+\s*(?:--|#|;|\)|$)|\bsp_password\b|^\s*-?\d+\s+(?:xor|r?like|regexp|div)\s+-?\d+\s*$|\$\$[^$]{0,80}\b(?:or|and)\b[^$]{0,80}\$\$|` +
         String.raw`(?:^|['")])\s*(?:or|and|\|\||&&)\s+(?:not\s+)?(?:true|false|null)\s*(?:--|#|;|\)|$)`,
       { structuredOnly: true },
     ),
@@ -123,8 +126,8 @@ export function round3Rules(rule: RuleFn, shell: ShellGrammar): WafRule[] {
     rule(
       "svc-lfi-006",
       "lfi",
-      "Percent escapes no browser sends: a doubled percent before an escape, an invalid or overlong UTF-8 lead byte",
-      String.raw`%%[0-9a-f]{2}|%(?:25)?c[01](?:%|\.)|%(?:25)?e0%(?:25)?[89][0-9a-f]|%(?:25)?f0%(?:25)?8[0-9a-f]%`,
+      "A PHP or Java stream wrapper; percent escapes no browser sends: a doubled percent before an escape, an invalid or overlong UTF-8 lead byte",
+      String.raw`\b(?:php|phar|zip|data|expect|input|glob|compress\.\w+|netdoc|jar)://|%%[0-9a-f]{2}|%(?:25)?c[01](?:%|\.)|%(?:25)?e0%(?:25)?[89][0-9a-f]|%(?:25)?f0%(?:25)?8[0-9a-f]%`,
     ),
     rule(
       "svc-crlf-003",
