@@ -1,4 +1,4 @@
-import { Agent } from "undici";
+import { Agent, type Dispatcher } from "undici";
 import type { ZodType } from "zod";
 import { env, sanitizeSecret } from "../platform/env.server";
 import { forgetSingleton, processSingleton } from "../platform/lifecycle.server";
@@ -270,20 +270,24 @@ export async function callUpstream<T>(spec: CallSpec, schema: ZodType<T>): Promi
   /** The connection of a call asked again, closed once its answer is read. */
   let once: Agent | undefined;
   try {
-    const url = `${config.baseUrl}${spec.path}?${queryString({ ...spec.query, apikey: config.key })}`;
-    let response: Response;
+    const url = new URL(`${config.baseUrl}${spec.path}?${queryString({ ...spec.query, apikey: config.key })}`);
+    const payload = spec.body !== undefined ? JSON.stringify(spec.body) : undefined;
+    let response: Dispatcher.ResponseData;
     let text: string;
+    // undici's own request rather than fetch: no WHATWG Request, Response and streams made per call
+    // (decision 450); the answer is read whole, as before.
     const send = (dispatcher: Agent) =>
-      fetch(url, {
+      dispatcher.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
         method: spec.method,
         headers: {
           accept: "application/json",
-          ...(spec.body !== undefined ? { "content-type": "application/json" } : {}),
+          ...(payload !== undefined ? { "content-type": "application/json" } : {}),
         },
-        body: spec.body !== undefined ? JSON.stringify(spec.body) : undefined,
+        body: payload,
         signal: controller.signal,
-        dispatcher,
-      } as RequestInit);
+      });
     try {
       try {
         response = await send(agent());
@@ -297,9 +301,9 @@ export async function callUpstream<T>(spec: CallSpec, schema: ZodType<T>): Promi
         once = new Agent({ pipelining: 0 });
         response = await send(once);
       }
-      status = response.status;
+      status = response.statusCode;
       // The body is read under the same deadline: a stalled body is a timeout too.
-      text = await response.text();
+      text = await response.body.text();
     } catch {
       return fail(
         new UpstreamUnavailableError(
@@ -312,7 +316,7 @@ export async function callUpstream<T>(spec: CallSpec, schema: ZodType<T>): Promi
     }
     if (status === 429) {
       // Upstream's own limit: every call of this key waits out its Retry-After.
-      await budget.pauseFor(retryAfterMs(response.headers));
+      await budget.pauseFor(retryAfterMs(headersOf(response.headers)));
       return fail(new UpstreamUnavailableError(spec.operation, "rate_limited", status), status);
     }
     if (status >= 500) return fail(new UpstreamUnavailableError(spec.operation, "server_error", status), status);
@@ -343,10 +347,21 @@ export async function callUpstream<T>(spec: CallSpec, schema: ZodType<T>): Promi
   }
 }
 
-/** A fetch failure because the connection was closed by the other side (not refused, not timed out). */
+/** A failure because the connection was closed by the other side (not refused, not timed out). */
 function closedUnderUs(error: unknown): boolean {
-  const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
-  return code === "UND_ERR_SOCKET" || code === "ECONNRESET" || code === "EPIPE";
+  const e = error as { code?: unknown; cause?: { code?: unknown } } | null;
+  return [e?.code, e?.cause?.code].some(
+    (code) => code === "UND_ERR_SOCKET" || code === "ECONNRESET" || code === "EPIPE",
+  );
+}
+
+/** undici's answer headers (lower-case names, repeated ones as arrays) as web Headers. */
+function headersOf(raw: Dispatcher.ResponseData["headers"]): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, v);
+  }
+  return headers;
 }
 
 const NOT_JSON = Symbol("not json");
