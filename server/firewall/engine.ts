@@ -4,7 +4,7 @@ import type { DDWAF as DDWAFInstance } from "@datadog/native-appsec";
 import { buildRuleSet, type FirewallRuleSet } from "./ruleset";
 import { BoundedCache } from "../../app/server/platform/cache.server";
 import { ADDRESS } from "./ruleset";
-import { CHUNK_ENTRIES, collect, mergeParts, partKeys, type RequestData } from "./request-data";
+import { CHUNK_ENTRIES, collect, mergeParts, partKeys, type Part, type RequestData } from "./request-data";
 
 /**
  * The firewall's engine: libddwaf (Datadog's WAF library, through
@@ -119,10 +119,18 @@ export class FirewallEngine {
    */
   private readonly clean = new BoundedCache<string, number>({ limit: CLEAN_PARTS_CHARS, weigh: (length) => length });
 
+  private warmed = false;
+
+  /**
+   * `warm`: run the warm-up now (default). server.ts passes false and warms the engine once its
+   * first answer is written (docs/decisions/461): a request judged before then is judged in full,
+   * its run compiling what it needs.
+   */
   constructor(
     ruleSet: FirewallRuleSet = buildRuleSet(),
     readonly budgetMicros = FIREWALL_BUDGET_MICROS,
     rememberParts = true,
+    warm = true,
   ) {
     const { DDWAF } = createRequire(import.meta.url)("@datadog/native-appsec") as typeof NativeAppsec;
     this.waf = new DDWAF(ruleSet.config, "marketplace");
@@ -133,7 +141,7 @@ export class FirewallEngine {
     this.ruleCount = ruleSet.config.rules.length;
     this.types = ruleSet.types;
     this.remembersParts = rememberParts && partsAreIndependent(ruleSet);
-    this.warmUp();
+    if (warm) this.warmUp();
   }
 
   inspect(data: RequestData): Verdict {
@@ -159,9 +167,7 @@ export class FirewallEngine {
       return { ...none, blocked: true, rule: "svc-js-001", type: "js_code_injection" };
     }
     // get, not has: a part seen again is kept longer (has leaves its place in the order as it was).
-    const pending = this.remembersParts
-      ? parts.filter((p) => p.key === undefined || this.clean.get(p.key) === undefined)
-      : parts;
+    const pending = this.remembersParts ? parts.filter((p) => !this.remembered(p)) : parts;
     if (pending.length === 0) {
       this.stats.inspected++;
       this.stats.remembered++;
@@ -171,8 +177,18 @@ export class FirewallEngine {
     // A clean run judged each pending part clean on its own (every rule reads one value at a
     // time); an overrun or a part with values left unread is judged again next time.
     if (this.remembersParts && !verdict.blocked && !verdict.overrun && unread === 0)
-      for (const part of pending) if (part.key !== undefined) this.clean.set(part.key, part.key.length);
+      for (const part of pending) {
+        if (part.key !== undefined) this.clean.set(part.key, part.key.length);
+        if (part.bytesKey !== undefined) this.clean.set(part.bytesKey, part.bytesKey.length);
+      }
     return verdict;
+  }
+
+  /** Whether a part was judged clean before; a body remembered by what it hands over is then also remembered by its bytes. */
+  private remembered(part: Part): boolean {
+    if (part.key === undefined || this.clean.get(part.key) === undefined) return false;
+    if (part.bytesKey !== undefined) this.clean.set(part.bytesKey, part.bytesKey.length);
+    return true;
   }
 
   private allRemembered(data: RequestData): boolean {
@@ -214,8 +230,14 @@ export class FirewallEngine {
     };
   }
 
-  /** libddwaf compiles some matchers on first use: run each address once so no visitor pays for it. */
-  private warmUp(): void {
+  /**
+   * libddwaf compiles some matchers on first use: run each address once so no visitor pays for it.
+   * Once per engine; the counts are left as they were (requests may have been judged before it).
+   */
+  warmUp(): void {
+    if (this.warmed) return;
+    this.warmed = true;
+    const counted = { ...this.stats };
     const sample = "warm up ' or 1=1 -- <script>alert(1)</script> ; cat /etc/passwd ../../x";
     for (let i = 0; i < 3; i++)
       this.run(
@@ -232,7 +254,7 @@ export class FirewallEngine {
           }).parts,
         ),
       );
-    this.stats.inspected = this.stats.blocked = this.stats.overruns = 0;
+    Object.assign(this.stats, counted);
   }
 }
 

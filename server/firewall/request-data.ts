@@ -146,6 +146,11 @@ export function partKeys(data: RequestData): string[] | undefined {
  */
 export interface Part {
   key?: string;
+  /**
+   * A keyed body's other key: the digest of its bytes (RequestData.bodyKey), the one the cheap first
+   * check (partKeys) looks for. `key` is then the digest of what the body hands the engine.
+   */
+  bytesKey?: string;
   input: EngineInput;
 }
 
@@ -261,7 +266,11 @@ export function collect(data: RequestData): Collected {
     if (c.structured.length > 0 || c.names.length > 0)
       input[ADDRESS.body] = chunked(c.structured, c.names, (paths[ADDRESS.body] = []));
     if (c.freeText.length > 0) input[ADDRESS.freeText] = chunked(c.freeText, [], (paths[ADDRESS.freeText] = []));
-    parts.push({ key: data.bodyKey, input });
+    // A keyed body is remembered by what it hands the engine (its strings and unusual names; numbers,
+    // booleans and nulls are not handed over), so a body that differs from one judged clean only
+    // in its numbers (a new income, an age) is not run again (docs/decisions/451).
+    const key = data.bodyKey === undefined ? undefined : partKey("b", JSON.stringify(input));
+    parts.push(key === undefined ? { key: data.bodyKey, input } : { key, bytesKey: data.bodyKey, input });
   }
   return { parts, paths, overLimit: budget.over, unread: budget.unread, prototypeKey: budget.prototypeKey };
 }
