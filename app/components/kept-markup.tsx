@@ -36,12 +36,12 @@ export function useServerDrawn(): boolean {
 }
 
 /** True while the browser hydrates the server's document. */
-function useHydrating(): boolean {
+export function useHydrating(): boolean {
   return useServerDrawn() && typeof document !== "undefined";
 }
 
 /** The same props: the same objects, or the same data (loader data is new objects after every revalidation). */
-function sameProps(a: object, b: object, patched: readonly PropertyKey[] = []): boolean {
+export function sameProps(a: object, b: object, patched: readonly PropertyKey[] = []): boolean {
   if (a === b) return true;
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;

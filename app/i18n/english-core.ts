@@ -1,16 +1,10 @@
 import type enFull from "./locales/en.json";
 import {
   banner,
-  drugsDoctors,
   error,
-  filters,
   agentsEnglishOnly,
-  householdSummary,
   meta,
-  pager,
-  picker,
   plans,
-  repaymentRisk,
   results,
   site,
   standardized,
@@ -57,6 +51,12 @@ export const LATER = [
   "planCard",
   "stars",
   "enroll",
+  "householdSummary",
+  "repaymentRisk",
+  "drugsDoctors",
+  "picker",
+  "filters",
+  "pager",
 ] as const;
 
 /**
@@ -72,9 +72,10 @@ export const SERVER_ONLY = ["email", "apiErrors", "householdCheck", "ranking"] a
  * plan page: english-browser.ts for English, vite.config.ts's `virtual:catalogue/<lang>` for the
  * other languages; tests/unit/i18n/english-core.test.ts checks the card asks for no other key).
  */
-export const CORE_KEYS_OF_LATER = { planPage: ["hsaEligible", "aMonth", "tobacco"] } as const satisfies Partial<
-  Record<(typeof LATER)[number], readonly string[]>
->;
+export const CORE_KEYS_OF_LATER = {
+  planPage: ["hsaEligible", "aMonth", "tobacco"],
+  repaymentRisk: ["heading", "pricesWithPart"],
+} as const satisfies Partial<Record<(typeof LATER)[number], readonly string[]>>;
 
 export const english: Omit<typeof enFull, (typeof LATER)[number]> = {
   meta,
@@ -86,11 +87,5 @@ export const english: Omit<typeof enFull, (typeof LATER)[number]> = {
   validation,
   plans,
   standardized,
-  repaymentRisk,
   results,
-  householdSummary,
-  filters,
-  picker,
-  drugsDoctors,
-  pager,
 };

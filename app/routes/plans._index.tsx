@@ -7,20 +7,16 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import type { ClientLoaderFunctionArgs, ShouldRevalidateFunction } from "@remix-run/react";
-import { noUpstreamAnswer } from "../components/plans/upstream-state";
 import { Link, useLoaderData } from "@remix-run/react";
 import { lazy, Suspense, useMemo, useRef, type RefObject } from "react";
 import { useCompareTicks } from "../components/plans/compare-ticks";
 import { useHydrated } from "../components/plans/use-hydrated";
 import { keptMarkup, useServerDrawn } from "../components/kept-markup";
-import { FiltersForm, RESULTS_ANCHOR } from "../components/plans/filters-form";
-import { HouseholdSummary } from "../components/plans/household-summary";
-import { creditInPricesSentence, RepaymentRisk } from "../components/plans/repayment-risk";
-import { DrugsAndDoctors } from "../components/plans/drugs-and-doctors";
-import { ResultsPager } from "../components/plans/results-pager";
+import { liveOnUse } from "../components/live-on-use";
+import { RESULTS_ANCHOR } from "../components/plans/results-anchor";
+import { creditInPricesSentence } from "../components/plans/credit-in-prices";
 import { COVERAGE_SORT } from "../domain/coverage-order";
 import { KeptPlanList, preloadListCode, useKeptListPatches } from "../components/plans/kept-plan-list";
-import { doctorOption, drugOption, Picker, type SearchView } from "../components/plans/picker";
 import { useFocusHeading } from "../components/plans/use-focus-heading";
 import { useWords, type Words } from "../components/plans/format";
 import { Trans } from "../i18n/trans";
@@ -64,6 +60,32 @@ const YearlyCostMethod = keptMarkup(
 const loadCompareTray = () => import("../components/plans/compare-tray").then((m) => m.CompareTray);
 const ServerTray = keptMarkup(loadCompareTray, "compare-tray-part");
 const CompareTray = lazy(() => loadCompareTray().then((component) => ({ default: component })));
+/**
+ * The parts that work as plain HTML forms and links without JavaScript (the household line, the
+ * repayment-risk form, the drug and doctor pickers, the filters, the pager) stay as the server drew
+ * them until first used; their code loads then (decision 440).
+ */
+const HouseholdSummary = liveOnUse(
+  () => import("../components/plans/household-summary").then((m) => m.HouseholdSummary),
+  "household-part",
+);
+const RepaymentRisk = liveOnUse(
+  () => import("../components/plans/repayment-risk").then((m) => m.RepaymentRisk),
+  "repayment-part",
+);
+const ResultsPickers = liveOnUse(
+  () => import("../components/plans/results-pickers").then((m) => m.ResultsPickers),
+  "pickers-part",
+);
+const FiltersForm = liveOnUse(
+  () => import("../components/plans/filters-form").then((m) => m.FiltersForm),
+  "filters-part",
+);
+const ResultsPager = liveOnUse(
+  () => import("../components/plans/results-pager").then((m) => m.ResultsPager),
+  "pager-part",
+);
+const LIVE_PARTS = [HouseholdSummary, RepaymentRisk, ResultsPickers, FiltersForm, ResultsPager];
 const SbeHandoff = lazy(() => import("../components/plans/sbe-handoff").then((m) => ({ default: m.SbeHandoff })));
 
 export const meta: MetaFunction<typeof loader> = ({ data: page, matches }) => {
@@ -125,7 +147,12 @@ export const headers: HeadersFunction = ({ loaderHeaders }) => {
  */
 export async function clientLoader({ request, serverLoader }: ClientLoaderFunctionArgs) {
   try {
-    const [page] = await Promise.all([serverLoader<typeof loader>(), preloadListCode(new URL(request.url))]);
+    const [page] = await Promise.all([
+      serverLoader<typeof loader>(),
+      preloadListCode(new URL(request.url)),
+      // The page's parts are drawn anew with the new list.
+      ...LIVE_PARTS.map((part) => part.preload().catch(() => {})),
+    ]);
     return page;
   } catch (error) {
     // A newer navigation (Back again, a filter changed again) aborted this one: the router has
@@ -254,31 +281,6 @@ export default function PlansPage() {
   return <Results page={page} headingRef={heading} />;
 }
 
-function searchView(
-  search: {
-    query: string;
-    error: string | null;
-    answer: { upstream: string; drugs?: unknown[]; providers?: unknown[] } | null;
-  } | null,
-  kind: "drug" | "doctor",
-): SearchView | null {
-  if (!search) return null;
-  const answer = search.answer;
-  const options = !answer
-    ? []
-    : kind === "drug"
-      ? ((answer.drugs ?? []) as Parameters<typeof drugOption>[0][]).map(drugOption)
-      : ((answer.providers ?? []) as Parameters<typeof doctorOption>[0][]).map(doctorOption);
-  return {
-    query: search.query,
-    error: search.error,
-    // Own drug names can answer while upstream does not: then they show, marked as possibly incomplete.
-    unavailable: noUpstreamAnswer(answer?.upstream) && options.length === 0,
-    partial: answer?.upstream === "partial" || (noUpstreamAnswer(answer?.upstream) && options.length > 0),
-    options,
-  };
-}
-
 /** "Plans 11–20 of 32 sold in Dallas County." (or "of 12 that match your filters"); the whole list when it is one page. */
 function countWords(
   matching: number,
@@ -352,28 +354,14 @@ function Results({ page, headingRef }: { page: ResultsPage; headingRef: RefObjec
           <RepaymentRisk eligibility={results.eligibility} state={state} />
         </details>
       ) : null}
-      <DrugsAndDoctors
-        drugs={state.drugs}
-        doctors={state.doctors}
-        searching={page.drugSearch !== null || page.doctorSearch !== null}
-      >
-        <Picker
-          kind="drug"
-          state={state}
-          selections={state.drugs}
-          search={searchView(page.drugSearch, "drug")}
-          year={results.year}
-          coverageUnavailable={noUpstreamAnswer(page.drugCoverage?.upstream)}
-        />
-        <Picker
-          kind="doctor"
-          state={state}
-          selections={state.doctors}
-          search={searchView(page.doctorSearch, "doctor")}
-          year={results.year}
-          coverageUnavailable={noUpstreamAnswer(page.doctorCoverage?.upstream)}
-        />
-      </DrugsAndDoctors>
+      <ResultsPickers
+        state={state}
+        drugSearch={page.drugSearch}
+        doctorSearch={page.doctorSearch}
+        year={results.year}
+        drugUpstream={page.drugCoverage?.upstream}
+        doctorUpstream={page.doctorCoverage?.upstream}
+      />
       <section aria-labelledby="plans-heading" className="plans-section">
         <h2 id="plans-heading" tabIndex={-1}>
           {t("results.plansHeading", { count: results.plan_count, year: results.year })}

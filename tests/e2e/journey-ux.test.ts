@@ -209,6 +209,9 @@ describe("the sort-and-filter form is drawn from the URL", () => {
       const { page, problems } = await watchedPage(context);
       await page.goto(`${server.url}${RESULTS}`, { waitUntil: "networkidle" });
       await page.evaluate(() => Object.assign(window, { uxMarker: "same document" }));
+      // The form is the server's plain form until first used (decision 440): pointing at it makes it live.
+      await page.locator("#sort").hover();
+      await page.locator("form[data-auto-apply]").waitFor();
       expect(await page.getByRole("button", { name: "Show plans" }).count()).toBe(0);
       const all = await apiPlans();
       const count = page.getByTestId("plan-count");

@@ -1,6 +1,11 @@
 import { useState, type ReactNode } from "react";
 import type { Selection } from "../../lib/shopping-url";
 import { useWords } from "./format";
+import drugsDoctorsWords from "virtual:english/drugsDoctors";
+import { addEnglish, type Catalogue } from "../../i18n/i18n";
+
+// Its words come with it: the results page loads it when it is used (decision 440).
+addEnglish({ drugsDoctors: drugsDoctorsWords } as Partial<Catalogue>);
 
 /**
  * The drug and doctor pickers of the results page in one native disclosure

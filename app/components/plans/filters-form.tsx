@@ -1,4 +1,5 @@
 import { Form, useNavigate } from "@remix-run/react";
+import { RESULTS_ANCHOR } from "./results-anchor";
 import { useEffect, useRef, type KeyboardEvent } from "react";
 import { PLAN_FILTERS, type ChoicesFilter, type FilterOptions, type PlanFilter } from "../../domain/plan-filters";
 import {
@@ -13,6 +14,11 @@ import { StateFields } from "./state-fields";
 import { sortLabels, USAGE_LEVELS, usageLabel, useWords, type Words } from "./format";
 import { COVERAGE_SORT } from "../../domain/coverage-order";
 import { inPage, useHydrated } from "./use-hydrated";
+import filtersWords from "virtual:english/filters";
+import { addEnglish, type Catalogue } from "../../i18n/i18n";
+
+// Its words come with it: the results page loads it when it is used (decision 440).
+addEnglish({ filters: filtersWords } as Partial<Catalogue>);
 
 /** A choices filter's options: what the plans sold here offer, in the words the form shows. */
 function choicesOf(filter: ChoicesFilter, options: FilterOptions, w: Words): Array<{ value: string; words: string }> {
@@ -143,8 +149,7 @@ function setCount(state: ShoppingState): number {
 /** Keys that change a closed select's value one step at a time: a change they make waits for Enter or leaving it. */
 const STEP_KEYS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown"]);
 
-/** The id of the results list's top: where "Show N plans" and the form without JavaScript land. */
-export const RESULTS_ANCHOR = "results";
+export { RESULTS_ANCHOR };
 
 /**
  * Sort, usage level and the plans API's filters, as one GET form in one native disclosure

@@ -2,6 +2,11 @@ import { Link } from "@remix-run/react";
 import { plansHref, type ShoppingState } from "../../lib/shopping-url";
 import { formatWholeDollars } from "../../lib/format";
 import { money, peopleWords, useWords, type Words } from "./format";
+import householdSummaryWords from "virtual:english/householdSummary";
+import { addEnglish, type Catalogue } from "../../i18n/i18n";
+
+// Its words come with it: the results page loads it when it is used (decision 440).
+addEnglish({ householdSummary: householdSummaryWords } as Partial<Catalogue>);
 
 export interface PlaceView {
   zip: string;

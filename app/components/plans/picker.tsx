@@ -12,6 +12,11 @@ import { StateFields } from "./state-fields";
 import { useWords } from "./format";
 import { chipId, detailLine, type Kind, type PickerOption } from "./picker-options";
 import { SuggestInput } from "./suggest-input";
+import pickerWords from "virtual:english/picker";
+import { addEnglish, type Catalogue } from "../../i18n/i18n";
+
+// Its words come with it: the results page loads it when it is used (decision 440).
+addEnglish({ picker: pickerWords } as Partial<Catalogue>);
 
 export {
   chipId,

@@ -4,34 +4,14 @@ import { APTC_APPLIED, plansHref, type ShoppingState } from "../../lib/shopping-
 import { money, useWords, type Words } from "./format";
 import { StateFields } from "./state-fields";
 
-/** One row of the answer's repayment_risk (app/schemas/shopping.ts RepaymentRiskRow). */
-export interface RepaymentRiskRowFacts {
-  scenario: "rise_10" | "rise_25" | "rise_50" | "above_400_fpl";
-  income: number;
-  allowed_credit: number;
-  advance_credit: number;
-  repayment: number;
-  cap: number | null;
-}
+import type { CreditChoiceFacts } from "./credit-in-prices";
+import repaymentRiskWords from "virtual:english/repaymentRisk";
+import { addEnglish, type Catalogue } from "../../i18n/i18n";
 
-/** What the piece reads of the eligibility answer. */
-export interface CreditChoiceFacts {
-  year: number;
-  aptc: number;
-  aptc_applied: number;
-  repayment_risk: readonly RepaymentRiskRowFacts[];
-}
+// Its words come with it: the results page loads it when it is used (decision 440).
+addEnglish({ repaymentRisk: repaymentRiskWords } as Partial<Catalogue>);
 
-/** The results list's sentence on the credit its prices use: all of it, or the part chosen. */
-export function creditInPricesSentence(eligibility: CreditChoiceFacts, { t, lang }: Words): string {
-  if (eligibility.aptc_applied >= eligibility.aptc) {
-    return t("results.pricesWithCredit", { amount: money(eligibility.aptc, lang) });
-  }
-  return t("repaymentRisk.pricesWithPart", {
-    amount: money(eligibility.aptc_applied, lang),
-    credit: money(eligibility.aptc, lang),
-  });
-}
+export { creditInPricesSentence, type CreditChoiceFacts, type RepaymentRiskRowFacts } from "./credit-in-prices";
 
 /** The one plain sentence on the risk: what taking the credit in advance can cost at tax time. */
 function riskSentence(eligibility: CreditChoiceFacts, { t, lang }: Words): string {

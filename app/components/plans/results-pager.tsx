@@ -2,6 +2,11 @@ import { Link } from "@remix-run/react";
 import { pagerItems, type ListPage } from "../../domain/results-pages";
 import { listPageParam, plansHref, type ShoppingState } from "../../lib/shopping-url";
 import { useWords } from "./format";
+import pagerWords from "virtual:english/pager";
+import { addEnglish, type Catalogue } from "../../i18n/i18n";
+
+// Its words come with it: the results page loads it when it is used (decision 440).
+addEnglish({ pager: pagerWords } as Partial<Catalogue>);
 
 /**
  * The results page's link for page `page` of the list: the same search, the

@@ -14,13 +14,14 @@ import { REPO_ROOT } from "../../helpers/server";
  * (decision 407); each file gzipped at level 9. A size check, not a timing.
  *
  * Issue 29's budget is 100 KB. React DOM, the router and Remix alone are ~78 KB of it (terser,
- * decision 407), so the budget is not met while React DOM is the browser's runtime (decisions
- * 406, 407): this ceiling keeps the page from growing back while that stands. Lower it with every
- * gain; never raise it lightly.
+ * decision 407); the budget is met since the parts that work as plain HTML (filters, pickers,
+ * household line, repayment-risk form, pager) load their code and words on first use (decision
+ * 440). The ceiling keeps the page from growing back: lower it with every gain; never raise it
+ * lightly.
  */
 const BUDGET_KB = 100;
 /** The Spanish core is a little larger than the English one. */
-const CEILING_KB = { en: 107, es: 107 };
+const CEILING_KB = { en: 100, es: 100 };
 
 const BUILD_DIR = path.resolve(REPO_ROOT, process.env.BUILD_DIR ?? "build");
 const CLIENT = path.join(BUILD_DIR, "client");
@@ -99,8 +100,9 @@ describe("the results page's JavaScript (issue 29 item 4)", () => {
   it("ships only the page's language: no Spanish words on an English page, no English core on a Spanish one", () => {
     // Sentences of the catalogues' core that only the words themselves hold (JSON-escaped as in a chunk).
     const inChunk = (s: string) => JSON.stringify(s).slice(1, -1);
-    const english = [en.results.fullPrices, en.picker.drug.intro, en.filters.usageHint].map(inChunk);
-    const spanish = [es.results.fullPrices, es.picker.drug.intro, es.filters.usageHint].map(inChunk);
+    // (The filters' and the pickers' words come with those parts, when used: decision 440.)
+    const english = [en.results.fullPrices, en.results.showingFiltered, en.results.noPlansHere].map(inChunk);
+    const spanish = [es.results.fullPrices, es.results.showingFiltered, es.results.noPlansHere].map(inChunk);
     const englishPage = textOf(resultsPageFiles("en"));
     const spanishPage = textOf(resultsPageFiles("es"));
     for (const words of english) {
