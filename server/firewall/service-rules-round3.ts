@@ -65,38 +65,26 @@ export function round3Rules(rule: RuleFn, shell: ShellGrammar): WafRule[] {
     rule(
       "svc-cmdi-014",
       "command_injection",
-      "Tools no visitor types; a command asked about with which/time; a quoted command after a separator",
-      String.raw`${sep}[ \t]*(?:[\w/]{0,30}/)?(?:${TOOLS})[ \t]+\S|${sepNotStart}[ \t]*(?:[\w/]{0,30}/)?(?:${TOOLS})[ \t]*(?:$|[;|&\x60)}#>'"/\r\n])|` +
-        String.raw`(?:^|${sepNotStart})[ \t]*['"]?[ \t]*(?:time|which|whereis|type[ \t]+-[pPat])[ \t]+(?:${ASKED}|${TOOLS})[ \t]*(?:$|[;|&\x60\r\n'"]|[ \t]+-)|` +
-        String.raw`${sepNotStart}[ \t]*['"](?:${ASKED}|${TOOLS})['"](?:[ \t]|$|[;|&'"])|` +
-        String.raw`${sepNotStart}[ \t]*(?:snap|brew|cargo|gem|make|npm|npx|yarn|pnpm|apt|apk|dnf|yum|conda|scoop)[ \t]+(?:install|i|add|remove|uninstall|list|run|build|exec|update|upgrade|search)\b|\$\([ \t]*(?:${TOOLS}|${ASKED})\b|\$\{IFS\}|\$IFS\b|` +
-        String.raw`^\s*(?:usr/(?:local/)?)?s?bin/[a-z]|\b(?:python|perl|ruby|php|node|lua)\d(?:\.\d+)*[ \t]+\S|\b(?:gcc|g\+\+|clang|c99|c89|tcc)[ \t]+-[a-zA-Z]`,
-      { caseSensitive: true },
-    ),
-    rule(
-      "svc-cmdi-015",
-      "command_injection",
-      "Shell grammar: arithmetic expansion, brace expansion inside a word, alias with options, terminal escapes, redirection into a system folder",
-      String.raw`\$\(\(|[a-z]\{[a-z0-9]*,[a-z0-9,]*\}|\{[a-z0-9]*,[a-z0-9,]*\}[a-z]|(?:^|[;|&\r\n])\s*alias\s+(?:-\w+\s+)+[\w-]+=|` +
+      "Tools no visitor types; a command asked about with which/time; a quoted command after a separator; arithmetic and brace expansion, alias with options, terminal escapes, redirection into a system folder",
+      String.raw`${sep}[ \t]*['"]?(?:[\w/]*/)?(?:${TOOLS})(?:['"]|[ \t]+\S)|${sepNotStart}[ \t]*['"]?(?:[\w/]*/)?(?:${TOOLS})[ \t]*(?:$|[;|&\x60)}#>'"/\r\n])|` +
+        String.raw`(?:^|${sepNotStart})[ \t]*['"]?[ \t]*(?:time|which|whereis|type[ \t]+-[pPat])[ \t]+(?:${ASKED})[ \t]*(?:$|[;|&\x60\r\n'"]|[ \t]+-)|` +
+        String.raw`${sepNotStart}[ \t]*['"](?:${ASKED})['"](?:[ \t]|$|[;|&'"])|\$\([ \t]*(?:${ASKED})\b|\$\{IFS\}|\$IFS\b|` +
+        String.raw`${sepNotStart}[ \t]*(?:snap|brew|cargo|gem|make|npm|npx|yarn|pnpm|apt|apk|dnf|yum|conda|scoop)[ \t]+(?:install|i|add|remove|uninstall|list|run|build|exec|update|upgrade|search)\b|` +
+        String.raw`^\s*(?:usr/(?:local/)?)?s?bin/[a-z]|\b(?:python|perl|ruby|php|node|lua)\d(?:\.\d+)*[ \t]+\S|\b(?:gcc|g\+\+|clang|c99|c89|tcc)[ \t]+-[a-zA-Z]|` +
+        String.raw`\$\(\(|[a-z]\{[a-z0-9]*,[a-z0-9,]*\}|\{[a-z0-9]*,[a-z0-9,]*\}[a-z]|(?:^|[;|&\r\n])\s*alias\s+(?:-\w+\s+)+[\w-]+=|` +
         String.raw`\\(?:033|x1b|e|u001b)\[|\x1b\[|[<>][ \t]*/(?:tmp|etc|var|dev|proc|root|usr|bin|sbin|opt)/`,
       { caseSensitive: true },
     ),
     rule(
       "svc-sqli-006",
       "sql_injection",
-      "SQL functions and niladic calls, PostgreSQL casts and JSON operators, ORDER BY a column number, a quoted comparison",
+      "SQL functions and niladic calls, PostgreSQL casts and JSON operators, ORDER BY a column number, a quoted comparison; SELECT with an expression list FROM, CREATE FUNCTION, DECLARE @",
       String.raw`^\s*[,(]?\s*(?:${SQL_FUNCTIONS})\s*\(\s*$|\b(?:${SQL_FUNCTIONS})\((?:['"@]|0x|[\w.]+\s*,|\s*select\b)|\b(?:${SQL_NILADIC})\s*\(\s*\)|\b(?:${SQL_ONLY})\s*\(|\)\s*(?:r?like|regexp)\s*\(|\bas\s+["\x60\[]\w+["\x60\]]\s+from\b|` +
         String.raw`::\s*(?:jsonb?|bool(?:ean)?|int[248]?|integer|bigint|text|varchar|regclass|oid|numeric|float[48]?|inet|bytea)\b|` +
         String.raw`['"]\s*(?:->>?|#>>?|<@|@>|\?\||\?&|\?)\s*['"]|['"]\s*(?:r?like|regexp|sounds\s+like|<=>|<>|!=|<=|>=|=|<|>)\s*['"]|` +
-        String.raw`['"]\s*[&|^*/%+-]\s*\+?\d+\s*[=<>]|(?:^|['")]|\d)\s*order\s+by\s+\d+\s*(?:--|#|;|\)|$)|\bsp_password\b|^\s*-?\d+\s+(?:xor|r?like|regexp|div)\s+-?\d+\s*$|\$\$[^$]{0,80}\b(?:or|and)\b[^$]{0,80}\$\$|` +
-        String.raw`(?:^|['")])\s*(?:or|and|\|\||&&)\s+(?:not\s+)?(?:true|false|null)\s*(?:--|#|;|\)|$)`,
-      { structuredOnly: true },
-    ),
-    rule(
-      "svc-sqli-007",
-      "sql_injection",
-      "Statements: SELECT with an expression list FROM, SELECT IF/CASE, CREATE FUNCTION, DECLARE @, CASE WHEN at the start, a value closed by a quote and a semicolon",
-      String.raw`\bselect\s+\*\s+from\b|\bselect\s+[^\n]{0,80}?(?:\w\(|@@?\w|\x60)[^\n]{0,80}\bfrom\s+[\w\x60"\[]|\bselect\s+(?:if|case|char|concat|count|sleep|benchmark|substring|ascii)\s*\(|` +
+        String.raw`['"]\s*[&|^*/%+-]\s*\+?\d+\s*[=<>]|(?:^|['")]|\d)\s*order\s+by\s+\d+\s*(?:--|#|;|\)|$)|\bsp_password\b|^\s*-?\d+\s+(?:xor|r?like|regexp|div)\s+-?\d+\s*$|\$\$[^$]*\b(?:or|and)\b[^$]*\$\$|` +
+        String.raw`(?:^|['")])\s*(?:or|and|\|\||&&)\s+(?:not\s+)?(?:true|false|null)\s*(?:--|#|;|\)|$)|` +
+        String.raw`\bselect\s+\*\s+from\b|\bselect\s+[^\n]*(?:\w\(|@@?\w|\x60)[^\n]*\bfrom\s+[\w\x60"\[]|\bselect\s+(?:if|case|char|concat|count|sleep|benchmark|substring|ascii)\s*\(|` +
         String.raw`\bcreate\s+(?:or\s+replace\s+)?(?:function|procedure|trigger)\s+[\w.]+|\bdeclare\s+@\w|^\s*case\s+when\s.+\sthen\s|` +
         String.raw`\x60\s*as\s*\x60|\bas\s+\x60\w+\x60\s+from\b|^[^'"\s]+['"]\s*;\s*(?:$|--|#)|\bunion\s+(?:all\s+)?select\s*[\r\n]`,
       { structuredOnly: true },
@@ -104,7 +92,7 @@ export function round3Rules(rule: RuleFn, shell: ShellGrammar): WafRule[] {
     rule(
       "svc-xss-006",
       "xss",
-      "An event attribute of any name in a tag; an attribute after a quote; XML declarations, entities and namespaces; document and window properties",
+      "An event attribute of any name in a tag; an attribute after a quote; XML declarations, entities and namespaces; document and window properties; a dialog called with code",
       String.raw`<\s*[a-z][\w:-]*[^<>]*?[\s/'"]on[a-z]{3,}\s*=|<\s*['"]\s*on[a-z]{3,}\s*=|['"]\s*(?:on[a-z]{3,}|formaction|srcdoc)\s*=|` +
         String.raw`&#(?:0*60|x0*3c);?|^\s*&lt;\s*$|<\?xml|<!(?:attlist|entity|doctype|element)\b|\bxmlns(?::[\w-]+)?\s*=|<!--|\battributeName\s*=|` +
         String.raw`<\s*/?\s*(?:xsl|xs|xi|svg|html|t|v|o):[a-z]|<\s*/?\s*(?:html|body|head)\b|<\s*[a-z][\w-]*\s*:\s*(?:script|svg|img|iframe|style|template)\b|` +
@@ -113,15 +101,9 @@ export function round3Rules(rule: RuleFn, shell: ShellGrammar): WafRule[] {
         String.raw`\bdocument\s*\.\s*(?:cookie|domain|location|write(?:ln)?|body|forms|querySelector(?:All)?|getElementById|getElementsBy\w+|createElement)\b|` +
         String.raw`(?:^|[;,\s(])[\w$]+\s*=\s*(?:alert|prompt|confirm|eval)\s*[,;)]|\b(?:setInterval|setTimeout)\s*\(\s*[\w'"\x60]|` +
         String.raw`\b(?:alert|prompt|confirm|eval|call|apply)\s*\x60|\$\{\s*(?:alert|prompt|confirm|eval)\s*\}|` +
-        String.raw`\b(?:javascript|vbscript|livescript)\s*:[^\s]`,
-    ),
-    // JavaScript is case-sensitive: `alert(1)` runs, "Confirm (2 copies)" is a word.
-    rule(
-      "svc-xss-007",
-      "xss",
-      "A dialog function called with nothing, a number, a string or the document",
-      String.raw`\b(?:alert|prompt|confirm|print)\((?:\)|['"\x60\d]|document\b|window\b)`,
-      { caseSensitive: true },
+        String.raw`\b(?:javascript|vbscript|livescript)\s*:[^\s]|` +
+        // JavaScript is case-sensitive: `alert(1)` runs, "Confirm (2 copies)" is a word.
+        String.raw`(?-i:\b(?:alert|prompt|confirm|print)\((?:\)|['"\x60\d]|document\b|window\b))`,
     ),
     rule(
       "svc-lfi-006",
