@@ -34,6 +34,11 @@ const TOOLS =
   String.raw`plink|pscp|tclsh|crackmapexec|secretsdump|evil-winrm|xfreerdp|rdesktop|salt-call|rmt|` +
   String.raw`pip3?|jq|vmstat|iostat|mpstat|getfacl|setfacl|7z|7za|dos2unix|nft|ufw|gobuster|ffuf|wfuzz|dirb|nuclei|nikto|hostnamectl|timedatectl|` +
   String.raw`loginctl|busctl|networkctl|resolvectl|localectl|nmcli|disown|dpkg|rpm|zypper|pacman|winget|choco|ssh-keygen|ssh-keyscan|ngrep|xmllint`;
+// Windows programs no visitor types (cmd.exe is case-insensitive), after a separator or at the start.
+const WINDOWS_TOOLS =
+  String.raw`auditpol|diskpart|mountvol|wbadmin|dism|gpresult|gpupdate|secedit|setx|runas|mklink|cmdkey|logman|typeperf|pnputil|` +
+  String.raw`extrac32|makecab|esentutl|msbuild|installutil|regasm|regsvcs|odbcconf|pcalua|sdbinst|wsl|certreq|dsquery|dsget|csvde|` +
+  String.raw`ldifde|ntdsutil|winrm|winrs|psexec|wevtutil|fsutil|nltest|bcdedit|bcdboot|vssadmin`;
 // Tools `which`/`time` are asked about: an interpreter, a compiler, a network tool, a recon command.
 const ASKED =
   String.raw`curl|wget|nc|ncat|netcat|socat|telnet|ssh|ftp|tftp|gcc|cc|g\+\+|clang|perl|python[23]?|ruby|php|node|lua|bash|sh|zsh|` +
@@ -57,8 +62,8 @@ export function round3Rules(rule: RuleFn, shell: ShellGrammar): WafRule[] {
     rule(
       "svc-cmdi-013",
       "command_injection",
-      "Windows batch control flow: FOR … IN (…) DO, IF EXIST / DEFINED / ERRORLEVEL / comparison; sh -c in any case",
-      String.raw`\b(?:ba|z|da|k)?sh\s+-c\s+\S|(?:^|[&|;(\r\n])\s*@?for\s+(?:/[a-z]\s+(?:"[^"]*"\s+)?)*%%?[^\s%]+%?\s+in\s*\(|` +
+      "Windows programs no visitor types; batch control flow: FOR … IN (…) DO, IF EXIST / DEFINED / ERRORLEVEL / comparison; sh -c in any case",
+      String.raw`(?:^|[&|;\r\n])\s*(?:${WINDOWS_TOOLS})(?:\.exe)?(?:\s|$|[&|;])|(?:^|[&|;\r\n])\s*cipher\s+/[a-z]|\b(?:ba|z|da|k)?sh\s+-c\s+\S|(?:^|[&|;(\r\n])\s*@?for\s+(?:/[a-z]\s+(?:"[^"]*"\s+)?)*%%?[^\s%]+%?\s+in\s*\(|` +
         String.raw`(?:^|[&|;(\r\n])\s*@?if\s*/i\s*(?:not\s+)?[^\s=]+\s*==|(?:^|[&|;(\r\n])\s*@?if\s*(?:/i\s*)?(?:not\s+)?(?:exist\s+\S|errorlevel\s+\d|cmdextversion\s+\d|defined\s+%?[\w]+%?\s+(?:\(|echo\b|goto\b|call\b|set\b|exit\b|cmd\b)|` +
         String.raw`(?:["'\[{(%][^\s=]*|[^\s=]+%)\s*==|[^\s=]+\s*===?\s*[^\s=]+\s+(?:echo|goto|call|set|exit|cmd|start|del|copy|type)\b|\(?\S+\s+(?:equ|neq|lss|leq|gtr|geq)\s+\S)`,
     ),
