@@ -4,7 +4,6 @@ import {
   error,
   agentsEnglishOnly,
   meta,
-  plans,
   results,
   site,
   standardized,
@@ -57,6 +56,7 @@ export const LATER = [
   "picker",
   "filters",
   "pager",
+  "plans",
 ] as const;
 
 /**
@@ -85,7 +85,6 @@ export const english: Omit<typeof enFull, (typeof LATER)[number]> = {
   agentsEnglishOnly,
   zipForm,
   validation,
-  plans,
   standardized,
   results,
 };

@@ -5,16 +5,15 @@ import { requestedPage } from "../domain/results-pages";
 import type { ReactNode } from "react";
 import { coverageText, type CoverageCheckView } from "../components/plans/coverage-list";
 import { costShareWords } from "../components/plans/cost-share-words";
+import { money, useWords } from "../components/plans/format";
 import {
   KEY_BENEFITS,
   keyBenefitLabel,
   limitWords,
   metalWords,
-  money,
   moneyOr,
   usageShort,
-  useWords,
-} from "../components/plans/format";
+} from "../components/plans/plan-words";
 import { scenarioTitle } from "../components/plans/scenario-chart";
 import { dollars } from "../components/plans/your-year";
 import { metaT } from "../i18n/meta";

@@ -1,5 +1,6 @@
 import { costShareParts, type CostSharePart } from "../../domain/cost-share";
 import { ENGLISH, type Words } from "./format";
+import "./plan-words"; // the `plans` namespace's words (decision 440)
 
 // Its own module: only the plan page and the comparison word cost shares, so the results page
 // loads neither this nor the PUF's cost-share reader (issue 29 item 4, decision 407).

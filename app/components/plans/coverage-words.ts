@@ -1,4 +1,5 @@
-import { ENGLISH, tierWords, type Words } from "./format";
+import { ENGLISH, type Words } from "./format";
+import { tierWords } from "./plan-words";
 import type { UpstreamState } from "./upstream-state";
 
 /**

@@ -1,4 +1,5 @@
-import { csrWords, ENGLISH, money, type Words } from "./format";
+import { ENGLISH, money, type Words } from "./format";
+import { csrWords } from "./plan-words";
 import { membersWords } from "./income-line-words";
 
 /**

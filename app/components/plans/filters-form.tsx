@@ -11,7 +11,8 @@ import {
   type ShoppingState,
 } from "../../lib/shopping-url";
 import { StateFields } from "./state-fields";
-import { sortLabels, USAGE_LEVELS, usageLabel, useWords, type Words } from "./format";
+import { useWords, type Words } from "./format";
+import { sortLabels, USAGE_LEVELS, usageLabel } from "./plan-words";
 import { COVERAGE_SORT } from "../../domain/coverage-order";
 import { inPage, useHydrated } from "./use-hydrated";
 import filtersWords from "virtual:english/filters";

@@ -1,7 +1,8 @@
 import { Link } from "@remix-run/react";
 import { plansHref, type ShoppingState } from "../../lib/shopping-url";
 import { formatWholeDollars } from "../../lib/format";
-import { money, peopleWords, useWords, type Words } from "./format";
+import { money, useWords, type Words } from "./format";
+import { peopleWords } from "./plan-words";
 import householdSummaryWords from "virtual:english/householdSummary";
 import { addEnglish, type Catalogue } from "../../i18n/i18n";
 

@@ -1,7 +1,8 @@
 import type { ShoppingState } from "../../lib/shopping-url";
 import { coverageText, type CoverageCheckView } from "./coverage-list";
 import { EnrollLinks, type EnrollLinkView } from "./enroll-links";
-import { metalWords, money, moneyOr, peopleWords, useWords, type Words } from "./format";
+import { money, useWords, type Words } from "./format";
+import { metalWords, moneyOr, peopleWords } from "./plan-words";
 import { peopleList } from "./household-summary";
 import summaryWords from "virtual:english/summary";
 import planPageWords from "virtual:english/planPage";

@@ -1,6 +1,7 @@
 import { addEnglish, type Catalogue } from "../../i18n/i18n";
 import scenarioWords from "virtual:english/scenario";
-import { money, moneyOr, useWords, type Words } from "./format";
+import { money, useWords, type Words } from "./format";
+import { moneyOr } from "./plan-words";
 
 // The plan page's and the comparison's words, loaded with them (decision 363).
 addEnglish({ scenario: scenarioWords } as Partial<Catalogue>);

@@ -1,6 +1,7 @@
 import myYearWords from "virtual:english/myYear";
 import { addEnglish, INTL_LOCALES, type Catalogue, type Language } from "../../i18n/i18n";
-import { money, tierWords, usageShort, useWords, type Words } from "./format";
+import { money, useWords, type Words } from "./format";
+import { tierWords, usageShort } from "./plan-words";
 
 // Its words come with it: the plan page, the comparison, a card drawn in the browser (decision 407).
 addEnglish({ myYear: myYearWords } as Partial<Catalogue>);

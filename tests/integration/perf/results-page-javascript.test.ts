@@ -121,4 +121,24 @@ describe("the results page's JavaScript (issue 29 item 4)", () => {
       expect(files.filter((f) => f.startsWith(`${form}-`))).toEqual([]);
     expect(textOf(resultsPageFiles("en"))).not.toContain("householdForm.field.");
   });
+
+  it("leaves out the parts made live on use: the filters, pickers, household line, repayment-risk form and pager (decision 440)", () => {
+    for (const lang of ["en", "es"] as const) {
+      const files = resultsPageFiles(lang).map((f) => path.basename(f));
+      for (const part of [
+        "filters-form",
+        "results-pickers",
+        "picker",
+        "suggest-input",
+        "household-summary",
+        "repayment-risk",
+        "results-pager",
+      ])
+        expect(files.filter((f) => f.startsWith(`${part}-`))).toEqual([]);
+    }
+    // Their words come with them: not in the page's core either.
+    const inChunk = (s: string) => JSON.stringify(s).slice(1, -1);
+    expect(textOf(resultsPageFiles("en"))).not.toContain(inChunk(en.filters.usageHint));
+    expect(textOf(resultsPageFiles("es"))).not.toContain(inChunk(es.picker.drug.intro));
+  });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { costShareWords } from "../../../app/components/plans/cost-share-words";
-import { csrWords, limitWords, metalWords, money, tierWords, wordsFor } from "../../../app/components/plans/format";
+import { money, wordsFor } from "../../../app/components/plans/format";
+import { csrWords, limitWords, metalWords, tierWords } from "../../../app/components/plans/plan-words";
 import { drugCoverageWords } from "../../../app/components/plans/coverage-words";
 import { eligibilityMessages } from "../../../app/components/plans/eligibility-words";
 import { incomeLineSentences } from "../../../app/components/plans/income-line-words";

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { doctorCoverageWords, drugCoverageWords } from "../../../app/components/plans/coverage-words";
 import { eligibilityMessages, LINKS } from "../../../app/components/plans/eligibility-words";
 import { costShareWords } from "../../../app/components/plans/cost-share-words";
-import { money, tierWords } from "../../../app/components/plans/format";
+import { money } from "../../../app/components/plans/format";
+import { tierWords } from "../../../app/components/plans/plan-words";
 
 const base = { aptc: 0, csr: null, is_medicaid_chip: false, in_coverage_gap: false, fpl_percent: null };
 
