@@ -20,7 +20,8 @@ import type { MyYearlyCost } from "../../domain/yearly-cost/my-year";
  * numbers between them (docs/decisions/118). Keyed on the PricedPlan objects
  * pricePlans made; a plan without parts (upstream) is stringified whole.
  */
-const planJsonParts = new WeakMap<PricedPlan, { head: string; tail: string }>();
+const JSON_PARTS = Symbol("plan JSON parts");
+type WithParts = { [JSON_PARTS]?: { head: string; tail: string } };
 const headJsonMemo = new WeakMap<object, string>();
 const tailJsonMemo = new WeakMap<object, { csr: CsrLevel | null; text: string }>();
 
@@ -33,7 +34,11 @@ export function rememberJsonParts(
 ): void {
   const head = planHeadJson(plan);
   const tail = variantTailJson(plan, variantSource, csr, answer);
-  if (head !== null && tail !== null) planJsonParts.set(answer, { head, tail });
+  // On the answer object itself, not in a WeakMap keyed by it: a WeakMap entry per plan per request
+  // cost ~1 µs to set and more for the collector to clear (docs/decisions/453). Not enumerable: a
+  // copy of the answer (spread, structuredClone) does not carry it and is stringified whole.
+  if (head !== null && tail !== null)
+    Object.defineProperty(answer, JSON_PARTS, { value: { head, tail }, enumerable: false, writable: false });
 }
 
 /** `{"id":…,"name":…,"issuer":…,"metal_level":…,"type":…,"hsa_eligible":…,"standardized":…,"premium":` — or null for a summary that is not frozen (it could change). */
@@ -79,18 +84,19 @@ function variantTailJson(plan: PlanSummary, source: object, csr: CsrLevel | null
  * result; a request writes its four premium-dependent numbers before it. Keyed on the answer's
  * `my_yearly_cost` object as the list made it; anything else is stringified whole.
  */
-const myYearBases = new WeakMap<object, MyYearlyCost>();
+const MY_YEAR_BASE = Symbol("shared $0-premium result");
 const myYearTailMemo = new WeakMap<MyYearlyCost, string>();
 /** "Your year" as a list plan carries it (the answer schema's shape of MyYearlyCost). */
 type ListYear = PricedPlan["my_yearly_cost"];
 
 /** Remembers that `mine` is withPremiums(`base`, …) (the list's plans without drugs or doctors chosen). */
 export function rememberMyYearBase(mine: MyYearlyCost, base: MyYearlyCost): void {
-  myYearBases.set(mine, base);
+  // Not enumerable, as JSON_PARTS (docs/decisions/453).
+  Object.defineProperty(mine, MY_YEAR_BASE, { value: base, enumerable: false, writable: false });
 }
 
 export function myYearJson(mine: ListYear): string {
-  const base = myYearBases.get(mine);
+  const base = (mine as { [MY_YEAR_BASE]?: MyYearlyCost })[MY_YEAR_BASE];
   if (base === undefined || !sameAfterPremiums(mine, base)) return JSON.stringify(mine);
   let tail = myYearTailMemo.get(base);
   if (tail === undefined) {
@@ -131,7 +137,7 @@ export function plansAnswerJson(answer: PlansAnswer): string {
   let body = `${outer.slice(0, -3)}[`;
   for (let i = 0; i < plans.length; i++) {
     const p = plans[i];
-    const parts = planJsonParts.get(p);
+    const parts = (p as WithParts)[JSON_PARTS];
     if (i > 0) body += ",";
     body += parts
       ? `${parts.head}${p.premium},"premium_w_credit":${p.premium_w_credit},"credit_applied":${p.credit_applied},"ehb_premium":${p.ehb_premium},"tobacco_surcharge":${p.tobacco_surcharge}${parts.tail}${p.estimated_yearly_cost},"estimated_yearly_cost_complete":${p.estimated_yearly_cost_complete},"my_yearly_cost":${myYearJson(p.my_yearly_cost)},"ranking":${JSON.stringify(p.ranking)}}`
