@@ -200,14 +200,12 @@ const EIGHTH_BIT = /[\u00a0-\u00ff]/g;
 /** The decoded view, or undefined when it equals the value (the usual case: plain text). */
 export function decodedView(value: string): string | undefined {
   const b64 = base64Text(value);
-  if (
-    b64 === undefined &&
-    !NEEDS_VIEW.test(value) &&
-    !value.includes("/*") &&
-    !SCHEME_NO_SLASHES.test(value) &&
-    bareHost(value) === undefined
-  )
-    return undefined;
+  if (b64 === undefined && !NEEDS_VIEW.test(value) && !value.includes("/*") && !SCHEME_NO_SLASHES.test(value)) {
+    // Plain text, unless it starts with a host name (`lvh.me/`): then only its internal target.
+    if (bareHost(value) === undefined) return undefined;
+    const targets = internalTargets(value);
+    return targets.length > 0 ? `${value}\n${targets.join(" ")}` : undefined;
+  }
   // A value with no space but plus signs reads as a form encoder wrote it ("|+cat+/etc/passwd"):
   // a form decoder further down makes each plus a space.
   let s = value.includes("+") ? decodeUtf7(value) : value;

@@ -233,15 +233,16 @@ function candidateHosts(value: string, from: number): string[] {
  * it as a host. Plain numbers (`75/25`, `0.25/0.5`) and words are not host names here. One
  * character class, one quantifier: linear.
  */
-const BARE_START = /^\s*([a-z0-9._-]{3,253})(:\d{1,5})?(?:[/?#]|$)/i;
+const BARE_START = /^\s*([a-z0-9._-]{3,253})(:\d{1,5})?([/?#]|$)/i;
 
 export function bareHost(value: string): string | undefined {
   const m = BARE_START.exec(value);
   if (!m) return undefined;
   const host = m[1]!.replace(/\.$/, "");
   if (/^\d{1,3}(?:\.\d{1,3}){3}$/.test(host)) return host;
-  // A single word is a host only with a port after it (`localhost:8080`).
-  const named = /[.-]/.test(host) || m[2] !== undefined;
+  // A dotted name is a host; a hyphenated one (`ip6-loopback/`, never a plan id such as
+  // `12345NY0010001-01`) and a single word (`localhost:8080`) only with a path or a port after them.
+  const named = host.includes(".") || m[2] !== undefined || (host.includes("-") && m[3] !== "");
   return /[a-z]/i.test(host) && named && !host.startsWith(".") && !host.startsWith("-") ? host : undefined;
 }
 
