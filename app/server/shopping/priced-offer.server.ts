@@ -38,6 +38,37 @@ function offeredIndexes(offer: PlaceOffer, ids: readonly string[]): number[] {
   return [...found].sort((a, b) => a - b);
 }
 
+/**
+ * The household premiums of a whole offer for the last few sets of people priced there
+ * (docs/decisions/454): three numbers a plan (premium, without tobacco, surcharge; NaN where the
+ * plan has no rates there). A premium depends on the people, the state and the year, never on the
+ * income, usage, sort or filters, so the same shopper changing any of those, or another household
+ * of the same people, reads them instead of rating every plan again. Per offer, so per store
+ * version; at most PREMIUM_SETS_PER_OFFER sets (24 bytes a plan each).
+ */
+const PREMIUM_SETS_PER_OFFER = 8;
+const premiumSets = new WeakMap<PlaceOffer, Map<string, Float64Array>>();
+
+function premiumSetOf(offer: PlaceOffer, key: string): { set: Float64Array; known: boolean } {
+  const sets = premiumSets.get(offer);
+  const known = sets?.get(key);
+  if (sets && known) {
+    // Most recently used last: the first is the one to drop.
+    sets.delete(key);
+    sets.set(key, known);
+    return { set: known, known: true };
+  }
+  return { set: new Float64Array(offer.plans.length * 3), known: false };
+}
+
+/** Keeps a set of premiums worked out whole (never one a failed rating left half filled). */
+function keepPremiumSet(offer: PlaceOffer, key: string, set: Float64Array): void {
+  let sets = premiumSets.get(offer);
+  if (!sets) premiumSets.set(offer, (sets = new Map()));
+  sets.set(key, set);
+  if (sets.size > PREMIUM_SETS_PER_OFFER) sets.delete(sets.keys().next().value!);
+}
+
 export function priceOffer(
   offer: PlaceOffer,
   household: {
@@ -74,13 +105,29 @@ export function priceOffer(
   const myTypical = numbers.subarray(6 * size, 7 * size);
   const myBadYear = numbers.subarray(7 * size, 8 * size);
   const householdPrice: HouseholdPrice = { premium: 0, premiumWithoutTobacco: 0, tobaccoSurcharge: 0 };
+  // The whole offer's premiums for these people, when worked out before (a plan page's or compare
+  // page's few plans are rated as they are).
+  const premiumsKey = `${state}|${year}|${JSON.stringify(members)}`;
+  const premiums = only ? null : premiumSetOf(offer, premiumsKey);
+  const plans = offer.plans.length;
   for (let n = 0; n < size; n++) {
     const i = only ? only[n] : n;
     const plan = offer.plans[i];
     const table = offer.rateTables[i];
     if (!table) continue; // offered but not priced in this rating area: cannot be sold here
     const k = planAt.length;
-    price(ratingTable(table), householdPrice);
+    if (premiums?.known) {
+      householdPrice.premium = premiums.set[i];
+      householdPrice.premiumWithoutTobacco = premiums.set[plans + i];
+      householdPrice.tobaccoSurcharge = premiums.set[2 * plans + i];
+    } else {
+      price(ratingTable(table), householdPrice);
+      if (premiums) {
+        premiums.set[i] = householdPrice.premium;
+        premiums.set[plans + i] = householdPrice.premiumWithoutTobacco;
+        premiums.set[2 * plans + i] = householdPrice.tobaccoSurcharge;
+      }
+    }
     const aptc = creditUsableOn(plan.metalLevel, eligibility?.aptc_applied ?? 0);
     // A state's own help, after the federal credit, on the plans the credit can buy (docs/decisions/315).
     const state = plan.metalLevel === "Catastrophic" ? 0 : (eligibility?.state_subsidy ?? 0);
@@ -96,6 +143,7 @@ export function priceOffer(
     yearlyCost[k] = Number.NaN; // worked out when asked for (yearlyCostAt)
     myTypical[k] = Number.NaN; // worked out when asked for (myTotalsAt)
   }
+  if (premiums && !premiums.known) keepPremiumSet(offer, premiumsKey, premiums.set);
   // A plan's cost-sharing fields and yearly cost are needed only by the page's plans, a sort on
   // them and the deductible filter: worked out on first use, not for every plan of the county.
   const fieldsAt: ListFields[] = new Array(planAt.length);
