@@ -32,6 +32,7 @@ import { startCluster, whenServing } from "./server/cluster.ts";
 import { startupRefusal } from "./server/startup-checks.ts";
 import { ensurePublishedStore, startPlanStoreSync } from "./app/server/plan-store/store-sync.server.ts";
 import { unappliedPatches } from "./server/patch-check.ts";
+import { afterFirstAnswer } from "./server/after-first-answer.ts";
 import type { ViteDevServer } from "vite";
 // Types only (erased by esbuild): the fake's code is loaded from its own file, below.
 import type * as FakeUpstreamModule from "./mocks/cms-api/index.ts";
@@ -96,18 +97,6 @@ async function main(): Promise<void> {
   const app = express();
   // Slow clients are cut off by header and whole-request timeouts (docs/decisions/053).
   const server: Server = createHttpServer(app);
-  // Start-up work no answer waits for, done once listening (issue 29: the first answer within 1 s).
-  server.once("listening", () => {
-    // Open and migrate the write store and resume sending any email an earlier process left in the
-    // outbox. A write arriving first opens the store itself (openWriteStore): nothing is refused.
-    void startIntakeBackgroundWork();
-    for (const { patch, file } of unappliedPatches()) {
-      log.warn(
-        { patch, file },
-        `patch-package patch not applied: ${patch} (${file}); run \`npx patch-package\` (an install with --ignore-scripts skips it). Pages still work, slower.`,
-      );
-    }
-  });
   // `npm run dev`: the app from its sources through Vite in middleware mode, with hot reload over
   // this server's own socket; otherwise the production build. Everything else below is the same.
   let build: ServerBuild | (() => Promise<ServerBuild>);
@@ -126,6 +115,43 @@ async function main(): Promise<void> {
     }
     build = (await import(pathToFileURL(serverBuildPath).href)) as ServerBuild;
   }
+
+  const firewall = requestFirewall({ warmUpLater: true });
+  // Start-up work no answer waits for: once the first answer is written, or soon after listening
+  // if none is (issue 29, docs/decisions/461).
+  void afterFirstAnswer(
+    server,
+    [
+      // Open and migrate the write store and resume sending any email an earlier process left in the
+      // outbox. A write arriving first opens the store itself (openWriteStore): nothing is refused.
+      { name: "write store", run: () => startIntakeBackgroundWork() },
+      // The WAF engine's matchers compiled before visitors need them (a request judged before this
+      // is judged in full, compiling what it needs).
+      { name: "firewall warm-up", run: () => firewall.engine.warmUp() },
+      // Node's web Request and Response (undici, ~20 ms to load): the health check's answer needs
+      // neither (decision 462), every other route does; loaded here, not by the first visitor.
+      { name: "web fetch classes", run: () => void globalThis.Response },
+      // The server build's checks (the ACA parameter file): a bad file stops the process.
+      { name: "server build checks", run: () => deferredChecksOf(build)?.() },
+      {
+        name: "patch check",
+        run: () => {
+          for (const { patch, file } of unappliedPatches()) {
+            log.warn(
+              { patch, file },
+              `patch-package patch not applied: ${patch} (${file}); run \`npx patch-package\` (an install with --ignore-scripts skips it). Pages still work, slower.`,
+            );
+          }
+        },
+      },
+    ],
+    (name, error) => {
+      // A start-up check failed: the process cannot serve correctly (as when it failed before listening).
+      log.fatal({ err: error, task: name }, `start-up work failed: ${name}`);
+      log.flush?.();
+      process.exit(1);
+    },
+  );
 
   app.disable("x-powered-by");
   app.set("trust proxy", config.TRUST_PROXY);
@@ -146,7 +172,8 @@ async function main(): Promise<void> {
       exemptPaths: ["/api/health"],
     }),
   );
-  app.use(requestFirewall());
+  // Active from the first request; its warm-up runs once the first answer is written (below).
+  app.use(firewall);
   // Static files stream through `compression` at cheap levels (brotli 1 with a 256 KB window, gzip 1)
   // (docs/decisions/113); every other answer is compressed whole, below (docs/decisions/121).
   const compressFiles = compression({
@@ -283,6 +310,13 @@ async function main(): Promise<void> {
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
+}
+
+/** The server build's deferred start-up checks (app/entry.server.tsx re-exports them); none under Vite. */
+function deferredChecksOf(build: ServerBuild | (() => Promise<ServerBuild>) | undefined): (() => void) | undefined {
+  if (build === undefined || typeof build === "function") return undefined;
+  const checks = (build.entry.module as { deferredStartupChecks?: unknown }).deferredStartupChecks;
+  return typeof checks === "function" ? (checks as () => void) : undefined;
 }
 
 /**

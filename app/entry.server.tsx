@@ -12,6 +12,11 @@ const ABORT_DELAY = 5_000;
 
 export const streamTimeout = ABORT_DELAY;
 
+/** Run by server.ts once it has answered its first request (docs/decisions/461). */
+export { deferredStartupChecks } from "./server/platform/deferred-checks.server";
+/** The API fast path's plain answers (server/api-fast-path.ts, docs/decisions/462). */
+export { plainAnswers } from "./server/platform/plain-answers.server";
+
 /**
  * Server rendering. The document is answered whole once React has rendered
  * all of it (onAllReady), for browsers and bots alike: no route defers data,

@@ -6,7 +6,8 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import * as schema from "./write-store";
 import { SqliteWriteStore, type WriteStoreDb } from "./write-store-sqlite";
-import { openPostgresWriteStore, redactUrl, type PostgresWriteStore } from "./write-store-postgres";
+import type { PostgresWriteStore } from "./write-store-postgres";
+import { redactUrl } from "./write-store-url";
 import type { WriteStoreOps } from "./write-store-ops";
 
 /**
@@ -146,10 +147,15 @@ export function openWriteStoreFile(file: string, options: { migrationsFolder?: s
   }
 }
 
-/** Open the PostgreSQL store and apply its migrations under the advisory lock. */
-export function openWriteStoreDatabase(
+/**
+ * Open the PostgreSQL store and apply its migrations under the advisory lock. The driver (pg,
+ * drizzle's node-postgres) is loaded here, on the first open, not at start-up: a SQLite store never
+ * loads it (docs/decisions/460).
+ */
+export async function openWriteStoreDatabase(
   url: string,
   options: { max?: number; onIdleError?: (error: Error) => void } = {},
 ): Promise<PostgresWriteStore> {
+  const { openPostgresWriteStore } = await import("./write-store-postgres");
   return openPostgresWriteStore(url, { ...options, migrationsFolder: writeStoreMigrationsFolder("postgres") });
 }

@@ -12,6 +12,7 @@ import type {
 } from "./write-store";
 import * as tables from "./write-store-pg";
 import type { OutboxResult, WriteStoreOps } from "./write-store-ops";
+import { redactUrl } from "./write-store-url";
 import { OUTBOX_COLUMNS, RECORD_RESULT_SQL, resultParams } from "./write-store-sqlite";
 
 /**
@@ -50,16 +51,7 @@ export interface PostgresOptions {
 /** How long a reachability probe (ping) may take before the store counts as unreachable. */
 export const PROBE_TIMEOUT_MS = 2_000;
 
-/** The URL with any password replaced, for logs. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = "***";
-    return u.toString();
-  } catch {
-    return "postgres://(unparseable)";
-  }
-}
+export { redactUrl };
 
 export class PostgresWriteStore implements WriteStoreOps {
   readonly dialect = "postgres" as const;

@@ -6,6 +6,7 @@
 // The sample CMS API fake (mocks/cms-api) is compiled into a file of its own,
 // <BUILD_DIR>/mocks/cms-api.js, which server.js loads only with UPSTREAM=fake: the production
 // bundle carries no code from mocks/ or tests/ (docs/decisions/150).
+import { readdirSync, rmSync } from "node:fs";
 import { build } from "esbuild";
 
 const buildDir = process.env.BUILD_DIR ?? "build";
@@ -17,8 +18,20 @@ const common = {
   packages: "external",
   logLevel: "warning",
 };
+// The split files of an earlier build (their names carry a hash) go first.
+for (const name of readdirSync(buildDir, { withFileTypes: false }).filter((n) => /^server-.+\.js$/.test(n)))
+  rmSync(`${buildDir}/${name}`);
 await Promise.all([
-  build({ ...common, entryPoints: ["server.ts"], outfile: `${buildDir}/server.js` }),
+  // Split: a module server.ts reaches only through import() (the PostgreSQL write store) is a file
+  // of its own, loaded when first asked for, with the packages it imports (docs/decisions/460).
+  // Its files sit beside server.js (server-*.js), so import.meta.url finds what it found before.
+  build({
+    ...common,
+    entryPoints: { server: "server.ts" },
+    outdir: buildDir,
+    splitting: true,
+    chunkNames: "server-[name]-[hash]",
+  }),
   build({ ...common, entryPoints: ["mocks/cms-api/index.ts"], outfile: `${buildDir}/mocks/cms-api.js` }),
   // The published plan store's checks, run in a worker thread (app/server/plan-store/store-sync.server.ts).
   build({

@@ -10,6 +10,10 @@
  * (security headers, Server-Timing, request log, rate rule, firewall, compression), and the answer
  * is the same module's. Anything else (HEAD, another method, a `_data` request, a body the
  * firewall did not read, a request URL that cannot be built) goes through Remix as before.
+ *
+ * A route with a plain answer in the build (app/server/platform/plain-answers.server.ts: the health
+ * check) is answered with its JSON text and headers, no web Request or Response made at all
+ * (docs/decisions/462).
  */
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import type { ServerBuild } from "@remix-run/node";
@@ -41,6 +45,21 @@ interface Resolved {
   method: string;
   run: RouteFunction;
   headers: readonly string[];
+  /** The route's plain answer (no web Response), when the build has one for it (docs/decisions/462). */
+  plain?: () => PlainAnswer;
+}
+
+/** app/server/platform/api.server.ts's PlainAnswer: a 200 JSON answer as text and headers. */
+interface PlainAnswer {
+  status: number;
+  headers: Readonly<Record<string, string>>;
+  text: string;
+}
+
+/** The server build's plain answers by route id (app/server/platform/plain-answers.server.ts, re-exported by entry.server.tsx). */
+function plainAnswersOf(build: ServerBuild): Readonly<Record<string, unknown>> {
+  const answers = (build.entry?.module as { plainAnswers?: unknown } | undefined)?.plainAnswers;
+  return typeof answers === "object" && answers !== null ? (answers as Record<string, unknown>) : {};
 }
 
 /** app/server/platform/api.server.ts's JSON_TEXT and KEPT_ANSWER (the same registered symbols: the two are built apart). */
@@ -52,15 +71,38 @@ const NO_CONTEXT = Object.freeze({});
 
 export function apiFastPath(build: ServerBuild, routes: Readonly<Record<string, FastApiRoute>> = FAST_API_ROUTES) {
   const byPath = new Map<string, Resolved>();
+  const plainAnswers = plainAnswersOf(build);
   for (const [path, route] of Object.entries(routes)) {
     const module = build.routes[route.routeId]?.module as { loader?: unknown; action?: unknown } | undefined;
     const run = route.method === "GET" ? module?.loader : module?.action;
+    const plain = route.method === "GET" ? plainAnswers[route.routeId] : undefined;
     if (typeof run === "function")
-      byPath.set(path, { method: route.method, run: run as RouteFunction, headers: route.headers });
+      byPath.set(path, {
+        method: route.method,
+        run: run as RouteFunction,
+        headers: route.headers,
+        plain: typeof plain === "function" ? (plain as () => PlainAnswer) : undefined,
+      });
   }
   return async function fastApi(req: ExpressRequest, res: ExpressResponse, next: NextFunction): Promise<void> {
     const route = byPath.get(req.path);
     if (!route || req.method !== route.method) return next();
+    // A plain answer (the health check): JSON text and headers, no web Request or Response. One that
+    // throws is answered by the route module below, which words the error (decision 462).
+    if (route.plain && plainTarget(req.originalUrl)) {
+      let answer: PlainAnswer | undefined;
+      try {
+        answer = route.plain();
+      } catch {
+        answer = undefined;
+      }
+      if (answer) {
+        res.statusCode = answer.status;
+        for (const name in answer.headers) res.setHeader(name, answer.headers[name]!);
+        res.end(answer.text);
+        return;
+      }
+    }
     const request = fastRequest(req, route);
     if (!request) return next();
     try {
@@ -86,10 +128,15 @@ export function apiFastPath(build: ServerBuild, routes: Readonly<Record<string, 
   };
 }
 
+/** Whether a request for this target may skip Remix: an origin-form target, no Remix data request. */
+function plainTarget(target: string): boolean {
+  return target.startsWith("/") && !target.includes("_data=");
+}
+
 /** The Request the route is given, or undefined when Remix must take it (see the file's comment). */
 function fastRequest(req: ExpressRequest, route: Resolved): Request | undefined {
   const target = req.originalUrl;
-  if (!target.startsWith("/") || target.includes("_data=")) return undefined;
+  if (!plainTarget(target)) return undefined;
   const headers: Record<string, string> = {};
   for (const name of route.headers) {
     const value = req.headers[name];

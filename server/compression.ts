@@ -82,89 +82,115 @@ function addVary(res: Response): void {
   res.setHeader("vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
 }
 
-/** Whether this answer may be compressed at all (before looking at the client's codings). */
+/** Whether this answer may be compressed at all (before looking at the client's codings); the size first, the cheapest. */
 function compressible(req: Request, res: Response, size: number): boolean {
+  if (size < MIN_BYTES) return false;
   if (req.method === "HEAD" || res.statusCode < 200 || res.statusCode === 204 || res.statusCode === 304) return false;
   const encoding = res.getHeader("content-encoding");
   if (encoding !== undefined && String(encoding).toLowerCase() !== "identity") return false;
   if (/(^|,)\s*no-transform\s*(,|$)/i.test(String(res.getHeader("cache-control") ?? ""))) return false;
-  if (!COMPRESSIBLE_TYPE.test(String(res.getHeader("content-type") ?? ""))) return false;
-  return size >= MIN_BYTES;
+  return COMPRESSIBLE_TYPE.test(String(res.getHeader("content-type") ?? ""));
 }
 
+type WriteCallback = (error?: Error | null) => void;
+
+/** An answer being held: the response's own write and end, and what was written so far. */
+interface Held {
+  req: Request;
+  write: (this: Response, chunk: Buffer, cb?: WriteCallback) => boolean;
+  end: (this: Response, chunk?: Buffer, cb?: () => void) => Response;
+  chunks: Buffer[];
+  size: number;
+  /** True once the answer is passed on as it comes (an event stream, or too large to hold). */
+  passing: boolean;
+}
+
+const HELD = Symbol("held answer");
+type HoldingResponse = Response & { [HELD]: Held };
+
+/**
+ * The middleware. Nothing is made per request but the Held record: write and end are shared
+ * functions reading it from the response (issue 29: no per-request closures on the hot path).
+ */
 export function compressWholeAnswers() {
   return function wholeAnswerCompression(req: Request, res: Response, next: NextFunction): void {
-    const write = res.write.bind(res) as (chunk: Buffer, cb?: (error?: Error | null) => void) => boolean;
-    const end = res.end.bind(res) as (chunk?: Buffer, cb?: () => void) => Response;
-    let held: Buffer[] = [];
-    let size = 0;
-    /** True once the answer is passed on as it comes (an event stream, or too large to hold). */
-    let passing = false;
-    const take = (): Buffer => {
-      const body = held.length === 1 ? held[0] : Buffer.concat(held, size);
-      held = [];
-      size = 0;
-      return body;
+    (res as HoldingResponse)[HELD] = {
+      req,
+      write: res.write as Held["write"],
+      end: res.end as Held["end"],
+      chunks: [],
+      size: 0,
+      passing: false,
     };
-    const bufferOf = (chunk: unknown, encoding: unknown): Buffer =>
-      Buffer.isBuffer(chunk)
-        ? chunk
-        : typeof chunk === "string"
-          ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8")
-          : // A view on the same bytes, not a copy (Remix writes Uint8Array chunks it does not reuse).
-            Buffer.from(
-              (chunk as Uint8Array).buffer,
-              (chunk as Uint8Array).byteOffset,
-              (chunk as Uint8Array).byteLength,
-            );
-
-    res.write = ((chunk: unknown, encoding?: unknown, cb?: unknown): boolean => {
-      const callback = (typeof encoding === "function" ? encoding : cb) as ((error?: Error | null) => void) | undefined;
-      if (!passing && /text\/event-stream/i.test(String(res.getHeader("content-type") ?? ""))) passing = true;
-      if (passing) {
-        if (size > 0) write(take());
-        return write(bufferOf(chunk, encoding), callback);
-      }
-      const buffer = bufferOf(chunk, encoding);
-      held.push(buffer);
-      size += buffer.length;
-      if (callback) process.nextTick(callback);
-      if (size > MAX_HELD_BYTES) {
-        passing = true;
-        return write(take());
-      }
-      return true;
-    }) as Response["write"];
-
-    res.end = ((chunk?: unknown, encoding?: unknown, cb?: unknown): Response => {
-      const callback = [chunk, encoding, cb].find((a) => typeof a === "function") as (() => void) | undefined;
-      const last =
-        chunk !== undefined && chunk !== null && typeof chunk !== "function" ? bufferOf(chunk, encoding) : undefined;
-      if (passing) {
-        if (size > 0) write(take());
-        return callback ? end(last, callback) : end(last);
-      }
-      if (last) {
-        held.push(last);
-        size += last.length;
-      }
-      // The kept Buffer itself (one chunk), so its compressed copies can be found again.
-      const kept = res.locals[KEPT_ANSWER] === true && held.length === 1 && held[0] === last;
-      let body = size > 0 ? take() : undefined;
-      if (body && !res.headersSent) {
-        if (compressible(req, res, body.length)) {
-          addVary(res);
-          const coding = chooseCoding(req.headers["accept-encoding"]);
-          if (coding) {
-            body = kept ? compressKept(body, coding) : compress(body, coding);
-            res.setHeader("content-encoding", coding);
-          }
-        }
-        // One write with its length: no chunked framing.
-        if (req.method !== "HEAD") res.setHeader("content-length", body.length);
-      }
-      return callback ? end(body, callback) : end(body);
-    }) as Response["end"];
+    res.write = heldWrite as Response["write"];
+    res.end = heldEnd as Response["end"];
     next();
   };
+}
+
+function take(held: Held): Buffer {
+  const body = held.chunks.length === 1 ? held.chunks[0]! : Buffer.concat(held.chunks, held.size);
+  held.chunks = [];
+  held.size = 0;
+  return body;
+}
+
+function bufferOf(chunk: unknown, encoding: unknown): Buffer {
+  return Buffer.isBuffer(chunk)
+    ? chunk
+    : typeof chunk === "string"
+      ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8")
+      : // A view on the same bytes, not a copy (Remix writes Uint8Array chunks it does not reuse).
+        Buffer.from((chunk as Uint8Array).buffer, (chunk as Uint8Array).byteOffset, (chunk as Uint8Array).byteLength);
+}
+
+function heldWrite(this: HoldingResponse, chunk: unknown, encoding?: unknown, cb?: unknown): boolean {
+  const held = this[HELD];
+  const callback = (typeof encoding === "function" ? encoding : cb) as WriteCallback | undefined;
+  if (!held.passing && /text\/event-stream/i.test(String(this.getHeader("content-type") ?? ""))) held.passing = true;
+  if (held.passing) {
+    if (held.size > 0) held.write.call(this, take(held));
+    return held.write.call(this, bufferOf(chunk, encoding), callback);
+  }
+  const buffer = bufferOf(chunk, encoding);
+  held.chunks.push(buffer);
+  held.size += buffer.length;
+  if (callback) process.nextTick(callback);
+  if (held.size > MAX_HELD_BYTES) {
+    held.passing = true;
+    return held.write.call(this, take(held));
+  }
+  return true;
+}
+
+function heldEnd(this: HoldingResponse, chunk?: unknown, encoding?: unknown, cb?: unknown): Response {
+  const held = this[HELD];
+  const callback = [chunk, encoding, cb].find((a) => typeof a === "function") as (() => void) | undefined;
+  const last =
+    chunk !== undefined && chunk !== null && typeof chunk !== "function" ? bufferOf(chunk, encoding) : undefined;
+  if (held.passing) {
+    if (held.size > 0) held.write.call(this, take(held));
+    return callback ? held.end.call(this, last, callback) : held.end.call(this, last);
+  }
+  if (last) {
+    held.chunks.push(last);
+    held.size += last.length;
+  }
+  // The kept Buffer itself (one chunk), so its compressed copies can be found again.
+  const kept = this.locals[KEPT_ANSWER] === true && held.chunks.length === 1 && held.chunks[0] === last;
+  let body = held.size > 0 ? take(held) : undefined;
+  const req = held.req;
+  if (body && !this.headersSent) {
+    if (compressible(req, this, body.length)) {
+      addVary(this);
+      const coding = chooseCoding(req.headers["accept-encoding"]);
+      if (coding) {
+        body = kept ? compressKept(body, coding) : compress(body, coding);
+        this.setHeader("content-encoding", coding);
+      }
+    }
+    // One write with its length: no chunked framing.
+    if (req.method !== "HEAD") this.setHeader("content-length", body.length);
+  }
+  return callback ? held.end.call(this, body, callback) : held.end.call(this, body);
 }

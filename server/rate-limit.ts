@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
 import { isIP } from "node:net";
-import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { RateLimiterRes, type RateLimiterAbstract } from "../app/server/platform/rate-limiter-classes.server";
 import { logger } from "../app/server/platform/logger.server";
 import { sharedLimiter, trackedKeys } from "../app/server/platform/shared-state.server";
 

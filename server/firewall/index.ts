@@ -51,6 +51,11 @@ export interface FirewallOptions {
   log?: LogSink;
   /** The engine (default: one built from the recommended and service rules). */
   engine?: FirewallEngine;
+  /**
+   * Build the default engine without its warm-up; the caller runs `firewall.engine.warmUp()` later
+   * (server.ts: once the first answer is written, docs/decisions/461).
+   */
+  warmUpLater?: boolean;
 }
 
 const JSON_TYPE = /^application\/(?:[\w.+-]*\+)?json\b/;
@@ -62,7 +67,7 @@ export function requestFirewall(options: FirewallOptions = {}) {
   const bodyLimit = options.bodyLimitBytes ?? JSON_BODY_LIMIT_BYTES;
   const multipartLimit = options.multipartLimitBytes ?? MULTIPART_LIMIT_BYTES;
   const log = (): LogSink => options.log ?? logger();
-  const engine = options.engine ?? new FirewallEngine();
+  const engine = options.engine ?? new FirewallEngine(undefined, undefined, true, !options.warmUpLater);
 
   const judge = (req: Request, res: Response, data: RequestData, bodyUnread: boolean): boolean => {
     const verdict = inspectFully(engine, data);
@@ -115,7 +120,7 @@ export function requestFirewall(options: FirewallOptions = {}) {
     return true;
   };
 
-  return function firewall(req: Request, res: Response, next: NextFunction): void {
+  const firewall = function firewall(req: Request, res: Response, next: NextFunction): void {
     const url = req.originalUrl || req.url || "/";
     if (req.method === "GET" || req.method === "HEAD" || !hasBody(req)) {
       if (judge(req, res, { url, headers: req.headers }, hasBody(req))) next();
@@ -192,6 +197,7 @@ export function requestFirewall(options: FirewallOptions = {}) {
       next();
     }, next);
   };
+  return Object.assign(firewall, { engine });
 }
 
 /** Runs of the engine after a first overrun, when the machine (not the input) was the reason. */

@@ -111,6 +111,38 @@ function partKey(kind: string, text: string): string | undefined {
 }
 
 /**
+ * Protocol headers whose values say nothing about a person: a short one is remembered by its own
+ * text, no digest worked out (issue 29: hashing the host and the accept headers was most of the
+ * remembered check's cost on a health check; decision 282 as amended by 463). A text key starts
+ * with "=", which no digest key does, so the two can never be taken for each other.
+ */
+const TEXT_KEYED_HEADERS = new Set([
+  "host",
+  "connection",
+  "accept",
+  "accept-encoding",
+  "cache-control",
+  "pragma",
+  "upgrade-insecure-requests",
+  "content-type",
+  "content-length",
+  "sec-fetch-site",
+  "sec-fetch-mode",
+  "sec-fetch-dest",
+  "sec-fetch-user",
+  "priority",
+  "te",
+]);
+/** Longest text key: a digest key is 45 characters, so a text key never takes more room. */
+const TEXT_KEYED_CHARS = 44;
+
+/** A header's key (`${name}\0${value}` is what the engine is handed for it either way). */
+function headerKey(name: string, value: string): string | undefined {
+  if (TEXT_KEYED_HEADERS.has(name) && name.length + value.length < TEXT_KEYED_CHARS) return `=${name}\0${value}`;
+  return partKey("h", `${name}\0${value}`);
+}
+
+/**
  * The keys of a request's parts (the URL, each header, the cookies, a keyed body) worked out
  * without collecting anything for the engine: the firewall's first, cheap check (engine.ts).
  * Undefined when the request has a body without a key, a part too long to have a key, or is
@@ -132,7 +164,7 @@ export function partKeys(data: RequestData): string[] | undefined {
     chars += sent.length;
     // Decoded copies and text-header copies can make the engine's input up to about four times the text.
     if (++count > MAX_NAMED || chars > ENGINE_INPUT_LIMITS.chars / 4) return undefined;
-    const key = name === "cookie" ? partKey("c", sent) : partKey("h", `${name}\0${sent}`);
+    const key = name === "cookie" ? partKey("c", sent) : headerKey(name, sent);
     if (key === undefined) return undefined;
     keys.push(key);
   }
@@ -421,7 +453,7 @@ function headerParts(raw: IncomingHttpHeaders, budget: Budget): Part[] {
       if (view !== undefined && budget.take(view)) text[`${name}~decoded`] = readable(view);
       input[ADDRESS.textHeaders] = text;
     }
-    parts.push({ key: partKey("h", `${name}\0${sent}`), input });
+    parts.push({ key: headerKey(name, sent), input });
   }
   return parts;
 }

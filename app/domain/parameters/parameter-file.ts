@@ -1,8 +1,9 @@
 // The parameter tree (this folder: one block per file laid out as the law is, registered in
 // ./registry.ts), validated with zod when it is loaded, and the one accessor every reader
 // goes through: `parameter("povertyGuidelines", 2026)`.
-// No reader knows the file's layout; a bad file stops the process at start-up with the block and
-// the path of the bad value, instead of a wrong price later (docs/decisions/240-one-shape-parameter-blocks.md).
+// No reader knows the file's layout; a bad file stops the process as it starts (checked on first use
+// and right after the server's first answer, decision 461) with the block and the path of the bad
+// value, instead of a wrong price later (docs/decisions/240-one-shape-parameter-blocks.md).
 //
 // Every block has one shape: { description, unit, values, reference, notes? }. `values` is keyed
 // by year ("2026") or effective date ("2026-07-01"), every key of a block the same kind; a key may
@@ -147,11 +148,20 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** The repository's parameter tree, validated once when this module is loaded. */
-const FILE: AcaParameterFile = parseAcaParameterFile();
+let file: AcaParameterFile | undefined;
+
+/**
+ * The repository's parameter tree, validated once, on first use: nothing is read from it unchecked.
+ * Not when the module is loaded (~20 ms of zod at a server's start, issue 29): the server asks for
+ * it right after its first answer and stops if it is bad (server/after-first-answer.ts,
+ * docs/decisions/461), so a bad file still stops the process within moments of starting.
+ */
+export function acaParameterFile(): AcaParameterFile {
+  return (file ??= parseAcaParameterFile());
+}
 
 function blockOf(name: BlockName): Block {
-  return FILE.blocks[name];
+  return acaParameterFile().blocks[name];
 }
 
 const sortedKeys = new Map<BlockName, readonly string[]>();
@@ -263,5 +273,5 @@ export function parameterInfo(name: BlockName): { description: string; unit: (ty
 
 /** The names of the file's blocks. */
 export function blockNames(): BlockName[] {
-  return Object.keys(FILE.blocks) as BlockName[];
+  return Object.keys(acaParameterFile().blocks) as BlockName[];
 }

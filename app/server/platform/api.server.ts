@@ -37,6 +37,21 @@ export const JSON_TEXT = Symbol.for("marketplace.jsonResponse.text");
  */
 export const KEPT_ANSWER = Symbol.for("marketplace.jsonResponse.kept");
 
+/**
+ * A 200 JSON answer as text and headers, without a web Response: what a plain answer of the API
+ * fast path is (app/server/platform/plain-answers.server.ts, docs/decisions/462). The same text and
+ * headers as `jsonResponse(data)`; the headers object is shared and frozen.
+ */
+export interface PlainAnswer {
+  status: number;
+  headers: Readonly<Record<string, string>>;
+  text: string;
+}
+
+export function plainJsonAnswer(data: unknown): PlainAnswer {
+  return { status: 200, headers: JSON_HEADERS, text: JSON.stringify(data) };
+}
+
 export function jsonResponse(data: unknown, init: ResponseInit = {}): Response {
   const text = JSON.stringify(data);
   let response: Response;

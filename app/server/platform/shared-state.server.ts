@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type * as IoRedis from "ioredis";
 import type { Redis } from "ioredis";
-import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { RateLimiterMemory, rateLimiterRedisClass, type RateLimiterAbstract } from "./rate-limiter-classes.server";
 import { env } from "./env.server";
 import { onShutdown, processSingleton } from "./lifecycle.server";
 import { logger } from "./logger.server";
@@ -143,6 +143,7 @@ export function sharedLimiter(options: SharedLimiterOptions): RateLimiterAbstrac
     new InsuranceLimiter({ keyPrefix: options.keyPrefix, points: options.points, duration: options.durationSeconds }),
     maxKeys,
   );
+  const RateLimiterRedis = rateLimiterRedisClass();
   return new RateLimiterRedis({
     storeClient: redis,
     keyPrefix: `marketplace:${options.keyPrefix}`,

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { RateLimiterRes, type RateLimiterAbstract } from "../platform/rate-limiter-classes.server";
 import { sharedLimiter } from "../platform/shared-state.server";
 
 /**
