@@ -24,7 +24,9 @@ import { heldOutOf } from "../../fixtures/firewall/split";
  * The floors are the block rates reached on 2026-11-27 (docs/firewall.md): a rule change that
  * lowers one fails here. The issue's targets are ≥ 95 % in structured places for every family and
  * ≥ 80 % of SQLi and XSS in free text; where a floor is under a target, docs/firewall.md says so.
- * The public corpora (public/, read from local snapshots) are measured by `npm run firewall:measure`.
+ * The public corpora (public/, read from local snapshots; a tuning and a held-out part since round 3,
+ * docs/decisions/430) are measured by `npm run firewall:measure`: the snapshots are absent in CI,
+ * so their figures are in docs/firewall.md only.
  * A generous budget: a loaded machine must not turn an overrun into a pass (firewall-overrun.test.ts
  * covers the budget itself).
  */
@@ -35,8 +37,9 @@ const STRUCTURED_FLOORS: Record<Family, number> = {
   // traversal 98.6-99.3 %, SSRF 100 %, NoSQL 96.2-96.7 % with issue-30-round2.json's held-out part.
   sqli: 0.99,
   xss: 0.97,
-  // 95.2-95.5 % on 2026-11-27 09:14 UTC (docs/decisions/410); 100 % CRLF.
-  cmdi: 0.945,
+  // 95.2-95.5 % on 2026-11-27 09:14 UTC (docs/decisions/410); 96.1-96.4 % after round 3
+  // (14:47 UTC, docs/decisions/431); 100 % CRLF.
+  cmdi: 0.955,
   traversal: 0.97,
   ssrf: 0.98,
   nosql: 0.95,
@@ -44,9 +47,10 @@ const STRUCTURED_FLOORS: Record<Family, number> = {
 };
 /**
  * The held-out part of the lists that existed before issue-30-shell.json (written while the
- * command and CRLF rules were changed): 95.5-96.1 % of command injection, 100 % of CRLF.
+ * command and CRLF rules were changed): 95.5-96.1 % of command injection, 100 % of CRLF; 97.0-97.4 %
+ * of command injection after round 3.
  */
-const EARLIER_FLOORS: Partial<Record<Family, number>> = { cmdi: 0.95, crlf: 0.98 };
+const EARLIER_FLOORS: Partial<Record<Family, number>> = { cmdi: 0.965, crlf: 0.98 };
 /**
  * Held-out floors in the forms' free-text fields (notes, names, addresses), every list. Round 2's
  * SQLi strings (issue-30-round2.json) are mostly shapes kept out of free text on purpose (a quote
