@@ -1,7 +1,9 @@
 // `npm run firewall:measure`: the firewall's detection and false-positive tables on the corpora in
 // tests/fixtures/firewall (issue 18 item 4; tuning, held-out and public parts, issue 30 item 4),
-// printed as Markdown for docs/firewall.md. `-- --missed` lists the tuning strings that pass (never
-// the held-out ones); `-- --no-pathological` skips the worst-case timings. Runs the
+// printed as Markdown for docs/firewall.md. `-- --missed` lists the tuning strings that pass (the
+// project's tuning part, the public corpora's tuning part and the public tuning lists; never a
+// held-out one); `-- --tuning-only` prints no held-out figure (docs/decisions/430);
+// `-- --no-pathological` skips the worst-case timings. Runs the
 // engine as production does (the same rules and time budget, in-process, no HTTP).
 import os from "node:os";
 import { FIREWALL_BUDGET_MICROS, FirewallEngine } from "../server/firewall/engine.ts";
