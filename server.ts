@@ -5,6 +5,7 @@
  * `npm run dev` runs this file through tsx with Vite in middleware mode (hot reload).
  */
 import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Server } from "node:http";
@@ -128,9 +129,17 @@ async function main(): Promise<void> {
       // The WAF engine's matchers compiled before visitors need them (a request judged before this
       // is judged in full, compiling what it needs).
       { name: "firewall warm-up", run: () => firewall.engine.warmUp() },
-      // Node's web Request and Response (undici, ~20 ms to load): the health check's answer needs
-      // neither (decision 462), every other route does; loaded here, not by the first visitor.
-      { name: "web fetch classes", run: () => void globalThis.Response },
+      // Node's web Request and Response (its own undici, ~20 ms to load): the health check's answer
+      // needs neither (decision 462), every other route does; and the undici package upstream calls
+      // go through (app/server/upstream/transport.server.ts loads it on first use, from the same
+      // require cache). Loaded here, not by the first visitor.
+      {
+        name: "web fetch classes",
+        run: () => {
+          void globalThis.Response;
+          createRequire(import.meta.url)("undici");
+        },
+      },
       // The server build's checks (the ACA parameter file): a bad file stops the process.
       { name: "server build checks", run: () => deferredChecksOf(build)?.() },
       {

@@ -1,4 +1,6 @@
-import { Agent, type Dispatcher } from "undici";
+import { createRequire } from "node:module";
+import type * as Undici from "undici";
+import type { Agent, Dispatcher } from "undici";
 import type { ZodType } from "zod";
 import { env, sanitizeSecret } from "../platform/env.server";
 import { forgetSingleton, processSingleton } from "../platform/lifecycle.server";
@@ -51,8 +53,18 @@ const PRIORITY: Record<UpstreamOperation, BudgetPriority> = {
 const KEEP_ALIVE_MARGIN_MS = 1_000;
 let upstreamAgent: Agent | undefined;
 function agent(): Agent {
-  upstreamAgent ??= new Agent({ keepAliveTimeoutThreshold: KEEP_ALIVE_MARGIN_MS });
+  upstreamAgent ??= new (undici().Agent)({ keepAliveTimeoutThreshold: KEEP_ALIVE_MARGIN_MS });
   return upstreamAgent;
+}
+
+let undiciModule: typeof Undici | undefined;
+/**
+ * The undici package, loaded on the first upstream call, not at start (~30 ms of a start, issue 29,
+ * docs/decisions/460); server.ts loads it right after its first answer (the same module: Node's
+ * require cache), so no visitor's call waits for it.
+ */
+function undici(): typeof Undici {
+  return (undiciModule ??= createRequire(import.meta.url)("undici") as typeof Undici);
 }
 
 interface Waiter {
@@ -298,7 +310,7 @@ export async function callUpstream<T>(spec: CallSpec, schema: ZodType<T>): Promi
         // again changes nothing upstream.
         if (controller.signal.aborted || !closedUnderUs(error) || deadline - Date.now() < MIN_USEFUL_CALL_MS)
           throw error;
-        once = new Agent({ pipelining: 0 });
+        once = new (undici().Agent)({ pipelining: 0 });
         response = await send(once);
       }
       status = response.statusCode;

@@ -29,7 +29,7 @@ async function until(check: () => boolean, ms = 5_000): Promise<boolean> {
 }
 
 describe("a start's deferred work", () => {
-  it("loads no PostgreSQL driver and not all of rate-limiter-flexible before listening (decision 460)", () => {
+  it("loads no PostgreSQL driver, no undici and not all of rate-limiter-flexible before listening (decision 460)", () => {
     const serverBuild = path.join(BUILD_DIR, "server", "index.js");
     const files = [path.join(BUILD_DIR, "server.js"), serverBuild];
     // The server build's entry re-exports its main chunk: that chunk's imports load at start too.
@@ -43,6 +43,8 @@ describe("a start's deferred work", () => {
         file,
       ).toEqual([]);
       expect(imports, file).not.toContain("rate-limiter-flexible");
+      // The undici package upstream calls go through: loaded on the first call or after the first answer.
+      expect(imports, file).not.toContain("undici");
     }
   });
 
