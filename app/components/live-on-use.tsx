@@ -26,7 +26,7 @@ import { sameProps, useHydrating } from "./kept-markup";
  *
  * What the visitor did before the part was live is done again once it is: a changed control's
  * value is set back (the part's effects may have written the URL's values) and its `change`
- * dispatched, and a plain left click on a link or button (held back meanwhile) clicked again. If the
+ * dispatched, a text box typed in gets its `input` again, and a plain left click on a link or button (held back meanwhile) clicked again. If the
  * code cannot load, the part stays the plain HTML it is and a held click goes ahead natively.
  */
 
@@ -37,6 +37,8 @@ const USE_EVENTS = ["pointerover", "pointerdown", "touchstart", "focusin"] as co
 
 interface Held {
   changed: Map<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement, string | boolean>;
+  /** Text boxes typed in: their `input` is sent again (a picker's suggestions). */
+  typed: Set<HTMLInputElement | HTMLTextAreaElement>;
   click: HTMLElement | null;
 }
 
@@ -70,6 +72,12 @@ function watchUse(div: HTMLDivElement, wake: () => void, held: Held): () => void
       held.changed.set(control, checkable ? control.checked : control.value);
     }
   };
+  const onInput = (event: Event) => {
+    const box = event.target;
+    if (!inPart(event)) return;
+    if (box instanceof HTMLTextAreaElement || (box instanceof HTMLInputElement && !/^(checkbox|radio)$/.test(box.type)))
+      held.typed.add(box);
+  };
   const onClick = (event: MouseEvent) => {
     if (!inPart(event)) return;
     const target = heldClickTarget(event);
@@ -81,10 +89,12 @@ function watchUse(div: HTMLDivElement, wake: () => void, held: Held): () => void
   const options = { capture: true, passive: true };
   for (const type of USE_EVENTS) window.addEventListener(type, onUse, options);
   window.addEventListener("change", onChange, true);
+  window.addEventListener("input", onInput, true);
   window.addEventListener("click", onClick, true);
   return () => {
     for (const type of USE_EVENTS) window.removeEventListener(type, onUse, options);
     window.removeEventListener("change", onChange, true);
+    window.removeEventListener("input", onInput, true);
     window.removeEventListener("click", onClick, true);
   };
 }
@@ -98,6 +108,17 @@ function replay(held: Held): void {
     control.dispatchEvent(new Event("change", { bubbles: true }));
   }
   held.changed.clear();
+  for (const box of held.typed) {
+    if (!box.isConnected) continue;
+    // React sends `input` on to a handler only when the value differs from the one it last saw
+    // (its value tracker, set through the element's own setter): set that apart, then the text.
+    const { value, selectionStart, selectionEnd } = box;
+    box.value = "";
+    Object.getOwnPropertyDescriptor(Object.getPrototypeOf(box) as object, "value")?.set?.call(box, value);
+    if (selectionStart !== null) box.setSelectionRange(selectionStart, selectionEnd); // not on a number box
+    box.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+  held.typed.clear();
   const click = held.click;
   held.click = null;
   if (click?.isConnected) click.click();
@@ -141,17 +162,20 @@ export function liveOnUse<P extends object>(load: () => Promise<ComponentType<P>
     const [live, setLive] = useState(serverProps === null);
     // Drawn by the browser itself with its code in (a client-side navigation): drawn at once.
     const [direct] = useState(() => serverProps === null && typeof document !== "undefined" && loaded !== null);
-    const held = useRef<Held>({ changed: new Map(), click: null });
+    const held = useRef<Held>({ changed: new Map(), typed: new Set(), click: null });
     const undo = useRef<(() => void) | null>(null);
 
     // The server, a part the browser draws itself, and a part whose props changed need the code now.
     if (serverProps === null || (!live && !sameProps(serverProps, props))) void preload().catch(() => {});
-    const onLive = useCallback(() => {
+    const onLive = useCallback(() => setLive(true), []);
+    // Once live, after the render the part's own effects asked for (the filters listen for changes
+    // only once they know they are hydrated): what was done meanwhile, done again.
+    useEffect(() => {
+      if (!live) return;
       undo.current?.();
       undo.current = null;
-      setLive(true);
       replay(held.current);
-    }, []);
+    }, [live]);
     const watch = useCallback(
       (div: HTMLDivElement | null) => {
         if (!div || live) return;

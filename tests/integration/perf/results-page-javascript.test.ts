@@ -21,7 +21,7 @@ import { REPO_ROOT } from "../../helpers/server";
  */
 const BUDGET_KB = 100;
 /** The Spanish core is a little larger than the English one. */
-const CEILING_KB = { en: 100, es: 100 };
+const CEILING_KB = { en: 98, es: 98.5 };
 
 const BUILD_DIR = path.resolve(REPO_ROOT, process.env.BUILD_DIR ?? "build");
 const CLIENT = path.join(BUILD_DIR, "client");
