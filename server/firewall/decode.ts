@@ -94,7 +94,8 @@ export function percentDecode(input: string): string {
     } catch {
       return run.replace(/%([0-9a-f]{2})/gi, (m, hex: string) => {
         const code = parseInt(hex, 16);
-        return code < 0x80 ? String.fromCharCode(code) : m;
+        // A lone 0xA0 is Latin-1's no-break space, which MySQL reads as a space (round 4).
+        return code < 0x80 ? String.fromCharCode(code) : code === 0xa0 ? " " : m;
       });
     }
   });

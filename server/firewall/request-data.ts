@@ -1,6 +1,7 @@
 import { hash } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 import { decodedView } from "./decode";
+import { userDocumentName } from "./user-paths";
 import { ADDRESS } from "./ruleset";
 
 /**
@@ -252,7 +253,7 @@ class Collector {
   add(path: string, raw: string, free: boolean): void {
     if (this.budget.over) return;
     // A value longer than what is left of the budget needs reading only far enough to know it.
-    const value = collapseRuns(raw, Math.max(this.budget.charsLeft(), 64) + 1);
+    const value = collapseRuns(userDocumentName(raw) ?? raw, Math.max(this.budget.charsLeft(), 64) + 1);
     const seen = this.seen[free ? 1 : 0]!;
     if (seen.has(value)) return;
     seen.add(value);
@@ -338,7 +339,8 @@ function urlPart(url: string, budget: Budget, paths: Record<string, string[]>): 
   let i = 0;
   for (const piece of path.split("/")) {
     if (piece === "") continue;
-    const segment = collapseRuns(safeDecode(piece));
+    const decoded = safeDecode(piece);
+    const segment = collapseRuns(userDocumentName(decoded) ?? decoded);
     if (i >= MAX_NAMED) budget.beyond(segment);
     else if (budget.take(segment)) {
       segments[String(i)] = readable(segment);
@@ -441,7 +443,7 @@ function headerParts(raw: IncomingHttpHeaders, budget: Budget): Part[] {
       parts.push(cookiePart(sent, budget));
       continue;
     }
-    const joined = collapseRuns(sent);
+    const joined = collapseRuns(userDocumentName(sent) ?? sent);
     if (++count > MAX_NAMED || !budget.take(joined)) {
       if (count > MAX_NAMED) budget.beyond(joined);
       continue;
@@ -464,7 +466,8 @@ function cookiePart(header: string, budget: Budget): Part {
   for (const pair of header.split(";")) {
     const eq = pair.indexOf("=");
     const key = (eq === -1 ? pair : pair.slice(0, eq)).trim();
-    const value = collapseRuns(safeDecode(eq === -1 ? "" : pair.slice(eq + 1).trim()));
+    const decoded = safeDecode(eq === -1 ? "" : pair.slice(eq + 1).trim());
+    const value = collapseRuns(userDocumentName(decoded) ?? decoded);
     if (++count > MAX_NAMED) {
       budget.beyond(value);
       continue;

@@ -10,7 +10,7 @@ import type { WafRule } from "./ruleset";
  * escapes no browser sends (a doubled percent, an invalid UTF-8 lead byte), a bare carriage return.
  * None reads free-text fields. service-rules.ts passes its `rule` helper and the separators in.
  */
-type RuleFn = (
+export type RuleFn = (
   id: string,
   type: string,
   name: string,

@@ -1,6 +1,7 @@
 import type { WafRule } from "./ruleset";
 import { round2Rules } from "./service-rules-round2";
 import { round3Rules } from "./service-rules-round3";
+import { round4Rules } from "./service-rules-round4";
 
 /**
  * Service rules: what this service needs blocked that the published rule
@@ -395,6 +396,7 @@ const RULES: WafRule[] = [
   ),
   ...round2Rules(rule),
   ...round3Rules(rule, { sep: SEP, sepNotStart: SEP_NOT_START }),
+  ...round4Rules(rule, { sep: SEP, sepNotStart: SEP_NOT_START }),
 ];
 
 /**

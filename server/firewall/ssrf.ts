@@ -44,17 +44,59 @@ const INTERNAL_NAMES = new Set([
 ]);
 const INTERNAL_SUFFIXES = [".localhost", ".internal", ".svc", ".cluster.local", ".localdomain", ".home.arpa"];
 // Public DNS names that answer 127.0.0.1 for themselves and every sub-name (local development helpers).
-const LOOPBACK_DOMAINS = ["localtest.me", "lvh.me", "vcap.me", "localhost.direct", "lacolhost.com"];
+const LOOPBACK_DOMAINS = [
+  "localtest.me",
+  "lvh.me",
+  "vcap.me",
+  "localhost.direct",
+  "lacolhost.com",
+  "localh.st",
+  "fuf.me",
+];
 // Wildcard DNS services that answer the address written in the name (`10.0.0.1.nip.io`,
 // `app-127-0-0-1.sslip.io`, `7f000001.nip.io`): internal when that address is.
-const ADDRESS_DOMAINS = ["nip.io", "xip.io", "sslip.io", "traefik.me", "nip.direct", "backname.io"];
+const ADDRESS_DOMAINS = [
+  "nip.io",
+  "xip.io",
+  "sslip.io",
+  "traefik.me",
+  "nip.direct",
+  "backname.io",
+  "xip.name",
+  "rbndr.us",
+  "1u.ms",
+];
+// Round 4 (docs/decisions/433): any other name that spells a dotted or dashed address as labels
+// with more labels after it (`10.0.0.1.example.net`, `app-127-0-0-1.rebind.example`), the form
+// every wildcard-DNS and rebinding service uses; the name needs no known suffix.
+const ADDRESS_LABELS = /(?:^|[.-])(\d{1,3})([.-])(\d{1,3})\2(\d{1,3})\2(\d{1,3})(?=[.-])/;
+// Unicode decimal digits that NFKC leaves alone (the zero of each script's run of ten): a
+// parser that reads any decimal digit (Python's int, some resolvers) reads `١٢٧.٠.٠.١` as 127.0.0.1.
+const DIGIT_ZEROS = [
+  0x660, 0x6f0, 0x7c0, 0x966, 0x9e6, 0xa66, 0xae6, 0xb66, 0xbe6, 0xc66, 0xce6, 0xd66, 0xde6, 0xe50, 0xed0, 0xf20,
+  0x1040, 0x1090, 0x17e0, 0x1810, 0x1946, 0x19d0, 0x1a80, 0x1a90, 0x1b50, 0x1bb0, 0x1c40, 0x1c50, 0xa620, 0xa8d0,
+  0xa900, 0xa9d0, 0xa9f0, 0xaa50, 0xabf0,
+];
+
+function asciiDigits(host: string): string {
+  return host.replace(/\p{Nd}/gu, (d) => {
+    const cp = d.codePointAt(0)!;
+    const zero = DIGIT_ZEROS.find((z) => cp >= z && cp < z + 10);
+    return zero === undefined ? d : String(cp - zero);
+  });
+}
 
 /** The address a wildcard-DNS name spells (dotted, dashed or eight hex digits before the suffix), or undefined. */
 function addressInName(prefix: string): number[] | undefined {
   const dotted = /(?:^|[.-])(\d{1,3}[.-]\d{1,3}[.-]\d{1,3}[.-]\d{1,3})$/.exec(prefix);
   if (dotted) return parseIPv4(dotted[1]!.replaceAll("-", "."));
-  const hex = /(?:^|[.-])([0-9a-f]{8})$/.exec(prefix);
-  return hex ? parseIPv4(`0x${hex[1]}`) : undefined;
+  // Eight hex digits as any label (`7f000001.c0a80001.rbndr.us` names two addresses).
+  for (const label of prefix.split(/[.-]/)) {
+    if (!/^[0-9a-f]{8}$/.test(label)) continue;
+    const address = parseIPv4(`0x${label}`);
+    if (address && internalIPv4(address)) return address;
+  }
+  return undefined;
 }
 
 function parsePart(part: string): number | undefined {
@@ -136,7 +178,7 @@ export function internalHost(raw: string): string | undefined {
     }
   }
   // eslint-disable-next-line no-control-regex -- plain ASCII needs no NFKC
-  if (!/^[\x00-\x7f]*$/.test(host)) host = host.normalize("NFKC").replace(/[\u3002\uff0e\uff61]/g, ".");
+  if (!/^[\x00-\x7f]*$/.test(host)) host = asciiDigits(host.normalize("NFKC").replace(/[\u3002\uff0e\uff61]/g, "."));
   host = host.toLowerCase();
   // A parser stops at a NUL or a space: what follows is not the host.
   const stop = host.search(/[\0\s]/);
@@ -176,6 +218,12 @@ export function internalHost(raw: string): string | undefined {
   host = host.slice(0, end);
   const v4 = parseIPv4(host);
   if (v4) return internalIPv4(v4) ? v4.join(".") : undefined;
+  // Four decimal parts over 255 each wrapped to a byte (`425.510.425.510`), as parsers that
+  // keep only the low eight bits of a part read them.
+  if (/^\d{1,5}(?:\.\d{1,5}){3}$/.test(host)) {
+    const wrapped = host.split(".").map((p) => parseInt(p, 10) % 256);
+    return internalIPv4(wrapped) ? wrapped.join(".") : undefined;
+  }
   // A dotted address followed by a character no host name holds (`127.0.0.1!`): a lenient
   // parser stops there.
   const lead = /^(\d{1,3}(?:\.\d{1,3}){3})[^\w.-]/.exec(host);
@@ -191,6 +239,11 @@ export function internalHost(raw: string): string | undefined {
     if (spelled && internalIPv4(spelled)) return spelled.join(".");
   }
   if (host === "kubernetes" || host.startsWith("kubernetes.default")) return host;
+  const labels = ADDRESS_LABELS.exec(host);
+  if (labels) {
+    const spelled = parseIPv4(`${labels[1]}.${labels[3]}.${labels[4]}.${labels[5]}`);
+    if (spelled && internalIPv4(spelled)) return spelled.join(".");
+  }
   return undefined;
 }
 
@@ -209,6 +262,19 @@ function candidateHosts(value: string, from: number): string[] {
     }
   }
   const out = new Set<string>();
+  // Round 4: with an `@`, the authority up to the first slash whatever it holds
+  // (`http://1.1.1.1 &@127.0.0.1# @3.3.3.3/`): each part between `@`s, cut at `#`, `?` or a
+  // space, is a host some parser takes (`http://a@b@c` is b to one, c to another).
+  if (value.indexOf("@", from) !== -1) {
+    let slash = from;
+    while (slash < value.length && value[slash] !== "/" && value[slash] !== "\\") slash++;
+    const whole = value.slice(from, slash);
+    if (whole.includes("@"))
+      for (const part of whole.split("@")) {
+        const cut = part.search(/[#?\s]/);
+        out.add(cut === -1 ? part : part.slice(0, cut));
+      }
+  }
   for (const end of [strictEnd, lenientEnd]) {
     const authority = value.slice(from, end);
     const at = authority.lastIndexOf("@");
