@@ -45,8 +45,8 @@ interface Resolved {
   method: string;
   run: RouteFunction;
   headers: readonly string[];
-  /** The route's plain answer (no web Response), when the build has one for it (docs/decisions/462). */
-  plain?: () => PlainAnswer;
+  /** The route's plain answer (no web Response) for a request URL, when the build has one (docs/decisions/462). */
+  plain?: (url: string) => PlainAnswer | Promise<PlainAnswer>;
 }
 
 /** app/server/platform/api.server.ts's PlainAnswer: a 200 JSON answer as text and headers. */
@@ -81,18 +81,19 @@ export function apiFastPath(build: ServerBuild, routes: Readonly<Record<string, 
         method: route.method,
         run: run as RouteFunction,
         headers: route.headers,
-        plain: typeof plain === "function" ? (plain as () => PlainAnswer) : undefined,
+        plain: typeof plain === "function" ? (plain as NonNullable<Resolved["plain"]>) : undefined,
       });
   }
   return async function fastApi(req: ExpressRequest, res: ExpressResponse, next: NextFunction): Promise<void> {
     const route = byPath.get(req.path);
     if (!route || req.method !== route.method) return next();
-    // A plain answer (the health check): JSON text and headers, no web Request or Response. One that
-    // throws is answered by the route module below, which words the error (decision 462).
+    // A plain answer (the health check, counties): JSON text and headers, no web Request or Response.
+    // One that throws is answered by the route module below, which words the error (decision 462).
     if (route.plain && plainTarget(req.originalUrl)) {
       let answer: PlainAnswer | undefined;
       try {
-        answer = route.plain();
+        const made = route.plain(`http://localhost${req.originalUrl}`);
+        answer = made instanceof Promise ? await made : made;
       } catch {
         answer = undefined;
       }

@@ -1,13 +1,10 @@
-import { apiRoute, jsonResponse, parseWith } from "../server/platform/api.server";
-import { CountiesQuery } from "../schemas/shopping";
-import { lookUpCounties } from "../server/shopping/counties.server";
+import { apiRoute, jsonResponse } from "../server/platform/api.server";
+import { countiesForUrl } from "../server/shopping/counties-query.server";
 
 // GET /api/counties?zip=75201[&state=TX][&year=2027] → counties, largest share first (docs/api.md).
+// The API fast path answers a plain GET from the same function without a Response (decision 462).
 const route = apiRoute({
-  GET: async ({ request }) => {
-    const query = parseWith(CountiesQuery, Object.fromEntries(new URL(request.url).searchParams), "query string");
-    return jsonResponse(await lookUpCounties(query));
-  },
+  GET: async ({ request }) => jsonResponse(await countiesForUrl(request.url)),
 });
 
 export const loader = route.loader;

@@ -107,7 +107,7 @@ describe("plain answers of the API fast path", () => {
 
 describe("the real health check's plain answer", () => {
   it("is the route module's answer: the same status, headers and JSON", async () => {
-    const plain = realPlainAnswers["routes/api.health"]!();
+    const plain = await realPlainAnswers["routes/api.health"]!("http://localhost/api/health");
     const response = (await healthRoute.loader({
       request: new Request("http://localhost/api/health"),
       params: {},
