@@ -247,7 +247,8 @@ export function decodedView(value: string): string | undefined {
       .replace(SQL_COMMENT, " ");
   }
   // Every spelling of an internal address in a URL, in one canonical form (ssrf.ts).
-  const targets = [...new Set([...internalTargets(urlText), ...internalTargets(s)])];
+  // The value as sent too: a parser that keeps `%2F` in a user name reads the host after the `@`.
+  const targets = [...new Set([...internalTargets(urlText), ...internalTargets(s), ...internalTargets(value)])];
   if (targets.length > 0) s = `${s}\n${targets.join(" ")}`;
   return s === value ? undefined : s;
 }

@@ -242,7 +242,7 @@ const RULES: WafRule[] = [
     "svc-ssrf-001",
     "ssrf",
     "A URL whose host is a loopback, private, link-local, metadata or internal address",
-    String.raw`//(?:(?:127|10|0)(?:\.\d{1,3}){3}|172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|192\.168(?:\.\d{1,3}){2}|169\.254(?:\.\d{1,3}){2}|100\.(?:6[4-9]|[7-9]\d|1[01]\d|12[0-7])(?:\.\d{1,3}){2}|192\.0\.0\.\d{1,3}|\[(?:0:){7}[01]\]|\[f[cd][0-9a-f]{0,2}:[0-9a-f:]*\]|\[fe[89ab][0-9a-f]:[0-9a-f:]*\]|(?:[a-z0-9-]+\.)*(?:localhost|internal|svc|cluster\.local|localdomain|home\.arpa)|ip6-(?:localhost|loopback)|(?:rancher-)?metadata(?:\.goog|\.tencentyun\.com|\.packet\.net|\.platformequinix\.com)?|instance-data|kubernetes|\[::ffff:[\d.]+\])(?:[/:?#\\]|$)`,
+    String.raw`//(?:(?:127|10|0)(?:\.\d{1,3}){3}|172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|192\.168(?:\.\d{1,3}){2}|169\.254(?:\.\d{1,3}){2}|100\.(?:6[4-9]|[7-9]\d|1[01]\d|12[0-7])(?:\.\d{1,3}){2}|192\.0\.0\.\d{1,3}|\[(?:0:){7}[01]\]|\[f[cd][0-9a-f]{0,2}:[0-9a-f:]*\]|\[fe[89ab][0-9a-f]:[0-9a-f:]*\]|(?:[a-z0-9-]+\.)*(?:localhost|internal|svc|cluster\.local|localdomain|home\.arpa)|ip6-(?:localhost|loopback)|168\.63\.129\.16|(?:rancher-)?metadata(?:\.goog|\.azure\.com|\.tencentyun\.com|\.packet\.net|\.platformequinix\.com)?|instance-data|kubernetes|\[::ffff:[\d.]+\])(?:[/:?#\\]|$)`,
     // Not Referer or Origin: a browser sends the site's own address there, which is a loopback
     // one when the service runs on loopback (tests, a copy on a laptop).
     { inputs: SSRF_INPUTS },

@@ -41,6 +41,7 @@ const INTERNAL_NAMES = new Set([
   "rancher-metadata",
   "metadata.packet.net",
   "metadata.platformequinix.com",
+  "metadata.azure.com",
 ]);
 const INTERNAL_SUFFIXES = [".localhost", ".internal", ".svc", ".cluster.local", ".localdomain", ".home.arpa"];
 // Public DNS names that answer 127.0.0.1 for themselves and every sub-name (local development helpers).
@@ -163,6 +164,7 @@ function internalIPv4([a, b, c, d]: number[]): boolean {
     (a === 169 && b === 254) ||
     (a === 100 && b! >= 64 && b! <= 127) ||
     (a === 192 && b === 0 && c === 0) || // IETF protocol assignments (192.0.0.192: Oracle Cloud metadata)
+    (a === 168 && b === 63 && c === 129 && d === 16) || // Azure's platform address (wire server, metadata)
     (a === 255 && b === 255 && c === 255 && d === 255)
   );
 }
@@ -267,7 +269,8 @@ function candidateHosts(value: string, from: number): string[] {
   // space, is a host some parser takes (`http://a@b@c` is b to one, c to another).
   if (value.indexOf("@", from) !== -1) {
     let slash = from;
-    while (slash < value.length && value[slash] !== "/" && value[slash] !== "\\") slash++;
+    // A backslash before the `@` is part of the user name to some parsers (`http://a.com\\@10.0.0.1`).
+    while (slash < value.length && value[slash] !== "/") slash++;
     const whole = value.slice(from, slash);
     if (whole.includes("@"))
       for (const part of whole.split("@")) {
@@ -301,7 +304,12 @@ function candidateHosts(value: string, from: number): string[] {
  */
 const BARE_START = /^\s*([a-z0-9._-]{3,253})(:\d{1,5})?([/?#]|$)/i;
 
+/** An IPv6 literal or a short loopback address (`127.1`) with a port at the start of a value: `[::1]:6379`. */
+const BARE_LITERAL = /^\s*(\[[0-9a-f:.%]{2,60}\]|127(?:\.\d{1,8}){1,2})(:\d{1,5})?(?:[/?#]|$)/i;
+
 export function bareHost(value: string): string | undefined {
+  const literal = BARE_LITERAL.exec(value);
+  if (literal && (literal[1]!.startsWith("[") || literal[2] !== undefined)) return literal[1]!;
   const m = BARE_START.exec(value);
   if (!m) return undefined;
   const host = m[1]!.replace(/\.$/, "");

@@ -37,6 +37,13 @@ const SHAPES: Record<string, string[]> = {
     "http://10.0.0.1.example.net/",
     "http://app-192-168-0-1.rebind.example/",
     "http://a.localh.st/",
+    "[::1]:6379",
+    "127.1:11211",
+    "http://example.com%2F@127.0.0.1",
+    "http://example.com\\@10.0.0.1",
+    "http://168.63.129.16/metadata",
+    "http://metadata.azure.com/",
+    "unix:/var/run/docker.sock",
   ],
   "SQL: glued keywords, identifiers, <=>, stacked SELECT, ORDER BY n DESC, %a0": [
     "1.e(union select 1)",
@@ -50,6 +57,10 @@ const SHAPES: Record<string, string[]> = {
     "1;select 1",
     "1 order by 1 desc",
     "1%a0or%a01=1",
+    "'-'",
+    "'&'",
+    "1' and regexp_like(user,'^a')-- ",
+    "1 and (select case when (1=1) then 1 else 1/0 end)=1",
   ],
   "command injection: Windows programs after &, capitals, waitfor, sleep after a break, $0": [
     "& calc",
@@ -58,6 +69,9 @@ const SHAPES: Record<string, string[]> = {
     "& SET",
     "a\nsleep 9",
     "; $0 -c id",
+    "; sleep 0x5",
+    "${@}id",
+    "; ls ..",
   ],
 };
 
