@@ -247,8 +247,9 @@ export function decodedView(value: string): string | undefined {
       .replace(SQL_COMMENT, " ");
   }
   // Every spelling of an internal address in a URL, in one canonical form (ssrf.ts).
-  // The value as sent too: a parser that keeps `%2F` in a user name reads the host after the `@`.
-  const targets = [...new Set([...internalTargets(urlText), ...internalTargets(s), ...internalTargets(value)])];
+  // The value as sent too, when it has a user name: a parser that keeps `%2F` in one reads the host after the `@`.
+  const asSent = value !== urlText && value.includes("@") ? internalTargets(value) : [];
+  const targets = [...new Set([...internalTargets(urlText), ...internalTargets(s), ...asSent])];
   if (targets.length > 0) s = `${s}\n${targets.join(" ")}`;
   return s === value ? undefined : s;
 }

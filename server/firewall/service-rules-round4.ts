@@ -2,7 +2,7 @@ import type { WafRule } from "./ruleset";
 import type { RuleFn, ShellGrammar } from "./service-rules-round3";
 
 /**
- * Issue 30 item 4, round 4 (docs/decisions/433-435): shapes written from known evasion techniques,
+ * Issue 30 item 4, round 4 (docs/decisions/433-434): shapes written from known evasion techniques,
  * not from any corpus string: SQL's number-glued keywords (`1.e(`, `1e0union`, `\Nunion`),
  * bracket and backtick identifiers, MySQL's `<=>`, a stacked SELECT after a number, ORDER BY a
  * column number with a direction; Windows programs started after `&` and batch words in upper

@@ -7,7 +7,7 @@ import { userDocumentName } from "../../../server/firewall/user-paths";
 import { FREE_TEXT_LOCATIONS, LOCATIONS, requestWith } from "../../fixtures/firewall/measure";
 
 /**
- * Issue 30 item 4, round 4 (docs/decisions/433-435): readings written from known evasion
+ * Issue 30 item 4, round 4 (docs/decisions/433-434): readings written from known evasion
  * techniques, each with an example written here (no corpus string copied); the ordinary inputs
  * written for the round (benign-round4.json) passing in every place, users' own document paths
  * among them, while system paths stay refused.
