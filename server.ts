@@ -23,7 +23,7 @@ import { refusedBody } from "./server/firewall/body.ts";
 import { createRateLimiter } from "./server/rate-limit.ts";
 import { requestLog } from "./server/request-log.ts";
 import { createHttpServer } from "./server/timeouts.ts";
-import { startIntakeBackgroundWork } from "./app/server/intake/write-store.server.ts";
+import { startIntakeBackgroundWork } from "./app/server/intake/write-store-handle.server.ts";
 import type { ServerTiming } from "./app/server/platform/server-timing.server.ts";
 import { compressWholeAnswers } from "./server/compression.ts";
 import { remixRequestHandler } from "./server/remix-handler.ts";
