@@ -57,15 +57,19 @@ const PROGRAMS =
   "ncat|socat|chmod|chown|chgrp|chattr|setcap|getcap|getent|useradd|usermod|userdel|visudo|crontab|mkfifo|busybox|" +
   "base64|xxd|hexdump|strace|ltrace|nsenter|unshare|pkexec|sudo|smbclient|rpcclient|ldapsearch|hashcat|mimikatz|" +
   "psexec|nohup|xargs|gawk|nawk|psql|mysql|sqlite3|redis-cli|mongosh|apt-get|jrunscript|whois|lsof|pgrep|pkill|killall";
-// Windows programs and commands that are not English words (cmd.exe is case-insensitive), and the
-// English ones with the subcommand that makes them a command.
-const WINDOWS_PROGRAMS =
+// Windows programs and commands that are not English words (cmd.exe is case-insensitive).
+const WINDOWS_TOOLS =
   String.raw`(?:wmic|netsh|fsutil|schtasks|tasklist|taskkill|vssadmin|bcdedit|wevtutil|nltest|klist|qwinsta|quser|` +
   String.raw`driverquery|systeminfo|whoami|ipconfig|certutil|bitsadmin|cscript|wscript|mshta|rundll32|regsvr32|msiexec|` +
-  String.raw`powershell|pwsh|cmd|attrib|icacls|cacls|takeown|xcopy|robocopy|findstr|forfiles|nbtstat|tracert|cls|vol|` +
-  String.raw`reg[ \t]+(?:add|query|delete|save|export|import|load|unload|copy|compare)|sc[ \t]+(?:query|stop|start|config|create|delete|qc)|` +
+  String.raw`powershell|pwsh|attrib|icacls|cacls|takeown|xcopy|robocopy|findstr|forfiles|nbtstat|tracert)`;
+// Windows commands that are also words or abbreviations people type at the start of a search ("CMD
+// coverage", "vol 2", "net start date", "query user guide"): after a typed separator they are
+// commands; at the start of a value only with `.exe` or a /switch.
+const WINDOWS_WORDS =
+  String.raw`(?:cmd|cls|vol|reg[ \t]+(?:add|query|delete|save|export|import|load|unload|copy|compare)|sc[ \t]+(?:query|stop|start|config|create|delete|qc)|` +
   String.raw`route[ \t]+(?:print|add|delete)|query[ \t]+(?:user|session|process)|` +
-  String.raw`net[ \t]+(?:user|localgroup|group|share|view|use|stop|start|session|accounts|config|statistics|time|file))(?:\.exe)?`;
+  String.raw`net[ \t]+(?:user|localgroup|group|share|view|use|stop|start|session|accounts|config|statistics|time|file))`;
+const WINDOWS_PROGRAMS = String.raw`(?:${WINDOWS_TOOLS}|${WINDOWS_WORDS})(?:\.exe)?`;
 // An argument only a command line has: an option, a path, a dot file, a variable, a drive, a host or an address.
 const SHELL_ARG =
   String.raw`(?:-{1,2}[a-zA-Z0-9]|/[\w.~*?-]*|~(?:/|$)|\.\.?/|\.[a-z]\w*|\$[a-zA-Z_{(]|[a-zA-Z]:[\\/]|%[a-zA-Z_]+%|https?://|` +
@@ -132,7 +136,7 @@ const RULES: WafRule[] = [
     String.raw`${SEP}\s*${OPEN}(?:[\w/]{0,30}/)?(?:${COMMANDS})${SPACE}(?:(?:\d+|-{1,2}[\w-]+|\+[rwxXst]{1,4})${SPACE}){0,3}${SHELL_ARG}|` +
       String.raw`${SEP_NOT_START}\s*${OPEN}${PREFIX}(?:[\w/]{0,30}/)?(?:${COMMANDS})(?:${SPACE}[\w.:@=+-]+){0,3}${SPACE}(?:${SHELL_ARG}|${FILE_ARG})|` +
       String.raw`${SEP_NOT_START}\s*${OPEN}${PREFIX}(?:${NET_COMMANDS})(?:${SPACE}-{1,2}\w+(?:${SPACE}\d+)?)*${SPACE}(?:[\w.-]+@)?[a-z0-9-]+(?:\.[a-z0-9-]+)+\b|` +
-      String.raw`${SEP_NOT_START}\s*kill(?:${SPACE}-\w+)?${SPACE}-?\d+\b|${SEP}\s*net${SPACE}(?:user|localgroup|group|share|view|use|stop|start)\b`,
+      String.raw`${SEP_NOT_START}\s*kill(?:${SPACE}-\w+)?${SPACE}-?\d+\b|${SEP_NOT_START}\s*net${SPACE}(?:user|localgroup|group|share|view|use|stop|start)\b`,
     { caseSensitive: true },
   ),
   rule(
@@ -357,7 +361,8 @@ const RULES: WafRule[] = [
       String.raw`${SEP_NOT_START}[ \t]*${OPEN}(?:get|set|new|remove|invoke|start|stop|test|write|read|import|export|convertto|convertfrom|register|copy|move|clear|format|out)-[a-z]{4,30}(?:[ \t]|$|\))|` +
       String.raw`${SEP_NOT_START}[ \t]*${OPEN}(?:[a-z]:)?(?:[\w.-]*[\\/])*[a-z][\w-]*\.(?:exe|bat|ps1|vbs|hta|sh)\b|${SEP_NOT_START}[^;|&\r\n]*\.(?:exe|bat|ps1|vbs|hta|msi|scr)\b|>[ \t]*[a-z]:\\|` +
       String.raw`${SEP_NOT_START}[ \t]*${OPEN}(?:dir|ver|hostname|cls|vol)(?:\.exe)?[ \t]*(?:$|[;|&)])|` +
-      String.raw`${SEP}[ \t]*${OPEN}${WINDOWS_PROGRAMS}(?:[ \t]+\S|[ \t]*(?:$|[;|&)]))|` +
+      String.raw`${SEP_NOT_START}[ \t]*${OPEN}${WINDOWS_PROGRAMS}(?:[ \t]+\S|[ \t]*(?:$|[;|&)]))|` +
+      String.raw`^[ \t]*['"]?${OPEN}(?:${WINDOWS_TOOLS}(?:\.exe)?(?:[ \t]+\S|[ \t]*(?:$|[;|&)]))|${WINDOWS_WORDS}(?:\.exe\b|(?:[ \t]+[^\s;|&/-][^\s;|&/]*){0,3}[ \t]+[-/][a-z?]))|` +
       String.raw`${SEP}[ \t]*${OPEN}(?:dir|type|del|erase|copy|xcopy|robocopy|move|cd|chdir|more|rd|rmdir|md|mkdir|tree|attrib|icacls|findstr)(?:\.exe)?(?:[ \t]+[^\s;|&]+){0,3}?[ \t]+[a-z]:(?:[\\/]|$)|` +
       String.raw`${SEP_NOT_START}[ \t]*${OPEN}(?:schtasks|tasklist|taskkill|del|erase|rd|rmdir|copy|xcopy|robocopy|move|ren|type|attrib|icacls|cacls|takeown|netsh|sc|reg|wmic|vssadmin|bcdedit|shutdown|format|findstr|where|whoami|systeminfo|ipconfig|tracert|arp|route|start|runas|at|certutil|bitsadmin|cmd|cscript|wscript|mshta|rundll32|regsvr32|msiexec|forfiles|expand|esentutl|diskpart|fsutil|qwinsta|quser|klist|nltest|dsquery|setx|timeout|ping|dir|net|find|sort|more|tree)(?:\.exe)?(?:[ \t]+[^\s;|&/]+){0,3}[ \t]+/[a-z?]{1,12}(?:[ \t:]|$)`,
   ),

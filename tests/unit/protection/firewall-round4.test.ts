@@ -73,6 +73,16 @@ const SHAPES: Record<string, string[]> = {
     "${@}id",
     "; ls ..",
   ],
+  "Windows words (cmd, vol, net user …): after a typed separator, or at the start with .exe or a /switch": [
+    "cmd /c whoami",
+    "'cmd /k dir",
+    "cmd.exe",
+    "&cmd",
+    "|vol",
+    ";net user",
+    "net user admin P@ss /add",
+    "sc query /?",
+  ],
 };
 
 describe("round 4 shapes", () => {
