@@ -1,6 +1,32 @@
 import { plainJsonAnswer, type PlainAnswer } from "./api.server";
+import { cachesPerOwner } from "./cache.server";
 import { healthStatus } from "./health.server";
+import { planStore } from "../plan-store/plan-store.server";
 import { countiesForUrl } from "../shopping/counties-query.server";
+import { marketplaceDate } from "../shopping/plan-year.server";
+
+/**
+ * Own-data county answers kept a minute by query string (docs/decisions/464): every visitor's first
+ * step asks for the counties of their ZIP, and the answer is a function of the query, the store
+ * file and the marketplace date (the plan year shopped by default), all in the key. An answer that
+ * needed the upstream look-up (a ZIP missing from own data) is never kept, so an outage's answer
+ * never outlives it.
+ */
+export const KEPT_COUNTIES_TTL_MS = 60_000;
+const keptCounties = cachesPerOwner<string, PlainAnswer>({ limit: 5_000, ttlMs: KEPT_COUNTIES_TTL_MS });
+
+async function countiesAnswer(url: string): Promise<PlainAnswer> {
+  const store = planStore();
+  const cache = keptCounties(store.version());
+  const query = url.indexOf("?");
+  const key = `${marketplaceDate(new Date())}|${query < 0 ? "" : url.slice(query)}`;
+  const kept = cache.get(key);
+  if (kept !== undefined) return kept;
+  const answer = await countiesForUrl(url);
+  const plain = plainJsonAnswer(answer);
+  if (answer.source === "own") cache.set(key, plain);
+  return plain;
+}
 
 /**
  * Plain answers of the API fast path (server/api-fast-path.ts, docs/decisions/462), by route id:
@@ -16,5 +42,5 @@ import { countiesForUrl } from "../shopping/counties-query.server";
 export const plainAnswers: Readonly<Record<string, (url: string) => PlainAnswer | Promise<PlainAnswer>>> =
   Object.freeze({
     "routes/api.health": () => plainJsonAnswer(healthStatus()),
-    "routes/api.counties": async (url: string) => plainJsonAnswer(await countiesForUrl(url)),
+    "routes/api.counties": countiesAnswer,
   });
