@@ -10,7 +10,8 @@ import {
   readMultipartFields,
   TooManyFieldsError,
 } from "./multipart";
-import { ENGINE_INPUT_LIMITS, bodyKey, type RequestData } from "./request-data";
+import { ENGINE_INPUT_LIMITS, type RequestData } from "./request-data";
+import { bodyKey } from "./part-keys";
 import { logger } from "../../app/server/platform/logger.server";
 
 export { FirewallEngine, FIREWALL_BUDGET_MICROS, type Verdict } from "./engine";

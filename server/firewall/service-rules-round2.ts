@@ -1,4 +1,5 @@
 import type { WafRule } from "./ruleset";
+import type { RuleFn } from "./service-rules-round3";
 
 /**
  * Issue 30 item 4, round 2 (docs/decisions/415-419): SQL injection, script injection, traversal
@@ -9,13 +10,6 @@ import type { WafRule } from "./ruleset";
  * (agents' notes have quotes, semicolons and "or"), except where a pattern no prose has is noted.
  * service-rules.ts passes its `rule` helper in (one definition of how a rule is built).
  */
-type RuleFn = (
-  id: string,
-  type: string,
-  name: string,
-  regex: string,
-  options?: { caseSensitive?: boolean; freeText?: boolean; structuredOnly?: boolean },
-) => WafRule;
 
 // Where an injected condition starts: the start of the value, or after a quote or a parenthesis.
 const OPENING = String.raw`(?:^|['"\x60)])\s*\)*\s*`;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { FirewallEngine } from "../../../server/firewall/engine";
-import { bodyKey, collect, type RequestData } from "../../../server/firewall/request-data";
+import { bodyKey } from "../../../server/firewall/part-keys";
+import { collect, type RequestData } from "../../../server/firewall/request-data";
 
 /**
  * Decision 451: a keyed body is remembered by what it hands the engine (strings and unusual

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { FirewallEngine, partsAreIndependent } from "../../../server/firewall/engine";
+import { bodyKey } from "../../../server/firewall/part-keys";
 import {
-  bodyKey,
   collect,
   DDWAF_LIMITS,
   ENGINE_INPUT_LIMITS,

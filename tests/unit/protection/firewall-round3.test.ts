@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { decodedView } from "../../../server/firewall/decode";
 import { FirewallEngine } from "../../../server/firewall/engine";
 import { bareHost } from "../../../server/firewall/ssrf";
-import { FREE_TEXT_LOCATIONS, LOCATIONS, requestWith } from "../../fixtures/firewall/measure";
+import { FREE_TEXT_LOCATIONS, LOCATIONS, locationsBlocking, type AnyLocation } from "../../fixtures/firewall/measure";
 
 /**
  * Issue 30 item 4, round 3 (docs/decisions/430-432): the shapes written from the public tuning
@@ -17,14 +17,7 @@ beforeAll(() => {
   engine = new FirewallEngine(undefined, 1_000_000, false);
 });
 
-async function blockedIn(value: string, locations: readonly string[]): Promise<string[]> {
-  const out: string[] = [];
-  for (const location of locations) {
-    const request = await requestWith(value, location as (typeof LOCATIONS)[number]);
-    if (request && engine.inspect(request).blocked) out.push(location);
-  }
-  return out;
-}
+const blockedIn = (value: string, locations: readonly AnyLocation[]) => locationsBlocking(engine, value, locations);
 
 const SHAPES: Record<string, string[]> = {
   "Windows batch and programs": [

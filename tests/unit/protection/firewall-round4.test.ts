@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { FirewallEngine } from "../../../server/firewall/engine";
 import { internalHost, internalTargets } from "../../../server/firewall/ssrf";
 import { userDocumentName } from "../../../server/firewall/user-paths";
-import { FREE_TEXT_LOCATIONS, LOCATIONS, requestWith } from "../../fixtures/firewall/measure";
+import { FREE_TEXT_LOCATIONS, LOCATIONS, locationsBlocking, type AnyLocation } from "../../fixtures/firewall/measure";
 
 /**
  * Issue 30 item 4, round 4 (docs/decisions/433-434): readings written from known evasion
@@ -17,14 +17,7 @@ beforeAll(() => {
   engine = new FirewallEngine(undefined, 1_000_000, false);
 });
 
-async function blockedIn(value: string, locations: readonly string[]): Promise<string[]> {
-  const out: string[] = [];
-  for (const location of locations) {
-    const request = await requestWith(value, location as (typeof LOCATIONS)[number]);
-    if (request && engine.inspect(request).blocked) out.push(location);
-  }
-  return out;
-}
+const blockedIn = (value: string, locations: readonly AnyLocation[]) => locationsBlocking(engine, value, locations);
 
 const SHAPES: Record<string, string[]> = {
   "SSRF: parser confusion, wrapped octets, Unicode digits, names spelling an address": [
