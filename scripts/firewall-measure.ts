@@ -2,7 +2,8 @@
 // tests/fixtures/firewall (issue 18 item 4; tuning, held-out and public parts, issue 30 item 4),
 // printed as Markdown for docs/firewall.md. `-- --missed` lists the tuning strings that pass (the
 // project's tuning part, the public corpora's tuning part and the public tuning lists; never a
-// held-out one); `-- --tuning-only` prints no held-out figure (docs/decisions/430);
+// held-out one); `-- --tuning-only` prints no held-out figure (docs/decisions/430); `-- --fresh`
+// adds round 5's fresh sources, held out whole (counts only; docs/decisions/470);
 // `-- --no-pathological` skips the worst-case timings. Runs the
 // engine as production does (the same rules and time budget, in-process, no HTTP).
 import os from "node:os";
@@ -20,6 +21,7 @@ import {
   publicCorpus,
   publicTuningCorpus,
 } from "../tests/fixtures/firewall/public/load.ts";
+import { freshCorpus } from "../tests/fixtures/firewall/public/fresh.ts";
 import { HELD_OUT_SHARE, SPLIT_SEED } from "../tests/fixtures/firewall/split.ts";
 import { pathologicalInputs } from "../tests/fixtures/firewall/pathological.ts";
 
@@ -102,7 +104,17 @@ const publicTuning =
   tuningFamilies.length > 0
     ? await measure(engine, { attacks: tun.attacks, families: tuningFamilies, benign: false })
     : undefined;
-if (publicTuning) parts.push(["Public tuning lists (fuzzdb, payloadbox; tuned on)", publicTuning]);
+if (publicTuning) parts.push(["Public tuning lists (tuningSources of manifest.json; tuned on)", publicTuning]);
+// Round 5's fresh sources (docs/decisions/470): held out whole, measured once at the end of the
+// round and only when asked for (`--fresh`); never with `--tuning-only`, and no string is printed.
+const fresh = args.has("--fresh") && !tuningOnly ? freshCorpus() : undefined;
+if (fresh) {
+  const families = ALL_FAMILIES.filter((f) => (fresh.attacks[f] ?? []).length > 0);
+  parts.push([
+    "Fresh public sources (round 5; held out whole, never read)",
+    await measure(engine, { attacks: fresh.attacks, families, benign: false }),
+  ]);
+}
 for (const [title, m] of parts) {
   console.log(`${title}: attack strings blocked, by family and location:\n`);
   console.log(`| Family | ${all.join(" | ")} |`);
@@ -129,6 +141,13 @@ console.log(
     `; ${tun.excluded} of its strings left out because a measured public corpus has them`,
 );
 if (tun.missing.length > 0) console.log(`Public tuning list not found (no local snapshot): ${tun.missing.join(", ")}`);
+if (fresh)
+  console.log(
+    "Fresh public sources: " +
+      fresh.counts.map((c) => `${c.repo}@${c.commit.slice(0, 10)} ${c.family} ${c.strings}`).join("; ") +
+      `; ${fresh.excluded} of their strings left out as near duplicates of another source or the project's lists` +
+      (fresh.missing.length > 0 ? `; not found: ${fresh.missing.join(", ")}` : ""),
+  );
 
 const benignParts = parts.filter(([t]) => t === "Tuning part" || t === "Held-out part");
 for (const [title, m] of benignParts) {
