@@ -2,6 +2,8 @@ import type { WafRule } from "./ruleset";
 import { round2Rules } from "./service-rules-round2";
 import { round3Rules } from "./service-rules-round3";
 import { round4Rules } from "./service-rules-round4";
+import { round5ShellRules } from "./service-rules-round5-shell";
+import { round5SqliRules } from "./service-rules-round5-sqli";
 
 /**
  * Service rules: what this service needs blocked that the published rule
@@ -402,6 +404,8 @@ const RULES: WafRule[] = [
   ...round2Rules(rule),
   ...round3Rules(rule, { sep: SEP, sepNotStart: SEP_NOT_START }),
   ...round4Rules(rule, { sep: SEP, sepNotStart: SEP_NOT_START }),
+  ...round5SqliRules(rule),
+  ...round5ShellRules(rule, { sep: SEP, sepNotStart: SEP_NOT_START }),
 ];
 
 /**
