@@ -2,10 +2,78 @@ import type { WafRule } from "./ruleset";
 import type { RuleFn } from "./service-rules-round3";
 
 /**
- * Issue 30 item 4, round 5, SQL injection (docs/decisions/470 and the round's own records):
- * shapes written from the misses of the public tuning lists (sqlmap's payloads among them), never
- * from a held-out or fresh string.
+ * Issue 30 item 4, round 5, SQL injection (docs/decisions/470-474): shapes written from the misses
+ * of the public tuning lists (sqlmap's detection payloads among them) and from sqlmap's tamper
+ * scripts, never from a held-out or fresh string, never a string copied. Three rules read only
+ * structured values; svc-sqli-011 also reads free text, with shapes no sentence has.
  */
-export function round5SqliRules(_rule: RuleFn): WafRule[] {
-  return [];
+
+// A numeric comparison, the heart of a boolean test: `4821=7306`, `(1<>2)`, `NOT 3=3`.
+const NUM = String.raw`-?\d+(?:\.\d+)?`;
+const CMP = String.raw`(?:=|<>|!=|<=?|>=?)`;
+const NUM_CMP = String.raw`\(?\s*${NUM}\s*${CMP}\s*${NUM}\s*\)?`;
+// Equality only, where "where 18 < 26" could be a sentence.
+const EQ = String.raw`(?:=|<>|!=)`;
+const NUM_EQ = String.raw`\(?\s*${NUM}\s*${EQ}\s*${NUM}\s*\)?`;
+// Keywords a filter looks for, which tamper scripts split, blank or glue.
+const KEYWORDS = String.raw`and|or|xor|not|union|select|from|where|having|insert|update|delete|drop|exec|execute|waitfor|sleep|benchmark|order|group|limit`;
+// Blanks only a tamper script puts between words: C0 controls other than tab and line breaks.
+const CONTROL = String.raw`[\x00-\x08\x0e-\x1f]`;
+
+// System functions whose names no sentence spells (an underscore inside), read in free text too.
+const SYSTEM_FUNCTIONS =
+  "httpuritype|db_name|user_name|suser_s?name|is_srvrolemember|has_dbaccess|serverproperty|fn_varbintohexstr|" +
+  "fn_xe_file_target_read_file|fn_trace_gettable|sys_context|object_id|col_name";
+
+export function round5SqliRules(rule: RuleFn): WafRule[] {
+  return [
+    rule(
+      "svc-sqli-008",
+      "sql_injection",
+      "Boolean and error tests built on a numeric comparison: IIF/ELT/IF over one, (n=n)*n, CASE WHEN n=n, ELSE NULL/JSON()/1/0 END, WHERE n=n, OR NOT n=n, a comma before AND n=n, `1`=`1`, IN BOOLEAN MODE)",
+      String.raw`\b(?:iif|elt|if|make_set|field|choose|nullif)\s*\(\s*(?:not\s+)?${NUM_CMP}\s*,|\bif\s*\(\s*(?:not\s+)?${NUM_CMP}\s*\)\s*(?:select|begin|waitfor|exec|drop|insert|update|delete)\b|` +
+        String.raw`\(\s*${NUM}\s*${EQ}\s*${NUM}\s*\)\s*[*/%&|^+-]\s*\(?\s*-?\d|\d\s*[*/%&|^]\s*\(\s*${NUM}\s*${EQ}\s*${NUM}\s*\)|` +
+        String.raw`\bcase\s+when\s+(?:not\s+)?${NUM_CMP}\s*then\b|\belse\s+(?:null|json\s*\([^()]*\)|\d+\s*/\s*0|\(\s*select\b[^()]*\))\s*\)?\s*end\b|` +
+        String.raw`(?:^\s*-?\d+|['"\x60)]|\bselect\s+(?:-?\d+|null|'[^']*'))\s*\)*\s*where\s+(?:not\s+)?${NUM_EQ}|\b(?:or|and|xor)\s+not\s+${NUM_EQ}|` +
+        String.raw`,\s*(?:and|or|xor|&&|\|\|)\s+(?:not\s+)?${NUM_EQ}|\x60\w*\x60\s*${CMP}\s*\x60|\bin\s+boolean\s+mode\s*\)|` +
+        String.raw`(?:^|['"\x60)])\s*(?:or|and|xor)\s+(?:not\s+)?${NUM}\s*${CMP}\s*${NUM}\s*(?:%[01][0-9a-f]|${CONTROL})`,
+      { structuredOnly: true },
+    ),
+    rule(
+      "svc-sqli-009",
+      "sql_injection",
+      "Heavy queries and stacked calls: REGEXP_SUBSTRING, REPEAT over a call, CRYPT_KEY, ;CALL f(, a $$-quoted value then a statement or condition, WAITFOR spelt otherwise, a call compared after a closing quote and OR",
+      String.raw`\bregexp_substring\s*\(|\brepeat\s*\(\s*(?:left|right|char|chr|crypt_key|md5|sha[12]?|rand|random|concat|substr|substring|mid|hex|unhex|space|lpad|rpad|version|user|database)\s*\(|\bcrypt_key\s*\(|` +
+        String.raw`(?:^|['"\x60)$,])\s*;\s*call\s+[\w.]+\(|(?:^|[\w'])\$\$\s*(?:;\s*(?:call|select|insert|update|delete|drop|create|do|copy|exec)\b|(?:and|or|xor)\s+(?:'[^']*'\s*=|\d+\s*=|\(|not\b))|` +
+        String.raw`\b\w+for\s+(?:delay|time)\s*['"]\s*\d{1,2}:\d{1,2}:\d{1,2}|` +
+        String.raw`['")]\s*(?:or|and|xor|\|\||&&)\s+[a-z_]\w*\s*\([^()\s]{0,40}\)\s*(?:=|<>|!=|<|>)\s*(?:['"\d]|$)`,
+      { structuredOnly: true },
+    ),
+    rule(
+      "svc-sqli-010",
+      "sql_injection",
+      "Tamper-script spellings: a comment inside or before a word, a percent before each letter, control characters or + as blanks around keywords, text written as a hex literal, \\x escapes of quotes, 1DUNION, 9.e.table, UNION DISTINCT SELECT, a quote inside an inline comment, \\N, DIV(n,n), ?| ARRAY[, a sub-select after ASC or a comma, '*1*', ODBC escapes {fn …} {call …}",
+      String.raw`[a-z0-9_)'"]/\*[^/\s,;]{0,30}\*/[\s(]*[a-z0-9_('"@]|%[a-z]%[a-z]%[a-z]%[a-z]|` +
+        String.raw`${CONTROL}(?:${KEYWORDS})\b|\b(?:${KEYWORDS})${CONTROL}|` +
+        String.raw`(?:^|['")\d])\+(?:and|or|xor|having|where)\+\(?(?:\d+|'[^']*')\s*(?:=|<>|!=|<|>|\+r?like\+)|\+union\+(?:all\+|distinct\+)?select\+|` +
+        String.raw`\b0x(?:[2-7][0-9a-f](?:00)?){8,}|[,(=]\s*0x[0-9a-f]{6,}\s*[,)]|(?:^|[\s=(,;'"])\\(?:x(?:2[2378]|3[bd])|u00(?:2[27]|3d))|` +
+        String.raw`\d[df](?:union|select|from)\b|\d\.e\.[a-z_]\w{2,}|\bunion\s+distinct(?:row)?\s+select\b|/\*[^*]{0,20}['"][^*]{0,20}\*/|` +
+        String.raw`\bis\s+(?:not\s+)?\\N\b|\bdiv\s*\(\s*${NUM}\s*,\s*${NUM}\s*\)|(?:\?\||\?&|@>|<@)\s*array\s*\[|\(\s*(?:\|\||&&)\s*\d|\*/\s*=\s*['"\d]|\b(?:${KEYWORDS})\*/\s*[\w(@'"]|` +
+        String.raw`\b(?:asc|desc)\s*,\s*\(\s*select\b|,\s*\(\s*select\s+(?:null\b|@@?\w|\*|\w+\s*\()|['"]\s*[*^|&/%]\s*\(?\d+\)?\s*[*^|&/%]\s*['"]|` +
+        String.raw`^\s*['"]\s*(?:&&|\|\|)\s*['"]\s*$|\{\s*(?:fn\s+\w+\s*\(|oj\s+\w|\?\s*=\s*call\b|call\s+[\w.]+\s*\(|call\s+[\w.]*[_.][\w.]*\s*\})`,
+      { structuredOnly: true },
+    ),
+    // Free text too (a note is stored through SQL as well): shapes no sentence has.
+    rule(
+      "svc-sqli-011",
+      "sql_injection",
+      "System variables (@@version), a stored procedure run, n && n=n, CHAR(n)+, a system function inside another, SELECT n FROM DUAL, IN (SELECT @@; MSSQL and Oracle system functions and procedures no sentence spells",
+      String.raw`@@(?:version|datadir|hostname|basedir|servername|servicename|spid|tmpdir|global\.\w+|session\.\w+)\b|` +
+        String.raw`\bexec(?:ute)?\s+(?:master\.\.)?(?:sp|xp)_\w+|\d+\s*&&\s*\d+\s*=\s*\d+|\bn?char\s*\(\s*\d+\s*\)\s*(?:\+|\|\|)|` +
+        String.raw`\b(?:length|len|ascii|ord|hex|substr|substring|mid|left|right)\s*\(\s*(?:(?:database|version|user|current_user|schema|system_user)\s*\(\s*\)|@@\w+)|` +
+        String.raw`\b(?:ascii|ord|hex|unicode)\s*\(\s*(?:substr|substring|mid|left|right)\s*\(|\bselect\s+\d+\s+from\s+dual\s*(?:\)|--|#|where\b)|\bin\s*\(\s*select\s+@@|` +
+        String.raw`\b(?:${SYSTEM_FUNCTIONS})\s*\(|\b(?:ordsys|ctxsys)\.\w+|\bsp_(?:executesql|oacreate|oamethod|makewebtask|addlogin|addsrvrolemember|configure|linkedservers)\b|` +
+        String.raw`\bxp_(?:dirtree|fileexist|regread|regwrite|servicecontrol|subdirs|availablemedia|loginconfig)\b`,
+    ),
+  ];
 }
