@@ -44,6 +44,10 @@ const INTERNAL_NAMES = new Set([
   "metadata.azure.com",
 ]);
 const INTERNAL_SUFFIXES = [".localhost", ".internal", ".svc", ".cluster.local", ".localdomain", ".home.arpa"];
+// Round 5 (docs/decisions/476): names only a private resolver answers: multicast DNS (`.local`),
+// home and office routers' zones (`.lan`, `.home`, `.corp`, `.intranet`) and Consul's service
+// catalogue (`.consul`); none is a public top-level domain. svc-ssrf-004 reads them.
+export const PRIVATE_ZONES = ["local", "lan", "home", "corp", "intranet", "consul"];
 // Public DNS names that answer 127.0.0.1 for themselves and every sub-name (local development helpers).
 const LOOPBACK_DOMAINS = [
   "localtest.me",
@@ -53,6 +57,9 @@ const LOOPBACK_DOMAINS = [
   "lacolhost.com",
   "localh.st",
   "fuf.me",
+  // Round 5: LocalStack's name for its own endpoints, Pow's development domain.
+  "localhost.localstack.cloud",
+  "smackaho.st",
 ];
 // Wildcard DNS services that answer the address written in the name (`10.0.0.1.nip.io`,
 // `app-127-0-0-1.sslip.io`, `7f000001.nip.io`): internal when that address is.
@@ -190,6 +197,11 @@ export function internalHost(raw: string): string | undefined {
     const end = host.indexOf("]");
     const groups = parseIPv6(host.slice(1, end === -1 ? undefined : end));
     if (!groups) return undefined;
+    // IPv4-translated (`::ffff:0:127.0.0.1`, SIIT's ::ffff:0:0/96) carries its address like a mapped one.
+    if (groups.slice(0, 4).every((g) => g === 0) && groups[4] === 0xffff && groups[5] === 0) {
+      const v4 = [groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255];
+      return internalIPv4(v4) ? v4.join(".") : `[::ffff:${v4.join(".")}]`;
+    }
     const mapped = groups.slice(0, 5).every((g) => g === 0) && (groups[5] === 0xffff || groups[5] === 0);
     if (mapped && (groups[5] === 0xffff || groups[6] !== 0)) {
       const v4 = [groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255];
@@ -234,6 +246,8 @@ export function internalHost(raw: string): string | undefined {
     if (address && internalIPv4(address)) return address.join(".");
   }
   if (INTERNAL_NAMES.has(host) || INTERNAL_SUFFIXES.some((s) => host.endsWith(s))) return host;
+  const zone = host.lastIndexOf(".");
+  if (zone > 0 && PRIVATE_ZONES.includes(host.slice(zone + 1))) return host;
   if (LOOPBACK_DOMAINS.some((d) => host === d || host.endsWith(`.${d}`))) return "127.0.0.1";
   const service = ADDRESS_DOMAINS.find((d) => host === d || host.endsWith(`.${d}`));
   if (service) {
@@ -308,15 +322,56 @@ const BARE_START = /^\s*([a-z0-9._-]{3,253})(:\d{1,5})?([/?#]|$)/i;
 const BARE_LITERAL = /^\s*(\[[0-9a-f:.%]{2,60}\]|127(?:\.\d{1,8}){1,2})(:\d{1,5})?(?:[/?#]|$)/i;
 
 export function bareHost(value: string): string | undefined {
+  const own = hostAtStart(value);
+  if (own !== undefined) return own;
+  // Round 5 (docs/decisions/476): a query parameter typed as the value (`url=localhost:8080`).
+  const param = PARAM_START.exec(value);
+  return param ? paramHost(value.slice(param[0].length)) : undefined;
+}
+
+/**
+ * The host a parameter's value starts with, when a port or a path follows it (`localhost:8080`,
+ * `169.254.169.254/latest`): a reference code alone (`ref=10.0.0.1`) or a word (`section=metadata`) is no fetch target.
+ */
+function paramHost(value: string): string | undefined {
+  return /^(?:\[[^\]\s]{2,60}\]|[^\s/?#:[]+)(?::\d{1,5}(?:[/?#]|$)|[/?#])/.test(value) ? hostAtStart(value) : undefined;
+}
+
+/** `name=` (or `?name=`) at the start of a value: what follows is a parameter's value. */
+const PARAM_START = /^\s*[?&]?[a-z_][\w.-]{0,30}=/i;
+/** A parameter inside a URL's query (`?next=127.0.0.1:22`): its value, read like a value of its own. */
+const PARAM_VALUE = /[?&;][a-z_][\w.-]{0,30}=([^&#\s]{3,300})/gi;
+/** Another spelling of an IPv4 address inet_aton reads: hex (`0x7f000001`), or dotted with a hex or octal part. */
+const NUMERIC_HOST = /^(?:0x[0-9a-f]{1,8}|(?:0x[0-9a-f]{1,8}|\d{1,10})(?:\.(?:0x[0-9a-f]{1,8}|\d{1,10})){1,3})$/i;
+
+function hostAtStart(value: string): string | undefined {
   const literal = BARE_LITERAL.exec(value);
   if (literal && (literal[1]!.startsWith("[") || literal[2] !== undefined)) return literal[1]!;
   const m = BARE_START.exec(value);
   if (!m) return undefined;
   const host = m[1]!.replace(/\.$/, "");
   if (/^\d{1,3}(?:\.\d{1,3}){3}$/.test(host)) return host;
+  // Round 5: an address in another spelling, with a port or a path after it (`0x7f000001/`,
+  // `0177.0.0.1/`, `2130706433:80`). A plain number only with a port: a phone number or a member
+  // id followed by a slash (`2135551234/2`) is no host. A dotted number needs a hex part, or an
+  // octal part and four parts, or a port: `0.25/0.5 mg` and `05.10/2026` stay text.
+  if (m[3] !== "" || m[2] !== undefined) {
+    const octal = /(?:^|\.)0[0-7]/.test(host) && host.split(".").length === 4;
+    if (
+      /^\d{8,10}$/.test(host)
+        ? m[2] !== undefined
+        : NUMERIC_HOST.test(host) && (/0x/i.test(host) || octal || m[2] !== undefined)
+    )
+      return host;
+  }
   // A dotted name is a host; a hyphenated one (`ip6-loopback/`, never a plan id such as
   // `12345NY0010001-01`) and a single word (`localhost:8080`) only with a path or a port after them.
-  const named = host.includes(".") || m[2] !== undefined || (host.includes("-") && m[3] !== "");
+  const named =
+    host.includes(".") ||
+    m[2] !== undefined ||
+    (host.includes("-") && m[3] !== "") ||
+    // Round 5: an internal name with a path (`localhost/admin`, `metadata/computeMetadata/v1/`).
+    (m[3] === "/" && internalHost(host) !== undefined);
   return /[a-z]/i.test(host) && named && !host.startsWith(".") && !host.startsWith("-") ? host : undefined;
 }
 
@@ -326,6 +381,17 @@ export function internalTargets(value: string): string[] {
     const internal = internalHost(bare);
     if (internal !== undefined) return [`//${internal}/`];
   }
+  const out: string[] = [];
+  // Round 5: a parameter's value inside a URL's query (`https://x.example/?url=localhost:8080`).
+  if (value.includes("=")) {
+    let seen = 0;
+    for (const p of value.matchAll(PARAM_VALUE)) {
+      const host = paramHost(p[1]!);
+      const internal = host === undefined ? undefined : internalHost(host);
+      if (internal !== undefined) out.push(`//${internal}/`);
+      if (++seen >= 8) break;
+    }
+  }
   if (
     !value.includes("//") &&
     !value.includes("\\\\") &&
@@ -333,8 +399,7 @@ export function internalTargets(value: string): string[] {
     !value.includes("\\/") &&
     !SPECIAL_NO_SLASHES.test(value)
   )
-    return [];
-  const out: string[] = [];
+    return out;
   for (const m of value.matchAll(URL_START)) {
     for (const candidate of candidateHosts(value, m.index + m[0].length)) {
       const decoded = candidate.includes("%") ? safeDecode(candidate) : candidate;
