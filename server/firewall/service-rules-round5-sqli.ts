@@ -63,6 +63,17 @@ export function round5SqliRules(rule: RuleFn): WafRule[] {
         String.raw`^\s*['"]\s*(?:&&|\|\|)\s*['"]\s*$|\{\s*(?:fn\s+\w+\s*\(|oj\s+\w|\?\s*=\s*call\b|call\s+[\w.]+\s*\(|call\s+[\w.]*[_.][\w.]*\s*\})`,
       { structuredOnly: true },
     ),
+    rule(
+      "svc-sqli-012",
+      "sql_injection",
+      "SQL's own literals and statements: COLLATE a collation, @v:= assignment, INTO @v, x'41' and b'1' after an operator, ' XOR ', time registers after OR, INSERT INTO … VALUES(, DROP TABLE x; , UPDATE x SET y='…', 1'or'1",
+      String.raw`\bcollate\s+(?:utf8\w*|latin1\w*|ascii\w*|binary|nocase|rtrim|sql_\w+|\w+_(?:ci|cs|bin))\b|@\w+\s*:=\s*[\w'"(@-]|(?:\d|['")])\s*into\s+@\w+\s*(?:,\s*@|$|--|#|;|\bfrom\b)|` +
+        String.raw`(?:\b(?:or|and|xor|like)|[=<>])\s*(?:x'[0-9a-f]*\d[0-9a-f]*'|b'[01]+')|['"]\s*xor\s*['"(\d]|\d['"](?:or|and|xor|\|\||&&)['"]\d|` +
+        String.raw`\b(?:or|and|xor)\s+(?:utc_(?:time|date|timestamp)|current_(?:timestamp|time|date|user)|localtimestamp|curdate\s*\(|curtime\s*\()|` +
+        String.raw`\binsert\s+into\s+[\w.\x60"\[\]]+\s*(?:\([^()]*\)\s*)?values\s*\(|\bdrop\s+(?:table|database|schema|view|user)\s+(?:if\s+exists\s+[\w.\x60"]+|[\w.\x60"]+\s*(?:;|--|#))|` +
+        String.raw`\bupdate\s+[\w.\x60"\[\]]+\s+set\s+[\w.\x60"\[\]]+\s*=\s*['"\d(]`,
+      { structuredOnly: true },
+    ),
     // Free text too (a note is stored through SQL as well): shapes no sentence has.
     rule(
       "svc-sqli-011",

@@ -92,6 +92,22 @@ const SHAPES: Record<string, { rule: string; examples: string[] }> = {
       "{fn user()}",
     ],
   },
+  "SQL's own literals and statements": {
+    rule: "svc-sqli-012",
+    examples: [
+      "9' COLLATE utf8mb4_bin='z",
+      "@v:=CONCAT(1)",
+      "7 INTO @q,@r",
+      "5 OR x'4a'",
+      "'a' XOR 'b'",
+      "2'and'2",
+      "6 OR utc_timestamp",
+      "x'; INSERT INTO t(a) VALUES(1)",
+      "DROP TABLE IF EXISTS t",
+      "t1; DROP TABLE t2;",
+      "x'; UPDATE t SET a='b",
+    ],
+  },
 };
 
 // Control characters as blanks: HTTP cannot carry them in a header.
