@@ -45,12 +45,17 @@ const WIN_PROGRAMS =
   "whoami|ipconfig|systeminfo|netstat|hostname|tasklist|net|cmd|powershell|pwsh|dir|type|ver|certutil|bitsadmin|wmic|reg|sc|schtasks|ping|nslookup|timeout|calc|notepad|mshta|rundll32|regsvr32|cscript|wscript";
 // Living-off-the-land programs no visitor types, after a separator or at the start of a value.
 const LOLBINS =
-  "conhost|cmstp|msdt|ieexec|mavinject|presentationhost|scriptrunner|syncappvpublishingserver|infdefaultinstall|msxsl|wuauclt|forfiles|pcalua|bash\\.exe|wsl\\.exe";
+  "conhost|cmstp|msdt|ieexec|mavinject|presentationhost|scriptrunner|syncappvpublishingserver|infdefaultinstall|msxsl|wuauclt|forfiles|pcalua|bash\\.exe|wsl\\.exe|vaultcmd|sdelete";
 // PowerShell aliases no visitor types.
 const PS_ALIASES = "saps|iwr|irm|icm|gcm|sal|nal|ipmo|sajb|gwmi|gcim|icim|gci";
 // PowerShell cmdlet nouns an attack asks for (the verbs are ordinary words, the pair is not).
 const PS_NOUNS =
   "ChildItem|Process|Content|ItemProperty|Service|WmiObject|CimInstance|LocalUser|LocalGroup|LocalGroupMember|Acl|ExecutionPolicy|Command|Alias|Credential|NetTCPConnection|NetIPAddress|ComputerInfo|HotFix|EventLog|WinEvent|ScheduledTask|MpPreference|Clipboard|PSDrive|ADUser|ADComputer|ADGroup|ADGroupMember|Expression|WebRequest|RestMethod|Module";
+
+// Schemes of remote-object, file-sharing, database and queue clients: a value holding one asks a
+// fetcher or a driver to connect (svc-ssrf-002 has sftp, smb, ldaps, telnet, tftp and PHP's).
+const FETCH_SCHEMES =
+  "rmi|iiop|corbaname|ldapi|nfs|cifs|afp|svn\\+ssh|ssh|rediss?|memcached?|mongodb(?:\\+srv)?|mysql|mariadb|postgres(?:ql)?|mssql|sqlserver|amqps?|mqtt|zookeeper|vnc|rdp|jdbc:[a-z]+";
 
 export function round5ShellRules(rule: RuleFn, shell: ShellGrammar): WafRule[] {
   const { sepNotStart } = shell;
@@ -106,7 +111,7 @@ export function round5ShellRules(rule: RuleFn, shell: ShellGrammar): WafRule[] {
       "svc-cmdi-019",
       "command_injection",
       "Windows forms: variables joined into a command, set and call, cmd.exe's delimiters, @/call/start before a program, choice as a delay, LOLBins, PowerShell aliases, cmdlets alone, the call operator on a joined string, [char] casts, quote-split words with a switch, cmd/c",
-      String.raw`[&|][ \t]*\^["a-z]|(?:["'][a-z]{1,8}["']\^){2}|%[a-z_]\w{0,20}%%[a-z_]\w{0,20}%|${sepNotStart}[ \t]*set[ \t]+(?:/a[ \t]+)?[a-z_]\w*=[^\s=]|\bcall[ \t]+%[a-z_!]|` +
+      String.raw`%[a-z_]\w{1,30}:~-?\d+(?:,-?\d+)?%|%[a-z_]\w{1,30}:[^%=\s]{1,10}=[^%\s]{0,10}%|[&|][ \t]*\^["a-z]|(?:["'][a-z]{1,8}["']\^){2}|%[a-z_]\w{0,20}%%[a-z_]\w{0,20}%|${sepNotStart}[ \t]*set[ \t]+(?:/a[ \t]+)?[a-z_]\w*=[^\s=]|\bcall[ \t]+%[a-z_!]|` +
         String.raw`[&|][ \t]*[,;=][ \t]*[,;=][ \t,;=]*[a-z@]|${sepNotStart}[ \t]*(?:@[ \t]*|call[ \t]+|start[ \t]+(?:/[a-z]+[ \t]+)*)(?:${WIN_PROGRAMS})(?:\.exe)?\b|` +
         String.raw`${sepNotStart}[ \t]*choice[ \t]+(?:/[a-z]+[ \t]+(?:[^\s/]+[ \t]+)?)*/t[ \t]*:?[ \t]*\d+|` +
         String.raw`(?:^|[&|;\r\n])[ \t]*(?:${LOLBINS})(?:\.exe)?[ \t]+\S|` +
@@ -116,12 +121,22 @@ export function round5ShellRules(rule: RuleFn, shell: ShellGrammar): WafRule[] {
         String.raw`${sepNotStart}[ \t]*["']?[a-z]+["'][a-z]+["']?[a-z]*["']?[ \t]+/(?:[a-z]\b|\?)|\bcmd(?:\.exe)?[ \t,;=]*/[ckr][ \t,;="]+\S|` +
         String.raw`\bstart[ \t]+(?:/[a-z]+[ \t]+)*""[ \t]+\S|^[ \t]*(?:del|erase|rd|rmdir|xcopy|attrib)(?:\.exe)?[ \t]+/[a-z]\b`,
     ),
+    rule(
+      "svc-cmdi-020",
+      "command_injection",
+      "PowerShell's obfuscations: backticks inside a word, the format operator, -join, the engine's own objects, wildcard variable lookups; cmd.exe's redirection to nul, at with a time and a program",
+      String.raw`[a-z]\x60[a-z]{1,8}\x60[a-z]|["'](?:\{\d{1,2}\}){2,}["'][ \t]*-f[ \t]*['"]|[)\]'"][ \t]*-join[ \t]*(?:['"(]|$)|(?:^|[;|&(])[ \t]*-join[ \t]*\(|` +
+        String.raw`\$(?:executioncontext|psversiontable|shellid|pshome)\b|\.invokecommand\.|\bnewscriptblock\b|\((?:gv|gci|gcm|ls|dir|get-variable|get-command|get-childitem)[ \t]+['"]?[\w:]*\*[^)]*\)|` +
+        String.raw`${sepNotStart}[ \t]*\^?n\^?e\^?t\^?1(?:\.exe)?[ \t]+(?:user|localgroup|group|share|view|use|stop|start|session|accounts)\b|\btype[ \t]+nul[ \t]*>|(?:^|[\s&|;])\d?>[ \t]*nul\b|${sepNotStart}[ \t]*at[ \t]+\d{1,2}:\d{2}[ \t]+(?:/\w+(?::\S+)?[ \t]+)*(?:cmd|powershell|pwsh|[\w.-]+\.(?:exe|bat|cmd|ps1))\b`,
+    ),
     ruleWithInputs(
       "svc-ssrf-004",
       "ssrf",
       "A URL whose host is one DNS label (a service name only a search domain resolves) or a name in a private zone (.local, .lan, .consul …)",
       String.raw`(?:^|[^\w.+-])[a-z][a-z0-9+.-]{1,15}://(?:[^/@\s]*@)?[a-z][a-z0-9-]{0,62}(?::\d{0,5})?(?:[/?#\\]|$)|` +
-        String.raw`//(?:[^/@\s]*@)?(?:[a-z0-9-]+\.)+(?:${PRIVATE_ZONES.join("|")})\.?(?::\d{0,5})?(?:[/?#\\]|$)`,
+        String.raw`//(?:[^/@\s]*@)?(?:[a-z0-9-]+\.)+(?:${PRIVATE_ZONES.join("|")})\.?(?::\d{0,5})?(?:[/?#\\]|$)|` +
+        // Schemes only a fetcher, a driver or a directory client reads; a UNC path at the start of a value.
+        String.raw`\b(?:${FETCH_SCHEMES})://|^\s*\\\\[\w.-]+\\[\w$.-]`,
       { inputs: SSRF_INPUTS },
     ),
   ];

@@ -376,6 +376,12 @@ function hostAtStart(value: string): string | undefined {
 }
 
 export function internalTargets(value: string): string[] {
+  // Round 5 (docs/decisions/476): WHATWG URL parsers drop every tab and line break from a URL
+  // before reading it (`http://loc<TAB>alhost/`): the URL without them is read too.
+  if (/[\t\r\n]/.test(value) && /:[/\\]|[/\\]{2}/.test(value)) {
+    const joined = internalTargets(value.replace(/[\t\r\n]+/g, ""));
+    if (joined.length > 0) return joined;
+  }
   const bare = bareHost(value);
   if (bare) {
     const internal = internalHost(bare);

@@ -97,6 +97,19 @@ const SHAPES: Record<string, string[]> = {
     "cmd,/c,ver",
     '& start "" powershell',
     "del /q x.txt",
+    "ls%HOMEPATH:~0,1%",
+    "& echo %OS:Windows=x%",
+  ],
+  "svc-cmdi-020: PowerShell's obfuscations, redirection to nul, at with a program": [
+    "& h`os`tname",
+    "; &(\"{2}{0}{1}\" -f 'st','name','ho')",
+    "; ('h','o','s','t') -join ''",
+    "& $ExecutionContext.SessionState",
+    "& (gci env:*Spec*).Value",
+    "& ver 2>nul",
+    "& type nul > o.txt",
+    "& at 23:59 /every:m cmd",
+    "& net1 localgroup",
   ],
   "svc-ssrf-004 and ssrf.ts: one-label hosts, private zones, IPv4-translated, parameters, numeric and bare forms": [
     "http://cache:6379/",
@@ -118,6 +131,11 @@ const SHAPES: Record<string, string[]> = {
     "0xa9fea9fe/latest",
     "0300.0250.0.1/",
     "3232235777:8080",
+    "http://build.local./",
+    "rmi://203.0.113.5:1099/obj",
+    "jdbc:postgresql://203.0.113.5/db",
+    "\\\\203.0.113.5\\c$",
+    "http://meta\tdata.google.internal/",
   ],
 };
 
