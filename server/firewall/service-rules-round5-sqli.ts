@@ -80,11 +80,15 @@ export function round5SqliRules(rule: RuleFn): WafRule[] {
       "sql_injection",
       "System variables (@@version), a stored procedure run, n && n=n, CHAR(n)+, a system function inside another, SELECT n FROM DUAL, IN (SELECT @@; MSSQL and Oracle system functions and procedures no sentence spells",
       String.raw`@@(?:version|datadir|hostname|basedir|servername|servicename|spid|tmpdir|global\.\w+|session\.\w+)\b|` +
-        String.raw`\bexec(?:ute)?\s+(?:master\.\.)?(?:sp|xp)_\w+|\d+\s*&&\s*\d+\s*=\s*\d+|\bn?char\s*\(\s*\d+\s*\)\s*(?:\+|\|\|)|` +
+        String.raw`\bexec(?:ute)?\s+(?:master\.\.)?(?:sp|xp)_\w+|\d+\s*&&\s*\d+\s*=\s*\d+|` +
         String.raw`\b(?:length|len|ascii|ord|hex|substr|substring|mid|left|right)\s*\(\s*(?:(?:database|version|user|current_user|schema|system_user)\s*\(\s*\)|@@\w+)|` +
         String.raw`\b(?:ascii|ord|hex|unicode)\s*\(\s*(?:substr|substring|mid|left|right)\s*\(|\bselect\s+\d+\s+from\s+dual\s*(?:\)|--|#|where\b)|\bin\s*\(\s*select\s+@@|` +
         String.raw`\b(?:${SYSTEM_FUNCTIONS})\s*\(|\b(?:ordsys|ctxsys)\.\w+|\bsp_(?:executesql|oacreate|oamethod|makewebtask|addlogin|addsrvrolemember|configure|linkedservers)\b|` +
-        String.raw`\bxp_(?:dirtree|fileexist|regread|regwrite|servicecontrol|subdirs|availablemedia|loginconfig)\b`,
+        String.raw`\bxp_(?:dirtree|fileexist|regread|regwrite|servicecontrol|subdirs|availablemedia|loginconfig)\b|` +
+        String.raw`\b(?:iif|elt|if|make_set|nullif)\s*\(\s*\(?\s*\d+\s*${EQ}\s*\d+\s*\)?\s*,|\bcase\s+when\s+\(?\s*\d+\s*${EQ}\s*\d+\s*\)?\s*then\b|\(\s*\d+\s*${EQ}\s*\d+\s*\)\s*\*\s*\d|` +
+        String.raw`\belse\s+\d+\s*/\s*0\s*end\b|\|\|\s*\(\s*select\b|\(\s*select\s+\(\s*case\s+when\b|\b(?:n?char|chr)\s*\(\s*\d+\s*\)\s*(?:\+|\|\|)|\bexp\s*\(\s*~\s*\(|` +
+        String.raw`\b(?:raise_error|uuid_to_bin|bin_shl|zeroifnull|to_posixtime|bit_shift|rotateleft|parse_data_size|generate_series|xmltype|regexp_substring|crypt_key|sleepeachrow|fuzzbits)\s*\(|` +
+        String.raw`\(\s*select\s+count\s*\(\s*\*\s*\)\s+from\b|\bdeclare\s+@\w+\s+(?:n?(?:var)?char|int|bigint|varbinary|sysname|table)\b|\bwaitfor\s+delay\s+[@'"]|\brdb\$\w+|\bsysmaster:|\bsysibm\.\w+`,
     ),
   ];
 }

@@ -127,6 +127,18 @@ const FREE_TEXT_SHAPES = [
   "' AND LEN(DB_NAME())>1--",
   "' AND HTTPURITYPE('x').GETCLOB() IS NULL--",
   "';sp_executesql N'select 1'",
+  "4 OR IIF(2=2,1,0)=1",
+  "x' AND CASE WHEN (3=3) THEN 1 ELSE 2 END=1",
+  "2 AND (5=5)*3",
+  "y'||(SELECT 1 FROM t)||'",
+  "3 OR 1=(SELECT (CASE WHEN 1=1 THEN 1 END))",
+  "8 AND CHR(66)||CHR(67)='BC'",
+  "1 AND EXP(~(SELECT 1))",
+  "6 OR 3=RAISE_ERROR('7','x')",
+  "2 AND 4=(SELECT COUNT(*) FROM t1 AS a,t1 AS b)",
+  "1; DECLARE @v CHAR(9) SET @v='0:0:2' WAITFOR DELAY @v",
+  "7 AND 1=(SELECT 1 FROM generate_series(1,2))",
+  "5 OR 1=(SELECT 1 FROM RDB$DATABASE)",
 ];
 
 describe("round 5 SQL readings", () => {
