@@ -139,6 +139,18 @@ const FREE_TEXT_SHAPES = [
   "1; DECLARE @v CHAR(9) SET @v='0:0:2' WAITFOR DELAY @v",
   "7 AND 1=(SELECT 1 FROM generate_series(1,2))",
   "5 OR 1=(SELECT 1 FROM RDB$DATABASE)",
+  "x' OR JSON_DEPTH('[]')>0-- x",
+  "3 AND ST_Y(POINT(4,5))=5",
+  "9; EXEC(@cmd)",
+  "2; EXEC('SEL'+'ECT 1')",
+  "x' || ELT(2,'a','b') || '",
+  "5) OR PG_SLEEP(2)-- x",
+  "x' GROUP BY a HAVING 2=2--",
+  "PRINT @@servicename",
+  "SELECT system_user",
+  "CREATE TABLE t9 (c1 TEXT)",
+  "x' OR name LIKE CHR(37)--",
+  "4 AND database()=database()",
 ];
 
 describe("round 5 SQL readings", () => {
