@@ -40,6 +40,14 @@ const ASKED =
 const NET = "ping|nslookup|dig|curl|wget|nc|ncat|telnet|traceroute|tracert";
 // Commands an injection runs bare, read after a separator when a suffix of commix's follows.
 const BARE = String.raw`id|whoami|uname|ifconfig|ipconfig|pwd|hostname|netstat|ls|env|printenv|dir|ver|systeminfo|sleep[ \t]+\d+`;
+// Commands an injection substitutes to probe (`$(expr 3 + 4)`, `` `date` ``); any word in `$( )` is not:
+// "cost $(approx) 300" is a note.
+const SUBSTITUTED_NO_WORD =
+  "expr|bc|seq|wc|od|pwd|hostname|uname|whoami|nproc|getconf|basename|dirname|realpath|readlink|mktemp|tty|logname|printf";
+// In backticks the words among them (`date`, `echo`, `cat`) need an argument shaped like a shell's.
+const SUBSTITUTED = `${SUBSTITUTED_NO_WORD}|tr|cut|rev|date|id|groups|sleep|echo|cat|ls|head|tail`;
+// What such a probe is given: an option, a number, an operator, a path or a variable ("`sleep apnea`" is a word in quotes).
+const PROBE_ARG = String.raw`(?:-{1,2}[a-zA-Z]+|\d+|\\?[-+*/%]|[/$.~][^\s\x60)]*|'[^'\x60]*'|"[^"\x60]*")`;
 // Programs a Windows injection starts through `@`, `call` or `start`.
 const WIN_PROGRAMS =
   "whoami|ipconfig|systeminfo|netstat|hostname|tasklist|net|cmd|powershell|pwsh|dir|type|ver|certutil|bitsadmin|wmic|reg|sc|schtasks|ping|nslookup|timeout|calc|notepad|mshta|rundll32|regsvr32|cscript|wscript";
@@ -70,7 +78,7 @@ export function round5ShellRules(rule: RuleFn, shell: ShellGrammar): WafRule[] {
         // A backslash-newline inside a word (the shell joins the lines: `wh\<LF>oami`).
         String.raw`[a-z]\\\r?\n[a-z]|` +
         // `$(<file)`: the file's text as a command's argument.
-        String.raw`\$\([ \t]*<[ \t]*[\w./~$-]|` +
+        String.raw`\$\([ \t]*<[ \t]*[\w./~$-]|\$\([ \t]*(?:${SUBSTITUTED})(?:[ \t]+${PROBE_ARG})*[ \t]*\)|\x60[ \t]*(?:${SUBSTITUTED_NO_WORD})(?:[ \t]+${PROBE_ARG})*[ \t]*\x60|\x60[ \t]*(?:${SUBSTITUTED})(?:[ \t]+${PROBE_ARG})+[ \t]*\x60|` +
         // An empty variable glued to a command word (commix's uninitialized variable: `;${XYZ}ec${XYZ}ho`).
         String.raw`${sepNotStart}[ \t]*\$\{[A-Za-z_]\w{0,20}\}[a-z]{2}|\$\{[A-Za-z_]\w{0,20}\}[a-z]+\$\{[A-Za-z_]\w{0,20}\}[a-z]|\$IFS|` +
         // A command spelled backwards or in mixed case, put right by rev or tr (commix's rev and randomcase).
@@ -100,6 +108,8 @@ export function round5ShellRules(rule: RuleFn, shell: ShellGrammar): WafRule[] {
       "command_injection",
       "A command line that is the whole value: a recon program alone, a script run by its interpreter or path, a compiler, ssh to user@host, tar, shutdown, su root, unset of a variable, eval of a string, a redirection into a script file",
       String.raw`^[ \t]*(?:ifconfig|ipconfig|printenv|netstat|uname|dmesg|lsblk|lscpu|lspci|lsusb|lsmod|systeminfo)[ \t]*$|` +
+        // Programs that are no word in English or Spanish, given an argument ("sed", "nano", "curl", "ls" — LS spine — are left out).
+        String.raw`^[ \t]*(?:wget|grep|egrep|fgrep|zgrep|mkdir|rmdir|gzip|gunzip|bunzip2|unxz|chmod|chown|xxd|hexdump|strace|tcpdump)[ \t]+\S|` +
         String.raw`^[ \t]*(?:php|perl|python[23]?|ruby|node|bash|sh|zsh|lua|java[ \t]+-jar)[ \t]+(?:-\S+[ \t]+)*[\w./~-]+\.(?:php\d?|pl|py|rb|js|sh|lua|jar)\b|` +
         String.raw`^[ \t]*\.{1,2}/[\w.-]+\.(?:sh|py|pl|rb|bin|run|elf|out)\b|^[ \t]*\.[ \t]+[\w./~-]+\.sh\b|\b(?:gcc|cc|clang|g\+\+)[ \t]+(?:-\S+[ \t]+)*[\w./-]+\.(?:c|cc|cpp)\b|` +
         String.raw`^[ \t]*(?:ssh|scp|sftp|rsync)[ \t]+(?:-\S+[ \t]+)*(?:[\w./-]+[ \t]+)?[\w.-]+@[\w.-]+|^[ \t]*tar[ \t]+-?[cxtrvzjJfp]{2,6}[ \t]+\S|` +

