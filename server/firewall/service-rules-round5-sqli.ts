@@ -46,18 +46,18 @@ export function round5SqliRules(rule: RuleFn): WafRule[] {
       String.raw`\bregexp_substring\s*\(|\brepeat\s*\(\s*(?:left|right|char|chr|crypt_key|md5|sha[12]?|rand|random|concat|substr|substring|mid|hex|unhex|space|lpad|rpad|version|user|database)\s*\(|\bcrypt_key\s*\(|` +
         String.raw`(?:^|['"\x60)$,])\s*;\s*call\s+[\w.]+\(|(?:^|[\w'])\$\$\s*(?:;\s*(?:call|select|insert|update|delete|drop|create|do|copy|exec)\b|(?:and|or|xor)\s+(?:'[^']*'\s*=|\d+\s*=|\(|not\b))|` +
         String.raw`\b\w+for\s+(?:delay|time)\s*['"]\s*\d{1,2}:\d{1,2}:\d{1,2}|` +
-        String.raw`['")]\s*(?:or|and|xor|\|\||&&)\s+[a-z_]\w*\s*\([^()\s]{0,40}\)\s*(?:=|<>|!=|<|>)\s*(?:['"\d]|$)`,
+        String.raw`['")]\s*(?:or|and|xor|\|\||&&)\s+[a-z_]\w*\s*\([^()\s]*\)\s*(?:=|<>|!=|<|>)\s*(?:['"\d]|$)`,
       { structuredOnly: true },
     ),
     rule(
       "svc-sqli-010",
       "sql_injection",
       "Tamper-script spellings: a comment inside or before a word, a percent before each letter, control characters or + as blanks around keywords, text written as a hex literal, \\x escapes of quotes, 1DUNION, 9.e.table, UNION DISTINCT SELECT, a quote inside an inline comment, \\N, DIV(n,n), ?| ARRAY[, a sub-select after ASC or a comma, '*1*', ODBC escapes {fn …} {call …}",
-      String.raw`[a-z0-9_)'"]/\*[^/\s,;]{0,30}\*/[\s(]*[a-z0-9_('"@]|%[a-z]%[a-z]%[a-z]%[a-z]|` +
+      String.raw`[a-z0-9_)'"]/\*[^/\s,;]*\*/[\s(]*[a-z0-9_('"@]|%[a-z]%[a-z]%[a-z]%[a-z]|` +
         String.raw`${CONTROL}(?:${KEYWORDS})\b|\b(?:${KEYWORDS})${CONTROL}|` +
         String.raw`(?:^|['")\d])\+(?:and|or|xor|having|where)\+\(?(?:\d+|'[^']*')\s*(?:=|<>|!=|<|>|\+r?like\+)|\+union\+(?:all\+|distinct\+)?select\+|` +
         String.raw`\b0x(?:[2-7][0-9a-f](?:00)?){8,}|[,(=]\s*0x[0-9a-f]{6,}\s*[,)]|(?:^|[\s=(,;'"])\\(?:x(?:2[2378]|3[bd])|u00(?:2[27]|3d))|` +
-        String.raw`\d[df](?:union|select|from)\b|\d\.e\.[a-z_]\w{2,}|\bunion\s+distinct(?:row)?\s+select\b|/\*[^*]{0,20}['"][^*]{0,20}\*/|` +
+        String.raw`\d[df](?:union|select|from)\b|\d\.e\.[a-z_]\w{2,}|\bunion\s+distinct(?:row)?\s+select\b|/\*[^*]*['"][^*]*\*/|` +
         String.raw`\bis\s+(?:not\s+)?\\N\b|\bdiv\s*\(\s*${NUM}\s*,\s*${NUM}\s*\)|(?:\?\||\?&|@>|<@)\s*array\s*\[|\(\s*(?:\|\||&&)\s*\d|\*/\s*=\s*['"\d]|\b(?:${KEYWORDS})\*/\s*[\w(@'"]|` +
         String.raw`\b(?:asc|desc)\s*,\s*\(\s*select\b|,\s*\(\s*select\s+(?:null\b|@@?\w|\*|\w+\s*\()|['"]\s*[*^|&/%]\s*\(?\d+\)?\s*[*^|&/%]\s*['"]|` +
         String.raw`^\s*['"]\s*(?:&&|\|\|)\s*['"]\s*$|\{\s*(?:fn\s+\w+\s*\(|oj\s+\w|\?\s*=\s*call\b|call\s+[\w.]+\s*\(|call\s+[\w.]*[_.][\w.]*\s*\})`,
@@ -66,12 +66,16 @@ export function round5SqliRules(rule: RuleFn): WafRule[] {
     rule(
       "svc-sqli-012",
       "sql_injection",
-      "SQL's own literals and statements: COLLATE a collation, @v:= assignment, INTO @v, x'41' and b'1' after an operator, ' XOR ', time registers after OR, INSERT INTO … VALUES(, DROP TABLE x; , UPDATE x SET y='…', 1'or'1",
+      "SQL's own literals and statements: COLLATE a collation, @v:= assignment, INTO @v, x'41' and b'1' after an operator, ' XOR ', time registers after OR, INSERT INTO … VALUES(, DROP TABLE x; , UPDATE x SET y='…', 1'or'1; MySQL clauses (WITH ROLLUP, ON DUPLICATE KEY UPDATE, LOCK IN SHARE MODE, LIKE BINARY), joins, SET NAMES, charset introducers, quoted @variables, !< and !>, ' GLOB ', $tag$ quoting",
       String.raw`\bcollate\s+(?:utf8\w*|latin1\w*|ascii\w*|binary|nocase|rtrim|sql_\w+|\w+_(?:ci|cs|bin))\b|@\w+\s*:=\s*[\w'"(@-]|(?:\d|['")])\s*into\s+@\w+\s*(?:,\s*@|$|--|#|;|\bfrom\b)|` +
         String.raw`(?:\b(?:or|and|xor|like)|[=<>])\s*(?:x'[0-9a-f]*\d[0-9a-f]*'|b'[01]+')|['"]\s*xor\s*['"(\d]|\d['"](?:or|and|xor|\|\||&&)['"]\d|` +
         String.raw`\b(?:or|and|xor)\s+(?:utc_(?:time|date|timestamp)|current_(?:timestamp|time|date|user)|localtimestamp|curdate\s*\(|curtime\s*\()|` +
         String.raw`\binsert\s+into\s+[\w.\x60"\[\]]+\s*(?:\([^()]*\)\s*)?values\s*\(|\bdrop\s+(?:table|database|schema|view|user)\s+(?:if\s+exists\s+[\w.\x60"]+|[\w.\x60"]+\s*(?:;|--|#))|` +
-        String.raw`\bupdate\s+[\w.\x60"\[\]]+\s+set\s+[\w.\x60"\[\]]+\s*=\s*['"\d(]`,
+        String.raw`\bupdate\s+[\w.\x60"\[\]]+\s+set\s+[\w.\x60"\[\]]+\s*=\s*['"\d(]|` +
+        String.raw`\bwith\s+rollup\b|\bon\s+duplicate\s+key\s+update\b|\block\s+in\s+share\s+mode\b|\blike\s+binary\s+['"]|['"]\s*glob\s*['"]|\d\s*![<>]\s*\d|` +
+        String.raw`\b(?:cross|natural|(?:left|right|full)\s+outer|inner)\s+join\s+[\w.\x60"\[\]]+|\bjoin\s+[\w.\x60"\[\]]+\s+(?:as\s+\w+\s+)?on\s+[\w.]+\s*=\s*[\w.]+|` +
+        String.raw`\bset\s+names\s+(?:utf8\w*|latin1|ascii|binary|gbk|big5|sjis|['"])|^\s*@['"\x60][^'"\x60]*['"\x60]\s*$|\bescape\s+['"](?:\\\\?|[!#^])['"]|` +
+        String.raw`\b_(?:latin1|utf8\w*|binary|ascii|ucs2|utf16\w*|utf32|big5|gbk|sjis|cp\d+)\s*['"]|\$[a-z_]\w*\$[^$]*\$[a-z_]\w*\$`,
       { structuredOnly: true },
     ),
     // Free text too (a note is stored through SQL as well): shapes no sentence has.
