@@ -92,7 +92,7 @@ export function round5SqliRules(rule: RuleFn): WafRule[] {
         String.raw`\b(?:iif|elt|if|make_set|nullif)\s*\(\s*\(?\s*\d+\s*${EQ}\s*\d+\s*\)?\s*,|\bcase\s+when\s+\(?\s*\d+\s*${EQ}\s*\d+\s*\)?\s*then\b|\(\s*\d+\s*${EQ}\s*\d+\s*\)\s*\*\s*\d|` +
         String.raw`\belse\s+\d+\s*/\s*0\s*end\b|\|\|\s*\(\s*select\b|\(\s*select\s+\(\s*case\s+when\b|\b(?:n?char|chr)\s*\(\s*\d+\s*\)\s*(?:\+|\|\|)|\bexp\s*\(\s*~\s*\(|` +
         String.raw`\b(?:raise_error|uuid_to_bin|bin_shl|zeroifnull|to_posixtime|bit_shift|rotateleft|parse_data_size|generate_series|xmltype|regexp_substring|crypt_key|sleepeachrow|fuzzbits)\s*\(|` +
-        String.raw`\(\s*select\s+count\s*\(\s*\*\s*\)\s+from\b|\bjson_[a-z_]+\s*\(\s*['"{\[]|\bst_[a-z]+\s*\(\s*(?:point|geom\w*|polygon|linestring|\d|')|\bdeclare\s+@\w+\s+(?:n?(?:var)?char|int|bigint|varbinary|sysname|table)\b|\bwaitfor\s+delay\s+[@'"]|` +
+        String.raw`[\w)'"]/\*!?\d*\*/|/\*!?\d*\*/[\w('"]|\(\s*select\s+count\s*\(\s*\*\s*\)\s+from\b|\bjson_[a-z_]+\s*\(\s*['"{\[]|\bst_[a-z]+\s*\(\s*(?:point|geom\w*|polygon|linestring|\d|')|\bdeclare\s+@\w+\s+(?:n?(?:var)?char|int|bigint|varbinary|sysname|table)\b|\bwaitfor\s+delay\s+[@'"]|` +
         String.raw`\bexec(?:ute)?\s*\(\s*(?:@\w+\s*\)|'[^']*'\s*\+)|\belt\s*\(\s*-?\d|\bpg_sleep\s*\(|\bhaving\s+\d+\s*=\s*\d+\s*(?:--|#|;|$)|\b(?:select|print)\s+@@\w+|` +
         String.raw`\bselect\s+(?:session_user|current_user|system_user)\b|\bcreate\s+table\s+[\w.]+\s*\(\s*\w+\s+(?:text|int\w*|varchar|n?char|blob|bigint|serial)\b|` +
         String.raw`\blike\s+(?:n?char|chr)\s*\(\s*\d|\b(?:user|version|database|current_user|schema)\(\s*\)\s*(?:=|<|>|like\b)|\brdb\$\w+|\bsysmaster:|\bsysibm\.\w+`,

@@ -163,6 +163,8 @@ const FREE_TEXT_SHAPES = [
   "CREATE TABLE t9 (c1 TEXT)",
   "x' OR name LIKE CHR(37)--",
   "4 AND database()=database()",
+  "2 uni/**/on sel/**/ect 3",
+  "x'/**/OR/**/'q'='q",
 ];
 
 describe("round 5 SQL readings", () => {
