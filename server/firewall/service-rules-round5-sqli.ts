@@ -75,7 +75,8 @@ export function round5SqliRules(rule: RuleFn): WafRule[] {
         String.raw`\bwith\s+rollup\b|\bon\s+duplicate\s+key\s+update\b|\block\s+in\s+share\s+mode\b|\blike\s+binary\s+['"]|['"]\s*glob\s*['"]|\d\s*![<>]\s*\d|` +
         String.raw`\b(?:cross|natural|(?:left|right|full)\s+outer|inner)\s+join\s+[\w.\x60"\[\]]+|\bjoin\s+[\w.\x60"\[\]]+\s+(?:as\s+\w+\s+)?on\s+[\w.]+\s*=\s*[\w.]+|` +
         String.raw`\bset\s+names\s+(?:utf8\w*|latin1|ascii|binary|gbk|big5|sjis|['"])|^\s*@['"\x60][^'"\x60]*['"\x60]\s*$|\bescape\s+['"](?:\\\\?|[!#^])['"]|` +
-        String.raw`\b_(?:latin1|utf8\w*|binary|ascii|ucs2|utf16\w*|utf32|big5|gbk|sjis|cp\d+)\s*['"]|\$[a-z_]\w*\$[^$]*\$[a-z_]\w*\$`,
+        String.raw`\b_(?:latin1|utf8\w*|binary|ascii|ucs2|utf16\w*|utf32|big5|gbk|sjis|cp\d+)\s*['"]|\$[a-z_]\w*\$[^$]*\$[a-z_]\w*\$|` +
+        String.raw`['")]\s*;\s*(?:reconfigure\b|create\s+extension\s+\w)|[\w)]"\s*(?:#|--|/\*)\s*$`,
       { structuredOnly: true },
     ),
     // Free text too (a note is stored through SQL as well): shapes no sentence has.
@@ -91,7 +92,7 @@ export function round5SqliRules(rule: RuleFn): WafRule[] {
         String.raw`\bxp_(?:dirtree|fileexist|regread|regwrite|servicecontrol|subdirs|availablemedia|loginconfig)\b|` +
         String.raw`\b(?:iif|elt|if|make_set|nullif)\s*\(\s*\(?\s*\d+\s*${EQ}\s*\d+\s*\)?\s*,|\bcase\s+when\s+\(?\s*\d+\s*${EQ}\s*\d+\s*\)?\s*then\b|\(\s*\d+\s*${EQ}\s*\d+\s*\)\s*\*\s*\d|` +
         String.raw`\belse\s+\d+\s*/\s*0\s*end\b|\|\|\s*\(\s*select\b|\(\s*select\s+\(\s*case\s+when\b|\b(?:n?char|chr)\s*\(\s*\d+\s*\)\s*(?:\+|\|\|)|\bexp\s*\(\s*~\s*\(|` +
-        String.raw`\b(?:raise_error|uuid_to_bin|bin_shl|zeroifnull|to_posixtime|bit_shift|rotateleft|parse_data_size|generate_series|xmltype|regexp_substring|crypt_key|sleepeachrow|fuzzbits)\s*\(|` +
+        String.raw`\b(?:raise_error|uuid_to_bin|bin_shl|zeroifnull|to_posixtime|bit_shift|rotateleft|parse_data_size|generate_series|xmltype|regexp_substring|crypt_key|sleepeachrow|fuzzbits|sys_exec|sys_eval|lo_from_bytea|pg_read_binary_file|dblink_exec|dblink_connect)\s*\(|` +
         String.raw`[\w)'"]/\*!?\d*\*/|/\*!?\d*\*/[\w('"]|\(\s*select\s+count\s*\(\s*\*\s*\)\s+from\b|\bjson_[a-z_]+\s*\(\s*['"{\[]|\bst_[a-z]+\s*\(\s*(?:point|geom\w*|polygon|linestring|\d|')|\bdeclare\s+@\w+\s+(?:n?(?:var)?char|int|bigint|varbinary|sysname|table)\b|\bwaitfor\s+delay\s+[@'"]|` +
         String.raw`\bexec(?:ute)?\s*\(\s*(?:@\w+\s*\)|'[^']*'\s*\+)|\belt\s*\(\s*-?\d|\bpg_sleep\s*\(|\bhaving\s+\d+\s*=\s*\d+\s*(?:--|#|;|$)|\b(?:select|print)\s+@@\w+|` +
         String.raw`\bselect\s+(?:session_user|current_user|system_user)\b|\bcreate\s+table\s+[\w.]+\s*\(\s*\w+\s+(?:text|int\w*|varchar|n?char|blob|bigint|serial)\b|` +

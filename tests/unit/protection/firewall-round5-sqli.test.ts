@@ -118,6 +118,9 @@ const SHAPES: Record<string, { rule: string; examples: string[] }> = {
       "x' AND n LIKE 'a!%' ESCAPE '!'-- x",
       "6 OR _latin1'z'='z'",
       "7 OR $k$z$k$=$k$z$k$",
+      "x'; RECONFIGURE-- x",
+      "x'; CREATE EXTENSION plpython3u-- x",
+      'guest" #',
     ],
   },
 };
@@ -165,6 +168,8 @@ const FREE_TEXT_SHAPES = [
   "4 AND database()=database()",
   "2 uni/**/on sel/**/ect 3",
   "x'/**/OR/**/'q'='q",
+  "x' AND sys_eval('w')='a",
+  "x' AND dblink_exec('h','d') IS NULL--",
 ];
 
 describe("round 5 SQL readings", () => {
