@@ -79,7 +79,7 @@ const SHAPES: Record<string, string[]> = {
     "grep -ri secret .",
     "mkdir loot",
   ],
-  "svc-cmdi-019: Windows and PowerShell forms": [
+  "svc-cmdi-019 and 021: cmd.exe and PowerShell forms": [
     "&^n^e^t user",
     '|"n"^"e"^"t" user',
     "& %a%%b%",
