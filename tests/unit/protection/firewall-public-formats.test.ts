@@ -21,7 +21,7 @@ describe("round 5 public source readers", () => {
   });
 
   it("writes sqlmap requests as 1<prefix> <payload><comment> <suffix>, placeholders filled", () => {
-    const payloads = `<root>
+    const payloads = `<!-- documentation: <test><payload>prose</payload></test> --><root>
       <test><title>t1</title><request><payload>AND [RANDNUM]=[RANDNUM1]</payload><comment>[GENERIC_SQL_COMMENT]</comment></request></test>
       <test><title>union</title><request><payload/></request></test>
       <test><title>t2</title><request><payload>AND SLEEP([SLEEPTIME])</payload></request></test>
