@@ -65,6 +65,11 @@ const PS_NOUNS =
 const FETCH_SCHEMES =
   "rmi|iiop|corbaname|ldapi|nfs|cifs|afp|svn\\+ssh|ssh|rediss?|memcached?|mongodb(?:\\+srv)?|mysql|mariadb|postgres(?:ql)?|mssql|sqlserver|amqps?|mqtt|zookeeper|vnc|rdp|jdbc:[a-z]+";
 
+// Environment variables that make a program load or run something: set in a value, they inject
+// into whatever starts next (`LD_PRELOAD=/tmp/x.so`, `PROMPT_COMMAND=…`). Upper case as shells need.
+const ENV_HOOKS =
+  "LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_INSERT_LIBRARIES|BASH_ENV|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|PERL5OPT|PERL5LIB|PERLLIB|PYTHONPATH|PYTHONSTARTUP|PYTHONWARNINGS|PYTHONINSPECT|NODE_OPTIONS|RUBYOPT|RUBYLIB|GIT_SSH_COMMAND|GIT_SSH|GIT_EXTERNAL_DIFF|HISTFILE|IFS|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS";
+
 export function round5ShellRules(rule: RuleFn, shell: ShellGrammar): WafRule[] {
   const { sepNotStart } = shell;
   const ruleWithInputs = rule as RuleWithInputs;
@@ -145,6 +150,16 @@ export function round5ShellRules(rule: RuleFn, shell: ShellGrammar): WafRule[] {
       String.raw`[a-z]\x60[a-z]{1,8}\x60[a-z]|["'](?:\{\d{1,2}\}){2,}["'][ \t]*-f[ \t]*['"]|[)\]'"][ \t]*-join[ \t]*(?:['"(]|$)|(?:^|[;|&(])[ \t]*-join[ \t]*\(|` +
         String.raw`\$(?:executioncontext|psversiontable|shellid|pshome)\b|\.invokecommand\.|\bnewscriptblock\b|\((?:gv|gci|gcm|ls|dir|get-variable|get-command|get-childitem)[ \t]+['"]?[\w:]*\*[^)]*\)|` +
         String.raw`${sepNotStart}[ \t]*\^?n\^?e\^?t\^?1(?:\.exe)?[ \t]+(?:user|localgroup|group|share|view|use|stop|start|session|accounts)\b|\btype[ \t]+nul[ \t]*>|(?:^|[\s&|;])\d?>[ \t]*nul\b|${sepNotStart}[ \t]*at[ \t]+\d{1,2}:\d{2}[ \t]+(?:/\w+(?::\S+)?[ \t]+)*(?:cmd|powershell|pwsh|[\w.-]+\.(?:exe|bat|cmd|ps1))\b`,
+    ),
+    rule(
+      "svc-cmdi-022",
+      "command_injection",
+      "Argument injection (git's, tar's, rsync's and find's options that run a program; ssh's ProxyCommand) and environment injection (LD_PRELOAD, BASH_ENV, PROMPT_COMMAND, NODE_OPTIONS …); $[ ] arithmetic; Windows Script Host objects",
+      String.raw`(?:^|[\s'"=])--(?:upload-pack|receive-pack|use-compress-program|checkpoint-action|to-command|rsync-path|rsh|unzip-command|post-file|body-file|index-filter|tree-filter|msg-filter)(?:=|[ \t]+)\S|--exec=\S|` +
+        String.raw`(?:ProxyCommand|LocalCommand|PermitLocalCommand)[ \t]*=|(?:^|\s)-(?:exec|execdir|ok|okdir)[ \t]+[^\s;]+[^\n]*(?:\\;|[ \t];|\{\}[ \t]*\+)|` +
+        String.raw`(?:^|[;&|\s\x60(])(?:${ENV_HOOKS})=\S|\$\[[ \t]*\d+[ \t]*[+*/%][ \t]*\d+[ \t]*\]|` +
+        String.raw`(?i:\bwscript\.shell\b|\bshell\.application\b|\bactivexobject[ \t]*\(|\bcreateobject[ \t]*\([ \t]*["'])`,
+      { caseSensitive: true },
     ),
     ruleWithInputs(
       "svc-ssrf-004",
