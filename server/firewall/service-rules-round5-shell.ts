@@ -149,13 +149,14 @@ export function round5ShellRules(rule: RuleFn, shell: ShellGrammar): WafRule[] {
       "PowerShell's obfuscations: backticks inside a word, the format operator, -join, the engine's own objects, wildcard variable lookups; cmd.exe's redirection to nul, at with a time and a program",
       String.raw`[a-z]\x60[a-z]{1,8}\x60[a-z]|["'](?:\{\d{1,2}\}){2,}["'][ \t]*-f[ \t]*['"]|[)\]'"][ \t]*-join[ \t]*(?:['"(]|$)|(?:^|[;|&(])[ \t]*-join[ \t]*\(|` +
         String.raw`\$(?:executioncontext|psversiontable|shellid|pshome)\b|\.invokecommand\.|\bnewscriptblock\b|\((?:gv|gci|gcm|ls|dir|get-variable|get-command|get-childitem)[ \t]+['"]?[\w:]*\*[^)]*\)|` +
-        String.raw`${sepNotStart}[ \t]*\^?n\^?e\^?t\^?1(?:\.exe)?[ \t]+(?:user|localgroup|group|share|view|use|stop|start|session|accounts)\b|\btype[ \t]+nul[ \t]*>|(?:^|[\s&|;])\d?>[ \t]*nul\b|${sepNotStart}[ \t]*at[ \t]+\d{1,2}:\d{2}[ \t]+(?:/\w+(?::\S+)?[ \t]+)*(?:cmd|powershell|pwsh|[\w.-]+\.(?:exe|bat|cmd|ps1))\b`,
+        String.raw`${sepNotStart}[ \t]*\^?n\^?e\^?t\^?1(?:\.exe)?[ \t]+(?:user|localgroup|group|share|view|use|stop|start|session|accounts)\b|\btype[ \t]+nul[ \t]*>|[&|][ \t]*ping(?:\.exe)?[ \t]+(?:-[ntlwa4][ \t]+(?:\d+[ \t]+)?)*(?:\d{1,3}(?:\.\d{1,3}){3}|localhost)\b|(?:^|[\s&|;])\d?>[ \t]*nul\b|${sepNotStart}[ \t]*at[ \t]+\d{1,2}:\d{2}[ \t]+(?:/\w+(?::\S+)?[ \t]+)*(?:cmd|powershell|pwsh|[\w.-]+\.(?:exe|bat|cmd|ps1))\b`,
     ),
     rule(
       "svc-cmdi-022",
       "command_injection",
       "Argument injection (git's, tar's, rsync's and find's options that run a program; ssh's ProxyCommand) and environment injection (LD_PRELOAD, BASH_ENV, PROMPT_COMMAND, NODE_OPTIONS …); $[ ] arithmetic; Windows Script Host objects",
-      String.raw`(?:^|[\s'"=])--(?:upload-pack|receive-pack|use-compress-program|checkpoint-action|to-command|rsync-path|rsh|unzip-command|post-file|body-file|index-filter|tree-filter|msg-filter)(?:=|[ \t]+)\S|--exec=\S|` +
+      String.raw`(?:^|[\s'"=])--(?:upload-pack|receive-pack|use-compress-program|checkpoint-action|to-command|rsync-path|rsh|unzip-command|post-file|body-file|index-filter|tree-filter|msg-filter)(?:=|[ \t]+)\S|--(?:exec|gpu-launcher|renderer-cmd-prefix|utility-cmd-prefix|browser-subprocess-path|ppapi-plugin-launcher|plugin-launcher)=\S|` +
+        String.raw`\{[ \t]*(?:${BARE})(?:[ \t]+-[a-z]+)?[ \t]*;[ \t]*\}|^[ \t]*(?:uname|whoami|ifconfig|ipconfig|netstat|systeminfo|printenv)[ \t]*&|` +
         String.raw`(?:ProxyCommand|LocalCommand|PermitLocalCommand)[ \t]*=|(?:^|\s)-(?:exec|execdir|ok|okdir)[ \t]+[^\s;]+[^\n]*(?:\\;|[ \t];|\{\}[ \t]*\+)|` +
         String.raw`(?:^|[;&|\s\x60(])(?:${ENV_HOOKS})=\S|\$\[[ \t]*\d+[ \t]*[+*/%][ \t]*\d+[ \t]*\]|` +
         String.raw`(?i:\bwscript\.shell\b|\bshell\.application\b|\bactivexobject[ \t]*\(|\bcreateobject[ \t]*\([ \t]*["'])`,

@@ -117,6 +117,8 @@ const SHAPES: Record<string, string[]> = {
     "& type nul > o.txt",
     "& at 23:59 /every:m cmd",
     "& net1 localgroup",
+    "& PING -N 9 127.0.0.1",
+    "| Ping 10.9.8.7",
   ],
   "svc-cmdi-022: argument and environment injection, $[ ], Windows Script Host": [
     "--upload-pack=/tmp/run",
@@ -131,6 +133,9 @@ const SHAPES: Record<string, string[]> = {
     "NODE_OPTIONS='--require /tmp/x'",
     "GIT_SSH_COMMAND=uname",
     "$[6*7]",
+    "--renderer-cmd-prefix=/tmp/run",
+    "{ hostname -f; }",
+    "whoami &",
     "Set o = CreateObject('WScript.Shell')",
     "new ActiveXObject('Shell.Application')",
   ],
