@@ -376,7 +376,7 @@ function hostAtStart(value: string): string | undefined {
     m[2] !== undefined ||
     (host.includes("-") && m[3] !== "") ||
     // Round 5: an internal name with a path (`localhost/admin`, `metadata/computeMetadata/v1/`).
-    (m[3] === "/" && internalHost(host) !== undefined);
+    (m[3] === "/" && INTERNAL_NAMES.has(host.toLowerCase()));
   return /[a-z]/i.test(host) && named && !host.startsWith(".") && !host.startsWith("-") ? host : undefined;
 }
 
