@@ -115,7 +115,10 @@ export function round5ShellRules(rule: RuleFn, shell: ShellGrammar): WafRule[] {
       String.raw`^[ \t]*(?:ifconfig|ipconfig|printenv|netstat|uname|dmesg|lsblk|lscpu|lspci|lsusb|lsmod|systeminfo)[ \t]*$|` +
         // Programs that are no word in English or Spanish, given an argument ("sed", "nano", "curl", "ls" — LS spine — are left out).
         String.raw`${sepNotStart}[ \t]*(?:(?:nproc|getconf|apropos)(?:[ \t]|$)|last[ \t]+-\d+[ \t]*(?:$|[;|&\x60]))|` +
-        String.raw`^[ \t]*(?:wget|grep|egrep|fgrep|zgrep|mkdir|rmdir|gzip|gunzip|bunzip2|unxz|chmod|chown|xxd|hexdump|strace|tcpdump)[ \t]+\S|` +
+        // …with an argument shaped like a shell's (a switch, a path, a variable, a quote, a URL or
+        // host path, a mode; or a word then a path): "grep tool" or "mkdir folder" is a search.
+        String.raw`^[ \t]*(?:wget|grep|egrep|fgrep|zgrep|mkdir|rmdir|gzip|gunzip|bunzip2|unxz|chmod|chown|xxd|hexdump|strace|tcpdump)[ \t]+` +
+        String.raw`(?:[-/~$"'\x60]|\.{1,2}/|[a-z]+://|[\w-]+\.[a-z]{2,}/|\+[rwx]|[0-7]{3,4}\b|[\w.:-]+[ \t]+[-/~$.])|` +
         String.raw`^[ \t]*(?:php|perl|python[23]?|ruby|node|bash|sh|zsh|lua|java[ \t]+-jar)[ \t]+(?:-\S+[ \t]+)*[\w./~-]+\.(?:php\d?|pl|py|rb|js|sh|lua|jar)\b|` +
         String.raw`^[ \t]*\.{1,2}/[\w.-]+\.(?:sh|py|pl|rb|bin|run|elf|out)\b|^[ \t]*\.[ \t]+[\w./~-]+\.sh\b|\b(?:gcc|cc|clang|g\+\+)[ \t]+(?:-\S+[ \t]+)*[\w./-]+\.(?:c|cc|cpp)\b|` +
         String.raw`^[ \t]*(?:ssh|scp|sftp|rsync)[ \t]+(?:-\S+[ \t]+)*(?:[\w./-]+[ \t]+)?[\w.-]+@[\w.-]+|^[ \t]*tar[ \t]+-?[cxtrvzjJfp]{2,6}[ \t]+\S|` +
