@@ -19,6 +19,7 @@ import {
   PUBLIC_MIN_HELD_OUT,
   PUBLIC_SPLIT_SEED,
   publicCorpus,
+  publicCorpusBySource,
   publicTuningCorpus,
 } from "../tests/fixtures/firewall/public/load.ts";
 import { freshCorpus } from "../tests/fixtures/firewall/public/fresh.ts";
@@ -149,6 +150,18 @@ if (fresh)
       (fresh.missing.length > 0 ? `; not found: ${fresh.missing.join(", ")}` : ""),
   );
 
+// Per source (counts only): which repository's strings the misses are in, for the part that may be
+// printed — the held-out part only without `--tuning-only`, in one structured place (json) and in
+// free text (json-free-text).
+for (const split of tuningOnly ? (["tuning"] as const) : (["tuning", "held-out"] as const)) {
+  console.log(`\nPublic corpora, ${split} part, by repository (json field / free text):`);
+  for (const { repo, family, strings } of publicCorpusBySource(split)) {
+    const one = await measure(engine, { attacks: { [family]: strings }, families: [family], benign: false });
+    const [b, t] = one.detection[family].json;
+    const [fb, ft] = one.detection[family]["json-free-text"];
+    console.log(`- ${repo} ${family}: ${pct(b, t)}; free text ${pct(fb, ft)}`);
+  }
+}
 const benignParts = parts.filter(([t]) => t === "Tuning part" || t === "Held-out part");
 for (const [title, m] of benignParts) {
   console.log(
