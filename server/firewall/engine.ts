@@ -65,7 +65,7 @@ const CLEAN_PARTS_CHARS = 2_000_000;
 interface WafEvent {
   rule: { id: string; tags?: { type?: string } };
   rule_matches?: Array<{
-    parameters?: Array<{ address?: string; key_path?: Array<string | number>; highlight?: string[] }>;
+    parameters?: Array<{ address?: string; key_path?: Array<string | number>; value?: unknown; highlight?: string[] }>;
   }>;
 }
 
@@ -88,13 +88,29 @@ export const PROSE_FINGERPRINTS = new Set(["nUEn", "nUEn&", "nEnUE", "s&s", "T(1
  */
 const FREE_TEXT_STRONG = /[sc;U]/;
 
+/**
+ * "; call" then a person, a time or a place, not a procedure: "Refill; call pharmacy (Walgreens)",
+ * "5; call me (evenings)". libinjection reads CALL as a stored procedure's (`n;Tn(`, `1;Tn(`), so
+ * in free text that stacked CALL alone is no statement (docs/decisions/480). A name glued to `_`,
+ * `.`, `$` or `(` ("call my_proc(", "call me(1)") is still a procedure's, and a value with a second
+ * statement, a quote or a comment is read as before.
+ */
+const NOTE_CALL =
+  /;\s*call\s+(?:me|us|him|her|them|you|back|the|my|our|your|his|their|a|an|after|before|later|when|if|to|at|on|in|pharmacy|doctor|office|agent|clinic|insurer)\b(?![_.$(])/i;
+
 function isProseFingerprint(event: WafEvent): boolean {
   if (event.rule.id !== "crs-942-100") return false;
   const parameters = (event.rule_matches ?? []).flatMap((m) => m.parameters ?? []);
   const highlights = parameters.flatMap((p) => p.highlight ?? []);
   if (highlights.length === 0) return false;
   if (highlights.every((h) => PROSE_FINGERPRINTS.has(h))) return true;
-  return parameters.every((p) => p.address === ADDRESS.freeText) && highlights.every((h) => !FREE_TEXT_STRONG.test(h));
+  if (!parameters.every((p) => p.address === ADDRESS.freeText)) return false;
+  // Only a note's one stacked CALL: libinjection's fingerprint stops at five tokens, so a second
+  // statement, a quote or a comment after it would not show in `h`.
+  const noteCall = parameters.every(
+    (p) => typeof p.value === "string" && NOTE_CALL.test(p.value) && !/;[^;]*;|['"#`]|--|\/\*/.test(p.value),
+  );
+  return highlights.every((h) => !FREE_TEXT_STRONG.test(noteCall ? h.replace(";T", "T") : h));
 }
 
 export class FirewallEngine {
