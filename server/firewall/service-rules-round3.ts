@@ -15,7 +15,13 @@ export type RuleFn = (
   type: string,
   name: string,
   regex: string,
-  options?: { caseSensitive?: boolean; freeText?: boolean; structuredOnly?: boolean },
+  options?: {
+    caseSensitive?: boolean;
+    freeText?: boolean;
+    structuredOnly?: boolean;
+    /** The places read (service-rules.ts `rule`; default the structured values). */
+    inputs?: Array<string | { address: string; key_path: string[] }>;
+  },
 ) => WafRule;
 
 export interface ShellGrammar {

@@ -1,5 +1,6 @@
 import type { WafRule } from "./ruleset";
 import type { RuleFn, ShellGrammar } from "./service-rules-round3";
+import { SSRF_INPUTS } from "./rule-inputs";
 import { PRIVATE_ZONES } from "./ssrf";
 
 /**
@@ -8,30 +9,6 @@ import { PRIVATE_ZONES } from "./ssrf";
  * (commix's separators and tamper scripts, cmd.exe's and PowerShell's obfuscations, URL parser
  * confusions), never from a held-out or fresh string. None reads free-text fields.
  */
-
-// The service rule helper takes the places a rule reads (service-rules.ts `rule`); RuleFn's type
-// leaves them out, so the SSRF rule below names them through this wider type.
-type RuleWithInputs = (
-  id: string,
-  type: string,
-  name: string,
-  regex: string,
-  options?: {
-    caseSensitive?: boolean;
-    structuredOnly?: boolean;
-    inputs?: Array<string | { address: string; key_path: string[] }>;
-  },
-) => WafRule;
-
-/** Where a URL the service could be made to fetch arrives (service-rules.ts SSRF_INPUTS): never Referer or Origin. */
-const SSRF_INPUTS = [
-  "server.request.query",
-  "server.request.body",
-  "server.request.path_params",
-  "server.request.cookies",
-  { address: "marketplace.request.headers.text", key_path: ["user-agent"] },
-  { address: "marketplace.request.headers.text", key_path: ["user-agent~decoded"] },
-];
 
 // Tools `type`, `command -v` and `hash` are asked about before an attack uses them.
 const ASKED =
@@ -72,7 +49,6 @@ const ENV_HOOKS =
 
 export function round5ShellRules(rule: RuleFn, shell: ShellGrammar): WafRule[] {
   const { sepNotStart } = shell;
-  const ruleWithInputs = rule as RuleWithInputs;
   return [
     rule(
       "svc-cmdi-017",
@@ -166,7 +142,7 @@ export function round5ShellRules(rule: RuleFn, shell: ShellGrammar): WafRule[] {
         String.raw`(?i:\bwscript\.shell\b|\bshell\.application\b|\bactivexobject[ \t]*\(|\bcreateobject[ \t]*\([ \t]*["'])`,
       { caseSensitive: true },
     ),
-    ruleWithInputs(
+    rule(
       "svc-ssrf-004",
       "ssrf",
       "A URL whose host is one DNS label (a service name only a search domain resolves) or a name in a private zone (.local, .lan, .consul …)",

@@ -1,4 +1,5 @@
 import type { WafRule } from "./ruleset";
+import { SSRF_INPUTS } from "./rule-inputs";
 import { round2Rules } from "./service-rules-round2";
 import { round3Rules } from "./service-rules-round3";
 import { round4Rules } from "./service-rules-round4";
@@ -23,16 +24,6 @@ const VALUES = [
   "server.request.path_params",
   "server.request.cookies",
   "marketplace.request.headers.text",
-];
-
-/** Where a URL the service could be made to fetch arrives: values, and the User-Agent among the headers. */
-const SSRF_INPUTS = [
-  "server.request.query",
-  "server.request.body",
-  "server.request.path_params",
-  "server.request.cookies",
-  { address: "marketplace.request.headers.text", key_path: ["user-agent"] },
-  { address: "marketplace.request.headers.text", key_path: ["user-agent~decoded"] },
 ];
 
 // Commands a shell injection runs. Everyday words that are also commands need an argument shaped like a shell's.
