@@ -4,6 +4,7 @@ import type { DDWAF as DDWAFInstance } from "@datadog/native-appsec";
 import { buildRuleSet, type FirewallRuleSet } from "./ruleset";
 import { BoundedCache } from "../../app/server/platform/cache.server";
 import { ADDRESS } from "./ruleset";
+import { catalogueMatch, type CatalogueMatch } from "./catalogue";
 import { CHUNK_ENTRIES, collect, mergeParts, partKeys, type Part, type RequestData } from "./request-data";
 
 /**
@@ -235,7 +236,12 @@ export class FirewallEngine {
       this.stats.engineTruncations++;
     const common = { overrun: result.timeout, overLimit: false, unread, remembered: false, micros };
     const event = (result.events as WafEvent[] | undefined)?.find((e) => !isProseFingerprint(e));
-    if (!event) return { ...common, blocked: false };
+    if (!event) {
+      const reading = catalogueReading(input);
+      if (!reading) return { ...common, blocked: false };
+      this.stats.blocked++;
+      return { ...common, blocked: true, rule: reading.rule, type: reading.type, where: WHERE[reading.address] };
+    }
     this.stats.blocked++;
     return {
       ...common,
@@ -300,6 +306,28 @@ const WHERE: Record<string, string> = {
   "marketplace.request.headers.text": "header",
   "server.request.cookies": "cookie",
 };
+
+/** The structured values the catalogues read (catalogue.ts): what the service rules read, less free text. */
+const CATALOGUE_ADDRESSES = [ADDRESS.query, ADDRESS.body, ADDRESS.pathParams, ADDRESS.cookies, ADDRESS.textHeaders];
+
+/** The first structured value that runs a catalogued program or calls a catalogued SQL function. */
+function catalogueReading(input: Record<string, unknown>): (CatalogueMatch & { address: string }) | undefined {
+  for (const address of CATALOGUE_ADDRESSES) {
+    const match = firstCatalogueMatch(input[address], 0);
+    if (match) return { ...match, address };
+  }
+  return undefined;
+}
+
+function firstCatalogueMatch(value: unknown, depth: number): CatalogueMatch | undefined {
+  if (typeof value === "string") return catalogueMatch(value);
+  if (value === null || typeof value !== "object" || depth > 8) return undefined;
+  for (const item of Array.isArray(value) ? value : Object.values(value)) {
+    const match = firstCatalogueMatch(item, depth + 1);
+    if (match) return match;
+  }
+  return undefined;
+}
 
 /**
  * Where a rule matched, for the log line: the part and the field's name,

@@ -1,0 +1,136 @@
+// Writes server/firewall/catalogues.generated.ts: the names of the programs Debian ships and of
+// the functions PostgreSQL, MariaDB and SQLite define, less every English word and name
+// (docs/decisions/481). Run by hand, on a Debian bookworm machine with the network:
+//
+//   apt-get install -y apt-file wamerican wamerican-insane && apt-file update
+//   npx tsx scripts/firewall-catalogues.ts
+//
+// It needs: apt-file's Contents index (every file of every package in bookworm main), the
+// postgresql-15 package's postgres.bki (pg_proc's rows), MariaDB's help tables (fetched with
+// `apt-get download mariadb-server-core`, never installed), better-sqlite3's SQLite, and the
+// wamerican word list. The firewall itself reads only the generated file.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+
+const OUT = path.join(import.meta.dirname, "..", "server", "firewall", "catalogues.generated.ts");
+const WORDS = "/usr/share/dict/american-english-insane";
+const COMMON_WORDS = "/usr/share/dict/american-english";
+// The marketplace's own words: CMS's reference data and rules ("PCP", "CSR", "PUF"). Not the service's
+// code, whose identifiers ("coalesce", "group_concat") are no visitor's words.
+const DOMAIN = path.join(import.meta.dirname, "..", "..", "shared", "reference");
+const BKI = "/usr/share/postgresql/15/postgres.bki";
+
+function run(cmd: string, args: string[], cwd?: string): string {
+  return execFileSync(cmd, args, { encoding: "utf8", maxBuffer: 1 << 30, cwd });
+}
+
+// Words a visitor types, in lower case, so no catalogue keeps them. Programs: every word and name
+// of the largest word list (wamerican-insane: places, names, acronyms such as "PCP"). A function's
+// name is read only before "(", which prose seldom writes straight after a word, so the smaller
+// list (wamerican) is enough there and "substring(" or "coalesce(" stay in. Both: every word of the
+// marketplace's own ("CSR", "PUF").
+function wordList(file: string): Set<string> {
+  return new Set(
+    readFileSync(file, "utf8")
+      .split("\n")
+      .map((w) => w.toLowerCase().replace(/'s$/, "")),
+  );
+}
+const everyWord = wordList(WORDS);
+const commonWords = wordList(COMMON_WORDS);
+const domainWords = new Set<string>();
+function isWord(name: string, dictionary: Set<string>): boolean {
+  if (dictionary.has(name) || domainWords.has(name)) return true;
+  // Plurals and verb forms the list leaves out: "jobs", "tailed".
+  for (const suffix of ["s", "es", "ed", "ing", "er"])
+    if (name.endsWith(suffix) && dictionary.has(name.slice(0, -suffix.length))) return true;
+  return false;
+}
+function addDomainWords(file: string): void {
+  const stat = statSync(file);
+  if (stat.isDirectory()) for (const entry of readdirSync(file)) addDomainWords(path.join(file, entry));
+  else if (/\.(?:csv|json|md|txt|yaml)$/.test(file) && stat.size < 50_000_000)
+    for (const word of readFileSync(file, "utf8")
+      .toLowerCase()
+      .match(/[a-z0-9][a-z0-9._+-]*/g) ?? [])
+      domainWords.add(word);
+}
+addDomainWords(DOMAIN);
+// ---- programs: every file directly in /bin, /sbin, /usr/bin or /usr/sbin of any package in bookworm main
+const programs = new Set<string>();
+for (const line of run("apt-file", ["search", "--regexp", "^/(usr/)?s?bin/[^/]+$"]).split("\n")) {
+  const file = line.split(": ")[1]?.trim();
+  if (!file) continue;
+  const name = file.slice(file.lastIndexOf("/") + 1).toLowerCase();
+  // Three characters at least (shorter ones are read by the rules of service-rules.ts with
+  // context), a name a shell word can spell, and not only digits and dots.
+  if (name.length < 3 || !/^[a-z0-9][a-z0-9._+-]*$/.test(name) || /^[\d.]+$/.test(name)) continue;
+  if (isWord(name, everyWord)) continue;
+  programs.add(name);
+}
+
+// ---- SQL functions
+const functions = new Set<string>();
+function addFunction(raw: string): void {
+  const name = raw.toLowerCase();
+  // Four characters at least unless a digit or underscore shows it is no abbreviation ("avg", "cid" stay out).
+  if (!/^[a-z_][a-z0-9_$]*$/.test(name)) return;
+  if (name.length < 4 && !/[\d_]/.test(name)) return;
+  if (isWord(name, commonWords)) return;
+  functions.add(name);
+}
+// PostgreSQL 15: pg_proc's rows in the bootstrap catalogue; the name is the second field.
+let inProc = false;
+for (const line of readFileSync(BKI, "utf8").split("\n")) {
+  if (line.startsWith("create ")) inProc = line.startsWith("create pg_proc ");
+  else if (inProc && line.startsWith("insert ( ")) addFunction(line.split(/\s+/)[3]!);
+}
+// MariaDB 10.11: the help topics whose text shows them called, NAME(...).
+const work = mkdtempSync(path.join(tmpdir(), "catalogues-"));
+run("apt-get", ["download", "mariadb-server-core"], work);
+const deb = readdirSync(work).find((f) => f.endsWith(".deb"))!;
+run("dpkg-deb", ["-x", deb, "x"], work);
+const help = readFileSync(path.join(work, "x/usr/share/mysql/fill_help_tables.sql"), "utf8");
+// Underscores in a topic's name are escaped there ("LOAD\\_FILE").
+for (const m of help.matchAll(/VALUES \(\d+, \d+, '([A-Z](?:[A-Z0-9_]|\\\\_)*)', '((?:[^'\\]|\\.|'')*)'/g)) {
+  const name = m[1]!.replaceAll("\\", "");
+  if (m[2]!.replaceAll("\\_", "_").toUpperCase().includes(`${name}(`)) addFunction(name);
+}
+// SQLite, as better-sqlite3 builds it.
+const sqlite = new Database(":memory:");
+const sqliteVersion = (sqlite.prepare("SELECT sqlite_version() AS v").get() as { v: string }).v;
+for (const row of sqlite.prepare("SELECT name FROM pragma_function_list").all() as Array<{ name: string }>)
+  addFunction(row.name);
+sqlite.close();
+
+const versions = run("dpkg-query", [
+  "-W",
+  "-f",
+  "${Package} ${Version}\n",
+  "postgresql-15",
+  "wamerican",
+  "wamerican-insane",
+  "apt-file",
+]).trim();
+const contents = run("bash", [
+  "-c",
+  "ls -l --time-style=+%F /var/lib/apt/lists/*bookworm_main_Contents-amd64.lz4 | awk '{print $6}'",
+]).trim();
+const body = `// Generated by scripts/firewall-catalogues.ts on ${new Date().toISOString().slice(0, 10)}; do not edit by hand (docs/decisions/481).
+// Sources: Debian bookworm main's Contents index (${contents}), ${versions.replaceAll("\n", ", ")},
+// mariadb-server-core's help tables (${deb}), SQLite ${sqliteVersion} (better-sqlite3).
+// English words and names (wamerican-insane for programs, wamerican for functions) and the marketplace's own words are left out.
+
+/** Programs in /bin, /sbin, /usr/bin or /usr/sbin of a Debian package, space-separated (${programs.size}). */
+export const PROGRAMS =
+  ${JSON.stringify([...programs].sort().join(" "))};
+
+/** Functions PostgreSQL, MariaDB or SQLite define, space-separated (${functions.size}). */
+export const SQL_FUNCTIONS =
+  ${JSON.stringify([...functions].sort().join(" "))};
+`;
+writeFileSync(OUT, body);
+console.log(`${programs.size} programs, ${functions.size} SQL functions → ${path.relative(process.cwd(), OUT)}`);
