@@ -1,4 +1,4 @@
-import { PROGRAMS, SQL_FUNCTIONS } from "./catalogues.generated";
+import { PROGRAMS, SQL_CATALOGS, SQL_FUNCTIONS, WORD_PROGRAMS } from "./catalogues.generated";
 
 /**
  * Readings by catalogue (docs/decisions/481): a program Debian ships run after a shell separator,
@@ -12,16 +12,18 @@ import { PROGRAMS, SQL_FUNCTIONS } from "./catalogues.generated";
  * engine asks here, by set lookup, after libddwaf found nothing (engine.ts).
  */
 const programs = new Set(PROGRAMS.split(" "));
+const wordPrograms = new Set(WORD_PROGRAMS.split(" "));
 const sqlFunctions = new Set(SQL_FUNCTIONS.split(" "));
+const sqlCatalogs = new Set(SQL_CATALOGS.split(" "));
 
 // Words that run the program after them: `;nohup htop`, `;sudo -u x htop`, `;timeout 5 htop`.
 const RUNNER = String.raw`(?:(?:exec|eval|nohup|sudo|doas|command|builtin|env|xargs|busybox|time|nice|strace|ltrace|timeout[ \t]+-?\d+[smhd]?)[ \t]+)*`;
-// The program's word: quoted or not, after a path (`/usr/bin/`, `bin/`, `./`).
-const PROGRAM = String.raw`['"]?(?:[\w.~-]*/)*([a-z0-9][\w.+-]*)['"]?`;
+// The program's word: quoted or not, after a path (`/usr/bin/`, `bin/`, `./`, `C:\\Windows\\`).
+const PROGRAM = String.raw`['"]?(?:[\w.~:-]*[/\\])*([a-z0-9][\w.+-]*)['"]?`;
 // What follows a program a shell runs: nothing, a shell character, or arguments with one shaped
-// like a shell's among the first four (an option, a path, a variable, a quoted word, an address).
-// "; callback tomorrow." has only words after it: a sentence.
-const SHELL_ARGUMENT = String.raw`(?:-{1,2}[\w?]|[/~.$'"]|[\w.-]+/|[\w-]+=|\w+://)`;
+// like a shell's among the first four (an option, a path, a file name, a variable, a quoted word,
+// an address). "; callback tomorrow." has only words after it: a sentence.
+const SHELL_ARGUMENT = String.raw`(?:-{1,2}[\w?]|[/~.$'"]|[\w.-]+/|[\w-]+=|\w+://|[\w-]+\.[a-z][a-z0-9]{0,3}(?![\w.]))`;
 const SHELL_TAIL = String.raw`(?=\s*$|[ \t]*[;|&\x60)}#<>'"$]|(?:[ \t]+[\w.,:@+-]+){0,3}[ \t]+${SHELL_ARGUMENT})`;
 // After a separator actually typed (`;`, `|`, `&`, a backtick, `$(` or a line break).
 const AFTER_SEPARATOR = new RegExp(
@@ -38,6 +40,25 @@ const AT_START = new RegExp(
 // A call: the name not glued to a word, a dot or a dollar before it, then "(" (spaces allowed).
 const CALL = /(?:^|[^\w$.])([a-z_][\w$]*)\s*\(/gi;
 
+// A word a shell's quoting disguises: quotes inside it twice or empty ("w'h'o'a'm'i", "wh''oami"),
+// a backslash inside it ("ifco\\nfig"), or "$@", "$*" or "${}" (empty expansions) inside it. One
+// apostrophe is a contraction or a name ("don't", "O'Brien") and is no disguise.
+const WORD = /(?:\$\{\}|[^\s;|&\x60<>(){}=,])+/g;
+const DISGUISE = /\w(?:['"][^'"\s]*['"]|\\|\$[@*]|\$\{\})\w|\w(?:''|"")|(?:''|"")\w/;
+// A table or view a database keeps about itself: an identifier with "_" ("pg_shadow", "tables_priv").
+const CATALOG = /(?<![\w$])[a-z_][a-z0-9$]*(?:_[a-z0-9$]*)+(?![\w$])/gi;
+
+/** Whether a word names a catalogued program, with or without Windows's ".exe". */
+function isProgram(word: string): boolean {
+  return programs.has(word.toLowerCase().replace(/\.exe$/, ""));
+}
+
+/** The word as the shell reads it: quotes, backslashes and empty expansions gone, path dropped. */
+function undisguised(word: string): string {
+  const plain = word.replace(/\$[@*]|\$\{\}|['"\\]/g, "").toLowerCase();
+  return plain.slice(plain.lastIndexOf("/") + 1);
+}
+
 export interface CatalogueMatch {
   rule: "svc-cmdi-023" | "svc-sqli-013";
   type: "command_injection" | "sql_injection";
@@ -50,19 +71,25 @@ export function catalogueMatch(value: string): CatalogueMatch | undefined {
   if (value.length < 3) return undefined;
   if (SHELL_CHARACTERS.test(value))
     for (const m of value.matchAll(AFTER_SEPARATOR))
-      if (programs.has(m[1]!.toLowerCase())) return { rule: "svc-cmdi-023", type: "command_injection" };
+      if (isProgram(m[1]!)) return { rule: "svc-cmdi-023", type: "command_injection" };
   const start = AT_START.exec(value);
-  if (start && programs.has(start[2]!.toLowerCase())) {
+  if (start && isProgram(start[2]!)) {
     const [, runner, , shellArgument, next] = start;
-    if (
-      shellArgument !== undefined ||
-      (next !== undefined && programs.has(next.toLowerCase())) ||
-      (next === undefined && runner !== "")
-    )
+    if (shellArgument !== undefined || (next !== undefined && isProgram(next)) || (next === undefined && runner !== ""))
       return { rule: "svc-cmdi-023", type: "command_injection" };
   }
+  if (/['"\\$]/.test(value))
+    for (const [word] of value.matchAll(WORD))
+      if (DISGUISE.test(word)) {
+        const program = undisguised(word).replace(/\.exe$/, "");
+        if (programs.has(program) || wordPrograms.has(program))
+          return { rule: "svc-cmdi-023", type: "command_injection" };
+      }
   if (value.includes("("))
     for (const m of value.matchAll(CALL))
       if (sqlFunctions.has(m[1]!.toLowerCase())) return { rule: "svc-sqli-013", type: "sql_injection" };
+  if (value.includes("_"))
+    for (const [name] of value.matchAll(CATALOG))
+      if (sqlCatalogs.has(name.toLowerCase())) return { rule: "svc-sqli-013", type: "sql_injection" };
   return undefined;
 }

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { catalogueMatch } from "../../../server/firewall/catalogue";
-import { PROGRAMS, SQL_FUNCTIONS } from "../../../server/firewall/catalogues.generated";
+import { PROGRAMS, SQL_CATALOGS, SQL_FUNCTIONS } from "../../../server/firewall/catalogues.generated";
 import { FirewallEngine } from "../../../server/firewall/engine";
 import { FREE_TEXT_LOCATIONS, LOCATIONS, locationsBlocking, requestWith } from "../../fixtures/firewall/measure";
 
@@ -18,6 +18,7 @@ beforeAll(() => {
 describe("the catalogues", () => {
   const programs = new Set(PROGRAMS.split(" "));
   const functions = new Set(SQL_FUNCTIONS.split(" "));
+  const catalogs = new Set(SQL_CATALOGS.split(" "));
 
   it("name tens of thousands of programs and thousands of SQL functions", () => {
     expect(programs.size).toBeGreaterThan(30_000);
@@ -26,6 +27,8 @@ describe("the catalogues", () => {
       expect(programs).toContain(program);
     for (const fn of ["pg_sleep", "extractvalue", "json_object", "randomblob", "weight_string"])
       expect(functions).toContain(fn);
+    for (const table of ["pg_shadow", "pg_user", "tables_priv", "sqlite_sequence"]) expect(catalogs).toContain(table);
+    for (const windows of ["dxdiag", "msinfo32", "mofcomp"]) expect(programs).toContain(windows);
   });
 
   it("leave out words visitors type: English, names, the marketplace's", () => {
@@ -50,6 +53,27 @@ describe("catalogueMatch", () => {
     expect(catalogueMatch(value)?.rule).toBe("svc-cmdi-023");
   });
 
+  it.each([
+    'h"t"op',
+    "w'h'o'a'm'i",
+    "ifco\\nfig -a",
+    "ca$*t notes",
+    "sl${}eep 5",
+    "x & dxdiag.exe /t c:\\x.txt",
+    "a|C:\\Windows\\System32\\msinfo32.exe",
+    "x;mofcomp evil.mof",
+  ])("reads a disguised program, and Windows's: %s", (value) => {
+    expect(catalogueMatch(value)?.rule).toBe("svc-cmdi-023");
+  });
+
+  it.each([
+    "select usename from pg_user",
+    "1 and (select 1 from pg_stat_activity)",
+    "x' union select * from tables_priv",
+  ])("reads a database's own table: %s", (value) => {
+    expect(catalogueMatch(value)?.rule).toBe("svc-sqli-013");
+  });
+
   it.each(["1 and weight_string(0x41)", "1 OR pg_sleep (5)", "geometrycollection((select 1))"])(
     "reads a SQL function called: %s",
     (value) => {
@@ -69,6 +93,15 @@ describe("catalogueMatch", () => {
     "Dr. Nguyen; Dr. Patel",
     "Eliquis (apixaban)",
     "Silver (PPO)",
+    "don't",
+    "O'Brien's plan",
+    "rock'n'roll",
+    '"Gold" plan',
+    "C:\\Users\\john\\file.pdf",
+    "first_name",
+    "plan_id=5",
+    "Dr. Smith & Co.",
+    "; callback tomorrow at 5.30",
     "Mozilla/5.0 (X11; Linux x86_64; rv:109.0) Gecko/20100101 Firefox/115.0",
   ])("passes what a visitor types: %s", (value) => {
     expect(catalogueMatch(value)).toBeUndefined();
