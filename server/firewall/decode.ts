@@ -199,6 +199,9 @@ const SMART_DOUBLE = /[\u201c\u201d\u201e\u201f\u2033]/g;
 const EIGHTH_BIT = /[\u00a0-\u00ff]/g;
 
 /** The decoded view, or undefined when it equals the value (the usual case: plain text). */
+// An email address with plus tags, made of letters, digits, dots, "_" and "-" only.
+const PLUS_ADDRESS = /^[a-z0-9._-]+(?:\+[a-z0-9._-]+)+@[a-z0-9-]+(?:\.[a-z0-9-]+)+$/i;
+
 export function decodedView(value: string): string | undefined {
   const b64 = base64Text(value);
   if (b64 === undefined && !NEEDS_VIEW.test(value) && !value.includes("/*") && !SCHEME_NO_SLASHES.test(value)) {
@@ -208,9 +211,10 @@ export function decodedView(value: string): string | undefined {
     return targets.length > 0 ? `${value}\n${targets.join(" ")}` : undefined;
   }
   // A value with no space but plus signs reads as a form encoder wrote it ("|+cat+/etc/passwd"):
-  // a form decoder further down makes each plus a space.
+  // a form decoder further down makes each plus a space. Not an email address's plus tag
+  // ("john+or@var.es", "mary+and@example.com"), which is no SQL "john or@var.es" (docs/decisions/482).
   let s = value.includes("+") ? decodeUtf7(value) : value;
-  if (s.includes("+") && !/\s/.test(s)) s = s.replaceAll("+", " ");
+  if (s.includes("+") && !/\s/.test(s) && !PLUS_ADDRESS.test(s)) s = s.replaceAll("+", " ");
   if (b64 !== undefined) s = `${s}\n${b64}`;
   for (let round = 0; round < MAX_ROUNDS && ESCAPES.test(s); round++) {
     const next = decodeHexRuns(decodeJsEscapes(decodeEntities(percentDecode(s))));
