@@ -5,6 +5,7 @@ import { round3Rules } from "./service-rules-round3";
 import { round4Rules } from "./service-rules-round4";
 import { round5ShellRules } from "./service-rules-round5-shell";
 import { round5SqliRules } from "./service-rules-round5-sqli";
+import { round6SqliRules } from "./service-rules-round6-sqli";
 
 /**
  * Service rules: what this service needs blocked that the published rule
@@ -396,6 +397,7 @@ const RULES: WafRule[] = [
   ...round3Rules(rule, { sep: SEP, sepNotStart: SEP_NOT_START }),
   ...round4Rules(rule, { sep: SEP, sepNotStart: SEP_NOT_START }),
   ...round5SqliRules(rule),
+  ...round6SqliRules(rule),
   ...round5ShellRules(rule, { sep: SEP, sepNotStart: SEP_NOT_START }),
 ];
 
