@@ -11,10 +11,18 @@ import { PROGRAMS, SQL_CATALOGS, SQL_FUNCTIONS, WORD_PROGRAMS } from "./catalogu
  * The lists hold tens of thousands of names: too many for one of libddwaf's expressions, so the
  * engine asks here, by set lookup, after libddwaf found nothing (engine.ts).
  */
-const programs = new Set(PROGRAMS.split(" "));
-const wordPrograms = new Set(WORD_PROGRAMS.split(" "));
-const sqlFunctions = new Set(SQL_FUNCTIONS.split(" "));
-const sqlCatalogs = new Set(SQL_CATALOGS.split(" "));
+// Built on first use, not at start: some 45,000 names take milliseconds the first answer need not
+// wait for (the engine's warm-up, after it, builds them; decision 461).
+let sets: { programs: Set<string>; wordPrograms: Set<string>; sqlFunctions: Set<string>; sqlCatalogs: Set<string> };
+function catalogues(): typeof sets {
+  sets ??= {
+    programs: new Set(PROGRAMS.split(" ")),
+    wordPrograms: new Set(WORD_PROGRAMS.split(" ")),
+    sqlFunctions: new Set(SQL_FUNCTIONS.split(" ")),
+    sqlCatalogs: new Set(SQL_CATALOGS.split(" ")),
+  };
+  return sets;
+}
 
 // Words that run the program after them: `;nohup htop`, `;sudo -u x htop`, `;timeout 5 htop`.
 const RUNNER = String.raw`(?:(?:exec|eval|nohup|sudo|doas|command|builtin|env|xargs|busybox|time|nice|strace|ltrace|timeout[ \t]+-?\d+[smhd]?)[ \t]+)*`;
@@ -50,13 +58,18 @@ const CATALOG = /(?<![\w$])[a-z_][a-z0-9$]*(?:_[a-z0-9$]*)+(?![\w$])/gi;
 
 /** Whether a word names a catalogued program, with or without Windows's ".exe". */
 function isProgram(word: string): boolean {
-  return programs.has(word.toLowerCase().replace(/\.exe$/, ""));
+  return catalogues().programs.has(word.toLowerCase().replace(/\.exe$/, ""));
 }
 
 /** The word as the shell reads it: quotes, backslashes and empty expansions gone, path dropped. */
 function undisguised(word: string): string {
   const plain = word.replace(/\$[@*]|\$\{\}|['"\\]/g, "").toLowerCase();
   return plain.slice(plain.lastIndexOf("/") + 1);
+}
+
+/** Builds the catalogues now (the engine's warm-up), so no visitor's request pays for it. */
+export function warmCatalogues(): void {
+  catalogues();
 }
 
 export interface CatalogueMatch {
@@ -82,14 +95,15 @@ export function catalogueMatch(value: string): CatalogueMatch | undefined {
     for (const [word] of value.matchAll(WORD))
       if (DISGUISE.test(word)) {
         const program = undisguised(word).replace(/\.exe$/, "");
+        const { programs, wordPrograms } = catalogues();
         if (programs.has(program) || wordPrograms.has(program))
           return { rule: "svc-cmdi-023", type: "command_injection" };
       }
   if (value.includes("("))
     for (const m of value.matchAll(CALL))
-      if (sqlFunctions.has(m[1]!.toLowerCase())) return { rule: "svc-sqli-013", type: "sql_injection" };
+      if (catalogues().sqlFunctions.has(m[1]!.toLowerCase())) return { rule: "svc-sqli-013", type: "sql_injection" };
   if (value.includes("_"))
     for (const [name] of value.matchAll(CATALOG))
-      if (sqlCatalogs.has(name.toLowerCase())) return { rule: "svc-sqli-013", type: "sql_injection" };
+      if (catalogues().sqlCatalogs.has(name.toLowerCase())) return { rule: "svc-sqli-013", type: "sql_injection" };
   return undefined;
 }

@@ -4,7 +4,7 @@ import type { DDWAF as DDWAFInstance } from "@datadog/native-appsec";
 import { buildRuleSet, type FirewallRuleSet } from "./ruleset";
 import { BoundedCache } from "../../app/server/platform/cache.server";
 import { ADDRESS } from "./ruleset";
-import { catalogueMatch, type CatalogueMatch } from "./catalogue";
+import { catalogueMatch, warmCatalogues, type CatalogueMatch } from "./catalogue";
 import { CHUNK_ENTRIES, collect, mergeParts, partKeys, type Part, type RequestData } from "./request-data";
 
 /**
@@ -276,6 +276,7 @@ export class FirewallEngine {
           }).parts,
         ),
       );
+    warmCatalogues();
     Object.assign(this.stats, counted);
   }
 }
