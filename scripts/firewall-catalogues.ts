@@ -90,12 +90,17 @@ for (const line of run("apt-file", ["search", "--regexp", "/wine/x86_64-windows/
 
 // ---- SQL functions
 const functions = new Set<string>();
+// Functions whose names are words or abbreviations ("char", "left", "avg"): read only as a whole
+// value that is the call's opening, "char(" or "select left(" (catalogue.ts).
+const wordFunctions = new Set<string>();
 function addFunction(raw: string): void {
   const name = raw.toLowerCase();
-  // Four characters at least unless a digit or underscore shows it is no abbreviation ("avg", "cid" stay out).
   if (!/^[a-z_][a-z0-9_$]*$/.test(name)) return;
-  if (name.length < 4 && !/[\d_]/.test(name)) return;
-  if (isWord(name, commonWords)) return;
+  // Four characters at least unless a digit or underscore shows it is no abbreviation ("avg", "cid" stay out).
+  if ((name.length < 4 && !/[\d_]/.test(name)) || isWord(name, commonWords)) {
+    if (name.length >= 2) wordFunctions.add(name);
+    return;
+  }
   functions.add(name);
 }
 // PostgreSQL 15: pg_proc's rows in the bootstrap catalogue; the name is the second field.
@@ -176,6 +181,15 @@ export const WORD_PROGRAMS =
 /** Functions PostgreSQL, MariaDB or SQLite define, space-separated (${functions.size}). */
 export const SQL_FUNCTIONS =
   ${JSON.stringify([...functions].sort().join(" "))};
+
+/** Functions whose names are words or abbreviations, space-separated (${wordFunctions.size}). */
+export const SQL_WORD_FUNCTIONS =
+  ${JSON.stringify(
+    [...wordFunctions]
+      .filter((name) => !functions.has(name))
+      .sort()
+      .join(" "),
+  )};
 
 /** Tables and views PostgreSQL, MariaDB or SQLite keep about themselves, space-separated (${catalogs.size}). */
 export const SQL_CATALOGS =

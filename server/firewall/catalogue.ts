@@ -1,4 +1,4 @@
-import { PROGRAMS, SQL_CATALOGS, SQL_FUNCTIONS, WORD_PROGRAMS } from "./catalogues.generated";
+import { PROGRAMS, SQL_CATALOGS, SQL_FUNCTIONS, SQL_WORD_FUNCTIONS, WORD_PROGRAMS } from "./catalogues.generated";
 
 /**
  * Readings by catalogue (docs/decisions/481): a program Debian ships run after a shell separator,
@@ -13,12 +13,19 @@ import { PROGRAMS, SQL_CATALOGS, SQL_FUNCTIONS, WORD_PROGRAMS } from "./catalogu
  */
 // Built on first use, not at start: some 45,000 names take milliseconds the first answer need not
 // wait for (the engine's warm-up, after it, builds them; decision 461).
-let sets: { programs: Set<string>; wordPrograms: Set<string>; sqlFunctions: Set<string>; sqlCatalogs: Set<string> };
+let sets: {
+  programs: Set<string>;
+  wordPrograms: Set<string>;
+  sqlFunctions: Set<string>;
+  sqlWordFunctions: Set<string>;
+  sqlCatalogs: Set<string>;
+};
 function catalogues(): typeof sets {
   sets ??= {
     programs: new Set(PROGRAMS.split(" ")),
     wordPrograms: new Set(WORD_PROGRAMS.split(" ")),
     sqlFunctions: new Set(SQL_FUNCTIONS.split(" ")),
+    sqlWordFunctions: new Set(SQL_WORD_FUNCTIONS.split(" ")),
     sqlCatalogs: new Set(SQL_CATALOGS.split(" ")),
   };
   return sets;
@@ -45,6 +52,9 @@ const AT_START = new RegExp(
   String.raw`^[ \t]*(${RUNNER})${PROGRAM}(?:[ \t]+(?:(-{1,2}[\w?]|[/~$<>|;&])|${PROGRAM}(?:\s*$|[ \t]*[;|&<>]))|\s*$)`,
   "i",
 );
+// A whole value that is a call's opening and nothing more: "char(", "select left(", "(trim (".
+// Any catalogued function, words included: no visitor types a word and "(" alone.
+const CALL_OPENING = /^\s*(?:select\s+|[(,]\s*)?([a-z_][\w$]*)\s*\(\s*$/i;
 // A call: the name not glued to a word, a dot or a dollar before it, then "(" (spaces allowed).
 const CALL = /(?:^|[^\w$.])([a-z_][\w$]*)\s*\(/gi;
 
@@ -99,6 +109,12 @@ export function catalogueMatch(value: string): CatalogueMatch | undefined {
         if (programs.has(program) || wordPrograms.has(program))
           return { rule: "svc-cmdi-023", type: "command_injection" };
       }
+  const opening = value.endsWith("(") || /\(\s+$/.test(value) ? CALL_OPENING.exec(value) : null;
+  if (opening) {
+    const name = opening[1]!.toLowerCase();
+    const { sqlFunctions, sqlWordFunctions } = catalogues();
+    if (sqlFunctions.has(name) || sqlWordFunctions.has(name)) return { rule: "svc-sqli-013", type: "sql_injection" };
+  }
   if (value.includes("("))
     for (const m of value.matchAll(CALL))
       if (catalogues().sqlFunctions.has(m[1]!.toLowerCase())) return { rule: "svc-sqli-013", type: "sql_injection" };

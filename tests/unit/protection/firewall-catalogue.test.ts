@@ -74,6 +74,20 @@ describe("catalogueMatch", () => {
     expect(catalogueMatch(value)?.rule).toBe("svc-sqli-013");
   });
 
+  it.each(["char(", "select left(", "(trim (", "SPACE(", "concat_ws("])(
+    "reads a value that is a call's opening and nothing more, word-named functions included: %s",
+    (value) => {
+      expect(catalogueMatch(value)?.rule).toBe("svc-sqli-013");
+    },
+  );
+
+  it.each(["Date (today)", "Plan (", "hello (", "left (2 refills)", "Gold (HMO)"])(
+    "passes a word and a parenthesis that are more than a call's opening, or no function: %s",
+    (value) => {
+      expect(catalogueMatch(value)).toBeUndefined();
+    },
+  );
+
   it.each(["1 and weight_string(0x41)", "1 OR pg_sleep (5)", "geometrycollection((select 1))"])(
     "reads a SQL function called: %s",
     (value) => {
