@@ -66,9 +66,14 @@ const DISGUISE = /\w(?:['"][^'"\s]*['"]|\\|\$[@*]|\$\{\})\w|\w(?:''|"")|(?:''|""
 // A table or view a database keeps about itself: an identifier with "_" ("pg_shadow", "tables_priv").
 const CATALOG = /(?<![\w$])[a-z_][a-z0-9$]*(?:_[a-z0-9$]*)+(?![\w$])/gi;
 
+/** A program's name as the catalogues hold it: lower case, without Windows's ".exe". */
+function programName(word: string): string {
+  return word.toLowerCase().replace(/\.exe$/, "");
+}
+
 /** Whether a word names a catalogued program, with or without Windows's ".exe". */
 function isProgram(word: string): boolean {
-  return catalogues().programs.has(word.toLowerCase().replace(/\.exe$/, ""));
+  return catalogues().programs.has(programName(word));
 }
 
 /** The word as the shell reads it: quotes, backslashes and empty expansions gone, path dropped. */
@@ -104,7 +109,7 @@ export function catalogueMatch(value: string): CatalogueMatch | undefined {
   if (/['"\\$]/.test(value))
     for (const [word] of value.matchAll(WORD))
       if (DISGUISE.test(word)) {
-        const program = undisguised(word).replace(/\.exe$/, "");
+        const program = programName(undisguised(word));
         const { programs, wordPrograms } = catalogues();
         if (programs.has(program) || wordPrograms.has(program))
           return { rule: "svc-cmdi-023", type: "command_injection" };

@@ -9,10 +9,12 @@ import type { RuleFn } from "./service-rules-round3";
  * comparison. Structured values only.
  */
 
-// A table, database or column name as SQL quotes it: `name`, "name", [name], schema.name.
-const NAME = String.raw`(?:[\w$]+|\x60[^\x60]+\x60|"[^"]+"|\[[^\]]+\])(?:\.(?:[\w$]+|\x60[^\x60]+\x60|"[^"]+"|\[[^\]]+\]))*`;
+// SQL's quoting of a name: `name`, "name", [name].
+const QUOTING = String.raw`\x60[^\x60]+\x60|"[^"]+"|\[[^\]]+\]`;
+// A table, database or column name as SQL writes it: bare or quoted, possibly schema.name.
+const NAME = String.raw`(?:[\w$]+|${QUOTING})(?:\.(?:[\w$]+|${QUOTING}))*`;
 // A name only SQL writes so: quoted or qualified ("users" and `users` are words too).
-const QUOTED = String.raw`(?:\x60[^\x60]+\x60|"[^"]+"|\[[^\]]+\]|[\w$]+\.[\w$]+)`;
+const QUOTED = String.raw`(?:${QUOTING}|[\w$]+\.[\w$]+)`;
 // What DDL acts on.
 const OBJECT = String.raw`(?:table|database|schema|view|index|procedure|function|trigger|user|login|sequence|tablespace|event)`;
 
