@@ -1,4 +1,4 @@
-import { PROGRAMS, SQL_CATALOGS, SQL_FUNCTIONS, SQL_WORD_FUNCTIONS, WORD_PROGRAMS } from "./catalogues.generated";
+import { CMDLETS, PROGRAMS, SQL_CATALOGS, SQL_FUNCTIONS, SQL_WORD_FUNCTIONS, WORD_PROGRAMS } from "./catalogues.generated";
 
 /**
  * Readings by catalogue (docs/decisions/481): a program Debian ships run after a shell separator,
@@ -19,6 +19,7 @@ let sets: {
   sqlFunctions: Set<string>;
   sqlWordFunctions: Set<string>;
   sqlCatalogs: Set<string>;
+  cmdlets: Set<string>;
 };
 function catalogues(): typeof sets {
   sets ??= {
@@ -27,6 +28,7 @@ function catalogues(): typeof sets {
     sqlFunctions: new Set(SQL_FUNCTIONS.split(" ")),
     sqlWordFunctions: new Set(SQL_WORD_FUNCTIONS.split(" ")),
     sqlCatalogs: new Set(SQL_CATALOGS.split(" ")),
+    cmdlets: new Set(CMDLETS.split(" ")),
   };
   return sets;
 }
@@ -35,10 +37,12 @@ function catalogues(): typeof sets {
 const RUNNER = String.raw`(?:(?:exec|eval|nohup|sudo|doas|command|builtin|env|xargs|busybox|time|nice|strace|ltrace|timeout[ \t]+-?\d+[smhd]?)[ \t]+)*`;
 // The program's word: quoted or not, after a path (`/usr/bin/`, `bin/`, `./`, `C:\\Windows\\`).
 const PROGRAM = String.raw`['"]?(?:[\w.~:-]*[/\\])*([a-z0-9][\w.+-]*)['"]?`;
+const WINDOWS_ARGUMENT = String.raw`\\\\\w|[a-z]:[\\/]|%\w+%`;
 // What follows a program a shell runs: nothing, a shell character, or arguments with one shaped
 // like a shell's among the first four (an option, a path, a file name, a variable, a quoted word,
 // an address). "; callback tomorrow." has only words after it: a sentence.
-const SHELL_ARGUMENT = String.raw`(?:-{1,2}[\w?]|[/~.$'"]|[\w.-]+/|[\w-]+=|\w+://|[\w-]+\.[a-z][a-z0-9]{0,3}(?![\w.]))`;
+// Windows's too: a share (\\\\host), a drive's path (c:\\) or a variable (%TEMP%).
+const SHELL_ARGUMENT = String.raw`(?:-{1,2}[\w?]|[/~.$'"]|[\w.-]+/|[\w-]+=|\w+://|[\w-]+\.[a-z][a-z0-9]{0,3}(?![\w.])|${WINDOWS_ARGUMENT})`;
 const SHELL_TAIL = String.raw`(?=\s*$|[ \t]*[;|&\x60)}#<>'"$]|(?:[ \t]+[\w.,:@+-]+){0,3}[ \t]+${SHELL_ARGUMENT})`;
 // After a separator actually typed (`;`, `|`, `&`, a backtick, `$(` or a line break).
 const AFTER_SEPARATOR = new RegExp(
@@ -49,7 +53,7 @@ const AFTER_SEPARATOR = new RegExp(
 // that runs it before it: "strace ifconfig", "nohup htop" and "htop -d 5" are command lines;
 // "ssh", "nano clinic" and "wget help" are searches (docs/decisions/479).
 const AT_START = new RegExp(
-  String.raw`^[ \t]*(${RUNNER})${PROGRAM}(?:[ \t]+(?:(-{1,2}[\w?]|[/~$<>|;&])|${PROGRAM}(?:\s*$|[ \t]*[;|&<>]))|\s*$)`,
+  String.raw`^[ \t]*(${RUNNER})${PROGRAM}(?:[ \t]+(?:(-{1,2}[\w?]|[/~$<>|;&]|${WINDOWS_ARGUMENT})|${PROGRAM}(?:\s*$|[ \t]*[;|&<>]))|\s*$)`,
   "i",
 );
 // A whole value that is a call's opening and nothing more: "char(", "select left(", "(trim (".
@@ -63,6 +67,27 @@ const CALL = /(?:^|[^\w$.])([a-z_][\w$]*)\s*\(/gi;
 // apostrophe is a contraction or a name ("don't", "O'Brien") and is no disguise.
 const WORD = /(?:\$\{\}|[^\s;|&\x60<>(){}=,])+/g;
 const DISGUISE = /\w(?:['"][^'"\s]*['"]|\\|\$[@*]|\$\{\})\w|\w(?:''|"")|(?:''|"")\w/;
+// A PowerShell cmdlet where a shell runs a command (decision 485): after a separator, a parenthesis,
+// a brace, "&", "." or powershell's or pwsh's name and options, or at the start of a value with an
+// argument shaped like PowerShell's among the first four (a parameter, a path, a variable, a script
+// block, a pipe, a class name such as Win32_Process, an address). Cmdlets are Verb-Noun, which prose seldom hyphenates; "get-help" alone or "Copy-item from
+// my letter" may still be a visitor's words.
+const CMDLET_NAME = String.raw`([a-z]+-[a-z]+)(?![\w-])`;
+const CMDLET = new RegExp(
+  String.raw`(?:[;|&\r\n({}\x60.]|\$\()[ \t]*${CMDLET_NAME}|\b(?:powershell|pwsh)(?:\.exe)?(?:[ \t]+-\w+)*[ \t]+${CMDLET_NAME}|` +
+    String.raw`^[ \t]*([a-z]+-[a-z]+)(?:[ \t]+[\w.,:+-]+){0,3}[ \t]+(?:-[a-z]|[/\\.~$@({|;&'"%]|\w+:|\w+_\w+|\d+(?:\.\d+){1,3}(?![\w.]))`,
+  "gi",
+);
+// cmd.exe's IF comparing two strings or asking whether a variable or a file exists, then the
+// command it runs (`if /?`): "if 1==1 hostname", "IF NOT DEFINED FOO netstat -an". The command must
+// be one a shell knows: "IF coverage == yes" and "if a==b?" are questions.
+const IF_CONDITION = String.raw`(?:"[^"\r\n]*"|[^\s=]+)\s*==\s*(?:"[^"\r\n]*"|[^\s=]+)|(?:defined|exist)\s+(?:"[^"\r\n]*"|\S+)`;
+const IF_COMMAND = new RegExp(
+  String.raw`(?:^|[&|;(\r\n]|\belse\s)[ \t]*@?if\s+(?:/i\s+)?(?:not\s+)?(?:${IF_CONDITION})\s+(?:\(\s*)?@?['"]?(?:[\w.~:-]*[/\\])*([a-z0-9][\w.+-]*)`,
+  "gi",
+);
+// Words a comparison is followed by in a sentence or in pseudo-code, not commands.
+const NOT_A_COMMAND = new Set(["then", "else", "elif", "fi", "do", "done", "in", "not", "case", "while", "until"]);
 // A table or view a database keeps about itself: an identifier with "_" ("pg_shadow", "tables_priv").
 const CATALOG = /(?<![\w$])[a-z_][a-z0-9$]*(?:_[a-z0-9$]*)+(?![\w$])/gi;
 
@@ -71,9 +96,21 @@ function programName(word: string): string {
   return word.toLowerCase().replace(/\.exe$/, "");
 }
 
-/** Whether a word names a catalogued program, with or without Windows's ".exe". */
+/**
+ * Whether a word names a catalogued program, with or without Windows's ".exe", or with a version
+ * after it ("python3.10", "gcc10.1"): how a payload names the release it expects to find.
+ */
 function isProgram(word: string): boolean {
-  return catalogues().programs.has(programName(word));
+  const { programs } = catalogues();
+  const name = programName(word);
+  if (programs.has(name)) return true;
+  // The name less its trailing digits, dots and hyphens, one at a time: "python3.10" is found as
+  // "python3", "gcc-12" as "gcc" (a loop: no regular expression to backtrack).
+  for (let end = name.length; end > 3 && /[\d.-]/.test(name[end - 1]!); ) {
+    end--;
+    if (programs.has(name.slice(0, end))) return true;
+  }
+  return false;
 }
 
 /** The word as the shell reads it: quotes, backslashes and empty expansions gone, path dropped. */
@@ -106,6 +143,15 @@ export function catalogueMatch(value: string): CatalogueMatch | undefined {
     if (shellArgument !== undefined || (next !== undefined && isProgram(next)) || (next === undefined && runner !== ""))
       return { rule: "svc-cmdi-023", type: "command_injection" };
   }
+  if (value.includes("-"))
+    for (const m of value.matchAll(CMDLET))
+      if (catalogues().cmdlets.has((m[1] ?? m[2] ?? m[3])!.toLowerCase())) return { rule: "svc-cmdi-023", type: "command_injection" };
+  if (/==|defined|exist/i.test(value))
+    for (const m of value.matchAll(IF_COMMAND)) {
+      const command = programName(m[1]!);
+      if (isProgram(command) || (catalogues().wordPrograms.has(command) && !NOT_A_COMMAND.has(command)))
+        return { rule: "svc-cmdi-023", type: "command_injection" };
+    }
   if (/['"\\$]/.test(value))
     for (const [word] of value.matchAll(WORD))
       if (DISGUISE.test(word)) {

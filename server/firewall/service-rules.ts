@@ -6,6 +6,7 @@ import { round4Rules } from "./service-rules-round4";
 import { round5ShellRules } from "./service-rules-round5-shell";
 import { round5SqliRules } from "./service-rules-round5-sqli";
 import { round6SqliRules } from "./service-rules-round6-sqli";
+import { round7Rules } from "./service-rules-round7";
 
 /**
  * Service rules: what this service needs blocked that the published rule
@@ -399,6 +400,7 @@ const RULES: WafRule[] = [
   ...round5SqliRules(rule),
   ...round6SqliRules(rule),
   ...round5ShellRules(rule, { sep: SEP, sepNotStart: SEP_NOT_START }),
+  ...round7Rules(rule),
 ];
 
 /**

@@ -1,0 +1,44 @@
+import type { WafRule } from "./ruleset";
+import type { RuleFn } from "./service-rules-round3";
+
+/**
+ * Issue 30 item 4, round 7 (docs/decisions/486): readings written from protocol and shell
+ * references, not from corpus strings. Structured values only.
+ *
+ * - svc-crlf-006: a line break, then a mail command that svc-crlf-001's list lacked. The verbs are
+ *   the whole command sets of SMTP (RFC 5321, with STARTTLS RFC 3207, AUTH RFC 4954, BDAT RFC 3030,
+ *   ETRN RFC 1985, ATRN RFC 2645), POP3 (RFC 1939, with CAPA RFC 2449, STLS RFC 2595) and IMAP
+ *   (RFC 9051 and the extensions the IANA registry lists: MOVE, ENABLE, NAMESPACE, QUOTA, ACL, SORT,
+ *   THREAD, METADATA, COMPRESS, NOTIFY). A verb alone on its line is read in capitals only ("help"
+ *   on a line of an address is a word); an IMAP command needs its tag with a digit ("a1 CHECK").
+ * - svc-cmdi-025: bash's history expansion (bash(1), HISTORY EXPANSION): "!-1" re-runs the command
+ *   before, "!?word?" the last one holding it. "!!" is left alone: prose writes it.
+ */
+const BARE_MAIL_VERB = "STARTTLS|STLS|CAPA|UIDL|HELP|TURN|EXPUNGE|CHECK|CLOSE|UNSELECT|NAMESPACE|LOGOUT|CAPABILITY|NOOP|RSET|AUTH|ATRN|IDLE|DONE";
+// IMAP commands after a tag with a digit ("a1"): alone on their line, on a message sequence set, or
+// with their argument.
+const IMAP_ALONE = "check|close|expunge|unselect|namespace|unauthenticate|xlist";
+const IMAP_ON_SET = "move|copy|sort|thread|esearch|replace|fetch|store";
+const IMAP_WITH_ARGUMENT = "enable|getquota|getquotaroot|setquota|getacl|setacl|deleteacl|listrights|myrights|getmetadata|setmetadata|notify|compress";
+const TAG = String.raw`[a-z]*\d[a-z0-9.]{0,9}[\t ]+`;
+const LINE_END = String.raw`[\t ]*(?:[\r\n]|$)`;
+
+export function round7Rules(rule: RuleFn): WafRule[] {
+  return [
+    rule(
+      "svc-crlf-006",
+      "http_protocol_violation",
+      "A line break, then an SMTP, POP3 or IMAP command svc-crlf-001 does not name",
+      String.raw`[\r\n][\t ]*(?:(?:${BARE_MAIL_VERB}|LIST[\t ]+\d+)${LINE_END}|(?i:(?:etrn|atrn)[\t ]+[\w.@-]+${LINE_END}|bdat[\t ]+\d+\b|` +
+        String.raw`${TAG}(?:${IMAP_ALONE})${LINE_END}|${TAG}(?:uid[\t ]+)?(?:${IMAP_ON_SET})[\t ]+(?:[\d:*,]+|\()|${TAG}(?:${IMAP_WITH_ARGUMENT})[\t ]+\S))`,
+      { structuredOnly: true, caseSensitive: true },
+    ),
+    rule(
+      "svc-cmdi-025",
+      "command_injection",
+      "bash's history expansion: !-n or !?word?",
+      String.raw`(?:^|[\s;|&\x60(])!(?:-\d+|\?[^?\s]+\??)(?:[\s:!;|&)]|$)`,
+      { structuredOnly: true },
+    ),
+  ];
+}
