@@ -116,13 +116,29 @@ const cmdExe = run("bash", ["-c", "find . -name cmd.exe | head -1"], work).trim(
 const cmdStrings = run("strings", ["-el", "-n", "2", cmdExe], work).split("\n");
 const cmdTable = cmdStrings.slice(cmdStrings.indexOf("CALL"), cmdStrings.indexOf("EXIT") + 1);
 for (const w of cmdTable) if (/^[A-Z]+$/.test(w)) shellWords.add(w);
-const initialState = run("git", ["show", `${POWERSHELL_COMMIT}:src/System.Management.Automation/engine/InitialSessionState.cs`], POWERSHELL);
+const initialState = run(
+  "git",
+  ["show", `${POWERSHELL_COMMIT}:src/System.Management.Automation/engine/InitialSessionState.cs`],
+  POWERSHELL,
+);
 const cmdlets = new Set<string>();
 for (const m of initialState.matchAll(/SessionStateAliasEntry\("([^"]+)", "([^"]+)"/g)) {
   shellWords.add(m[1]!);
   if (/^[A-Za-z]+-[A-Za-z]+$/.test(m[2]!)) cmdlets.add(m[2]!.toLowerCase());
 }
-const cmdletSource = run("git", ["grep", "-h", "-E", String.raw`\[Cmdlet\((Verbs[A-Za-z]+\.[A-Za-z]+|"[A-Za-z]+"), *"[A-Za-z0-9]+"`, POWERSHELL_COMMIT, "--", "src/*.cs"], POWERSHELL);
+const cmdletSource = run(
+  "git",
+  [
+    "grep",
+    "-h",
+    "-E",
+    String.raw`\[Cmdlet\((Verbs[A-Za-z]+\.[A-Za-z]+|"[A-Za-z]+"), *"[A-Za-z0-9]+"`,
+    POWERSHELL_COMMIT,
+    "--",
+    "src/*.cs",
+  ],
+  POWERSHELL,
+);
 for (const m of cmdletSource.matchAll(/\[Cmdlet\((?:Verbs[A-Za-z]+\.([A-Za-z]+)|"([A-Za-z]+)"), *"([A-Za-z0-9]+)"/g))
   cmdlets.add(`${m[1] ?? m[2]}-${m[3]}`.toLowerCase());
 for (const raw of shellWords) {

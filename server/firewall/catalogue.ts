@@ -1,4 +1,11 @@
-import { CMDLETS, PROGRAMS, SQL_CATALOGS, SQL_FUNCTIONS, SQL_WORD_FUNCTIONS, WORD_PROGRAMS } from "./catalogues.generated";
+import {
+  CMDLETS,
+  PROGRAMS,
+  SQL_CATALOGS,
+  SQL_FUNCTIONS,
+  SQL_WORD_FUNCTIONS,
+  WORD_PROGRAMS,
+} from "./catalogues.generated";
 
 /**
  * Readings by catalogue (docs/decisions/481): a program Debian ships run after a shell separator,
@@ -106,7 +113,7 @@ function isProgram(word: string): boolean {
   if (programs.has(name)) return true;
   // The name less its trailing digits, dots and hyphens, one at a time: "python3.10" is found as
   // "python3", "gcc-12" as "gcc" (a loop: no regular expression to backtrack).
-  for (let end = name.length; end > 3 && /[\d.-]/.test(name[end - 1]!); ) {
+  for (let end = name.length; end > 3 && /[\d.-]/.test(name[end - 1]!);) {
     end--;
     if (programs.has(name.slice(0, end))) return true;
   }
@@ -145,7 +152,8 @@ export function catalogueMatch(value: string): CatalogueMatch | undefined {
   }
   if (value.includes("-"))
     for (const m of value.matchAll(CMDLET))
-      if (catalogues().cmdlets.has((m[1] ?? m[2] ?? m[3])!.toLowerCase())) return { rule: "svc-cmdi-023", type: "command_injection" };
+      if (catalogues().cmdlets.has((m[1] ?? m[2] ?? m[3])!.toLowerCase()))
+        return { rule: "svc-cmdi-023", type: "command_injection" };
   if (/==|defined|exist/i.test(value))
     for (const m of value.matchAll(IF_COMMAND)) {
       const command = programName(m[1]!);

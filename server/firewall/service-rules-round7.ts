@@ -14,12 +14,14 @@ import type { RuleFn } from "./service-rules-round3";
  * - svc-cmdi-025: bash's history expansion (bash(1), HISTORY EXPANSION): "!-1" re-runs the command
  *   before, "!?word?" the last one holding it. "!!" is left alone: prose writes it.
  */
-const BARE_MAIL_VERB = "STARTTLS|STLS|CAPA|UIDL|HELP|TURN|EXPUNGE|CHECK|CLOSE|UNSELECT|NAMESPACE|LOGOUT|CAPABILITY|NOOP|RSET|AUTH|ATRN|IDLE|DONE";
+const BARE_MAIL_VERB =
+  "STARTTLS|STLS|CAPA|UIDL|HELP|TURN|EXPUNGE|CHECK|CLOSE|UNSELECT|NAMESPACE|LOGOUT|CAPABILITY|NOOP|RSET|AUTH|ATRN|IDLE|DONE";
 // IMAP commands after a tag with a digit ("a1"): alone on their line, on a message sequence set, or
 // with their argument.
 const IMAP_ALONE = "check|close|expunge|unselect|namespace|unauthenticate|xlist";
 const IMAP_ON_SET = "move|copy|sort|thread|esearch|replace|fetch|store";
-const IMAP_WITH_ARGUMENT = "enable|getquota|getquotaroot|setquota|getacl|setacl|deleteacl|listrights|myrights|getmetadata|setmetadata|notify|compress";
+const IMAP_WITH_ARGUMENT =
+  "enable|getquota|getquotaroot|setquota|getacl|setacl|deleteacl|listrights|myrights|getmetadata|setmetadata|notify|compress";
 const TAG = String.raw`[a-z]*\d[a-z0-9.]{0,9}[\t ]+`;
 const LINE_END = String.raw`[\t ]*(?:[\r\n]|$)`;
 

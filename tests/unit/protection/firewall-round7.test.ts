@@ -23,12 +23,19 @@ describe("the catalogues hold the shells' own words", () => {
 
   it("PowerShell's cmdlets, from its source and its alias table", () => {
     expect(cmdlets.size).toBeGreaterThan(250);
-    for (const cmdlet of ["get-childitem", "invoke-expression", "set-executionpolicy", "get-wmiobject", "test-connection"])
+    for (const cmdlet of [
+      "get-childitem",
+      "invoke-expression",
+      "set-executionpolicy",
+      "get-wmiobject",
+      "test-connection",
+    ])
       expect(cmdlets).toContain(cmdlet);
   });
 
   it("builtins and aliases that are no words among the programs, the rest among the words", () => {
-    for (const name of ["pushd", "popd", "setlocal", "mklink", "gwmi", "iwmi", "ulimit", "shopt"]) expect(programs).toContain(name);
+    for (const name of ["pushd", "popd", "setlocal", "mklink", "gwmi", "iwmi", "ulimit", "shopt"])
+      expect(programs).toContain(name);
     for (const name of ["cd", "copy", "del", "goto", "echo", "source", "export"]) expect(words).toContain(name);
     for (const name of ["cd", "copy", "echo", "help", "call"]) expect(programs).not.toContain(name);
   });
