@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { catalogueMatch } from "../../../server/firewall/catalogue";
 import { CMDLETS, PROGRAMS, WORD_PROGRAMS } from "../../../server/firewall/catalogues.generated";
 import { FirewallEngine } from "../../../server/firewall/engine";
+import { userDocumentName } from "../../../server/firewall/user-paths";
 import { FREE_TEXT_LOCATIONS, LOCATIONS, locationsBlocking } from "../../fixtures/firewall/measure";
 
 /**
@@ -123,4 +124,36 @@ describe("round 7's rules in the engine", () => {
     expect(await locationsBlocking(engine, "Ran Get-ChildItem -Path C:\\ for him", FREE_TEXT_LOCATIONS)).toEqual([]);
     expect(await locationsBlocking(engine, "if 1==1 hostname", FREE_TEXT_LOCATIONS)).toEqual([]);
   });
+});
+
+describe("a document on any drive, and the browsers' C:\\fakepath\\ (decision 487)", () => {
+  it("reads only the file name", () => {
+    expect(userDocumentName("D:\\docs\\w2.pdf")).toBe("w2.pdf");
+    expect(userDocumentName("E:\\taxes\\2025\\1095a.pdf")).toBe("1095a.pdf");
+    expect(userDocumentName("C:\\fakepath\\income statement.PNG")).toBe("income statement.PNG");
+    expect(userDocumentName("d:/scans/paystub.jpg")).toBe("paystub.jpg");
+  });
+
+  it.each([
+    "c:\\windows\\x.pdf",
+    "C:\\Program Files\\x\\config.pdf",
+    "d:\\inetpub\\wwwroot\\a.pdf",
+    "c:\\xampp\\htdocs\\x.pdf",
+    "c:\\programdata\\x.pdf",
+    "c:\\secret\\passwords.txt",
+    "c:\\x\\y\\z\\w.pdf",
+    "d:\\..\\..\\boot.pdf",
+    "c:\\.ssh\\id.pdf",
+    "c:\\$recycle.bin\\x.pdf",
+  ])("reads %s whole, and refuses it in every structured place", async (value) => {
+    expect(userDocumentName(value)).toBeUndefined();
+    expect(await locationsBlocking(engine, value, LOCATIONS)).toEqual([...LOCATIONS]);
+  });
+
+  it.each(["D:\\docs\\w2.pdf", "C:\\fakepath\\income.pdf", "F:\\scans\\paystub.jpg"])(
+    "passes %s everywhere",
+    async (value) => {
+      expect(await locationsBlocking(engine, value, [...LOCATIONS, ...FREE_TEXT_LOCATIONS])).toEqual([]);
+    },
+  );
 });
