@@ -8,7 +8,10 @@
 // It needs: apt-file's Contents index (every file of every package in bookworm main), the
 // postgresql-15 package's postgres.bki (pg_proc's rows), MariaDB's help tables (fetched with
 // `apt-get download mariadb-server-core`, never installed), better-sqlite3's SQLite, and the
-// wamerican word list. The firewall itself reads only the generated file.
+// wamerican word list. Since round 7 (docs/decisions/485) also bash (`compgen`), binutils'
+// `strings`, Wine's cmd.exe (`apt-get download libwine`, about 100 MB, never installed) and a
+// snapshot of PowerShell's repository at the pinned commit (POWERSHELL_REPO). The firewall itself
+// reads only the generated file.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
