@@ -27,7 +27,11 @@ export async function startFakeS3(options: { bucket?: string } = {}): Promise<Fa
   // s3rver ships no type declarations; import it through a variable so TypeScript does not look for them.
   const moduleName = "s3rver";
   const { default: S3rver } = (await import(moduleName)) as {
-    default: new (options: object) => { run(): Promise<AddressInfo>; close(): Promise<void> };
+    default: new (options: object) => {
+      run(): Promise<AddressInfo>;
+      close(): Promise<void>;
+      httpServer?: { closeAllConnections(): void };
+    };
   };
   const server = new S3rver({
     address: "127.0.0.1",
@@ -67,7 +71,11 @@ export async function startFakeS3(options: { bucket?: string } = {}): Promise<Fa
     },
     async close() {
       client.destroy();
-      await server.close();
+      const closed = server.close();
+      // A client that keeps its connection busy (a server under test polling every second) would
+      // hold close() open for as long as it polls: every connection is ended once close is asked.
+      server.httpServer?.closeAllConnections();
+      await closed;
       rmSync(directory, { recursive: true, force: true });
     },
   };

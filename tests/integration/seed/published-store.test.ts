@@ -125,12 +125,18 @@ describe("the published plan store (PLAN_STORE_URL)", () => {
     const loops = Array.from({ length: 4 }, async () => {
       while (!stop) answers.push(await countyName(running.url));
     });
-    await new Promise((r) => setTimeout(r, 500));
-    const b = await publish(storeVersion("B"));
-    expect(b.version).not.toBe(a.version);
-    await until(() => answers.some((x) => x.name === "New York County (B)"), 20_000);
-    await new Promise((r) => setTimeout(r, 2_000)); // both workers past their next check
-    stop = true;
+    // The client stops whatever happens, so a failure below is reported, not a hang to the timeout.
+    let b: Awaited<ReturnType<typeof publish>>;
+    try {
+      await new Promise((r) => setTimeout(r, 500));
+      b = await publish(storeVersion("B"));
+      expect(b.version).not.toBe(a.version);
+      await until(() => answers.some((x) => x.name === "New York County (B)"), 20_000);
+      await new Promise((r) => setTimeout(r, 2_000)); // both workers past their next check
+    } finally {
+      stop = true;
+      await Promise.allSettled(loops);
+    }
     await Promise.all(loops);
     expect(answers.length).toBeGreaterThan(20);
     expect(answers.filter((x) => x.status !== 200)).toEqual([]);
@@ -141,7 +147,10 @@ describe("the published plan store (PLAN_STORE_URL)", () => {
     // /api/health on every worker names the published version (for watching a roll-out).
     const health = await Promise.all(
       Array.from({ length: 6 }, async () => {
-        const response = await fetch(`${running.url}/api/health`, { headers: { connection: "close" } });
+        const response = await fetch(`${running.url}/api/health`, {
+          headers: { connection: "close" },
+          signal: AbortSignal.timeout(10_000),
+        });
         return ((await response.json()) as { planStore: { publishedVersion: string } }).planStore.publishedVersion;
       }),
     );
