@@ -44,11 +44,12 @@ function catalogues(): typeof sets {
 const RUNNER = String.raw`(?:(?:exec|eval|nohup|sudo|doas|command|builtin|env|xargs|busybox|time|nice|strace|ltrace|timeout[ \t]+-?\d+[smhd]?)[ \t]+)*`;
 // The program's word: quoted or not, after a path (`/usr/bin/`, `bin/`, `./`, `C:\\Windows\\`).
 const PROGRAM = String.raw`['"]?(?:[\w.~:-]*[/\\])*([a-z0-9][\w.+-]*)['"]?`;
+// Windows's shell-shaped arguments (decision 485): a share (\\\\host), a drive's path (c:\\), a
+// variable (%TEMP%).
 const WINDOWS_ARGUMENT = String.raw`\\\\\w|[a-z]:[\\/]|%\w+%`;
 // What follows a program a shell runs: nothing, a shell character, or arguments with one shaped
 // like a shell's among the first four (an option, a path, a file name, a variable, a quoted word,
-// an address). "; callback tomorrow." has only words after it: a sentence.
-// Windows's too: a share (\\\\host), a drive's path (c:\\) or a variable (%TEMP%).
+// an address, a Windows argument). "; callback tomorrow." has only words after it: a sentence.
 const SHELL_ARGUMENT = String.raw`(?:-{1,2}[\w?]|[/~.$'"]|[\w.-]+/|[\w-]+=|\w+://|[\w-]+\.[a-z][a-z0-9]{0,3}(?![\w.])|${WINDOWS_ARGUMENT})`;
 const SHELL_TAIL = String.raw`(?=\s*$|[ \t]*[;|&\x60)}#<>'"$]|(?:[ \t]+[\w.,:@+-]+){0,3}[ \t]+${SHELL_ARGUMENT})`;
 // After a separator actually typed (`;`, `|`, `&`, a backtick, `$(` or a line break).
@@ -77,8 +78,9 @@ const DISGUISE = /\w(?:['"][^'"\s]*['"]|\\|\$[@*]|\$\{\})\w|\w(?:''|"")|(?:''|""
 // A PowerShell cmdlet where a shell runs a command (decision 485): after a separator, a parenthesis,
 // a brace, "&", "." or powershell's or pwsh's name and options, or at the start of a value with an
 // argument shaped like PowerShell's among the first four (a parameter, a path, a variable, a script
-// block, a pipe, a class name such as Win32_Process, an address). Cmdlets are Verb-Noun, which prose seldom hyphenates; "get-help" alone or "Copy-item from
-// my letter" may still be a visitor's words.
+// block, a pipe, a class name such as Win32_Process, an address). Cmdlets are Verb-Noun, which
+// prose seldom hyphenates; "get-help" alone or "Copy-item from my letter" may still be a visitor's
+// words.
 const CMDLET_NAME = String.raw`([a-z]+-[a-z]+)(?![\w-])`;
 const CMDLET = new RegExp(
   String.raw`(?:[;|&\r\n({}\x60.]|\$\()[ \t]*${CMDLET_NAME}|\b(?:powershell|pwsh)(?:\.exe)?(?:[ \t]+-\w+)*[ \t]+${CMDLET_NAME}|` +
