@@ -143,6 +143,7 @@ const SHELL_CHARACTERS = /[\r\n;|&\x60]|\$\(/;
 /** Whether one structured value runs a catalogued program or calls a catalogued SQL function. */
 export function catalogueMatch(value: string): CatalogueMatch | undefined {
   if (value.length < 3) return undefined;
+  const { cmdlets, wordPrograms, programs, sqlFunctions, sqlWordFunctions, sqlCatalogs } = catalogues();
   if (SHELL_CHARACTERS.test(value))
     for (const m of value.matchAll(AFTER_SEPARATOR))
       if (isProgram(m[1]!)) return { rule: "svc-cmdi-023", type: "command_injection" };
@@ -154,33 +155,31 @@ export function catalogueMatch(value: string): CatalogueMatch | undefined {
   }
   if (value.includes("-"))
     for (const m of value.matchAll(CMDLET))
-      if (catalogues().cmdlets.has((m[1] ?? m[2] ?? m[3])!.toLowerCase()))
+      if (cmdlets.has((m[1] ?? m[2] ?? m[3])!.toLowerCase()))
         return { rule: "svc-cmdi-023", type: "command_injection" };
   if (/==|defined|exist/i.test(value))
     for (const m of value.matchAll(IF_COMMAND)) {
       const command = programName(m[1]!);
-      if (isProgram(command) || (catalogues().wordPrograms.has(command) && !NOT_A_COMMAND.has(command)))
+      if (isProgram(command) || (wordPrograms.has(command) && !NOT_A_COMMAND.has(command)))
         return { rule: "svc-cmdi-023", type: "command_injection" };
     }
   if (/['"\\$]/.test(value))
     for (const [word] of value.matchAll(WORD))
       if (DISGUISE.test(word)) {
         const program = programName(undisguised(word));
-        const { programs, wordPrograms } = catalogues();
         if (programs.has(program) || wordPrograms.has(program))
           return { rule: "svc-cmdi-023", type: "command_injection" };
       }
   const opening = value.endsWith("(") || /\(\s+$/.test(value) ? CALL_OPENING.exec(value) : null;
   if (opening) {
     const name = opening[1]!.toLowerCase();
-    const { sqlFunctions, sqlWordFunctions } = catalogues();
     if (sqlFunctions.has(name) || sqlWordFunctions.has(name)) return { rule: "svc-sqli-013", type: "sql_injection" };
   }
   if (value.includes("("))
     for (const m of value.matchAll(CALL))
-      if (catalogues().sqlFunctions.has(m[1]!.toLowerCase())) return { rule: "svc-sqli-013", type: "sql_injection" };
+      if (sqlFunctions.has(m[1]!.toLowerCase())) return { rule: "svc-sqli-013", type: "sql_injection" };
   if (value.includes("_"))
     for (const [name] of value.matchAll(CATALOG))
-      if (catalogues().sqlCatalogs.has(name.toLowerCase())) return { rule: "svc-sqli-013", type: "sql_injection" };
+      if (sqlCatalogs.has(name.toLowerCase())) return { rule: "svc-sqli-013", type: "sql_injection" };
   return undefined;
 }
