@@ -41,7 +41,8 @@ function catalogues(): typeof sets {
 }
 
 // Words that run the program after them: `;nohup htop`, `;sudo -u x htop`, `;timeout 5 htop`.
-const RUNNER = String.raw`(?:(?:exec|eval|nohup|sudo|doas|command|builtin|env|xargs|busybox|time|nice|strace|ltrace|timeout[ \t]+-?\d+[smhd]?)[ \t]+)*`;
+const RUNNER_WORD = String.raw`(?:exec|eval|nohup|sudo|doas|command|builtin|env|xargs|busybox|time|nice|strace|ltrace|timeout[ \t]+-?\d+[smhd]?)`;
+const RUNNER = String.raw`(?:${RUNNER_WORD}[ \t]+)*`;
 // The program's word: quoted or not, after a path (`/usr/bin/`, `bin/`, `./`, `C:\\Windows\\`).
 const PROGRAM = String.raw`['"]?(?:[\w.~:-]*[/\\])*([a-z0-9][\w.+-]*)['"]?`;
 // Windows's shell-shaped arguments (decision 485): a share (\\\\host), a drive's path (c:\\), a
@@ -63,6 +64,23 @@ const AFTER_SEPARATOR = new RegExp(
 const AT_START = new RegExp(
   String.raw`^[ \t]*(${RUNNER})${PROGRAM}(?:[ \t]+(?:(-{1,2}[\w?]|[/~$<>|;&]|${WINDOWS_ARGUMENT})|${PROGRAM}(?:\s*$|[ \t]*[;|&<>]))|\s*$)`,
   "i",
+);
+// A catalogued program behind a word that runs it, whatever follows: "time nmap localhost",
+// "nohup htop now" (decision 488).
+const BEHIND_RUNNER = new RegExp(String.raw`^[ \t]*${RUNNER_WORD}[ \t]+${RUNNER}${PROGRAM}`, "i");
+// Decision 479 also takes the shell-shaped argument after up to three plain words ("grep root
+// /etc/passwd", "ansible all -m ping", "rustc main.rs").
+const AT_START_LATER = new RegExp(
+  String.raw`^[ \t]*${RUNNER}${PROGRAM}(?:[ \t]+[\w.,:@+-]+){0,3}[ \t]+${SHELL_ARGUMENT}`,
+  "i",
+);
+// A program whose name is a word, typed in lower case at the start of a value, with an option after
+// it: one letter alone ("expect -c", "sort -r x") or a long option ending the value, set with "=" or
+// followed by another option ("docker --version", "octave --eval=x"). A search's exclusion is a word
+// ("gold -hmo"), prose's dash has a space after it, and a phone capitalises a value's first word
+// ("Group -A strep") (decision 488).
+const WORD_WITH_OPTION = new RegExp(
+  String.raw`^[ \t]*${RUNNER}([a-z0-9][a-z0-9.+-]*)[ \t]+(?:-[a-zA-Z](?:[ \t]|$)|--[a-z][\w-]*(?:=|[ \t]*$|[ \t]+-))`,
 );
 // A whole value that is a call's opening and nothing more: "char(", "select left(", "(trim (".
 // Any catalogued function, words included: no visitor types a word and "(" alone.
@@ -95,6 +113,11 @@ const IF_COMMAND = new RegExp(
   String.raw`(?:^|[&|;(\r\n]|\belse\s)[ \t]*@?if\s+(?:/i\s+)?(?:not\s+)?(?:${IF_CONDITION})\s+(?:\(\s*)?@?['"]?(?:[\w.~:-]*[/\\])*([a-z0-9][\w.+-]*)`,
   "gi",
 );
+// A value that opens with IF and a comparison written as cmd.exe writes it, "==" with no space on
+// either side, then any word: "if a==b foo" (decision 488). Prose and questions space it ("IF
+// coverage == yes") or end it ("if a==b?").
+const GLUED_IF =
+  /^[ \t]*@?if[ \t]+(?:\/i[ \t]+)?(?:not[ \t]+)?[^\s=,;?!]+==[^\s=,;?!]+[ \t]+(?:\([ \t]*)?@?([a-z][\w.-]*)/i;
 // Words a comparison is followed by in a sentence or in pseudo-code, not commands.
 const NOT_A_COMMAND = new Set(["then", "else", "elif", "fi", "do", "done", "in", "not", "case", "while", "until"]);
 // A table or view a database keeps about itself: an identifier with "_" ("pg_shadow", "tables_priv").
@@ -153,6 +176,13 @@ export function catalogueMatch(value: string): CatalogueMatch | undefined {
     if (shellArgument !== undefined || (next !== undefined && isProgram(next)) || (next === undefined && runner !== ""))
       return { rule: "svc-cmdi-023", type: "command_injection" };
   }
+  const behindRunner = BEHIND_RUNNER.exec(value);
+  if (behindRunner && isProgram(behindRunner[1]!)) return { rule: "svc-cmdi-023", type: "command_injection" };
+  const later = AT_START_LATER.exec(value);
+  if (later && isProgram(later[1]!)) return { rule: "svc-cmdi-023", type: "command_injection" };
+  const withOption = value.includes("-") ? WORD_WITH_OPTION.exec(value) : null;
+  if (withOption && (wordPrograms.has(programName(withOption[1]!)) || isProgram(withOption[1]!)))
+    return { rule: "svc-cmdi-023", type: "command_injection" };
   if (value.includes("-"))
     for (const m of value.matchAll(CMDLET))
       if (cmdlets.has((m[1] ?? m[2] ?? m[3])!.toLowerCase()))
@@ -163,6 +193,11 @@ export function catalogueMatch(value: string): CatalogueMatch | undefined {
       if (isProgram(command) || (wordPrograms.has(command) && !NOT_A_COMMAND.has(command)))
         return { rule: "svc-cmdi-023", type: "command_injection" };
     }
+  if (value.includes("==")) {
+    const glued = GLUED_IF.exec(value);
+    if (glued && !NOT_A_COMMAND.has(glued[1]!.toLowerCase()))
+      return { rule: "svc-cmdi-023", type: "command_injection" };
+  }
   if (/['"\\$]/.test(value))
     for (const [word] of value.matchAll(WORD))
       if (DISGUISE.test(word)) {

@@ -13,6 +13,11 @@ import type { RuleFn } from "./service-rules-round3";
  *   on a line of an address is a word); an IMAP command needs its tag with a digit ("a1 CHECK").
  * - svc-cmdi-025: bash's history expansion (bash(1), HISTORY EXPANSION): "!-1" re-runs the command
  *   before, "!?word?" the last one holding it. "!!" is left alone: prose writes it.
+ * - svc-cmdi-026 (decision 488): a path whose bracket expression holds a slash ("/[e//]tc", which
+ *   bash leaves as written and some globbing reads as "/etc"; svc-cmdi-007 reads brackets without
+ *   one), and a path under bash's tilde prefixes for the working directories ("~+/x", "~-/.ssh",
+ *   "~+2/": TILDE EXPANSION), which no address or name writes. "~+/- 5%" is a tolerance and "cd ~-"
+ *   alone is in the round 5 benign list: both pass.
  */
 const BARE_MAIL_VERB =
   "STARTTLS|STLS|CAPA|UIDL|HELP|TURN|EXPUNGE|CHECK|CLOSE|UNSELECT|NAMESPACE|LOGOUT|CAPABILITY|NOOP|RSET|AUTH|ATRN|IDLE|DONE";
@@ -40,6 +45,14 @@ export function round7Rules(rule: RuleFn): WafRule[] {
       "command_injection",
       "bash's history expansion: !-n or !?word?",
       String.raw`(?:^|[\s;|&\x60(])!(?:-\d+|\?[^?\s]+\??)(?:[\s:!;|&)]|$)`,
+      { structuredOnly: true },
+    ),
+    rule(
+      "svc-cmdi-026",
+      "command_injection",
+      "A path's bracket expression holding a slash; a path under bash's tilde prefixes ~+ and ~-",
+      String.raw`(?:^|[\s;|&=])/(?:[\w.?*]*/)*[\w.]*\[[!^]?[\w/?*-]{0,4}/[\w/?*-]{0,4}\][\w.?*]*|` +
+        String.raw`(?:^|[\s;|&=(\x60])~[+-]\d*/(?:[^\s+\-]|$)`,
       { structuredOnly: true },
     ),
   ];
