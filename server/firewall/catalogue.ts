@@ -65,6 +65,12 @@ const AT_START = new RegExp(
   String.raw`^[ \t]*(${RUNNER})${PROGRAM}(?:[ \t]+(?:(-{1,2}[\w?]|[/~$<>|;&]|${WINDOWS_ARGUMENT})|${PROGRAM}(?:\s*$|[ \t]*[;|&<>]))|\s*$)`,
   "i",
 );
+// After a separator, a program with a Windows switch glued to it, as cmd.exe reads it:
+// "&ipconfig/all", "|netstat/an" (decision 488).
+const GLUED_SWITCH = /(?:[\r\n;|&\x60]|\$\()[ \t]*([a-z0-9][\w.+-]*)\/[a-z?]/gi;
+// After a separator, a program whose name is a word with options of one to three letters, in one case:
+// "; ls -la", "; PS -EF". "first; last -2 years" has a number (decision 488).
+const WORD_OPTION_AFTER_SEPARATOR = /(?:[\r\n;|&\x60]|\$\()[ \t]*([a-z][\w.+-]*)[ \t]+-([a-z]{1,3})(?![\w-])/gi;
 // A catalogued program behind a word that runs it, whatever follows: "time nmap localhost",
 // "nohup htop now" (decision 488).
 const BEHIND_RUNNER = new RegExp(String.raw`^[ \t]*${RUNNER_WORD}[ \t]+${RUNNER}${PROGRAM}`, "i");
@@ -118,6 +124,10 @@ const IF_COMMAND = new RegExp(
 // coverage == yes") or end it ("if a==b?").
 const GLUED_IF =
   /^[ \t]*@?if[ \t]+(?:\/i[ \t]+)?(?:not[ \t]+)?[^\s=,;?!]+==[^\s=,;?!]+[ \t]+(?:\([ \t]*)?@?([a-z][\w.-]*)/i;
+// IF whose command is left open as a batch file's block opens it or as documentation elides it:
+// "IF EXIST x.txt (", "if "%1"=="" ...". Prose ends a question with "?" (decision 488).
+const IF_OPEN =
+  /^[ \t]*@?if[ \t]+(?:\/i[ \t]+)?(?:not[ \t]+)?(?:(?:defined|exist|errorlevel|cmdextversion)[ \t]+[^\s(]+|[^\s=]+[ \t]*==[ \t]*[^\s=]+)[ \t]+(?:\.\.\.|\()[ \t]*$/i;
 // Words a comparison is followed by in a sentence or in pseudo-code, not commands.
 const NOT_A_COMMAND = new Set(["then", "else", "elif", "fi", "do", "done", "in", "not", "case", "while", "until"]);
 // A table or view a database keeps about itself: an identifier with "_" ("pg_shadow", "tables_priv").
@@ -176,6 +186,17 @@ export function catalogueMatch(value: string): CatalogueMatch | undefined {
     if (shellArgument !== undefined || (next !== undefined && isProgram(next)) || (next === undefined && runner !== ""))
       return { rule: "svc-cmdi-023", type: "command_injection" };
   }
+  if (SHELL_CHARACTERS.test(value)) {
+    for (const m of value.matchAll(GLUED_SWITCH))
+      if (isProgram(m[1]!)) return { rule: "svc-cmdi-023", type: "command_injection" };
+    for (const m of value.matchAll(WORD_OPTION_AFTER_SEPARATOR)) {
+      const [, name, option] = m;
+      const oneCase =
+        (name === name!.toLowerCase() && option === option!.toLowerCase()) ||
+        (name === name!.toUpperCase() && option === option!.toUpperCase());
+      if (oneCase && wordPrograms.has(programName(name!))) return { rule: "svc-cmdi-023", type: "command_injection" };
+    }
+  }
   const behindRunner = BEHIND_RUNNER.exec(value);
   if (behindRunner && isProgram(behindRunner[1]!)) return { rule: "svc-cmdi-023", type: "command_injection" };
   const later = AT_START_LATER.exec(value);
@@ -193,6 +214,7 @@ export function catalogueMatch(value: string): CatalogueMatch | undefined {
       if (isProgram(command) || (wordPrograms.has(command) && !NOT_A_COMMAND.has(command)))
         return { rule: "svc-cmdi-023", type: "command_injection" };
     }
+  if (IF_OPEN.test(value)) return { rule: "svc-cmdi-023", type: "command_injection" };
   if (value.includes("==")) {
     const glued = GLUED_IF.exec(value);
     if (glued && !NOT_A_COMMAND.has(glued[1]!.toLowerCase()))

@@ -17,7 +17,10 @@ import type { RuleFn } from "./service-rules-round3";
  *   bash leaves as written and some globbing reads as "/etc"; svc-cmdi-007 reads brackets without
  *   one), and a path under bash's tilde prefixes for the working directories ("~+/x", "~-/.ssh",
  *   "~+2/": TILDE EXPANSION), which no address or name writes. "~+/- 5%" is a tolerance and "cd ~-"
- *   alone is in the round 5 benign list: both pass.
+ *   alone is in the round 5 benign list: both pass. In any case, since cmd.exe and a shell on a
+ *   case-insensitive file system read capitals: cd into a path or a standard top directory followed
+ *   by a separator ("CD /;CD ETC;…"; "CD rates; savings" passes), and a network command at an IPv4
+ *   address after a separator.
  */
 const BARE_MAIL_VERB =
   "STARTTLS|STLS|CAPA|UIDL|HELP|TURN|EXPUNGE|CHECK|CLOSE|UNSELECT|NAMESPACE|LOGOUT|CAPABILITY|NOOP|RSET|AUTH|ATRN|IDLE|DONE";
@@ -29,6 +32,11 @@ const IMAP_WITH_ARGUMENT =
   "enable|getquota|getquotaroot|setquota|getacl|setacl|deleteacl|listrights|myrights|getmetadata|setmetadata|notify|compress";
 const TAG = String.raw`[a-z]*\d[a-z0-9.]{0,9}[\t ]+`;
 const LINE_END = String.raw`[\t ]*(?:[\r\n]|$)`;
+
+// The top directories of the Filesystem Hierarchy Standard 3.0: "cd etc;" names a directory.
+const FHS_DIRECTORY = "(?:etc|tmp|var|usr|bin|sbin|lib|opt|root|home|dev|proc|sys|srv|boot|mnt|media|run)";
+// Programs that reach an address (svc-cmdi-001's network commands that are no words).
+const NET = "nc|ncat|netcat|telnet|ping|nslookup|traceroute|tracert|socat";
 
 export function round7Rules(rule: RuleFn): WafRule[] {
   return [
@@ -50,9 +58,13 @@ export function round7Rules(rule: RuleFn): WafRule[] {
     rule(
       "svc-cmdi-026",
       "command_injection",
-      "A path's bracket expression holding a slash; a path under bash's tilde prefixes ~+ and ~-",
+      "A path's bracket expression holding a slash; a path under bash's tilde prefixes ~+ and ~-; in any case, a chain of cd and a network command at an address after a separator",
       String.raw`(?:^|[\s;|&=])/(?:[\w.?*]*/)*[\w.]*\[[!^]?[\w/?*-]{0,4}/[\w/?*-]{0,4}\][\w.?*]*|` +
-        String.raw`(?:^|[\s;|&=(\x60])~[+-]\d*/(?:[^\s+\-]|$)`,
+        String.raw`(?:^|[\s;|&=(\x60])~[+-]\d*/(?:[^\s+\-]|$)|` +
+        // cmd.exe and shells read commands in any case: a chain of directory changes, and a network
+        // command at an address after a separator ("CD /;CD ETC;…", "| NC 10.0.0.1 4444").
+        String.raw`(?i:^[\t ]*cd[\t ]+(?:[/~.\\][^\s;|&]*|${FHS_DIRECTORY})[\t ]*[;|&]|[;|&\r\n][\t ]*cd[\t ]+(?:[\w.~-]*[/\\][\w./\\~-]*|${FHS_DIRECTORY})[\t ]*[;|&]|` +
+        String.raw`[;|&\x60\r\n][\t ]*(?:${NET})[\t ]+(?:-[a-z]+[\t ]+(?:\d+[\t ]+)?)*\d{1,3}(?:\.\d{1,3}){3}\b)`,
       { structuredOnly: true },
     ),
   ];

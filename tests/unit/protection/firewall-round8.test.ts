@@ -53,6 +53,15 @@ describe("catalogueMatch, round 8", () => {
     "if a==b foo",
     "IF /I x==y bar",
     "if not 1==2 (baz)",
+    // IF left open as a block opens it or as documentation elides it.
+    "IF EXIST report.txt (",
+    "if defined FOO ...",
+    // A Windows switch glued to the program, after a separator.
+    "a&ipconfig/all",
+    "x|netstat/an",
+    // A word-named program with short options in one case, after a separator.
+    "x; ls -la",
+    "x| PS -EF",
   ])("refuses %s", (value) => {
     expect(catalogueMatch(value)).toEqual({ rule: "svc-cmdi-023", type: "command_injection" });
   });
@@ -71,26 +80,44 @@ describe("catalogueMatch, round 8", () => {
     "if a==b?",
     "IF coverage == yes",
     "if x==y then",
+    "If eligible, what is covered?",
+    "Medicare & Medicaid/CHIP",
+    "AT&T/Verizon",
+    "first; last -2 years",
+    "Gold; Silver -HMO",
   ])("passes %s", (value) => {
     expect(catalogueMatch(value)).toBeUndefined();
   });
 });
 
 describe("svc-cmdi-026 in the engine", () => {
-  it.each(["/[e//]tc/shadow", "cat /b[i/]n/sh", "x;ls ~+/", "cd ~-/.ssh", "cat ~+2/id_rsa"])(
-    "refuses %s in every structured place",
-    async (value) => {
-      const locations = LOCATIONS.filter((l) => l !== "header" || !/[\r\n]/.test(value));
-      expect(await locationsBlocking(engine, value, locations)).toEqual(locations);
-    },
-  );
+  it.each([
+    "/[e//]tc/shadow",
+    "cat /b[i/]n/sh",
+    "x;ls ~+/",
+    "cd ~-/.ssh",
+    "cat ~+2/id_rsa",
+    "CD /;CD ETC;TAC PASSWD",
+    "x;cd tmp;./run",
+    "a | NC 10.0.0.1 4444",
+    "x; PING -N 3 192.168.0.1",
+  ])("refuses %s in every structured place", async (value) => {
+    const locations = LOCATIONS.filter((l) => l !== "header" || !/[\r\n]/.test(value));
+    expect(await locationsBlocking(engine, value, locations)).toEqual(locations);
+  });
 
-  it.each(["cd ~-", "approx ~+/- 5%", "cost /[month/year]", "~-5°F outside", "per [day/week]"])(
-    "passes %s everywhere",
-    async (value) => {
-      expect(await locationsBlocking(engine, value, [...LOCATIONS, ...FREE_TEXT_LOCATIONS])).toEqual([]);
-    },
-  );
+  it.each([
+    "cd ~-",
+    "approx ~+/- 5%",
+    "cost /[month/year]",
+    "~-5°F outside",
+    "per [day/week]",
+    "CD rates; savings",
+    "CD / DVD drive",
+    "Email & ping 907-555-0100",
+  ])("passes %s everywhere", async (value) => {
+    expect(await locationsBlocking(engine, value, [...LOCATIONS, ...FREE_TEXT_LOCATIONS])).toEqual([]);
+  });
 
   it("reads nothing of round 8 in a note", async () => {
     for (const value of ["time nmap localhost now", "if a==b foo", "/[e//]tc", "sort -r names"])
