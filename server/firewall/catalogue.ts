@@ -45,9 +45,9 @@ const RUNNER_WORD = String.raw`(?:exec|eval|nohup|sudo|doas|command|builtin|env|
 const RUNNER = String.raw`(?:${RUNNER_WORD}[ \t]+)*`;
 // The program's word: quoted or not, after a path (`/usr/bin/`, `bin/`, `./`, `C:\\Windows\\`).
 const PROGRAM = String.raw`['"]?(?:[\w.~:-]*[/\\])*([a-z0-9][\w.+-]*)['"]?`;
-// Windows's shell-shaped arguments (decision 485): a share (\\\\host), a drive's path (c:\\), a
+// Windows's shell-shaped arguments (decision 485): a share (\\\\host), a drive or its path (c:, c:\\), a
 // variable (%TEMP%).
-const WINDOWS_ARGUMENT = String.raw`\\\\\w|[a-z]:[\\/]|%\w+%`;
+const WINDOWS_ARGUMENT = String.raw`\\\\\w|[a-z]:(?:[\\/]|(?=\s|$))|%\w+%`;
 // What follows a program a shell runs: nothing, a shell character, or arguments with one shaped
 // like a shell's among the first four (an option, a path, a file name, a variable, a quoted word,
 // an address, a Windows argument). "; callback tomorrow." has only words after it: a sentence.
