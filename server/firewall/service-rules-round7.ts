@@ -20,7 +20,12 @@ import type { RuleFn } from "./service-rules-round3";
  *   alone is in the round 5 benign list: both pass. In any case, since cmd.exe and a shell on a
  *   case-insensitive file system read capitals: cd into a path or a standard top directory followed
  *   by a separator ("CD /;CD ETC;…"; "CD rates; savings" passes), and a network command at an IPv4
- *   address after a separator.
+ *   address after a separator. Then two of bash's EXPANSION forms whatever words they hold: brace
+ *   expansion with a path, a variable or an option among its words ("{x,/etc/hosts}", "{foo,-l}";
+ *   "{red,green}" is in the round 4 benign list and passes; a word has no quote or colon, so a JSON
+ *   object is none), and parameter expansion of a name
+ *   written as the environment writes one, a special parameter, or with an operator ("${PATH}",
+ *   "${#x}", "${x:0:1}"; "${amount}" is in the first benign list and passes).
  */
 const BARE_MAIL_VERB =
   "STARTTLS|STLS|CAPA|UIDL|HELP|TURN|EXPUNGE|CHECK|CLOSE|UNSELECT|NAMESPACE|LOGOUT|CAPABILITY|NOOP|RSET|AUTH|ATRN|IDLE|DONE";
@@ -58,14 +63,17 @@ export function round7Rules(rule: RuleFn): WafRule[] {
     rule(
       "svc-cmdi-026",
       "command_injection",
-      "A path's bracket expression holding a slash; a path under bash's tilde prefixes ~+ and ~-; in any case, a chain of cd and a network command at an address after a separator",
+      "A path's bracket expression holding a slash; a path under ~+ or ~-; in any case, a chain of cd and a network command at an address after a separator; brace expansion with a path, variable or option; an environment variable's or an operator's parameter expansion",
       String.raw`(?:^|[\s;|&=])/(?:[\w.?*]*/)*[\w.]*\[[!^]?[\w/?*-]{0,4}/[\w/?*-]{0,4}\][\w.?*]*|` +
         String.raw`(?:^|[\s;|&=(\x60])~[+-]\d*/(?:[^\s+\-]|$)|` +
         // cmd.exe and shells read commands in any case: a chain of directory changes, and a network
         // command at an address after a separator ("CD /;CD ETC;…", "| NC 10.0.0.1 4444").
         String.raw`(?i:^[\t ]*cd[\t ]+(?:[/~.\\][^\s;|&]*|${FHS_DIRECTORY})[\t ]*[;|&]|[;|&\r\n][\t ]*cd[\t ]+(?:[\w.~-]*[/\\][\w./\\~-]*|${FHS_DIRECTORY})[\t ]*[;|&]|` +
-        String.raw`[;|&\x60\r\n][\t ]*(?:${NET})[\t ]+(?:-[a-z]+[\t ]+(?:\d+[\t ]+)?)*\d{1,3}(?:\.\d{1,3}){3}\b)`,
-      { structuredOnly: true },
+        String.raw`[;|&\x60\r\n][\t ]*(?:${NET})[\t ]+(?:-[a-z]+[\t ]+(?:\d+[\t ]+)?)*\d{1,3}(?:\.\d{1,3}){3}\b)|` +
+        // Shell expansions whatever words they hold: brace expansion with a path, a variable or an
+        // option in it, and a variable named as the environment names them or with an operator.
+        String.raw`\{[\w./~$*?@+=-]*,[\w./~$*?@+=-]*[/~$][\w./~$*?@+=-]*\}|\{[\w./~$*?@+=-]*[/~$][\w./~$*?@+=-]*,[\w./~$*?@+=-]*\}|\{[\w./~$*?@+=-]*,-[\w./~$*?@+=-]*\}|\{-[\w./~$*?@+=-]*,[\w./~$*?@+=-]*\}|\$\{(?:[A-Z_][A-Z0-9_]*|\d+|[@*#?$!-]|[#!]\w+)\}|\$\{[#!]?\w+(?:\[[^\]]*\])?[:#%/^,@-][^}\r\n]{0,40}\}`,
+      { structuredOnly: true, caseSensitive: true },
     ),
   ];
 }

@@ -101,6 +101,14 @@ describe("svc-cmdi-026 in the engine", () => {
     "x;cd tmp;./run",
     "a | NC 10.0.0.1 4444",
     "x; PING -N 3 192.168.0.1",
+    "{cat,/etc/hosts}",
+    "x{,/tmp/y}",
+    "{wc,-l}",
+    "echo ${HOME}",
+    "a${IFS}b",
+    "${#user}",
+    "${path:0:1}etc",
+    "${x//a/b}",
   ])("refuses %s in every structured place", async (value) => {
     const locations = LOCATIONS.filter((l) => l !== "header" || !/[\r\n]/.test(value));
     expect(await locationsBlocking(engine, value, locations)).toEqual(locations);
@@ -115,6 +123,11 @@ describe("svc-cmdi-026 in the engine", () => {
     "CD rates; savings",
     "CD / DVD drive",
     "Email & ping 907-555-0100",
+    "{red,green}",
+    "${amount}",
+    "cost $(approx) 300",
+    "Gold {PPO,HMO}",
+    "ages <(18)",
   ])("passes %s everywhere", async (value) => {
     expect(await locationsBlocking(engine, value, [...LOCATIONS, ...FREE_TEXT_LOCATIONS])).toEqual([]);
   });
