@@ -40,6 +40,14 @@ const LINE_END = String.raw`[\t ]*(?:[\r\n]|$)`;
 
 // The top directories of the Filesystem Hierarchy Standard 3.0: "cd etc;" names a directory.
 const FHS_DIRECTORY = "(?:etc|tmp|var|usr|bin|sbin|lib|opt|root|home|dev|proc|sys|srv|boot|mnt|media|run)";
+// Files a user's programs keep secrets or start-up commands in, named by each program's manual: bash(1)
+// and zsh's start-up files and histories, OpenSSH's (ssh(1), sshd(8)), Git's, PostgreSQL's (psql),
+// MySQL's, netrc(5), vim's, less's, mail forwarding, X's, npm's, pip's, Apache's per-directory files
+// (decision 488). svc-lfi-001 names the ones seen in the tuning corpora (.env, .git, .ssh …).
+const DOTFILE =
+  "bashrc|bash_profile|bash_login|bash_logout|profile|inputrc|zshrc|zprofile|zshenv|zlogin|zsh_history|" +
+  "rhosts|shosts|netrc|pgpass|psql_history|my\\.cnf|mysql_history|gitconfig|git-credentials|viminfo|vimrc|lesshst|" +
+  "forward|Xauthority|xinitrc|xsession|pypirc|htdigest|user\\.ini|DS_Store|python_history|node_repl_history|sqlite_history|rediscli_history";
 // Programs that reach an address (svc-cmdi-001's network commands that are no words).
 const NET = "nc|ncat|netcat|telnet|ping|nslookup|traceroute|tracert|socat";
 
@@ -73,6 +81,13 @@ export function round7Rules(rule: RuleFn): WafRule[] {
         // Shell expansions whatever words they hold: brace expansion with a path, a variable or an
         // option in it, and a variable named as the environment names them or with an operator.
         String.raw`\{[\w./~$*?@+=-]*,[\w./~$*?@+=-]*[/~$][\w./~$*?@+=-]*\}|\{[\w./~$*?@+=-]*[/~$][\w./~$*?@+=-]*,[\w./~$*?@+=-]*\}|\{[\w./~$*?@+=-]*,-[\w./~$*?@+=-]*\}|\{-[\w./~$*?@+=-]*,[\w./~$*?@+=-]*\}|\$\{(?:[A-Z_][A-Z0-9_]*|\d+|[@*#?$!-]|[#!]\w+)\}|\$\{[#!]?\w+(?:\[[^\]]*\])?[:#%/^,@-][^}\r\n]{0,40}\}`,
+      { structuredOnly: true, caseSensitive: true },
+    ),
+    rule(
+      "svc-lfi-007",
+      "lfi",
+      "A user's start-up, history or credentials file named alone or at the end of a path",
+      String.raw`(?:^|[\s/\\=;|&])\.(?:${DOTFILE})(?:$|[\s;|&])`,
       { structuredOnly: true, caseSensitive: true },
     ),
   ];

@@ -132,6 +132,17 @@ describe("svc-cmdi-026 in the engine", () => {
     expect(await locationsBlocking(engine, value, [...LOCATIONS, ...FREE_TEXT_LOCATIONS])).toEqual([]);
   });
 
+  it.each([".bash_profile", "/home/x/.netrc", "..\\.pgpass", "x;cat .my.cnf"])(
+    "svc-lfi-007 refuses %s in every structured place",
+    async (value) => {
+      expect(await locationsBlocking(engine, value, LOCATIONS)).toEqual([...LOCATIONS]);
+    },
+  );
+
+  it.each(["my profile", "fast forward", "profile.pdf"])("svc-lfi-007 passes %s everywhere", async (value) => {
+    expect(await locationsBlocking(engine, value, [...LOCATIONS, ...FREE_TEXT_LOCATIONS])).toEqual([]);
+  });
+
   it("reads nothing of round 8 in a note", async () => {
     for (const value of ["time nmap localhost now", "if a==b foo", "/[e//]tc", "sort -r names"])
       expect(await locationsBlocking(engine, value, FREE_TEXT_LOCATIONS)).toEqual([]);
