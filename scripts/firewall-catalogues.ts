@@ -171,7 +171,10 @@ const abused = [
   ).split("\n"),
 ];
 // Windows's console commands as Microsoft's reference lists them (catalogue-sources/windows-commands.txt).
-const windowsCommands = readFileSync(path.join(import.meta.dirname, "catalogue-sources", "windows-commands.txt"), "utf8")
+const windowsCommands = readFileSync(
+  path.join(import.meta.dirname, "catalogue-sources", "windows-commands.txt"),
+  "utf8",
+)
   .split("\n")
   .filter((line) => line !== "" && !line.startsWith("#"));
 for (const file of [...abused, ...windowsCommands]) {
