@@ -71,6 +71,12 @@ const GLUED_SWITCH = /(?:[\r\n;|&\x60]|\$\()[ \t]*([a-z0-9][\w.+-]*)\/[a-z?]/gi;
 // After a separator, a program whose name is a word with options of one to three letters, in one case:
 // "; ls -la", "; PS -EF". "first; last -2 years" has a number (decision 488).
 const WORD_OPTION_AFTER_SEPARATOR = /(?:[\r\n;|&\x60]|\$\()[ \t]*([a-z][\w.+-]*)[ \t]+-([a-z]{1,3})(?![\w-])/gi;
+// After a separator, a runner that is no English word, then any program, words included:
+// "| timeout 5 sleep 10", ";nohup yes", "& sudo cat x" (decision 488).
+const TECHNICAL_RUNNER_AFTER_SEPARATOR = new RegExp(
+  String.raw`(?:[\r\n;|&\x60]|\$\()[ \t]*(?:nohup|sudo|doas|strace|ltrace|xargs|busybox|timeout[ \t]+-?\d+[smhd]?)[ \t]+${RUNNER}${PROGRAM}`,
+  "gi",
+);
 // A catalogued program behind a word that runs it, whatever follows: "time nmap localhost",
 // "nohup htop now" (decision 488).
 const BEHIND_RUNNER = new RegExp(String.raw`^[ \t]*${RUNNER_WORD}[ \t]+${RUNNER}${PROGRAM}`, "i");
@@ -197,6 +203,11 @@ export function catalogueMatch(value: string): CatalogueMatch | undefined {
       if (oneCase && wordPrograms.has(programName(name!))) return { rule: "svc-cmdi-023", type: "command_injection" };
     }
   }
+  if (SHELL_CHARACTERS.test(value))
+    for (const m of value.matchAll(TECHNICAL_RUNNER_AFTER_SEPARATOR)) {
+      const name = programName(m[1]!);
+      if (isProgram(name) || wordPrograms.has(name)) return { rule: "svc-cmdi-023", type: "command_injection" };
+    }
   const behindRunner = BEHIND_RUNNER.exec(value);
   if (behindRunner && isProgram(behindRunner[1]!)) return { rule: "svc-cmdi-023", type: "command_injection" };
   const later = AT_START_LATER.exec(value);

@@ -62,6 +62,10 @@ describe("catalogueMatch, round 8", () => {
     // A word-named program with short options in one case, after a separator.
     "x; ls -la",
     "x| PS -EF",
+    // A runner that is no English word, after a separator, then any program.
+    "| timeout 5 sleep 10",
+    ";timeout 5 yes",
+    "& sudo cat notes",
   ])("refuses %s", (value) => {
     expect(catalogueMatch(value)).toEqual({ rule: "svc-cmdi-023", type: "command_injection" });
   });
@@ -85,6 +89,7 @@ describe("catalogueMatch, round 8", () => {
     "AT&T/Verizon",
     "first; last -2 years",
     "Gold; Silver -HMO",
+    "Call; timeout 5 mins",
   ])("passes %s", (value) => {
     expect(catalogueMatch(value)).toBeUndefined();
   });
