@@ -202,12 +202,11 @@ export function catalogueMatch(value: string): CatalogueMatch | undefined {
         (name === name!.toUpperCase() && option === option!.toUpperCase());
       if (oneCase && wordPrograms.has(programName(name!))) return { rule: "svc-cmdi-023", type: "command_injection" };
     }
-  }
-  if (SHELL_CHARACTERS.test(value))
     for (const m of value.matchAll(TECHNICAL_RUNNER_AFTER_SEPARATOR)) {
       const name = programName(m[1]!);
       if (isProgram(name) || wordPrograms.has(name)) return { rule: "svc-cmdi-023", type: "command_injection" };
     }
+  }
   const behindRunner = BEHIND_RUNNER.exec(value);
   if (behindRunner && isProgram(behindRunner[1]!)) return { rule: "svc-cmdi-023", type: "command_injection" };
   const later = AT_START_LATER.exec(value);
