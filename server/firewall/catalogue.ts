@@ -183,16 +183,10 @@ const SHELL_CHARACTERS = /[\r\n;|&\x60]|\$\(/;
 export function catalogueMatch(value: string): CatalogueMatch | undefined {
   if (value.length < 3) return undefined;
   const { cmdlets, wordPrograms, programs, sqlFunctions, sqlWordFunctions, sqlCatalogs } = catalogues();
-  if (SHELL_CHARACTERS.test(value))
+  // Every reading after a separator, behind one test for a separator.
+  if (SHELL_CHARACTERS.test(value)) {
     for (const m of value.matchAll(AFTER_SEPARATOR))
       if (isProgram(m[1]!)) return { rule: "svc-cmdi-023", type: "command_injection" };
-  const start = AT_START.exec(value);
-  if (start && isProgram(start[2]!)) {
-    const [, runner, , shellArgument, next] = start;
-    if (shellArgument !== undefined || (next !== undefined && isProgram(next)) || (next === undefined && runner !== ""))
-      return { rule: "svc-cmdi-023", type: "command_injection" };
-  }
-  if (SHELL_CHARACTERS.test(value)) {
     for (const m of value.matchAll(GLUED_SWITCH))
       if (isProgram(m[1]!)) return { rule: "svc-cmdi-023", type: "command_injection" };
     for (const m of value.matchAll(WORD_OPTION_AFTER_SEPARATOR)) {
@@ -206,6 +200,12 @@ export function catalogueMatch(value: string): CatalogueMatch | undefined {
       const name = programName(m[1]!);
       if (isProgram(name) || wordPrograms.has(name)) return { rule: "svc-cmdi-023", type: "command_injection" };
     }
+  }
+  const start = AT_START.exec(value);
+  if (start && isProgram(start[2]!)) {
+    const [, runner, , shellArgument, next] = start;
+    if (shellArgument !== undefined || (next !== undefined && isProgram(next)) || (next === undefined && runner !== ""))
+      return { rule: "svc-cmdi-023", type: "command_injection" };
   }
   const behindRunner = BEHIND_RUNNER.exec(value);
   if (behindRunner && isProgram(behindRunner[1]!)) return { rule: "svc-cmdi-023", type: "command_injection" };
