@@ -162,6 +162,17 @@ for (const split of tuningOnly ? (["tuning"] as const) : (["tuning", "held-out"]
     console.log(`- ${repo} ${family}: ${pct(b, t)}; free text ${pct(fb, ft)}`);
   }
 }
+// The fresh sources by repository (counts only), so a source added in a later round (round 9's
+// nemesida-waf/waf-bypass, docs/decisions/489) has its own first figure.
+if (fresh) {
+  console.log(`\nFresh public sources, by repository (json field / free text):`);
+  for (const { repo, family, strings } of fresh.bySource) {
+    const one = await measure(engine, { attacks: { [family]: strings }, families: [family], benign: false });
+    const [b, t] = one.detection[family].json;
+    const [fb, ft] = one.detection[family]["json-free-text"];
+    console.log(`- ${repo} ${family}: ${pct(b, t)}; free text ${pct(fb, ft)}`);
+  }
+}
 const benignParts = parts.filter(([t]) => t === "Tuning part" || t === "Held-out part");
 for (const [title, m] of benignParts) {
   console.log(
