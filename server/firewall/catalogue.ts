@@ -4,6 +4,7 @@ import {
   SQL_CATALOGS,
   SQL_FUNCTIONS,
   SQL_WORD_FUNCTIONS,
+  SPANISH_WORD_PROGRAMS,
   WORD_PROGRAMS,
 } from "./catalogues.generated";
 
@@ -23,6 +24,7 @@ import {
 let sets: {
   programs: Set<string>;
   wordPrograms: Set<string>;
+  spanishWordPrograms: Set<string>;
   sqlFunctions: Set<string>;
   sqlWordFunctions: Set<string>;
   sqlCatalogs: Set<string>;
@@ -32,6 +34,7 @@ function catalogues(): typeof sets {
   sets ??= {
     programs: new Set(PROGRAMS.split(" ")),
     wordPrograms: new Set(WORD_PROGRAMS.split(" ")),
+    spanishWordPrograms: new Set(SPANISH_WORD_PROGRAMS.split(" ")),
     sqlFunctions: new Set(SQL_FUNCTIONS.split(" ")),
     sqlWordFunctions: new Set(SQL_WORD_FUNCTIONS.split(" ")),
     sqlCatalogs: new Set(SQL_CATALOGS.split(" ")),
@@ -94,6 +97,10 @@ const AT_START_LATER = new RegExp(
 const WORD_WITH_OPTION = new RegExp(
   String.raw`^[ \t]*${RUNNER}([a-z0-9][a-z0-9.+-]*)[ \t]+(?:-[a-zA-Z](?:[ \t]|$)|--[a-z][\w-]*(?:=|[ \t]*$|[ \t]+-))`,
 );
+// A program named with Windows's ".exe" at the start of a value, whatever follows: "eventvwr.exe",
+// "write.exe", "logger.exe RUN x" (LOLBAS's command lines). A visitor names a program, not its
+// executable's file (decision 489).
+const EXE_AT_START = /^[ \t]*['"]?(?:[\w.~:-]*[/\\])*([a-z0-9][\w+-]*)\.exe['"]?(?=\s|$)/i;
 // A whole value that is a call's opening and nothing more: "char(", "select left(", "(trim (".
 // Any catalogued function, words included: no visitor types a word and "(" alone.
 const CALL_OPENING = /^\s*(?:select\s+|[(,]\s*)?([a-z_][\w$]*)\s*\(\s*$/i;
@@ -102,9 +109,12 @@ const CALL = /(?:^|[^\w$.])([a-z_][\w$]*)\s*\(/gi;
 
 // A word a shell's quoting disguises: quotes inside it twice or empty ("w'h'o'a'm'i", "wh''oami"),
 // a backslash inside it ("ifco\\nfig"), or "$@", "$*" or "${}" (empty expansions) inside it. One
-// apostrophe is a contraction or a name ("don't", "O'Brien") and is no disguise.
+// apostrophe is a contraction or a name ("don't", "O'Brien") and is no disguise. Since decision 489
+// also a word opening with a quoted part glued to the rest ('"i"d', "'c'at"; the quotes match, so
+// '"I'd' is a quotation) and ANSI-C quoting anywhere in it ("$'who'ami", "wh$'o'ami").
 const WORD = /(?:\$\{\}|[^\s;|&\x60<>(){}=,])+/g;
-const DISGUISE = /\w(?:['"][^'"\s]*['"]|\\|\$[@*]|\$\{\})\w|\w(?:''|"")|(?:''|"")\w/;
+const DISGUISE =
+  /\w(?:['"][^'"\s]*['"]|\\|\$[@*]|\$\{\})\w|\w(?:''|"")|(?:''|"")\w|^\$?(?:'[^'\s]+'|"[^"\s]+")\w|\$'[^'\s]*'/;
 // A PowerShell cmdlet where a shell runs a command (decision 485): after a separator, a parenthesis,
 // a brace, "&", "." or powershell's or pwsh's name and options, or at the start of a value with an
 // argument shaped like PowerShell's among the first four (a parameter, a path, a variable, a script
@@ -163,7 +173,7 @@ function isProgram(word: string): boolean {
 
 /** The word as the shell reads it: quotes, backslashes and empty expansions gone, path dropped. */
 function undisguised(word: string): string {
-  const plain = word.replace(/\$[@*]|\$\{\}|['"\\]/g, "").toLowerCase();
+  const plain = word.replace(/\$[@*]|\$\{\}|\$(?=')|['"\\]/g, "").toLowerCase();
   return plain.slice(plain.lastIndexOf("/") + 1);
 }
 
@@ -178,15 +188,26 @@ export interface CatalogueMatch {
 }
 
 const SHELL_CHARACTERS = /[\r\n;|&\x60]|\$\(/;
+// After a separator, a catalogued program typed in lower case with words after it: "&& wget example",
+// "| nmap scanme org". A visitor's clause after ";" or "&" opens with a word, a name, an abbreviation
+// under three letters or a Spanish word ("Refill; call pharmacy", "Hola; todos los planes"), none of
+// them in this catalogue (decision 489).
+const AFTER_SEPARATOR_WITH_WORDS = /(?:[\r\n;|&\x60]|\$\()[ \t]*([a-z0-9][\w.+-]*)(?=[ \t]+[a-z0-9])/g;
 
 /** Whether one structured value runs a catalogued program or calls a catalogued SQL function. */
 export function catalogueMatch(value: string): CatalogueMatch | undefined {
   if (value.length < 3) return undefined;
-  const { cmdlets, wordPrograms, programs, sqlFunctions, sqlWordFunctions, sqlCatalogs } = catalogues();
+  const { cmdlets, wordPrograms, spanishWordPrograms, programs, sqlFunctions, sqlWordFunctions, sqlCatalogs } =
+    catalogues();
   // Every reading after a separator, behind one test for a separator.
   if (SHELL_CHARACTERS.test(value)) {
     for (const m of value.matchAll(AFTER_SEPARATOR))
       if (isProgram(m[1]!)) return { rule: "svc-cmdi-023", type: "command_injection" };
+    for (const m of value.matchAll(AFTER_SEPARATOR_WITH_WORDS)) {
+      const name = programName(m[1]!);
+      if (isProgram(name) && !wordPrograms.has(name) && !spanishWordPrograms.has(name))
+        return { rule: "svc-cmdi-023", type: "command_injection" };
+    }
     for (const m of value.matchAll(GLUED_SWITCH))
       if (isProgram(m[1]!)) return { rule: "svc-cmdi-023", type: "command_injection" };
     for (const m of value.matchAll(WORD_OPTION_AFTER_SEPARATOR)) {
@@ -211,6 +232,9 @@ export function catalogueMatch(value: string): CatalogueMatch | undefined {
   if (behindRunner && isProgram(behindRunner[1]!)) return { rule: "svc-cmdi-023", type: "command_injection" };
   const later = AT_START_LATER.exec(value);
   if (later && isProgram(later[1]!)) return { rule: "svc-cmdi-023", type: "command_injection" };
+  const exe = /\.exe/i.test(value) ? EXE_AT_START.exec(value) : null;
+  if (exe && (isProgram(exe[1]!) || wordPrograms.has(programName(exe[1]!))))
+    return { rule: "svc-cmdi-023", type: "command_injection" };
   const withOption = value.includes("-") ? WORD_WITH_OPTION.exec(value) : null;
   if (withOption && (wordPrograms.has(programName(withOption[1]!)) || isProgram(withOption[1]!)))
     return { rule: "svc-cmdi-023", type: "command_injection" };
