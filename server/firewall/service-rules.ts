@@ -69,6 +69,13 @@ const WINDOWS_PROGRAMS = String.raw`(?:${WINDOWS_TOOLS}|${WINDOWS_WORDS})(?:\.ex
 const SHELL_ARG =
   String.raw`(?:-{1,2}[a-zA-Z0-9]|/[\w.~*?-]*|~(?:/|$)|\.\.?/|\.[a-z]\w*|\$[a-zA-Z_{(]|[a-zA-Z]:[\\/]|%[a-zA-Z_]+%|https?://|` +
   String.raw`\d{1,3}(?:\.\d{1,3}){3}|[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|me|sh|xyz|example|ru|cn|site|online)\b|'[^']*'|"[^"]*")`;
+// The same at the start of a value, where a path of one name followed by a word is a visitor's
+// "head /neck cancer" or "cat / dog allergy": such a path must go on ("/etc/", "/[e]tc"), end the
+// value, or be followed by an option, a path, a number, a quote or a shell character (decision 489).
+const SHELL_ARG_AT_START = SHELL_ARG.replace(
+  String.raw`/[\w.~*?-]*|`,
+  () => String.raw`/[\w.~*?-]*(?:$|[/[\]{}()=\\'"$;|&<>\x60]|[ \t]+(?:$|[-/\d'"$;|&<>\x60~.[{(]))|`,
+);
 // The start of the value (after a quote, cmd.exe's caret or an input redirection) or a separator.
 const SEP = String.raw`(?:^[ \t]*[\^<'"]?|[\r\n;|&\x60]|\$\()`;
 // A separator actually typed: a value that is only "id", "ls" or "env" is a search, not a command;
@@ -128,7 +135,8 @@ const RULES: WafRule[] = [
     "svc-cmdi-001",
     "command_injection",
     "Shell separator, then a command with a shell-shaped argument",
-    String.raw`${SEP}\s*${OPEN}(?:[\w/]{0,30}/)?(?:${COMMANDS})${SPACE}(?:(?:\d+|-{1,2}[\w-]+|\+[rwxXst]{1,4})${SPACE}){0,3}${SHELL_ARG}|` +
+    String.raw`^[ \t]*['"]?\s*${OPEN}(?:[\w/]{0,30}/)?(?:${COMMANDS})${SPACE}(?:(?:\d+|-{1,2}[\w-]+|\+[rwxXst]{1,4})${SPACE}){0,3}${SHELL_ARG_AT_START}|` +
+      String.raw`${SEP_NOT_START}\s*${OPEN}(?:[\w/]{0,30}/)?(?:${COMMANDS})${SPACE}(?:(?:\d+|-{1,2}[\w-]+|\+[rwxXst]{1,4})${SPACE}){0,3}${SHELL_ARG}|` +
       String.raw`${SEP_NOT_START}\s*${OPEN}${PREFIX}(?:[\w/]{0,30}/)?(?:${COMMANDS})(?:${SPACE}[\w.:@=+-]+){0,3}${SPACE}(?:${SHELL_ARG}|${FILE_ARG})|` +
       String.raw`${SEP_NOT_START}\s*${OPEN}${PREFIX}(?:${NET_COMMANDS})(?:${SPACE}-{1,2}\w+(?:${SPACE}\d+)?)*${SPACE}(?:[\w.-]+@)?[a-z0-9-]+(?:\.[a-z0-9-]+)+\b|` +
       String.raw`${SEP_NOT_START}\s*kill(?:${SPACE}-\w+)?${SPACE}-?\d+\b|${SEP_NOT_START}\s*net${SPACE}(?:user|localgroup|group|share|view|use|stop|start)\b`,

@@ -90,6 +90,20 @@ describe("round 9 in the engine", () => {
     },
   );
 
+  it.each(["cat /etc/hosts", "ls /tmp", "ls / -la", "cat /flag", "more /[e]tc/hosts", "head /tmp/x y"])(
+    "svc-cmdi-001 still refuses %s at the start of a value in every structured place",
+    async (value) => {
+      expect(await locationsBlocking(engine, value, LOCATIONS)).toEqual([...LOCATIONS]);
+    },
+  );
+
+  it.each(["head /neck cancer", "cat / dog allergy", "find /doctors near me", "tail /bone pain"])(
+    "svc-cmdi-001 passes %s, a path of one name followed by a word, everywhere",
+    async (value) => {
+      expect(await locationsBlocking(engine, value, [...LOCATIONS, ...FREE_TEXT_LOCATIONS])).toEqual([]);
+    },
+  );
+
   it("reads nothing of round 9 in a note", async () => {
     for (const value of ["x&& wget example", "eventvwr.exe", '"i"d'])
       expect(await locationsBlocking(engine, value, FREE_TEXT_LOCATIONS)).toEqual([]);
