@@ -46,6 +46,12 @@ export interface PersonInput {
 export interface Selection {
   code: string;
   name: string;
+  /**
+   * A doctor whose specialty the search answered as primary care (family, internal medicine,
+   * pediatrics): the yearly cost prices the visits as primary care ones. Kept in the URL as
+   * `pcp=<NPI>` (decision 490); without it a doctor is priced as a specialist, the dearer visit.
+   */
+  primaryCare?: boolean;
 }
 
 export interface ShoppingState extends FilterState {
@@ -175,6 +181,13 @@ function selectionsOf(search: URLSearchParams, param: string, pattern: RegExp): 
   return out;
 }
 
+/** The URL parameter naming a chosen doctor whose visits are primary care ones (decision 490). */
+const PRIMARY_CARE_PARAM = "pcp";
+
+function primaryCareMarked(doctors: Selection[], marked: string[]): Selection[] {
+  return doctors.map((d) => (marked.includes(d.code) ? { ...d, primaryCare: true } : d));
+}
+
 export const isRxcui = (code: string) => RXCUI.test(code);
 export const isNpi = (code: string) => NPI.test(code);
 
@@ -242,7 +255,7 @@ export function readShoppingState(search: URLSearchParams): ShoppingState {
     order: one(search, "order"),
     ...filterStateOf(search),
     drugs: selectionsOf(search, "drug", RXCUI),
-    doctors: selectionsOf(search, "npi", NPI),
+    doctors: primaryCareMarked(selectionsOf(search, "npi", NPI), search.getAll(PRIMARY_CARE_PARAM)),
     ...(isLanguage(search.get("lang")) ? { lang: search.get("lang")! } : {}),
     compare: compareIdsOf(search),
     ...(one(search, APTC_APPLIED) ? { aptcApplied: one(search, APTC_APPLIED) } : {}),
@@ -303,7 +316,10 @@ export function stateEntries(state: ShoppingState, omit: readonly StateGroup[] =
     }
   }
   if (!omit.includes("drugs")) state.drugs.forEach((d) => put("drug", `${d.code}:${d.name}`));
-  if (!omit.includes("doctors")) state.doctors.forEach((d) => put("npi", `${d.code}:${d.name}`));
+  if (!omit.includes("doctors")) {
+    state.doctors.forEach((d) => put("npi", `${d.code}:${d.name}`));
+    for (const d of state.doctors) if (d.primaryCare) put(PRIMARY_CARE_PARAM, d.code);
+  }
   if (!omit.includes("compare")) state.compare.forEach((id) => put("compare", id));
   // Last, so the language never reorders the search's own parameters.
   if (isLanguage(state.lang)) put("lang", state.lang);

@@ -1,3 +1,4 @@
+import { isPrimaryCare } from "../../domain/yearly-cost/doctor-kind";
 import type { Selection } from "../../lib/shopping-url";
 
 /**
@@ -53,6 +54,7 @@ export function doctorOption(p: ProviderSuggestionView): PickerOption {
   const kind = p.type === "Individual" ? "" : p.type;
   return {
     code: p.npi,
+    ...(isPrimaryCare(p.specialties) ? { primaryCare: true } : {}),
     name: p.name.replace(/\s+/g, " ").trim(),
     detail: [p.specialties.slice(0, 2).join(", "), kind, providerPlace(p.address)].filter(Boolean).join(" · "),
     accepting: p.accepting ?? null,

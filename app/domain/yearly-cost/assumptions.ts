@@ -3,6 +3,7 @@
 // doctor, and which year of care is a "bad year". Every figure and its source: docs/yearly-cost.md
 // ("Your year"); decisions 330-333.
 
+import { isPrimaryCare } from "./doctor-kind";
 import { SERVICE_ALLOWED_COST, type UsageLevel } from "./usage-level";
 
 /** A formulary tier as the cost model prices it (issuers' drugs.json `drug_tier` values map onto these). */
@@ -79,13 +80,9 @@ export const VISIT_COST: Readonly<Record<DoctorKind, number>> = {
   specialist: SERVICE_ALLOWED_COST.specialist,
 };
 
-/** Specialties billed as primary care (NAMCS's primary care group: general and family practice, internal medicine, pediatrics). */
-const PRIMARY_CARE = /\b(family|general practice|general medicine|internal medicine|pediatric|primary care)\b/i;
-
 /** Primary care or specialist, from the doctor's specialties; a specialist when none is known (the dearer visit). */
 export function doctorKindOf(specialties: readonly string[] | null | undefined): DoctorKind {
-  if (!specialties || specialties.length === 0) return "specialist";
-  return specialties.some((s) => PRIMARY_CARE.test(s)) ? "primary" : "specialist";
+  return isPrimaryCare(specialties) ? "primary" : "specialist";
 }
 
 /**

@@ -193,7 +193,12 @@ export function checkHousehold(state: ShoppingState, lang: Language = DEFAULT_LA
     ...(state.hardshipExemption ? { hardship_exemption: true } : {}),
     // The chosen drugs and doctors, for each plan's "your year" (issue 26).
     ...(state.drugs.length ? { drugs: state.drugs.map((d) => ({ rxcui: d.code })) } : {}),
-    ...(state.doctors.length ? { doctors: state.doctors.map((d) => ({ npi: d.code })) } : {}),
+    // A doctor the search answered as primary care is priced as one (decision 490); the rest as specialists.
+    ...(state.doctors.length
+      ? {
+          doctors: state.doctors.map((d) => ({ npi: d.code, ...(d.primaryCare ? { specialty: "Primary care" } : {}) })),
+        }
+      : {}),
     sort: view.sort,
     order: view.order,
     usage: view.usage,

@@ -261,4 +261,12 @@ describe("assumptions", () => {
     expect(doctorKindOf(["Cardiology"])).toBe("specialist");
     expect(doctorKindOf([])).toBe("specialist");
   });
+  it("prices pediatrics as primary care as upstream names it, a pediatric subspecialty as a specialist (decision 490)", () => {
+    expect(doctorKindOf(["Pediatrics"])).toBe("primary");
+    expect(doctorKindOf(["Pediatric Medicine"])).toBe("primary");
+    expect(doctorKindOf(["General Practice"])).toBe("primary");
+    expect(doctorKindOf(["Pediatric Cardiology", "Pediatrics"])).toBe("primary");
+    expect(doctorKindOf(["Orthopaedic Surgery"])).toBe("specialist");
+    expect(doctorKindOf(["Pediatric Cardiology"])).toBe("specialist");
+  });
 });
