@@ -13,6 +13,7 @@ import {
   attackCorpus,
   EARLIER_ATTACK_FILES,
   ROUND1_ATTACK_FILES,
+  type Family,
 } from "../tests/fixtures/firewall/corpus.ts";
 import { FREE_TEXT_LOCATIONS, LOCATIONS, measure, type Measurement } from "../tests/fixtures/firewall/measure.ts";
 import {
@@ -150,28 +151,28 @@ if (fresh)
       (fresh.missing.length > 0 ? `; not found: ${fresh.missing.join(", ")}` : ""),
   );
 
-// Per source (counts only): which repository's strings the misses are in, for the part that may be
-// printed — the held-out part only without `--tuning-only`, in one structured place (json) and in
-// free text (json-free-text).
-for (const split of tuningOnly ? (["tuning"] as const) : (["tuning", "held-out"] as const)) {
-  console.log(`\nPublic corpora, ${split} part, by repository (json field / free text):`);
-  for (const { repo, family, strings } of publicCorpusBySource(split)) {
+/** One line per repository and family: its block rate in one structured place (json) and in free text. */
+async function printBySource(rows: Array<{ repo: string; family: Family; strings: string[] }>): Promise<void> {
+  for (const { repo, family, strings } of rows) {
     const one = await measure(engine, { attacks: { [family]: strings }, families: [family], benign: false });
     const [b, t] = one.detection[family].json;
     const [fb, ft] = one.detection[family]["json-free-text"];
     console.log(`- ${repo} ${family}: ${pct(b, t)}; free text ${pct(fb, ft)}`);
   }
 }
+
+// Per source (counts only): which repository's strings the misses are in, for the part that may be
+// printed — the held-out part only without `--tuning-only`, in one structured place (json) and in
+// free text (json-free-text).
+for (const split of tuningOnly ? (["tuning"] as const) : (["tuning", "held-out"] as const)) {
+  console.log(`\nPublic corpora, ${split} part, by repository (json field / free text):`);
+  await printBySource(publicCorpusBySource(split));
+}
 // The fresh sources by repository (counts only), so a source added in a later round (round 9's
 // nemesida-waf/waf-bypass, docs/decisions/489) has its own first figure.
 if (fresh) {
   console.log(`\nFresh public sources, by repository (json field / free text):`);
-  for (const { repo, family, strings } of fresh.bySource) {
-    const one = await measure(engine, { attacks: { [family]: strings }, families: [family], benign: false });
-    const [b, t] = one.detection[family].json;
-    const [fb, ft] = one.detection[family]["json-free-text"];
-    console.log(`- ${repo} ${family}: ${pct(b, t)}; free text ${pct(fb, ft)}`);
-  }
+  await printBySource(fresh.bySource);
 }
 const benignParts = parts.filter(([t]) => t === "Tuning part" || t === "Held-out part");
 for (const [title, m] of benignParts) {

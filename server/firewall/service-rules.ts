@@ -84,6 +84,8 @@ const SEP_NOT_START = String.raw`(?:[\r\n;|&\x60]|\$\(|^[ \t]*[\^<])`;
 const SPACE = String.raw`(?:[ \t]+|\$\{IFS\}|\$IFS\b(?:\$\d)?|<)`;
 // A subshell or group opened after the separator: `;(id)`, `|{ id; }`.
 const OPEN = String.raw`(?:[({][ \t]*)?`;
+// A command (after an optional path) and up to three numbers, options or modes before its argument.
+const COMMAND_THEN_OPTIONS = String.raw`(?:[\w/]{0,30}/)?(?:${COMMANDS})${SPACE}(?:(?:\d+|-{1,2}[\w-]+|\+[rwxXst]{1,4})${SPACE}){0,3}`;
 // Words that run the command after them: `;exec id`, `;timeout 5 id`, `;nohup sh -c id`.
 const PREFIX = String.raw`(?:(?:exec|eval|nohup|sudo|doas|command|builtin|env|xargs|busybox|timeout[ \t]+-?\d+[smhd]?)[ \t]+)*`;
 // Commands that need no argument to do harm, after a separator actually typed.
@@ -135,8 +137,7 @@ const RULES: WafRule[] = [
     "svc-cmdi-001",
     "command_injection",
     "Shell separator, then a command with a shell-shaped argument",
-    String.raw`^[ \t]*['"]?\s*${OPEN}(?:[\w/]{0,30}/)?(?:${COMMANDS})${SPACE}(?:(?:\d+|-{1,2}[\w-]+|\+[rwxXst]{1,4})${SPACE}){0,3}${SHELL_ARG_AT_START}|` +
-      String.raw`${SEP_NOT_START}\s*${OPEN}(?:[\w/]{0,30}/)?(?:${COMMANDS})${SPACE}(?:(?:\d+|-{1,2}[\w-]+|\+[rwxXst]{1,4})${SPACE}){0,3}${SHELL_ARG}|` +
+    String.raw`^[ \t]*['"]?\s*${OPEN}${COMMAND_THEN_OPTIONS}${SHELL_ARG_AT_START}|${SEP_NOT_START}\s*${OPEN}${COMMAND_THEN_OPTIONS}${SHELL_ARG}|` +
       String.raw`${SEP_NOT_START}\s*${OPEN}${PREFIX}(?:[\w/]{0,30}/)?(?:${COMMANDS})(?:${SPACE}[\w.:@=+-]+){0,3}${SPACE}(?:${SHELL_ARG}|${FILE_ARG})|` +
       String.raw`${SEP_NOT_START}\s*${OPEN}${PREFIX}(?:${NET_COMMANDS})(?:${SPACE}-{1,2}\w+(?:${SPACE}\d+)?)*${SPACE}(?:[\w.-]+@)?[a-z0-9-]+(?:\.[a-z0-9-]+)+\b|` +
       String.raw`${SEP_NOT_START}\s*kill(?:${SPACE}-\w+)?${SPACE}-?\d+\b|${SEP_NOT_START}\s*net${SPACE}(?:user|localgroup|group|share|view|use|stop|start)\b`,

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { markdownCode, markdownCodeLines, sqlmapRequests } from "../../fixtures/firewall/public/formats";
+import {
+  markdownCode,
+  markdownCodeLines,
+  nemesidaPayloads,
+  sqlmapRequests,
+} from "../../fixtures/firewall/public/formats";
 import { nearDuplicateKey } from "../../fixtures/firewall/public/load";
 
 // The readers of round 5's public sources (docs/decisions/470), on inputs written for this test in
@@ -52,5 +57,31 @@ describe("round 5 public source readers", () => {
     expect(nearDuplicateKey("%3CScRiPt%3Ealert( 1 )%3C/script%3E")).toBe(key);
     expect(nearDuplicateKey("&lt;script&gt;alert(1)&lt;/script&gt;")).toBe(key);
     expect(nearDuplicateKey("<script>alert(2)</script>")).not.toBe(key);
+  });
+});
+
+// Round 9's fresh source (docs/decisions/489), in nemesida-waf's payload shape, written for this test.
+describe("nemesida-waf payload reader", () => {
+  const file = JSON.stringify({
+    payload: [
+      { ARGS: "q=;run%20thing", BODY: "q=;run thing", COOKIE: "c=;run thing", ENCODE: "", BLOCKED: true },
+      { ARGS: "", COOKIE: "sid=<tag>", "USER-AGENT": "<tag>", BLOCKED: true },
+      { "USER-AGENT": "plain agent", BLOCKED: true },
+      { ARGS: "q=ordinary words", BLOCKED: false },
+      { METHOD: "GET", BLOCKED: true },
+    ],
+  });
+
+  it("reads each blocked entry once, from its first zone, less a parameter's name", () => {
+    expect(nemesidaPayloads(file, true)).toEqual([
+      { value: ";run%20thing", form: true },
+      { value: "<tag>", form: false },
+      { value: "plain agent", form: false },
+    ]);
+  });
+
+  it("reads the false-positive entries apart, and nothing from a file that is not JSON", () => {
+    expect(nemesidaPayloads(file, false)).toEqual([{ value: "ordinary words", form: true }]);
+    expect(nemesidaPayloads("not json", true)).toEqual([]);
   });
 });
