@@ -29,7 +29,7 @@ import { compressWholeAnswers } from "./server/compression.ts";
 import { remixRequestHandler } from "./server/remix-handler.ts";
 import { apiFastPath } from "./server/api-fast-path.ts";
 import { keptDocuments, type KeptDocumentMark } from "./server/kept-documents.ts";
-import { startCluster, whenServing } from "./server/cluster.ts";
+import { reportServing, startCluster, whenServing } from "./server/cluster.ts";
 import { startupRefusal } from "./server/startup-checks.ts";
 import { ensurePublishedStore, startPlanStoreSync } from "./app/server/plan-store/store-sync.server.ts";
 import { unappliedPatches } from "./server/patch-check.ts";
@@ -287,6 +287,7 @@ async function main(): Promise<void> {
           { port, host: config.HOST, env: config.DEPLOY_ENV },
           `listening on http://${config.HOST === "0.0.0.0" ? "127.0.0.1" : config.HOST}:${port}`,
         );
+        reportServing();
       }),
     log,
   );

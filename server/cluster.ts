@@ -36,6 +36,8 @@ const STOP_GRACE_MS = 12_000;
 /** Set in a standby worker's environment: start up fully, listen only when promoted. */
 const STANDBY_ENV = "MARKETPLACE_WORKER_STANDBY";
 const PROMOTE_MESSAGE = "marketplace:serve";
+/** From a worker to the primary: its server's own listen callback has run (it can answer now). */
+const SERVING_MESSAGE = "marketplace:serving";
 
 type Role = "serving" | "standby";
 
@@ -52,6 +54,16 @@ export function whenServing(listen: () => void, log?: Pick<Log, "info">): void {
     listening = true;
     listen();
   });
+}
+
+/**
+ * In a worker: tell the primary this worker answers requests now (call from the server's listen
+ * callback). The primary's own 'listening' event comes earlier, as soon as the port's handle is
+ * shared, while the worker may still be busy starting up for 100 ms or more; the standby waits
+ * for this message instead. Elsewhere nothing.
+ */
+export function reportServing(): void {
+  if (cluster.isWorker && process.send) process.send({ type: SERVING_MESSAGE });
 }
 
 /**
@@ -188,15 +200,17 @@ export function startCluster(
   };
   log.info({ workers: count }, `starting ${count} workers`);
   const forkAll = () => {
-    // The standby once every serving worker listens: started beside them, it would compete for
+    // The standby once every serving worker answers: started beside them, it would compete for
     // the same cores with their start-up and delay the moment the service answers in full.
-    let listening = 0;
-    const startStandby = () => {
-      if (++listening < count) return;
-      cluster.off("listening", startStandby);
+    let serving = 0;
+    const startStandby = (worker: Worker, message: unknown) => {
+      if ((message as { type?: unknown } | null)?.type !== SERVING_MESSAGE || roles.get(worker.id) !== "serving")
+        return;
+      if (++serving < count) return;
+      cluster.off("message", startStandby);
       fork("standby");
     };
-    cluster.on("listening", startStandby);
+    cluster.on("message", startStandby);
     for (let i = 0; i < count; i++) fork("serving");
   };
   // PORT=0 (any free port): choose it once, here. Workers listening on port 0 share the primary's

@@ -1,4 +1,5 @@
-import { copyFileSync, mkdtempSync, renameSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { copyFileSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -42,6 +43,31 @@ function countyNames(url: string, times: number): Promise<string[]> {
   return Promise.all(Array.from({ length: times }, one));
 }
 
+/** The times (ms since the epoch) of the log lines that say `message`, in order. */
+function logTimes(output: string, message: string): number[] {
+  const times: number[] = [];
+  for (const line of output.split("\n")) {
+    if (!line.startsWith("{")) continue;
+    try {
+      const entry = JSON.parse(line) as { time?: number; msg?: string };
+      if (entry.msg?.includes(message) && entry.time) times.push(entry.time);
+    } catch {
+      // not a log line
+    }
+  }
+  return times;
+}
+
+/** When process `pid` started (ms since the epoch): its start in clock ticks since boot, put on the wall clock through /proc/uptime (centiseconds; /proc/stat's boot time is whole seconds). */
+function processStartMs(pid: number): number {
+  const bootedAt = Date.now() - Number(readFileSync("/proc/uptime", "utf8").split(" ")[0]) * 1000;
+  // The fields after the command name (which is in parentheses and may hold spaces); starttime is field 22.
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const ticks = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
+  const ticksPerSecond = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
+  return bootedAt + (ticks / ticksPerSecond) * 1000;
+}
+
 describe("WORKERS=2 on one port", () => {
   it("serves from both workers, follows a reseed in each, replaces a dead worker and stops on SIGTERM", async () => {
     copyFileSync(TEST_PLAN_STORE, storeFile);
@@ -58,6 +84,13 @@ describe("WORKERS=2 on one port", () => {
     expect(workerPids(server.process.pid!)).toHaveLength(3);
     const pids = workerPids(server.process.pid!, "serving");
     expect(pids).toHaveLength(2);
+    // The standby starts only once both serving workers listen: started beside them it competed
+    // for the two cores and slowed the moment the service answered (server/cluster.ts). Its
+    // process start (10 ms clock ticks) is after both "listening" lines (the log lines carry no pid).
+    const [standbyPid] = workerPids(server.process.pid!, "standby");
+    const listenedAt = logTimes(server.output(), "listening on http");
+    expect(listenedAt).toHaveLength(2);
+    expect(processStartMs(standbyPid!)).toBeGreaterThanOrEqual(Math.max(...listenedAt) - 20);
 
     const before = await countyNames(server.url, 20);
     expect(new Set(before)).toEqual(new Set(["New York County"]));
