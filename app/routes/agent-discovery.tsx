@@ -18,6 +18,7 @@ import {
   COMMON_AGENT_TOOLS,
   submitAgentDiscovery,
 } from "../server/intake/write-store.server";
+import { writeOutcomeUnknown } from "../server/intake/write-store-handle.server";
 import intakeStyles from "../styles/intake.css?url";
 import { EnglishOnly } from "../components/english-only";
 import { UploadForm } from "../components/intake/upload-form";
@@ -161,7 +162,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
         form: "discovery",
         errors: {},
         values,
-        formError: "We could not save your answers just now. Nothing was sent; please try again in a few minutes.",
+        formError: writeOutcomeUnknown(error)
+          ? "We could not confirm that your answers were saved: our database did not answer in time. Please send them again in a few minutes."
+          : "We could not save your answers just now. Nothing was sent; please try again in a few minutes.",
       },
       { status },
     );

@@ -15,6 +15,7 @@ import { useT } from "../i18n/use-t";
 import { localiseFieldErrors } from "../i18n/validation";
 import { ApiError, fieldsFromIssues, type ErrorFields } from "../server/platform/api.server";
 import { submitWaitlist, WAITLIST_INTERESTS, WaitlistInput } from "../server/intake/write-store.server";
+import { writeOutcomeUnknown } from "../server/intake/write-store-handle.server";
 import intakeStyles from "../styles/intake.css?url";
 import updatesWords from "virtual:english/updates";
 import { addEnglish, type Catalogue } from "../i18n/i18n";
@@ -76,7 +77,7 @@ export async function action({ request }: ActionFunctionArgs) {
       {
         errors: {},
         values,
-        formError: t("updates.saveFailed"),
+        formError: t(writeOutcomeUnknown(error) ? "updates.saveUnconfirmed" : "updates.saveFailed"),
       },
       { status },
     );

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -49,10 +49,41 @@ export interface RunningPostgres {
   halt(): Promise<void>;
   /** Start it again after halt(), on the same port with the same data; resolves once it accepts connections. */
   resume(): Promise<void>;
+  /**
+   * Freeze the server (SIGSTOP to the postmaster and every backend), as a hung host or a network
+   * partition looks: connections stay open and new ones are accepted by the kernel, but nothing answers.
+   */
+  freeze(): void;
+  /** Let it run again after freeze() (SIGCONT). */
+  thaw(): void;
   stop(): Promise<void>;
 }
 
 let databases = 0;
+
+/** Signal the postmaster of the cluster in `data` and every process it started. */
+function signalServer(data: string, signal: NodeJS.Signals): void {
+  const postmaster = Number(readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+  // The postmaster first: once it is stopped it starts no new backend, so the list below is complete.
+  process.kill(postmaster, signal);
+  let children: number[] = [];
+  try {
+    children = execFileSync("pgrep", ["-P", String(postmaster)], { encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    // pgrep exits 1 when there are none
+  }
+  for (const pid of children) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // a backend that ended meanwhile
+    }
+  }
+}
 
 export async function startPostgres(): Promise<RunningPostgres> {
   if (!existsSync(path.join(PG_BIN, "initdb")))
@@ -110,6 +141,12 @@ export async function startPostgres(): Promise<RunningPostgres> {
     },
     async resume() {
       startServer();
+    },
+    freeze() {
+      signalServer(data, "SIGSTOP");
+    },
+    thaw() {
+      signalServer(data, "SIGCONT");
     },
     async stop() {
       try {

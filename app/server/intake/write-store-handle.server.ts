@@ -34,7 +34,12 @@ import {
  * cannot be reached for now (docs/decisions/370).
  */
 export class WriteStoreUnavailableError extends ApiError {
-  constructor(message: string, status: 500 | 503 = 500) {
+  /**
+   * True when the store did not answer in time: the write may yet commit, so a page must not say
+   * it was not saved (docs/decisions/491).
+   */
+  readonly outcomeUnknown: boolean;
+  constructor(message: string, status: 500 | 503 = 500, outcomeUnknown = false) {
     super(
       status,
       "write_store_unavailable",
@@ -42,12 +47,29 @@ export class WriteStoreUnavailableError extends ApiError {
       undefined,
       status === 503 ? { "retry-after": String(RETRY_AFTER_SECONDS) } : undefined,
     );
+    this.outcomeUnknown = outcomeUnknown;
   }
+}
+
+/** Did this failure leave a write's outcome unknown (the store did not answer in time)? */
+export function writeOutcomeUnknown(error: unknown): boolean {
+  return error instanceof WriteStoreUnavailableError && error.outcomeUnknown;
 }
 
 const NOT_SAVED =
   "The write store named by DATABASE_URL could not be reached; nothing was saved. Please try again in a few seconds.";
 const FAILED = "The write store named by DATABASE_URL could not save this; nothing was saved. Please try again later.";
+const UNCONFIRMED =
+  "The write store named by DATABASE_URL did not answer in time, so this could not be confirmed: it may or may not have been saved. Please try again in a few seconds.";
+
+/**
+ * The longest one store operation may take before the request is answered 503 (docs/decisions/491).
+ * A PostgreSQL that stops answering without closing its connections (a hung host, a network
+ * partition) fails no query: without this, a write waited on its pooled connection until the
+ * client gave up. Normal writes take milliseconds; a queue for a pooled connection counts too.
+ */
+export const WRITE_DEADLINE_MS = 5_000;
+const LATE = Symbol("late");
 
 function unreachable(): WriteStoreUnavailableError {
   return new WriteStoreUnavailableError(NOT_SAVED, 503);
@@ -154,22 +176,51 @@ function openDatabase(url: string): Promise<WriteStore> {
  * Run one store operation. An engine that cannot be reached marks the store
  * unreachable and answers 503 with Retry-After (nothing was saved); another
  * failure that may pass on a retry (deadlock, busy) is a 503 too; anything
- * else the 500 that says nothing was saved. Logs never carry the query's
- * parameters (describeStoreError).
+ * else the 500 that says nothing was saved. An operation still running after
+ * WRITE_DEADLINE_MS answers 503 too, saying its outcome is unknown (it may yet
+ * commit), and marks the store unreachable until a probe on a connection of
+ * its own answers. Logs never carry the query's parameters (describeStoreError).
  */
-export async function withWriteStore<T>(operation: (store: WriteStore) => Promise<T>): Promise<T> {
+export async function withWriteStore<T>(
+  operation: (store: WriteStore) => Promise<T>,
+  deadlineMs = WRITE_DEADLINE_MS,
+): Promise<T> {
   const store = await openWriteStore();
+  const probe = () => (store.ping ? store.ping() : Promise.resolve());
+  let timer: NodeJS.Timeout | undefined;
   try {
-    return await operation(store);
+    const running = operation(store);
+    const late = new Promise<typeof LATE>((resolve) => {
+      timer = setTimeout(() => resolve(LATE), deadlineMs);
+    });
+    const first = await Promise.race([running, late]);
+    if (first !== LATE) return first;
+    // The operation goes on: it may still commit when the engine answers. Its end is logged, and
+    // a failure then must not become an unhandled rejection.
+    const startedAt = Date.now() - deadlineMs;
+    running.then(
+      () =>
+        logger().warn(
+          { store: store.location, tookMs: Date.now() - startedAt },
+          "a late write store operation completed",
+        ),
+      (error: unknown) =>
+        logger().warn({ ...describeStoreError(error), store: store.location }, "a late write store operation failed"),
+    );
+    logger().error({ store: store.location, deadlineMs }, "write store operation did not finish in time");
+    markWriteStoreUnreachable(new Error(`write store did not answer within ${deadlineMs} ms`), probe);
+    throw new WriteStoreUnavailableError(UNCONFIRMED, 503, true);
   } catch (error) {
     if (error instanceof ApiError) throw error;
     logger().error({ ...describeStoreError(error), store: store.location }, "write store operation failed");
     if (isConnectionFailure(error)) {
-      markWriteStoreUnreachable(error, () => (store.ping ? store.ping() : Promise.resolve()));
+      markWriteStoreUnreachable(error, probe);
       throw unreachable();
     }
     if (isTransientFailure(error)) throw unreachable();
     throw new WriteStoreUnavailableError(FAILED);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

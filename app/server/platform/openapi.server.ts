@@ -278,7 +278,9 @@ export function openApiDocument(): Json {
           "200": json("WaitlistResponse", "Saved (or already on the list)"),
           ...BODY_ERRORS,
           "500": error("Write store missing or unusable (write_store_unavailable, naming DATABASE_URL)"),
-          "503": error("Write store unreachable for now (write_store_unavailable; Retry-After): nothing was saved"),
+          "503": error(
+            "Write store unreachable for now (write_store_unavailable; Retry-After): nothing was saved. After 5 s without an answer from the store the message says instead that the outcome is unknown",
+          ),
         },
       },
     },
@@ -294,7 +296,9 @@ export function openApiDocument(): Json {
           "200": json("DiscoveryResponse", "Saved"),
           ...BODY_ERRORS,
           "500": error("Write store missing or unusable (write_store_unavailable)"),
-          "503": error("Write store unreachable for now (write_store_unavailable; Retry-After): nothing was saved"),
+          "503": error(
+            "Write store unreachable for now (write_store_unavailable; Retry-After): nothing was saved. After 5 s without an answer from the store the message says instead that the outcome is unknown",
+          ),
         },
       },
     },

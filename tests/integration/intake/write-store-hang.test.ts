@@ -1,0 +1,182 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type RunningServer } from "../../helpers/server";
+import { startPostgres, type RunningPostgres } from "../../helpers/engines";
+
+/**
+ * A PostgreSQL that stops answering without closing anything (a hung host, a network partition:
+ * here every server process SIGSTOPped), docs/decisions/491. No query fails, so before the write
+ * deadline a write waited on its pooled connection until the client gave up (60 s and more,
+ * measured). Now:
+ *  - a write in flight answers 503 write_store_unavailable with Retry-After once
+ *    WRITE_DEADLINE_MS (5 s) has passed, saying its outcome is unknown;
+ *  - the store is marked unreachable: /api/health says degraded and the next writes answer 503 at
+ *    once, saying nothing was saved;
+ *  - once PostgreSQL answers again, writes are acknowledged within 5 s;
+ *  - every acknowledged id is stored exactly once, and no submitted address reaches the log.
+ */
+
+const DEADLINE_MS = 5_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let dir: string;
+let pg: RunningPostgres;
+let databaseUrl: string;
+let server: RunningServer | undefined;
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), "intake-hang-"));
+  pg = await startPostgres();
+  databaseUrl = await pg.createDatabase();
+  server = await startServer({
+    timeoutMs: 40_000,
+    env: { DATABASE_URL: databaseUrl, TRUST_PROXY: "1", UPLOAD_LOCAL_DIR: path.join(dir, "uploads") },
+  });
+}, 90_000);
+
+afterAll(async () => {
+  pg?.thaw();
+  await server?.stop().catch(() => undefined);
+  await pg?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Answer {
+  status: number;
+  ms: number;
+  email: string;
+  id?: string;
+  code?: string;
+  message?: string;
+  retryAfter?: string | null;
+}
+
+let sent = 0;
+async function join(kind: "waitlist" | "discovery"): Promise<Answer> {
+  const n = ++sent;
+  const email = `hang-${n}-q7x@example.com`;
+  const body =
+    kind === "waitlist"
+      ? { email, zip: "10001", interest: "consumer" }
+      : {
+          name: `Ravella Quint${n}`,
+          email,
+          phone: `646-555-01${String(n).padStart(2, "0")}`,
+          npn: String(300000 + n),
+          licensed_states: ["NY"],
+          consent: true,
+          consent_version: "2025-11-01",
+        };
+  const started = Date.now();
+  const res = await fetch(`${server!.url}/api/${kind === "waitlist" ? "waitlist" : "agents/discovery"}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-forwarded-for": `10.41.0.${n}` },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const json = (await res.json()) as Record<string, unknown> & { error?: { code: string; message: string } };
+  return {
+    status: res.status,
+    ms: Date.now() - started,
+    email,
+    id: (json.waitlist_submission_id ?? json.discovery_submission_id) as string | undefined,
+    code: json.error?.code,
+    message: json.error?.message,
+    retryAfter: res.headers.get("retry-after"),
+  };
+}
+
+describe("a PostgreSQL that hangs", () => {
+  it("answers writes 503 within the deadline, fails fast while it hangs, and writes again soon after it answers", async () => {
+    const before = await join("waitlist");
+    expect(before.status).toBe(200);
+
+    pg.freeze();
+    const frozenAt = Date.now();
+    // In flight on pooled connections that no longer answer: two API writes and a page's form post.
+    const pageEmail = "hang-page-q7x@example.com";
+    const [inFlight, page] = await Promise.all([
+      Promise.all([join("waitlist"), join("discovery")]),
+      fetch(`${server!.url}/updates`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          accept: "text/html",
+          "x-forwarded-for": "10.41.1.1",
+        },
+        body: new URLSearchParams({ email: pageEmail, zip: "10001", interest: "consumer" }),
+        redirect: "manual",
+        signal: AbortSignal.timeout(30_000),
+      }),
+    ]);
+    // The page does not say "not saved" when it cannot know.
+    expect(page.status).toBe(503);
+    const pageHtml = await page.text();
+    expect(pageHtml).toContain("We could not confirm your sign-up just now");
+    expect(pageHtml).not.toContain("you are not on the list yet");
+    for (const answer of inFlight) {
+      expect(answer.status).toBe(503);
+      expect(answer.code).toBe("write_store_unavailable");
+      expect(answer.retryAfter).toBe("2");
+      expect(answer.message).toContain("may or may not have been saved");
+      expect(answer.ms).toBeGreaterThanOrEqual(DEADLINE_MS - 100);
+      expect(answer.ms).toBeLessThan(DEADLINE_MS + 3_000);
+    }
+
+    // Marked unreachable: health says so, and the next write is refused at once, nothing saved.
+    const health = await fetch(`${server!.url}/api/health`, { signal: AbortSignal.timeout(5_000) });
+    expect(health.status).toBe(200);
+    const state = (await health.json()) as { status: string; writeStore: { state: string } };
+    expect(state.status).toBe("degraded");
+    expect(state.writeStore.state).toBe("unavailable");
+    const refused = await join("discovery");
+    expect(refused.status).toBe(503);
+    expect(refused.code).toBe("write_store_unavailable");
+    expect(refused.message).toContain("nothing was saved");
+    expect(refused.ms).toBeLessThan(1_000);
+
+    // Still hanging 10 s in: still refused.
+    await sleep(Math.max(0, frozenAt + 10_000 - Date.now()));
+    expect((await join("waitlist")).status).toBe(503);
+
+    pg.thaw();
+    const thawedAt = Date.now();
+    let back: Answer | undefined;
+    const acknowledged = [before];
+    while (Date.now() - thawedAt < 15_000) {
+      const answer = await join(sent % 2 ? "waitlist" : "discovery");
+      if (answer.status === 200) {
+        back ??= answer;
+        acknowledged.push(answer);
+        if (acknowledged.length >= 4) break;
+      } else expect(answer.status).toBe(503);
+      await sleep(100);
+    }
+    expect(back).toBeDefined();
+    const backAfterMs = Date.now() - thawedAt;
+    console.log(
+      `hung PostgreSQL: in-flight writes answered 503 after ${inFlight.map((a) => a.ms).join(" and ")} ms; writes back within ${backAfterMs} ms of it answering again`,
+    );
+    expect(backAfterMs).toBeLessThan(5_000 + 2_000);
+
+    // Every acknowledged id stored once with its address; the two whose outcome was unknown at most once.
+    await sleep(1_000);
+    const rows = await pg.query<{ id: string; email: string }>(
+      databaseUrl,
+      "SELECT id, email FROM waitlist_submissions UNION ALL SELECT id, email FROM agent_discovery_submissions",
+    );
+    for (const answer of acknowledged)
+      expect(rows.filter((r) => r.id === answer.id).map((r) => r.email)).toEqual([answer.email]);
+    for (const answer of inFlight) expect(rows.filter((r) => r.email === answer.email).length).toBeLessThanOrEqual(1);
+    expect(rows.filter((r) => r.email === refused.email)).toEqual([]);
+
+    // The log says what happened, and never whose write it was.
+    const output = server!.output();
+    expect(output).toContain("write store operation did not finish in time");
+    for (let n = 1; n <= sent; n++) expect(output).not.toContain(`hang-${n}-q7x@example.com`);
+    expect(output).not.toContain("Ravella Quint");
+    expect(output).not.toContain(pageEmail);
+  }, 90_000);
+});
