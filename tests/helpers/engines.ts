@@ -166,6 +166,10 @@ export interface RunningRedis {
   stop(): Promise<void>;
   /** Start it again on the same port (after stop()). */
   restart(): Promise<void>;
+  /** Freeze it (SIGSTOP): connections stay open, nothing answers, as a hung host looks. */
+  freeze(): void;
+  /** Let it run again after freeze() (SIGCONT). */
+  thaw(): void;
 }
 
 export async function startRedis(): Promise<RunningRedis> {
@@ -207,5 +211,13 @@ export async function startRedis(): Promise<RunningRedis> {
     await exited;
   };
   await start();
-  return { url: `redis://127.0.0.1:${port}`, port, stop, restart: start };
+  const signal = (name: NodeJS.Signals) => (child as ChildProcess | null)?.kill(name);
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    stop,
+    restart: start,
+    freeze: () => void signal("SIGSTOP"),
+    thaw: () => void signal("SIGCONT"),
+  };
 }

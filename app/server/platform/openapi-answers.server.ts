@@ -85,6 +85,11 @@ export const HealthResponse = z.object({
     .object({
       shared: z.boolean().describe("Limits and caches are shared on Redis (REDIS_URL set)"),
       fallbacks: z.number().int().describe("Decisions this process made alone while Redis could not answer"),
+      redis: z
+        .enum(["ok", "unavailable", "off"])
+        .describe(
+          "off: no REDIS_URL; unavailable: not connected, or connected but not answering (this process then uses its own counts and sends Redis nothing until a PING answers)",
+        ),
     })
     .describe("Limits shared on Redis and this process's fallbacks"),
   writeStore: z

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { sharedRedis, sharedStateDegraded } from "./shared-state.server";
+import { redisStalled, sharedRedis, sharedStateDegraded, usableRedis } from "./shared-state.server";
 
 /**
  * Upstream answers kept on Redis for every process (decision 291): drug and
@@ -49,8 +49,8 @@ export async function readSharedAnswers<V>(namespace: string, keys: string[]): P
   const found = new Map<string, SharedAnswer<V>>();
   const redis = sharedRedis();
   if (!redis || keys.length === 0) return found;
-  if (redis.status !== "ready") {
-    sharedStateDegraded("Redis not connected: shared answer caches miss");
+  if (!usableRedis()) {
+    sharedStateDegraded("Redis not usable: shared answer caches miss");
     return found;
   }
   try {
@@ -68,7 +68,7 @@ export async function readSharedAnswers<V>(namespace: string, keys: string[]): P
       }
     });
   } catch (error) {
-    sharedStateDegraded(`shared answer cache read failed: ${error instanceof Error ? error.message : String(error)}`);
+    redisStalled(`shared answer cache read failed: ${error instanceof Error ? error.message : String(error)}`);
   }
   return found;
 }
@@ -77,8 +77,8 @@ export async function readSharedAnswers<V>(namespace: string, keys: string[]): P
 export function writeSharedAnswers(namespace: string, entries: Array<[string, unknown]>, ttlMs: number): void {
   const redis = sharedRedis();
   if (!redis || entries.length === 0 || ttlMs <= 0) return;
-  if (redis.status !== "ready") {
-    sharedStateDegraded("Redis not connected: shared answers not kept");
+  if (!usableRedis()) {
+    sharedStateDegraded("Redis not usable: shared answers not kept");
     return;
   }
   const e = Date.now() + ttlMs;
@@ -90,8 +90,6 @@ export function writeSharedAnswers(namespace: string, entries: Array<[string, un
       if (failed) sharedStateDegraded(`shared answer cache write failed: ${failed[0]!.message}`);
     },
     (error: unknown) =>
-      sharedStateDegraded(
-        `shared answer cache write failed: ${error instanceof Error ? error.message : String(error)}`,
-      ),
+      redisStalled(`shared answer cache write failed: ${error instanceof Error ? error.message : String(error)}`),
   );
 }

@@ -19,22 +19,31 @@ import { logger } from "./logger.server";
  * each command gives up after REDIS_COMMAND_TIMEOUT_MS, and the client keeps
  * reconnecting in the background. A warning is logged at most once a minute
  * while the fallback is in use.
+ *
+ * A Redis that hangs with its connection open (a frozen host, a partition)
+ * fails no connection: each command would wait the full timeout, and every
+ * request with it. After one command gives up the client counts as stalled:
+ * nothing waits on it, and a PING every STALL_PROBE_MS (within the same
+ * timeout) ends the stall when Redis answers (docs/decisions/492).
  */
 
 const COMMAND_TIMEOUT_MS = 500;
 const WARN_EVERY_MS = 60_000;
+const STALL_PROBE_MS = 1_000;
 
 interface SharedState {
   redis: Redis | null;
   lastWarning: number;
   /** Limiter decisions made from this process's counts because Redis could not answer. */
   fallbacks: number;
+  /** The probe while Redis is connected but did not answer a command in time; null otherwise. */
+  stall: NodeJS.Timeout | null;
 }
 
 function state(): SharedState {
   return processSingleton("shared-state", () => {
     const url = env().REDIS_URL;
-    const shared: SharedState = { redis: null, lastWarning: 0, fallbacks: 0 };
+    const shared: SharedState = { redis: null, lastWarning: 0, fallbacks: 0, stall: null };
     if (!url) return shared;
     // ioredis is loaded only when REDIS_URL is set (~45 ms of start-up otherwise, issue 29).
     const { Redis: RedisClient } = createRequire(import.meta.url)("ioredis") as typeof IoRedis;
@@ -56,6 +65,8 @@ function state(): SharedState {
     shared.redis = redis;
     onShutdown("redis", async () => {
       shared.redis = null;
+      if (shared.stall) clearInterval(shared.stall);
+      shared.stall = null;
       redis.disconnect();
     });
     return shared;
@@ -82,6 +93,42 @@ export function sharedRedis(): Redis | null {
   return state().redis;
 }
 
+/** The Redis client when it can be used now: connected, and not stalled. Otherwise null. */
+export function usableRedis(): Redis | null {
+  const s = state();
+  return s.redis && s.redis.status === "ready" && !s.stall ? s.redis : null;
+}
+
+/**
+ * A command on a connected Redis did not answer (timed out or failed): stop sending it commands
+ * until a PING answers. Logged like any other fallback. Never throws.
+ */
+export function redisStalled(reason: string): void {
+  sharedStateDegraded(reason);
+  const s = state();
+  const redis = s.redis;
+  if (!redis || s.stall || redis.status !== "ready") return;
+  let probing = false;
+  s.stall = setInterval(() => {
+    if (probing) return;
+    probing = true;
+    redis
+      .ping()
+      .then(
+        () => {
+          if (s.stall) clearInterval(s.stall);
+          s.stall = null;
+          if (s.lastWarning) logger().info("Redis answers again: shared limits and caches are back in use.");
+          s.lastWarning = 0;
+        },
+        () => undefined,
+      )
+      .finally(() => (probing = false));
+  }, STALL_PROBE_MS);
+  // The probe must not keep a stopping process alive.
+  s.stall.unref();
+}
+
 /**
  * For /api/health: whether limits are shared, and how many limiter decisions
  * this process has made from its own counts because Redis could not answer
@@ -89,8 +136,13 @@ export function sharedRedis(): Redis | null {
  * request through that the shared count would have refused (fail open), so
  * operators and the cluster test can see how far the shared rule was bent.
  */
-export function sharedStateStatus(): { shared: boolean; fallbacks: number } {
-  return { shared: isStateShared(), fallbacks: state().fallbacks };
+export function sharedStateStatus(): { shared: boolean; fallbacks: number; redis: "ok" | "unavailable" | "off" } {
+  const s = state();
+  return {
+    shared: isStateShared(),
+    fallbacks: s.fallbacks,
+    redis: !s.redis ? "off" : usableRedis() ? "ok" : "unavailable",
+  };
 }
 
 /** Whether limits and caches are shared across processes (REDIS_URL is set). */
@@ -113,7 +165,9 @@ export interface SharedLimiterOptions {
 class InsuranceLimiter extends RateLimiterMemory {
   override consume(...args: Parameters<RateLimiterMemory["consume"]>) {
     state().fallbacks += 1;
-    sharedStateDegraded("a limiter fell back to this process's counts");
+    // Called by the Redis limiter when Redis is not connected, or (connected) its command failed
+    // or timed out: then Redis counts as stalled.
+    redisStalled("a limiter fell back to this process's counts");
     return super.consume(...args);
   }
 }
@@ -144,7 +198,7 @@ export function sharedLimiter(options: SharedLimiterOptions): RateLimiterAbstrac
     maxKeys,
   );
   const RateLimiterRedis = rateLimiterRedisClass();
-  return new RateLimiterRedis({
+  const limiter = new RateLimiterRedis({
     storeClient: redis,
     keyPrefix: `marketplace:${options.keyPrefix}`,
     points: options.points,
@@ -153,6 +207,11 @@ export function sharedLimiter(options: SharedLimiterOptions): RateLimiterAbstrac
     // Not connected: answer from the insurance limiter at once rather than wait for a timeout.
     rejectIfRedisNotReady: true,
   });
+  // Stalled (connected, not answering): the same, without waiting for a command's timeout.
+  const consume = limiter.consume.bind(limiter);
+  limiter.consume = (key, points, consumeOptions) =>
+    state().stall ? insurance.consume(key, points, consumeOptions) : consume(key, points, consumeOptions);
+  return limiter;
 }
 
 interface MemoryInternals {
