@@ -260,8 +260,12 @@ export class PostgresWriteStore implements WriteStoreOps {
     return Object.fromEntries(rows.rows.map((r) => [r.status, Number(r.n)]));
   }
 
-  async close(): Promise<void> {
-    await this.pool.end();
+  private closing: Promise<void> | undefined;
+
+  /** End the pool once (a retired store is closed early and again at shutdown); resolves when its clients are gone. */
+  close(): Promise<void> {
+    this.closing ??= this.pool.end();
+    return this.closing;
   }
 }
 

@@ -56,10 +56,25 @@ export interface RunningPostgres {
   freeze(): void;
   /** Let it run again after freeze() (SIGCONT). */
   thaw(): void;
+  /**
+   * Freeze only the backends of the connections open now (SIGSTOP): those never answer again
+   * (until thaw()), while new connections are served, as after a failover to a new host.
+   */
+  freezeConnections(): number;
   stop(): Promise<void>;
 }
 
 let databases = 0;
+
+/** The postmaster's children that serve a client connection (their title names its address). */
+function clientBackends(data: string): number[] {
+  const postmaster = readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]!;
+  const lines = execFileSync("ps", ["-o", "pid=,args=", "--ppid", postmaster], { encoding: "utf8" }).trim().split("\n");
+  return lines
+    .map((line) => line.trim().match(/^(\d+)\s+(.*)$/))
+    .filter((m): m is RegExpMatchArray => m !== null && /127\.0\.0\.1\(\d+\)/.test(m[2]!))
+    .map((m) => Number(m[1]));
+}
 
 /** Signal the postmaster of the cluster in `data` and every process it started. */
 function signalServer(data: string, signal: NodeJS.Signals): void {
@@ -147,6 +162,11 @@ export async function startPostgres(): Promise<RunningPostgres> {
     },
     thaw() {
       signalServer(data, "SIGCONT");
+    },
+    freezeConnections() {
+      const backends = clientBackends(data);
+      for (const pid of backends) process.kill(pid, "SIGSTOP");
+      return backends.length;
     },
     async stop() {
       try {

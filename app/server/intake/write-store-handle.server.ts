@@ -71,6 +71,21 @@ const UNCONFIRMED =
 export const WRITE_DEADLINE_MS = 5_000;
 const LATE = Symbol("late");
 
+/**
+ * Forget a store whose operation overran the deadline: the next write, once the probe answers,
+ * opens a new pool. Its connections may never answer again (after a failover the old host is
+ * gone without a word, and a new connection looks the name up afresh), and a pooled connection
+ * that hangs would hang the next write that takes it. The old pool ends in the background once
+ * its operations finish.
+ */
+function retire(store: WriteStore): void {
+  const { stores } = registry();
+  for (const [key, open] of stores) if (open === store) stores.delete(key);
+  store
+    .close()
+    .catch((error: unknown) => logger().warn(describeStoreError(error), "retired write store: close failed"));
+}
+
 function unreachable(): WriteStoreUnavailableError {
   return new WriteStoreUnavailableError(NOT_SAVED, 503);
 }
@@ -209,6 +224,7 @@ export async function withWriteStore<T>(
     );
     logger().error({ store: store.location, deadlineMs }, "write store operation did not finish in time");
     markWriteStoreUnreachable(new Error(`write store did not answer within ${deadlineMs} ms`), probe);
+    retire(store);
     throw new WriteStoreUnavailableError(UNCONFIRMED, 503, true);
   } catch (error) {
     if (error instanceof ApiError) throw error;

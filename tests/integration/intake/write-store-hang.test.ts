@@ -172,10 +172,46 @@ describe("a PostgreSQL that hangs", () => {
     for (const answer of inFlight) expect(rows.filter((r) => r.email === answer.email).length).toBeLessThanOrEqual(1);
     expect(rows.filter((r) => r.email === refused.email)).toEqual([]);
 
+    // The connections it had hang for good while new ones are served (a failover to a new host
+    // looks so): the store's pool is replaced, so writes do not keep taking a connection that hangs.
+    expect(pg.freezeConnections()).toBeGreaterThan(0);
+    const stuck = await join("waitlist");
+    expect(stuck.status).toBe(503);
+    expect(stuck.message).toContain("may or may not have been saved");
+    const failedOverAt = Date.now();
+    let afterFailover: Answer | undefined;
+    while (!afterFailover && Date.now() - failedOverAt < 15_000) {
+      const answer = await join(sent % 2 ? "waitlist" : "discovery");
+      if (answer.status === 200) afterFailover = answer;
+      else expect(answer.status).toBe(503);
+      await sleep(100);
+    }
+    expect(afterFailover).toBeDefined();
+    const failoverMs = Date.now() - failedOverAt;
+    console.log(`old connections hung for good: a write acknowledged ${failoverMs} ms after the deadline answer`);
+    expect(failoverMs).toBeLessThan(5_000);
+    // Five more in a row, each on the new pool.
+    for (let i = 0; i < 5; i++) {
+      const answer = await join(i % 2 ? "waitlist" : "discovery");
+      expect(answer.status).toBe(200);
+      acknowledged.push(answer);
+    }
+    acknowledged.push(afterFailover!);
+    pg.thaw();
+    await sleep(1_000);
+    const later = await pg.query<{ id: string; email: string }>(
+      databaseUrl,
+      "SELECT id, email FROM waitlist_submissions UNION ALL SELECT id, email FROM agent_discovery_submissions",
+    );
+    for (const answer of acknowledged)
+      expect(later.filter((r) => r.id === answer.id).map((r) => r.email)).toEqual([answer.email]);
+    expect(later.filter((r) => r.email === stuck.email).length).toBeLessThanOrEqual(1);
+
     // The log says what happened, and never whose write it was.
     const output = server!.output();
     expect(output).toContain("write store operation did not finish in time");
     for (let n = 1; n <= sent; n++) expect(output).not.toContain(`hang-${n}-q7x@example.com`);
+    expect(output).toContain("a late write store operation");
     expect(output).not.toContain("Ravella Quint");
     expect(output).not.toContain(pageEmail);
   }, 90_000);
