@@ -1,8 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { startServer, type RunningServer } from "../helpers/server";
 import { allAxeViolations, launchBrowser, screenshot, watchedPage } from "./browser";
 import { suggestions } from "./journey-support";
+
+/**
+ * Click what submits a form without JavaScript and wait for the next page's load event. Waiting
+ * for the load state after the click could resolve on the old page before the new one arrived.
+ */
+async function clickAndLoad(page: Page, target: Locator): Promise<void> {
+  const loaded = page.waitForEvent("load");
+  await target.click();
+  await loaded;
+}
 
 /**
  * Issue 17 items 6, 7, 8 and 10 in chromium against the built server (sample
@@ -177,8 +187,7 @@ describe("agent uploads: the size and type said beside the form, JavaScript on a
         mimeType: "text/plain",
         buffer: Buffer.from("hello, not a form"),
       });
-      await page.getByRole("button", { name: "Upload the blank form" }).click();
-      await page.waitForLoadState("load");
+      await clickAndLoad(page, page.getByRole("button", { name: "Upload the blank form" }));
       const now = await focused(page);
       expect(now.testid).toBe("upload-error-summary");
       expect(now.text).toContain("Choose what kind of document it is.");
@@ -186,8 +195,7 @@ describe("agent uploads: the size and type said beside the form, JavaScript on a
       expect(await focusedInView(page)).toBe(true);
       // The type is judged by the content once the other fields are right.
       await fillUpload(page, { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
-      await page.getByRole("button", { name: "Upload the blank form" }).click();
-      await page.waitForLoadState("load");
+      await clickAndLoad(page, page.getByRole("button", { name: "Upload the blank form" }));
       expect((await focused(page)).text).toContain("Only PDF, JPG or PNG files are accepted");
       expect(await focusedInView(page)).toBe(true);
     } finally {
@@ -331,16 +339,14 @@ describe("shopping steps without JavaScript: the error in view at 360 px", () =>
     try {
       const { page } = await watchedPage(context);
       await page.goto(`${server.url}/plans?zip=${DALLAS_ZIP}`);
-      await page.getByRole("button", { name: "See plans and prices" }).click();
-      await page.waitForLoadState("load");
+      await clickAndLoad(page, page.getByRole("button", { name: "See plans and prices" }));
       expect((await focused(page)).text).toContain("Please check");
       expect(await page.evaluate(() => document.activeElement?.classList.contains("error-summary"))).toBe(true);
       expect(await focusedInView(page)).toBe(true);
 
       await page.goto(`${server.url}/plans`);
       await page.getByLabel("Your ZIP code").fill("00000");
-      await page.getByRole("button", { name: "See plans", exact: true }).click();
-      await page.waitForLoadState("load");
+      await clickAndLoad(page, page.getByRole("button", { name: "See plans", exact: true }));
       expect((await focused(page)).id).toBe("zip");
       expect(await focusedInView(page)).toBe(true);
     } finally {
