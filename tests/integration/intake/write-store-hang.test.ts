@@ -88,6 +88,17 @@ async function join(kind: "waitlist" | "discovery"): Promise<Answer> {
   };
 }
 
+/** Every submission's rows; each acknowledged id must be there once, with the address it was acknowledged for. */
+async function storedOnce(acknowledged: Answer[]): Promise<Array<{ id: string; email: string }>> {
+  const rows = await pg.query<{ id: string; email: string }>(
+    databaseUrl,
+    "SELECT id, email FROM waitlist_submissions UNION ALL SELECT id, email FROM agent_discovery_submissions",
+  );
+  for (const answer of acknowledged)
+    expect(rows.filter((r) => r.id === answer.id).map((r) => r.email)).toEqual([answer.email]);
+  return rows;
+}
+
 describe("a PostgreSQL that hangs", () => {
   it("answers writes 503 within the deadline, fails fast while it hangs, and writes again soon after it answers", async () => {
     const before = await join("waitlist");
@@ -163,12 +174,7 @@ describe("a PostgreSQL that hangs", () => {
 
     // Every acknowledged id stored once with its address; the two whose outcome was unknown at most once.
     await sleep(1_000);
-    const rows = await pg.query<{ id: string; email: string }>(
-      databaseUrl,
-      "SELECT id, email FROM waitlist_submissions UNION ALL SELECT id, email FROM agent_discovery_submissions",
-    );
-    for (const answer of acknowledged)
-      expect(rows.filter((r) => r.id === answer.id).map((r) => r.email)).toEqual([answer.email]);
+    const rows = await storedOnce(acknowledged);
     for (const answer of inFlight) expect(rows.filter((r) => r.email === answer.email).length).toBeLessThanOrEqual(1);
     expect(rows.filter((r) => r.email === refused.email)).toEqual([]);
 
@@ -199,12 +205,7 @@ describe("a PostgreSQL that hangs", () => {
     acknowledged.push(afterFailover!);
     pg.thaw();
     await sleep(1_000);
-    const later = await pg.query<{ id: string; email: string }>(
-      databaseUrl,
-      "SELECT id, email FROM waitlist_submissions UNION ALL SELECT id, email FROM agent_discovery_submissions",
-    );
-    for (const answer of acknowledged)
-      expect(later.filter((r) => r.id === answer.id).map((r) => r.email)).toEqual([answer.email]);
+    const later = await storedOnce(acknowledged);
     expect(later.filter((r) => r.email === stuck.email).length).toBeLessThanOrEqual(1);
 
     // The log says what happened, and never whose write it was.
