@@ -17,6 +17,10 @@ import { isAlive, workerPids } from "../../helpers/cluster";
  *    exactly once.
  *  - No submitted email address, name or phone number in anything the
  *    server printed during the outage run.
+ *  - PostgreSQL hung for 10 s (every process SIGSTOPped, connections open):
+ *    every write answered within the 5 s write deadline and a margin, 503 or
+ *    200, writes acknowledged again within 5 s after, every acknowledged id
+ *    stored once (docs/decisions/491).
  *  - Both workers SIGKILLed at once: /api/health answers 200 within 5 s.
  *  - SIGTERM still drains: the primary exits 0.
  */
@@ -61,6 +65,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Sent {
   at: number;
+  /** How long the answer took (ms). */
+  ms: number;
   status: number;
   kind: "waitlist" | "discovery";
   id?: string;
@@ -72,11 +78,13 @@ interface Sent {
 /** The personal data each write carries: an address, a name, a phone number (as typed and as stored). */
 function person(n: number) {
   const digits = String(n).padStart(4, "0");
+  // A phone number's line has four digits: the later runs' numbers wrap (their addresses stay unique).
+  const line = String(n % 10_000).padStart(4, "0");
   return {
     email: `outage-${n}-${digits}x@example.com`,
     name: `Quillon Vantrobe${digits}`,
-    phone: `646-555-${digits}`,
-    phoneStored: `646555${digits}`,
+    phone: `646-555-${line}`,
+    phoneStored: `646555${line}`,
   };
 }
 
@@ -106,6 +114,7 @@ async function write(n: number): Promise<Sent> {
     const json = (await res.json()) as Record<string, unknown> & { error?: { code: string } };
     return {
       at: started,
+      ms: Date.now() - started,
       status: res.status,
       kind,
       email: p.email,
@@ -114,7 +123,7 @@ async function write(n: number): Promise<Sent> {
       retryAfter: res.headers.get("retry-after"),
     };
   } catch {
-    return { at: started, status: 0, kind, email: p.email };
+    return { at: started, ms: Date.now() - started, status: 0, kind, email: p.email };
   }
 }
 
@@ -210,6 +219,67 @@ describe("WORKERS=2 on PostgreSQL and Redis, with faults", () => {
       for (const value of [p.email, p.name, p.phone, p.phoneStored]) if (output.includes(value)) leaks.push(value);
     }
     expect(leaks).toEqual([]);
+  }, 120_000);
+
+  it("rides out a PostgreSQL that hangs for 10 s (every process SIGSTOPped): 503 within the write deadline, 200 within 5 s after, nothing lost or doubled", async () => {
+    const pids = workerPids(server!.process.pid!);
+    const sent: Sent[] = [];
+    // Numbers after the first test's: every write's person is its own.
+    let next = 100_000;
+    let running = true;
+    const writer = async () => {
+      while (running) {
+        sent.push(await write(next++));
+        await sleep(40);
+      }
+    };
+    const writers = Array.from({ length: 8 }, writer);
+    await sleep(2_000);
+    const frozenAt = Date.now();
+    pg.freeze();
+    await sleep(10_000);
+    pg.thaw();
+    const thawedAt = Date.now();
+    await sleep(8_000);
+    running = false;
+    await Promise.all(writers);
+
+    expect(server!.output()).not.toContain("worker died");
+    expect(workerPids(server!.process.pid!).sort()).toEqual([...pids].sort());
+    // Every write answered (none hung to the client's 20 s limit), 200 or 503, and no later than
+    // the 5 s deadline with a margin for the loaded machine.
+    expect(sent.filter((s) => s.status !== 200 && s.status !== 503)).toEqual([]);
+    expect(Math.max(...sent.map((s) => s.ms))).toBeLessThan(5_000 + 3_000);
+    const refused = sent.filter((s) => s.status === 503);
+    expect(refused.filter((s) => s.code === "write_store_unavailable" && s.retryAfter === "2").length).toBeGreaterThan(
+      20,
+    );
+    expect(refused.filter((s) => !s.retryAfter)).toEqual([]);
+    // Nothing started while it hung was acknowledged; writes were acknowledged within 5 s of it answering.
+    expect(sent.filter((s) => s.status === 200 && s.at > frozenAt + 100 && s.at + s.ms < thawedAt)).toEqual([]);
+    const firstBack = sent.filter((s) => s.status === 200 && s.at >= thawedAt).sort((a, b) => a.at - b.at)[0];
+    expect(firstBack).toBeDefined();
+    expect(firstBack!.at - thawedAt).toBeLessThan(5_000);
+    console.log(
+      `hung PostgreSQL under load: ${sent.length} writes, ${sent.filter((s) => s.status === 200).length} acknowledged, ${refused.length} refused with 503, slowest answer ${Math.max(...sent.map((s) => s.ms))} ms; first 200 ${firstBack!.at - thawedAt} ms after it answered again`,
+    );
+
+    await sleep(1_000);
+    const rows = await pg.query<{ id: string; email: string }>(
+      databaseUrl,
+      "SELECT id, email FROM waitlist_submissions UNION ALL SELECT id, email FROM agent_discovery_submissions",
+    );
+    const stored = new Map<string, string[]>();
+    for (const row of rows) stored.set(row.id, [...(stored.get(row.id) ?? []), row.email]);
+    const acked = sent.filter((s) => s.status === 200);
+    expect(acked.filter((a) => stored.get(a.id!)?.length !== 1 || stored.get(a.id!)![0] !== a.email)).toEqual([]);
+    expect(new Set(rows.map((r) => r.email)).size).toBe(rows.length);
+    const output = server!.output();
+    expect(output).toContain("write store operation did not finish in time");
+    for (let n = 100_000; n < next; n++) {
+      const p = person(n);
+      for (const value of [p.email, p.name, p.phone, p.phoneStored]) expect(output).not.toContain(value);
+    }
   }, 120_000);
 
   it("serves again within 5 s when both workers are SIGKILLed at once, and still drains on SIGTERM", async () => {
