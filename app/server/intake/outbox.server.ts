@@ -6,6 +6,7 @@ import { describeStoreError } from "../../../db/write-store-errors";
 import { sendEmail, syncAudience, type EmailMessage, type SendEmailResult } from "./email.server";
 import type { EmailTemplate } from "./email-templates.server";
 import { env } from "../platform/env.server";
+import { DeadlineExceeded, withinDeadline } from "../platform/deadline.server";
 import { logger } from "../platform/logger.server";
 import { onSettle, onShutdown, processSingleton } from "../platform/lifecycle.server";
 
@@ -95,6 +96,8 @@ export interface OutboxOptions {
   maxAttempts: number;
   /** How often the background sweep runs. */
   pollIntervalMs: number;
+  /** The longest one store operation may take before the round gives up (docs/decisions/491). */
+  storeDeadlineMs: number;
   now: () => number;
   random: () => number;
   send: (message: EmailMessage) => Promise<SendEmailResult>;
@@ -109,6 +112,8 @@ export const DEFAULT_OUTBOX_OPTIONS: OutboxOptions = {
   retryMaxMs: 60 * 60_000,
   maxAttempts: 30,
   pollIntervalMs: 5_000,
+  // Twice a request's write deadline: a round claims or records a whole batch at once.
+  storeDeadlineMs: 10_000,
   now: () => Date.now(),
   random: () => Math.random(),
   send: sendEmail,
@@ -138,8 +143,26 @@ export class OutboxDispatcher {
   constructor(
     private readonly getStore: () => WriteStore | Promise<WriteStore>,
     options: Partial<OutboxOptions> = {},
+    /** Told when a store operation overran storeDeadlineMs (the handle marks the store unreachable and retires it). */
+    private readonly onStoreOverrun: (store: WriteStore, error: DeadlineExceeded) => void = () => undefined,
   ) {
     this.options = { ...DEFAULT_OUTBOX_OPTIONS, ...options };
+  }
+
+  /**
+   * One store operation within storeDeadlineMs. A database that hangs fails no query: without
+   * this a round waited on its connection for good, and since rounds do not overlap, no email
+   * was sent again until the process restarted. A row claimed by a late claim is taken over
+   * when its lease runs out.
+   */
+  private async onStore<T>(operation: (store: WriteStore) => Promise<T>): Promise<T> {
+    const store = await this.getStore();
+    try {
+      return await withinDeadline(operation(store), this.options.storeDeadlineMs, "write store (outbox)");
+    } catch (error) {
+      if (error instanceof DeadlineExceeded) this.onStoreOverrun(store, error);
+      throw error;
+    }
   }
 
   /** Ask for a delivery round soon, without waiting (coalesces with a round in progress). */
@@ -191,12 +214,11 @@ export class OutboxDispatcher {
   /** Reserve due rows: pending, retry whose time has come, or sending whose lease ran out. */
   async claim(): Promise<OutboxRow[]> {
     const now = this.options.now();
-    const store = await this.getStore();
-    return store.claimOutbox(now, now + this.options.leaseMs, this.options.batchSize);
+    return this.onStore((store) => store.claimOutbox(now, now + this.options.leaseMs, this.options.batchSize));
   }
 
   private async isSuppressed(recipientKey: string): Promise<boolean> {
-    return (await this.getStore()).isUnsubscribed(recipientKey);
+    return this.onStore((store) => store.isUnsubscribed(recipientKey));
   }
 
   /** Send one claimed row and say what to record (nothing is written here). */
@@ -278,7 +300,7 @@ export class OutboxDispatcher {
   /** Write the results of a batch in one transaction (only where this process still holds the lease). */
   private async record(results: OutboxResult[]): Promise<void> {
     if (results.length === 0) return;
-    await (await this.getStore()).recordOutboxResults(results, this.options.now());
+    await this.onStore((store) => store.recordOutboxResults(results, this.options.now()));
   }
 
   /** Start the periodic sweep (unref'd: it never keeps the process alive). */
@@ -306,9 +328,12 @@ export class OutboxDispatcher {
 }
 
 /** The process-wide dispatcher, created (and its sweep started) on first use. */
-export function outboxDispatcher(getStore: () => WriteStore | Promise<WriteStore>): OutboxDispatcher {
+export function outboxDispatcher(
+  getStore: () => WriteStore | Promise<WriteStore>,
+  onStoreOverrun?: (store: WriteStore, error: DeadlineExceeded) => void,
+): OutboxDispatcher {
   return processSingleton("outbox-dispatcher", () => {
-    const dispatcher = new OutboxDispatcher(getStore, { leaseMs: outboxLeaseMs() });
+    const dispatcher = new OutboxDispatcher(getStore, { leaseMs: outboxLeaseMs() }, onStoreOverrun);
     dispatcher.start();
     onShutdown("email outbox", () => dispatcher.stop());
     onSettle("email outbox", () => dispatcher.idle());

@@ -11,6 +11,7 @@ import { ApiError, parseWith } from "../platform/api.server";
 import { captureServerEvent } from "../platform/analytics.server";
 import { env } from "../platform/env.server";
 import { onShutdown, processSingleton } from "../platform/lifecycle.server";
+import { withinDeadline } from "../platform/deadline.server";
 import { logger } from "../platform/logger.server";
 import { newSubmissionId, openWriteStore, recordAgentUpload } from "./write-store.server";
 import {
@@ -73,17 +74,6 @@ function refusal(kind: RefusalKind): ApiError {
 
 /** How long storing one upload may take before the answer is 503 (a directory or bucket that never answers). */
 export const UPLOAD_WRITE_TIMEOUT_MS = 15_000;
-
-class StorageTimeout extends Error {}
-
-/** `work`, or a StorageTimeout after `ms` (the work itself cannot be cancelled on a hung file system). */
-function withinTime<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new StorageTimeout(`storage did not answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
 
 /**
  * What an agent may upload: a BLANK copy of a document they use with clients.
@@ -287,7 +277,7 @@ export async function putUploadObject(
   // A write that outlives the timeout is abandoned; if it finishes later its file is an orphan
   // with no row (nothing refers to it), never a row without its file.
   work.catch(() => undefined);
-  return withinTime(work, timeoutMs);
+  return withinDeadline(work, timeoutMs, "storage");
 }
 
 async function putObject(

@@ -7,6 +7,7 @@ import {
 } from "../../../db/write-store-client";
 import { describeStoreError, isConnectionFailure, isTransientFailure } from "../../../db/write-store-errors";
 import { ApiError } from "../platform/api.server";
+import { DeadlineExceeded, withinDeadline } from "../platform/deadline.server";
 import { env } from "../platform/env.server";
 import { forgetSingleton, onShutdown, processSingleton } from "../platform/lifecycle.server";
 import { logger } from "../platform/logger.server";
@@ -69,7 +70,6 @@ const UNCONFIRMED =
  * client gave up. Normal writes take milliseconds; a queue for a pooled connection counts too.
  */
 export const WRITE_DEADLINE_MS = 5_000;
-const LATE = Symbol("late");
 
 /**
  * Forget a store whose operation overran the deadline: the next write, once the probe answers,
@@ -109,7 +109,7 @@ function adopt(key: string, store: WriteStore): WriteStore {
     await store.close();
   });
   // The first open also starts the background email delivery.
-  outboxDispatcher(openWriteStore);
+  outboxDispatcher(openWriteStore, storeDidNotAnswer);
   return store;
 }
 
@@ -201,49 +201,55 @@ export async function withWriteStore<T>(
   deadlineMs = WRITE_DEADLINE_MS,
 ): Promise<T> {
   const store = await openWriteStore();
-  const probe = () => (store.ping ? store.ping() : Promise.resolve());
-  let timer: NodeJS.Timeout | undefined;
+  const started = Date.now();
+  let running: Promise<T> | undefined;
   try {
-    const running = operation(store);
-    const late = new Promise<typeof LATE>((resolve) => {
-      timer = setTimeout(() => resolve(LATE), deadlineMs);
-    });
-    const first = await Promise.race([running, late]);
-    if (first !== LATE) return first;
-    // The operation goes on: it may still commit when the engine answers. Its end is logged, and
-    // a failure then must not become an unhandled rejection.
-    const startedAt = Date.now() - deadlineMs;
-    running.then(
-      () =>
-        logger().warn(
-          { store: store.location, tookMs: Date.now() - startedAt },
-          "a late write store operation completed",
-        ),
-      (error: unknown) =>
-        logger().warn({ ...describeStoreError(error), store: store.location }, "a late write store operation failed"),
-    );
-    logger().error({ store: store.location, deadlineMs }, "write store operation did not finish in time");
-    markWriteStoreUnreachable(new Error(`write store did not answer within ${deadlineMs} ms`), probe);
-    retire(store);
-    throw new WriteStoreUnavailableError(UNCONFIRMED, 503, true);
+    running = operation(store);
+    return await withinDeadline(running, deadlineMs, "write store");
   } catch (error) {
+    if (error instanceof DeadlineExceeded && running) {
+      // The operation goes on: it may still commit when the engine answers. Its end is logged.
+      running.then(
+        () =>
+          logger().warn(
+            { store: store.location, tookMs: Date.now() - started },
+            "a late write store operation completed",
+          ),
+        (late: unknown) =>
+          logger().warn({ ...describeStoreError(late), store: store.location }, "a late write store operation failed"),
+      );
+      storeDidNotAnswer(store, error);
+      throw new WriteStoreUnavailableError(UNCONFIRMED, 503, true);
+    }
     if (error instanceof ApiError) throw error;
     logger().error({ ...describeStoreError(error), store: store.location }, "write store operation failed");
     if (isConnectionFailure(error)) {
-      markWriteStoreUnreachable(error, probe);
+      markWriteStoreUnreachable(error, () => probe(store));
       throw unreachable();
     }
     if (isTransientFailure(error)) throw unreachable();
     throw new WriteStoreUnavailableError(FAILED);
-  } finally {
-    clearTimeout(timer);
   }
+}
+
+function probe(store: WriteStore): Promise<unknown> {
+  return store.ping ? store.ping() : Promise.resolve();
+}
+
+/**
+ * A store operation overran its deadline (a request's or the outbox's): mark the store
+ * unreachable until a probe on a connection of its own answers, and retire its pool.
+ */
+export function storeDidNotAnswer(store: WriteStore, error: DeadlineExceeded): void {
+  logger().error({ store: store.location, deadlineMs: error.ms }, "write store operation did not finish in time");
+  markWriteStoreUnreachable(error, () => probe(store));
+  retire(store);
 }
 
 /** Send what the last commit queued, without waiting. Never throws. */
 export function kickOutbox(): void {
   try {
-    outboxDispatcher(openWriteStore).kick();
+    outboxDispatcher(openWriteStore, storeDidNotAnswer).kick();
   } catch (error) {
     logger().error(describeStoreError(error), "could not start email delivery");
   }

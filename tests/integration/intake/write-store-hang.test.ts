@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../helpers/server";
 import { startPostgres, type RunningPostgres } from "../../helpers/engines";
+import { startFakeResend, type FakeResend } from "../../fakes/resend";
 
 /**
  * A PostgreSQL that stops answering without closing anything (a hung host, a network partition:
@@ -23,23 +24,31 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let dir: string;
 let pg: RunningPostgres;
+let resend: FakeResend;
 let databaseUrl: string;
 let server: RunningServer | undefined;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), "intake-hang-"));
-  pg = await startPostgres();
+  [pg, resend] = await Promise.all([startPostgres(), startFakeResend()]);
   databaseUrl = await pg.createDatabase();
   server = await startServer({
     timeoutMs: 40_000,
-    env: { DATABASE_URL: databaseUrl, TRUST_PROXY: "1", UPLOAD_LOCAL_DIR: path.join(dir, "uploads") },
+    env: {
+      DATABASE_URL: databaseUrl,
+      TRUST_PROXY: "1",
+      UPLOAD_LOCAL_DIR: path.join(dir, "uploads"),
+      RESEND_BASE_URL: resend.url,
+      RESEND_API_KEY: resend.apiKey,
+      OPERATIONS_EMAIL: "ops@marketplace.test",
+    },
   });
 }, 90_000);
 
 afterAll(async () => {
   pg?.thaw();
   await server?.stop().catch(() => undefined);
-  await pg?.stop();
+  await Promise.all([pg?.stop(), resend?.close()]);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -203,6 +212,17 @@ describe("a PostgreSQL that hangs", () => {
       acknowledged.push(answer);
     }
     acknowledged.push(afterFailover!);
+    // Email delivery goes on too: its round on a connection that hangs gives up at its own
+    // deadline (10 s), and the next round uses the new pool.
+    let delivered = false;
+    for (let i = 0; i < 300 && !delivered; i++) {
+      delivered = resend.emails.some((e) => e.to.includes(afterFailover!.email));
+      if (!delivered) await sleep(100);
+    }
+    console.log(
+      `old connections hung for good: the confirmation email went out ${Date.now() - failedOverAt} ms after the deadline answer`,
+    );
+    expect(delivered).toBe(true);
     pg.thaw();
     await sleep(1_000);
     const later = await storedOnce(acknowledged);
