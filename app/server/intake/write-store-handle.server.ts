@@ -200,7 +200,7 @@ export async function withWriteStore<T>(
   operation: (store: WriteStore) => Promise<T>,
   deadlineMs = WRITE_DEADLINE_MS,
 ): Promise<T> {
-  const store = await openWriteStore();
+  const store = await openWithin(deadlineMs);
   const started = Date.now();
   let running: Promise<T> | undefined;
   try {
@@ -229,6 +229,25 @@ export async function withWriteStore<T>(
     }
     if (isTransientFailure(error)) throw unreachable();
     throw new WriteStoreUnavailableError(FAILED);
+  }
+}
+
+/**
+ * openWriteStore within the deadline. Opening connects and checks migrations: after the pool was
+ * retired, a database that hangs again at that moment must not hold the request either. The open
+ * goes on in the background and is kept when it finishes; nothing was tried, so nothing was saved.
+ */
+async function openWithin(deadlineMs: number): Promise<WriteStore> {
+  try {
+    return await withinDeadline(openWriteStore(), deadlineMs, "write store (opening)");
+  } catch (error) {
+    if (!(error instanceof DeadlineExceeded)) throw error;
+    const location = locate();
+    if (location.dialect === "postgres") {
+      logger().error({ store: location.display, deadlineMs }, "write store could not be opened in time");
+      markWriteStoreUnreachable(error, () => openDatabase(location.url));
+    }
+    throw unreachable();
   }
 }
 

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type RunningServer } from "../../helpers/server";
 import { startPostgres, type RunningPostgres } from "../../helpers/engines";
 import { startFakeResend, type FakeResend } from "../../fakes/resend";
+import pgDriver from "pg";
+import { MIGRATION_LOCK_KEY } from "../../../db/write-store-postgres";
 
 /**
  * A PostgreSQL that stops answering without closing anything (a hung host, a network partition:
@@ -236,4 +238,40 @@ describe("a PostgreSQL that hangs", () => {
     expect(output).not.toContain("Ravella Quint");
     expect(output).not.toContain(pageEmail);
   }, 90_000);
+  it("answers 503 within the deadline when opening the new pool does not finish (another instance holds the migration lock)", async () => {
+    // Retire the pool: its connections hang for one write, then answer again.
+    pg.freezeConnections();
+    const overrun = await join("waitlist");
+    expect(overrun.status).toBe(503);
+    pg.thaw();
+    // Another instance migrating: the lock the opening waits for.
+    const holder = new pgDriver.Client({ connectionString: databaseUrl });
+    holder.on("error", () => undefined);
+    await holder.connect();
+    await holder.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+    try {
+      // The probe answers, so the store is marked reachable; the next write opens a new pool.
+      await sleep(1_500);
+      const waiting = await join("discovery");
+      expect(waiting.status).toBe(503);
+      expect(waiting.code).toBe("write_store_unavailable");
+      expect(waiting.message).toContain("nothing was saved");
+      expect(waiting.ms).toBeLessThan(DEADLINE_MS + 3_000);
+      expect(server!.output()).toContain("write store could not be opened in time");
+    } finally {
+      await holder.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]);
+      await holder.end();
+    }
+    let back: Answer | undefined;
+    const releasedAt = Date.now();
+    while (!back && Date.now() - releasedAt < 15_000) {
+      const answer = await join("waitlist");
+      if (answer.status === 200) back = answer;
+      else expect(answer.status).toBe(503);
+      await sleep(100);
+    }
+    expect(back).toBeDefined();
+    console.log(`migration lock released: writes acknowledged again after ${Date.now() - releasedAt} ms`);
+    await storedOnce([back!]);
+  }, 60_000);
 });
