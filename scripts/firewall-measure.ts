@@ -3,7 +3,8 @@
 // printed as Markdown for docs/firewall.md. `-- --missed` lists the tuning strings that pass (the
 // project's tuning part, the public corpora's tuning part and the public tuning lists; never a
 // held-out one); `-- --tuning-only` prints no held-out figure (docs/decisions/430); `-- --fresh`
-// adds round 5's fresh sources, held out whole (counts only; docs/decisions/470);
+// adds round 5's fresh sources, held out whole (counts only; docs/decisions/470); round 10's
+// shell grammar is always measured (its own split; tests/fixtures/firewall/shell-grammar.ts);
 // `-- --no-pathological` skips the worst-case timings. Runs the
 // engine as production does (the same rules and time budget, in-process, no HTTP).
 import os from "node:os";
@@ -15,7 +16,14 @@ import {
   ROUND1_ATTACK_FILES,
   type Family,
 } from "../tests/fixtures/firewall/corpus.ts";
-import { FREE_TEXT_LOCATIONS, LOCATIONS, measure, type Measurement } from "../tests/fixtures/firewall/measure.ts";
+import {
+  FREE_TEXT_LOCATIONS,
+  LOCATIONS,
+  measure,
+  requestWith,
+  type Measurement,
+} from "../tests/fixtures/firewall/measure.ts";
+import { plusForSpace, shellGrammarSample } from "../tests/fixtures/firewall/shell-grammar.ts";
 import {
   PUBLIC_MIN_HELD_OUT,
   PUBLIC_SPLIT_SEED,
@@ -200,6 +208,30 @@ for (const [title, m] of benignParts) {
     console.log(`| ${l} | ${pct(f.blocked, f.tested, 2)} | ${shown} |`);
   }
 }
+// Round 10's grammar of shell injections (tests/fixtures/firewall/shell-grammar.ts): a sample of
+// its tuning part and of its held-out part, in a JSON field; strings writing a space as "+" apart.
+const grammar = shellGrammarSample();
+const grammarMissed: string[] = [];
+for (const [part, strings] of [
+  ["tuning", grammar.tuning],
+  ["held-out", grammar.heldOut],
+] as const) {
+  if (part === "held-out" && tuningOnly) continue;
+  const tally = { real: [0, 0], plus: [0, 0] };
+  for (const value of strings) {
+    const request = await requestWith(value, "json");
+    if (!request) continue;
+    const blocked = engine.inspect(request).blocked;
+    const row = plusForSpace(value) ? tally.plus : tally.real;
+    row[1]! += 1;
+    if (blocked) row[0]! += 1;
+    else if (part === "tuning" && !plusForSpace(value)) grammarMissed.push(value);
+  }
+  console.log(
+    `\nShell grammar, ${part} part (json field): ${pct(tally.real[0]!, tally.real[1]!)}; ` +
+      `writing a space as "+" (no shell reads it so) ${pct(tally.plus[0]!, tally.plus[1]!)}`,
+  );
+}
 const m = parts[0]![1];
 console.log(
   `\nFirewall time per benign request (tuning part): CPU p50 ${m.micros.p50} µs, p99 ${m.micros.p99} µs, max ${m.micros.max} µs; ` +
@@ -224,6 +256,8 @@ if (args.has("--missed")) {
       for (const [v, ls] of where) console.log(`${family}\t${ls.join(",")}\t${JSON.stringify(v)}`);
     }
   }
+  console.log("\nShell grammar, tuning part: strings that passed in a JSON field:");
+  for (const v of grammarMissed) console.log(`cmdi\tjson\t${JSON.stringify(v)}`);
   if (publicTuning) {
     console.log("\nPublic tuning list strings that passed in a structured location (family: locations, string):");
     for (const family of tuningFamilies) {

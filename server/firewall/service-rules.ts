@@ -147,7 +147,7 @@ const RULES: WafRule[] = [
     "svc-cmdi-002",
     "command_injection",
     "Shell separator, then a bare command ending the value or the statement",
-    String.raw`${SEP_NOT_START}\s*${OPEN}${PREFIX}(?:[\w/]{0,30}/)?${BARE}\s*(?:$|[;|&\x60)}#'"])|${SEP_NOT_START}\s*(?:ps|w|who|last|df|free|mount|history|alias|crontab|tasklist|ipconfig)(?:\s+-{1,2}[a-zA-Z]{1,4}|\s+(?:aux|axu|ef|eaf))?\s*(?:$|[;|&\x60)#])|${SEP}\s*(?:export|alias|unset|declare)\s+[A-Za-z_]\w*=|` +
+    String.raw`${SEP_NOT_START}\s*${OPEN}${PREFIX}(?:[\w/]{0,30}/)?${BARE}\s*(?:$|[;|&\x60)}#'"])|${SEP_NOT_START}\s*(?:ps|w|who|last|df|free|mount|history|alias|crontab|tasklist|ipconfig)(?:\s+-{1,2}[a-zA-Z]{1,4}|\s+(?:aux|axu|ef|eaf))?\s*(?:$|[;|&\x60)#'"])|${SEP}\s*(?:export|alias|unset|declare)\s+[A-Za-z_]\w*=|` +
       String.raw`${SEP}[ \t]*${OPEN}${PREFIX}(?:[\w/]{0,30}/)?(?:${PROGRAMS})[ \t]+\S|${SEP_NOT_START}[ \t]*${OPEN}${PREFIX}(?:[\w/]{0,30}/)?(?:${PROGRAMS})[ \t]*(?:$|[;|&\x60)}#>])|` +
       String.raw`${SEP_NOT_START}[ \t]*${OPEN}(?:groups|dmesg|umask|cd|cls|vol|klist|hash[ \t]+-r|history[ \t]+-c|ip[ \t]+(?:a|addr|address|r|route|link|neigh)|` +
       String.raw`(?:which|whereis|whois|nslookup|unset|locate|getent)[ \t]+[\w.-]+)[ \t]*(?:$|[;|&\x60)}#])|` +
@@ -158,7 +158,7 @@ const RULES: WafRule[] = [
     "svc-cmdi-003",
     "command_injection",
     "Command substitution, brace expansion, variable concatenation or globbed paths",
-    String.raw`\$\((?:${COMMANDS})\b|\x60\s*(?:[\w/]{0,30}/)?(?:${COMMANDS})(?:${SPACE}(?:${SHELL_ARG}|\d+)[^\x60]*)?\s*\x60|\{(?:${COMMANDS}),[^}]*\}|\$\{?[a-zA-Z_]\w*\}?\$\{?[a-zA-Z_]|/\?{2,}/|(?:^[ \t]*[\^<'"]?|[;|&])\s*(?:sleep|timeout|ping\s+-[cn])\s+\d+\s*(?:$|[;|&#)'"])`,
+    String.raw`\$\((?:${COMMANDS})\b|\x60\s*(?:[\w/]{0,30}/)?(?:${COMMANDS})(?:${SPACE}(?:${SHELL_ARG}|\d+)[^\x60]*)?\s*\x60|${SEP_NOT_START}\s*\x60\s*(?:[\w/]{0,30}/)?(?:${COMMANDS})(?:[ \t][^\x60]*)?\x60|\{(?:${COMMANDS}),[^}]*\}|\$\{?[a-zA-Z_]\w*\}?\$\{?[a-zA-Z_]|/\?{2,}/|(?:^[ \t]*[\^<'"]?|[;|&])\s*(?:sleep|timeout|ping\s+-[cn])\s+\d+\s*(?:$|[;|&#)'"])`,
     { caseSensitive: true },
   ),
   rule(

@@ -1,0 +1,77 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { FirewallEngine } from "../../../server/firewall/engine";
+import { FREE_TEXT_LOCATIONS, LOCATIONS, locationsBlocking } from "../../fixtures/firewall/measure";
+import { plusForSpace, shellGrammar, shellGrammarSample } from "../../fixtures/firewall/shell-grammar";
+
+/**
+ * Round 10 of issue 30 item 4 (docs/firewall.md, "Round 10"): the three shapes a grammar of shell
+ * injections (separators × prefixes × commands × spacing × endings, written from the bash manual)
+ * found passing in a structured field. Every string here was written for this test.
+ */
+let engine: FirewallEngine;
+beforeAll(() => {
+  engine = new FirewallEngine(undefined, 1_000_000, false);
+});
+
+/** Every structured place that can carry the value (a header cannot carry a line break). */
+function structured(value: string) {
+  return LOCATIONS.filter((l) => l !== "header" || !/[\r\n]/.test(value));
+}
+
+describe("round 10: shapes found by the grammar", () => {
+  it.each([
+    // A command substituted with backquotes right after a separator, whatever its arguments.
+    ";`echo id`",
+    "x&&`echo whoami`&",
+    "report.pdf | `printf id`",
+    "1\n`echo\tid`",
+    "$(`echo id`)",
+    // ps, who, free and the like closed by a quote of the value around them.
+    ';ps aux"',
+    "x&&ps -ef'",
+    "a|who'",
+    // A sleep after a line break, closed by a quote.
+    "doc\nsleep 5'",
+    'name\r\nsleep\t10"',
+  ])("refuses %s in every structured place", async (value) => {
+    expect(await locationsBlocking(engine, value, structured(value))).toEqual(structured(value));
+  });
+
+  it.each([
+    // Backquotes after a separator around a word that is not a command.
+    "plan; `Gold` tier",
+    "Dallas | `Silver` plans",
+    // ps, who and free as words, and a number after a line break.
+    'He said "ps" and left',
+    "who's covered?",
+    "Prices; free shipping",
+    "Address\n5 Main St'",
+    "Wait\nsleep well",
+  ])("passes %s everywhere", async (value) => {
+    expect(await locationsBlocking(engine, value, [...LOCATIONS, ...FREE_TEXT_LOCATIONS])).toEqual([]);
+  });
+
+  it("reads none of them in a note", async () => {
+    for (const value of [";`echo id`", ';ps aux"', "doc\nsleep 5'"])
+      expect(await locationsBlocking(engine, value, FREE_TEXT_LOCATIONS)).toEqual([]);
+  });
+});
+
+describe("the grammar's corpus", () => {
+  it("has every combination once, a fixed sample of each part, and no string in both", () => {
+    // 9 befores × 15 separators × 57 command lines × 5 spacings × 10 endings, less the strings two
+    // combinations write alike (a line without a space is the same in every spacing).
+    const all = shellGrammar();
+    expect(all.length).toBe(306_450);
+    expect(new Set(all).size).toBe(all.length);
+    const { tuning, heldOut } = shellGrammarSample();
+    expect(tuning).toHaveLength(3_000);
+    expect(heldOut).toHaveLength(3_000);
+    const held = new Set(heldOut);
+    expect(tuning.filter((v) => held.has(v))).toEqual([]);
+    // The same sample every time.
+    expect(shellGrammarSample().tuning.slice(0, 5)).toEqual(tuning.slice(0, 5));
+    expect(plusForSpace(";ls+-la")).toBe(true);
+    expect(plusForSpace(";ls -la")).toBe(false);
+  });
+});
