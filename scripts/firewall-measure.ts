@@ -209,28 +209,31 @@ for (const [title, m] of benignParts) {
   }
 }
 // Round 10's grammar of shell injections (tests/fixtures/firewall/shell-grammar.ts): a sample of
-// its tuning part and of its held-out part, in a JSON field; strings writing a space as "+" apart.
-const grammar = shellGrammarSample();
+// each half's tuning part and held-out part, in a JSON field; strings writing a space as "+" apart.
 const grammarMissed: string[] = [];
-for (const [part, strings] of [
-  ["tuning", grammar.tuning],
-  ["held-out", grammar.heldOut],
-] as const) {
-  if (part === "held-out" && tuningOnly) continue;
-  const tally = { real: [0, 0], plus: [0, 0] };
-  for (const value of strings) {
-    const request = await requestWith(value, "json");
-    if (!request) continue;
-    const blocked = engine.inspect(request).blocked;
-    const row = plusForSpace(value) ? tally.plus : tally.real;
-    row[1]! += 1;
-    if (blocked) row[0]! += 1;
-    else if (part === "tuning" && !plusForSpace(value)) grammarMissed.push(value);
+for (const { half, tuning: grammarTuning, heldOut: grammarHeldOut } of shellGrammarSample()) {
+  for (const [part, strings] of [
+    ["tuning", grammarTuning],
+    ["held-out", grammarHeldOut],
+  ] as const) {
+    if (part === "held-out" && tuningOnly) continue;
+    const tally = { real: [0, 0], plus: [0, 0] };
+    for (const value of strings) {
+      const request = await requestWith(value, "json");
+      if (!request) continue;
+      const blocked = engine.inspect(request).blocked;
+      const row = plusForSpace(value) ? tally.plus : tally.real;
+      row[1]! += 1;
+      if (blocked) row[0]! += 1;
+      else if (part === "tuning" && !plusForSpace(value)) grammarMissed.push(value);
+    }
+    console.log(
+      `\nShell grammar, ${half}, ${part} part (json field): ${pct(tally.real[0]!, tally.real[1]!)}` +
+        (tally.plus[1]! > 0
+          ? `; writing a space as "+" (no shell reads it so) ${pct(tally.plus[0]!, tally.plus[1]!)}`
+          : ""),
+    );
   }
-  console.log(
-    `\nShell grammar, ${part} part (json field): ${pct(tally.real[0]!, tally.real[1]!)}; ` +
-      `writing a space as "+" (no shell reads it so) ${pct(tally.plus[0]!, tally.plus[1]!)}`,
-  );
 }
 const m = parts[0]![1];
 console.log(

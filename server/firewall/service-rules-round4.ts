@@ -30,7 +30,7 @@ export function round4Rules(rule: RuleFn, shell: ShellGrammar): WafRule[] {
       "command_injection",
       "Windows programs after & or |; batch words in capitals; waitfor; a sleep, timeout or ping after a typed separator; $0 run",
       String.raw`[&|][ \t]*(?:${WIN_APPS})(?:\.exe)?[ \t]*(?:$|[&|]|[ \t]/[a-z])|^[ \t]*(?:${WIN_APPS})(?:\.exe)?[ \t]+/[a-z]|` +
-        String.raw`(?-i:&[ \t]*(?:SET|VER|VOL|DIR|PATH|CLS)[ \t]*(?:$|[&|]))|(?-i:${sepNotStart}[ \t]*(?:sleep|timeout|ping)(?:[ \t]+-[a-zA-Z]+)?[ \t]+(?:0x[0-9a-fA-F]+|\d+(?:\.\d*)?(?:e\d+)?[smhd]?)[ \t]*(?:$|[;|&\x60)#\r\n'"]))|` +
+        String.raw`(?-i:&[ \t]*(?:SET|VER|VOL|DIR|PATH|CLS)[ \t]*(?:$|[&|]))|(?-i:${sepNotStart}[ \t]*(?:sleep|timeout|ping)(?:[ \t]+-[a-zA-Z]+)?[ \t]+(?:0x[0-9a-fA-F]+|\d+(?:\.\d*)?(?:e\d+)?[smhd]?)[ \t]*(?:$|[;|&\x60)#\r\n'"]|--[ \t]*$))|` +
         String.raw`(?-i:\$\{[@*]\}[a-z]|${sepNotStart}[ \t]*(?:ls|cd|dir)[ \t]+\.\.?[ \t]*(?:$|[/\\;|&]))|` +
         String.raw`(?-i:${sepNotStart}[ \t]*\$\{?0\}?(?:[ \t]+-[a-z]|[ \t]*(?:$|[;|&\x60)])))`,
     ),

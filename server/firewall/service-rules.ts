@@ -77,17 +77,17 @@ const SHELL_ARG_AT_START = SHELL_ARG.replace(
   () => String.raw`/[\w.~*?-]*(?:$|[/[\]{}()=\\'"$;|&<>\x60]|[ \t]+(?:$|[-/\d'"$;|&<>\x60~.[{(]))|`,
 );
 // The start of the value (after a quote, cmd.exe's caret or an input redirection) or a separator.
-const SEP = String.raw`(?:^[ \t]*[\^<'"]?|[\r\n;|&\x60]|\$\()`;
+const SEP = String.raw`(?:^[ \t]*[\^<'"]?|[\r\n;|&\x60]|[$<>]\()`;
 // A separator actually typed: a value that is only "id", "ls" or "env" is a search, not a command;
 // "^id" and "<id" are not.
-const SEP_NOT_START = String.raw`(?:[\r\n;|&\x60]|\$\(|^[ \t]*[\^<])`;
+const SEP_NOT_START = String.raw`(?:[\r\n;|&\x60]|[$<>]\(|^[ \t]*[\^<])`;
 const SPACE = String.raw`(?:[ \t]+|\$\{IFS\}|\$IFS\b(?:\$\d)?|<)`;
 // A subshell or group opened after the separator: `;(id)`, `|{ id; }`.
 const OPEN = String.raw`(?:[({][ \t]*)?`;
 // A command (after an optional path) and up to three numbers, options or modes before its argument.
 const COMMAND_THEN_OPTIONS = String.raw`(?:[\w/]{0,30}/)?(?:${COMMANDS})${SPACE}(?:(?:\d+|-{1,2}[\w-]+|\+[rwxXst]{1,4})${SPACE}){0,3}`;
 // Words that run the command after them: `;exec id`, `;timeout 5 id`, `;nohup sh -c id`.
-const PREFIX = String.raw`(?:(?:exec|eval|nohup|sudo|doas|command|builtin|env|xargs|busybox|timeout[ \t]+-?\d+[smhd]?)[ \t]+)*`;
+const PREFIX = String.raw`(?:(?:exec|eval|nohup|sudo|doas|command|builtin|env|xargs|busybox|setsid|time(?:[ \t]+-p)?|nice(?:[ \t]+-n?[ \t]*-?\d+)?|timeout[ \t]+-?\d+[smhd]?)[ \t]+)*`;
 // Commands that need no argument to do harm, after a separator actually typed.
 const BARE =
   String.raw`(?:id|whoami|uname|ifconfig|ipconfig|printenv|env|hostname|netstat|ls|pwd|set|dir|systeminfo|ver|uptime|reboot|halt|poweroff|` +
@@ -147,7 +147,7 @@ const RULES: WafRule[] = [
     "svc-cmdi-002",
     "command_injection",
     "Shell separator, then a bare command ending the value or the statement",
-    String.raw`${SEP_NOT_START}\s*${OPEN}${PREFIX}(?:[\w/]{0,30}/)?${BARE}\s*(?:$|[;|&\x60)}#'"])|${SEP_NOT_START}\s*(?:ps|w|who|last|df|free|mount|history|alias|crontab|tasklist|ipconfig)(?:\s+-{1,2}[a-zA-Z]{1,4}|\s+(?:aux|axu|ef|eaf))?\s*(?:$|[;|&\x60)#'"])|${SEP}\s*(?:export|alias|unset|declare)\s+[A-Za-z_]\w*=|` +
+    String.raw`${SEP_NOT_START}\s*${OPEN}${PREFIX}(?:[\w/]{0,30}/)?${BARE}\s*(?:$|[;|&\x60)}#'"]|--[ \t]*$)|${SEP_NOT_START}\s*(?:ps|w|who|last|df|free|mount|history|alias|crontab|tasklist|ipconfig)(?:\s+-{1,2}[a-zA-Z]{1,4}|\s+(?:aux|axu|ef|eaf))?\s*(?:$|[;|&\x60)#'"])|${SEP}\s*(?:export|alias|unset|declare)\s+[A-Za-z_]\w*=|` +
       String.raw`${SEP}[ \t]*${OPEN}${PREFIX}(?:[\w/]{0,30}/)?(?:${PROGRAMS})[ \t]+\S|${SEP_NOT_START}[ \t]*${OPEN}${PREFIX}(?:[\w/]{0,30}/)?(?:${PROGRAMS})[ \t]*(?:$|[;|&\x60)}#>])|` +
       String.raw`${SEP_NOT_START}[ \t]*${OPEN}(?:groups|dmesg|umask|cd|cls|vol|klist|hash[ \t]+-r|history[ \t]+-c|ip[ \t]+(?:a|addr|address|r|route|link|neigh)|` +
       String.raw`(?:which|whereis|whois|nslookup|unset|locate|getent)[ \t]+[\w.-]+)[ \t]*(?:$|[;|&\x60)}#])|` +
@@ -320,8 +320,8 @@ const RULES: WafRule[] = [
     "command_injection",
     "Here-strings, ANSI-C quoting, parameter expansion, globbed paths, pipes into a shell, redirection",
     String.raw`[\w)'"][ \t]*<<<[ \t]*\S|\$'\\(?:x[0-9a-fA-F]|[0-7]{3}|u[0-9a-fA-F]{4})|\$\{[A-Za-z_]\w*:-?\d+(?::-?\d+)?\}|\$\{![A-Za-z_]|\$\{[A-Za-z_]\w*(?:%%?|##?|/{1,2}|:[-=?+]|\^{1,2}|,{1,2})[^}\s]{0,20}\}|[A-Za-z_]\w*=\$['"\\]|` +
-      String.raw`${SEP}[ \t]*["']?\$\{?[A-Za-z_]\w*\}?["']?[ \t]+-{1,2}[a-zA-Z]|(?:^|[\s;|&=])/[\w.]*[?*][\w.?*]*/[\w.?*]+|(?:^|[\s;|&=])/(?:[\w.?*]*/)*[\w.]*\[[!^]?[\w-]{1,10}\][\w.?*]*|` +
-      String.raw`\|[ \t]*(?:/(?:usr/)?bin/)?(?:ba|z|da|k|c|tc)?sh(?:$|[^\w.-])|\b(?:ba|z|da|k)?sh[ \t]*<<-?[ \t]*['"]?[A-Za-z_]\w*|\bcat[ \t]*<<-?[ \t]*['"]?[A-Za-z_]\w*|[<>]&[ \t]*\d\b|[;|&\r\n\x60][ \t]*\$\{?[A-Za-z_]\w*\}?[ \t]*(?:$|[;|&])|[;|&\x60\r\n][ \t]*\$[A-Za-z_]\w*['"][a-z]|` +
+      String.raw`${SEP}[ \t]*["']?\$\{?[A-Za-z_]\w*\}?["']?[ \t]+-{1,2}[a-zA-Z]|(?:^|[\s;|&=(\x60])/[\w.]*[?*][\w.?*]*/[\w.?*]+|(?:^|[\s;|&=])/(?:[\w.?*]*/)*[\w.]*\[[!^]?[\w-]{1,10}\][\w.?*]*|` +
+      String.raw`\|[ \t]*(?:/(?:usr/)?bin/)?(?:ba|z|da|k|c|tc)?sh(?:$|[^\w.-])|\b(?:ba|z|da|k)?sh[ \t]*<<-?[ \t]*['"]?[A-Za-z_]\w*|\bcat[ \t]*<<-?[ \t]*['"]?[A-Za-z_]\w*|[<>]&[ \t]*\d\b|[;|&\r\n\x60][ \t]*\$\{?[A-Za-z_]\w*\}?[ \t]*(?:$|[;|&)\x60#'"]|--[ \t]*$)|[;|&\x60\r\n][ \t]*\$[A-Za-z_]\w*['"][a-z]|` +
       String.raw`${SEP_NOT_START}[ \t]*${OPEN}[a-z][\w.-]*(?:[ \t]+[^\s;|&<>]+){0,3}[ \t]*\d?>{1,2}[ \t]*(?:/|~/|&\d\b)`,
     { caseSensitive: true },
   ),

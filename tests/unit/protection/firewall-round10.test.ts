@@ -1,7 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { FirewallEngine } from "../../../server/firewall/engine";
 import { FREE_TEXT_LOCATIONS, LOCATIONS, locationsBlocking } from "../../fixtures/firewall/measure";
-import { plusForSpace, shellGrammar, shellGrammarSample } from "../../fixtures/firewall/shell-grammar";
+import {
+  plusForSpace,
+  shellGrammar,
+  shellGrammarHalves,
+  shellGrammarSample,
+} from "../../fixtures/firewall/shell-grammar";
 
 /**
  * Round 10 of issue 30 item 4 (docs/firewall.md, "Round 10"): the three shapes a grammar of shell
@@ -33,6 +38,16 @@ describe("round 10: shapes found by the grammar", () => {
     // A sleep after a line break, closed by a quote.
     "doc\nsleep 5'",
     'name\r\nsleep\t10"',
+    // The second half: a wrapper that runs the command, process substitution, an ending "--", a
+    // variable run in a subshell, a globbed path substituted.
+    "75201;time id'",
+    "x&&nice -n 5 id",
+    "foo.pdf>(whoami)",
+    "1)<(id)&&",
+    "x;id --",
+    "foo.pdf ;sleep 5 --",
+    "$(x=whoami;$x)",
+    "x$(/b??/i?)",
   ])("refuses %s in every structured place", async (value) => {
     expect(await locationsBlocking(engine, value, structured(value))).toEqual(structured(value));
   });
@@ -47,6 +62,10 @@ describe("round 10: shapes found by the grammar", () => {
     "Prices; free shipping",
     "Address\n5 Main St'",
     "Wait\nsleep well",
+    "Appointments; time id needed",
+    "income >(50000)",
+    "Kids (5<(6+1))",
+    "Dallas; see plans --",
   ])("passes %s everywhere", async (value) => {
     expect(await locationsBlocking(engine, value, [...LOCATIONS, ...FREE_TEXT_LOCATIONS])).toEqual([]);
   });
@@ -58,19 +77,24 @@ describe("round 10: shapes found by the grammar", () => {
 });
 
 describe("the grammar's corpus", () => {
-  it("has every combination once, a fixed sample of each part, and no string in both", () => {
-    // 9 befores × 15 separators × 57 command lines × 5 spacings × 10 endings, less the strings two
-    // combinations write alike (a line without a space is the same in every spacing).
-    const all = shellGrammar();
-    expect(all.length).toBe(306_450);
-    expect(new Set(all).size).toBe(all.length);
-    const { tuning, heldOut } = shellGrammarSample();
-    expect(tuning).toHaveLength(3_000);
-    expect(heldOut).toHaveLength(3_000);
-    const held = new Set(heldOut);
-    expect(tuning.filter((v) => held.has(v))).toEqual([]);
+  it("has every combination once in two halves, a fixed sample of each part, and no string in both parts", () => {
+    // First half: 9 befores × 15 separators × 57 command lines × 5 spacings × 10 endings, less the
+    // strings two combinations write alike (a line without a space is the same in every spacing).
+    // Second half: 10 × 14 × 41 × 10, less what the first half already has.
+    const [first, second] = shellGrammarHalves();
+    expect(first.length).toBe(306_450);
+    expect(second.length).toBe(56_725);
+    expect(new Set(shellGrammar()).size).toBe(306_450 + 56_725);
+    const sample = shellGrammarSample();
+    expect(sample.map((s) => s.half)).toEqual(["first half", "second half"]);
+    for (const { tuning, heldOut } of sample) {
+      expect(tuning).toHaveLength(2_000);
+      expect(heldOut).toHaveLength(2_000);
+      const held = new Set(heldOut);
+      expect(tuning.filter((v) => held.has(v))).toEqual([]);
+    }
     // The same sample every time.
-    expect(shellGrammarSample().tuning.slice(0, 5)).toEqual(tuning.slice(0, 5));
+    expect(shellGrammarSample()[1]!.tuning.slice(0, 5)).toEqual(sample[1]!.tuning.slice(0, 5));
     expect(plusForSpace(";ls+-la")).toBe(true);
     expect(plusForSpace(";ls -la")).toBe(false);
   });
