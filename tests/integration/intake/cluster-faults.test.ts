@@ -136,40 +136,81 @@ async function health(): Promise<{ status: number; body?: { status: string; writ
   }
 }
 
+/**
+ * Eight writers posting (a waitlist or a discovery form each time, 40 ms apart) while `fault`
+ * runs, from person `first` on; resolves with every answer once they have stopped.
+ */
+async function writesDuring(first: number, fault: () => Promise<void>): Promise<{ sent: Sent[]; next: number }> {
+  const sent: Sent[] = [];
+  let next = first;
+  let running = true;
+  const writer = async () => {
+    while (running) {
+      sent.push(await write(next++));
+      await sleep(40);
+    }
+  };
+  const writers = Array.from({ length: 8 }, writer);
+  try {
+    await fault();
+  } finally {
+    running = false;
+    await Promise.all(writers);
+  }
+  return { sent, next };
+}
+
+/** Every acknowledged id is stored exactly once, with the address it was acknowledged for; no address twice. */
+async function expectAcknowledgedStoredOnce(sent: Sent[]): Promise<void> {
+  const rows = await pg.query<{ id: string; email: string }>(
+    databaseUrl,
+    "SELECT id, email FROM waitlist_submissions UNION ALL SELECT id, email FROM agent_discovery_submissions",
+  );
+  const stored = new Map<string, string[]>();
+  for (const row of rows) stored.set(row.id, [...(stored.get(row.id) ?? []), row.email]);
+  const acked = sent.filter((s) => s.status === 200);
+  expect(acked.filter((a) => stored.get(a.id!)?.length !== 1 || stored.get(a.id!)![0] !== a.email)).toEqual([]);
+  expect(new Set(rows.map((r) => r.email)).size).toBe(rows.length);
+}
+
+/** No address, name or phone number of persons [from, to) in anything the server printed. */
+function expectNoPersonalDataLogged(from: number, to: number): void {
+  const output = server!.output();
+  const leaks: string[] = [];
+  for (let n = from; n < to; n++) {
+    const p = person(n);
+    for (const value of [p.email, p.name, p.phone, p.phoneStored]) if (output.includes(value)) leaks.push(value);
+  }
+  expect(leaks).toEqual([]);
+}
+
 describe("WORKERS=2 on PostgreSQL and Redis, with faults", () => {
   it("rides out a 10 s PostgreSQL outage: 503 while down, 200 within 5 s after, nothing lost or doubled, no worker exits", async () => {
     const pids = workerPids(server!.process.pid!);
     expect(pids).toHaveLength(3);
-    const sent: Sent[] = [];
-    let next = 0;
-    let running = true;
-    const writer = async () => {
-      while (running) {
-        sent.push(await write(next++));
-        await sleep(40);
-      }
-    };
-    const writers = Array.from({ length: 8 }, writer);
-
-    await sleep(2_500);
-    const haltedAt = Date.now();
-    await pg.halt();
-    const haltReturned = Date.now();
-    // While it is down: pages are served and health says degraded (still 200).
-    await sleep(3_000);
-    const page = await fetch(`${server!.url}/api/counties?zip=10001`);
-    expect(page.status).toBe(200);
-    const degraded = await health();
-    expect(degraded.status).toBe(200);
-    expect(degraded.body?.status).toBe("degraded");
-    expect(degraded.body?.writeStore.state).toBe("unavailable");
-    await sleep(Math.max(0, haltedAt + 10_000 - Date.now()));
-    const resumeCalled = Date.now();
-    await pg.resume();
-    const resumedAt = Date.now();
-    await sleep(8_000);
-    running = false;
-    await Promise.all(writers);
+    let haltedAt = 0;
+    let haltReturned = 0;
+    let resumeCalled = 0;
+    let resumedAt = 0;
+    const { sent, next } = await writesDuring(0, async () => {
+      await sleep(2_500);
+      haltedAt = Date.now();
+      await pg.halt();
+      haltReturned = Date.now();
+      // While it is down: pages are served and health says degraded (still 200).
+      await sleep(3_000);
+      const page = await fetch(`${server!.url}/api/counties?zip=10001`);
+      expect(page.status).toBe(200);
+      const degraded = await health();
+      expect(degraded.status).toBe(200);
+      expect(degraded.body?.status).toBe("degraded");
+      expect(degraded.body?.writeStore.state).toBe("unavailable");
+      await sleep(Math.max(0, haltedAt + 10_000 - Date.now()));
+      resumeCalled = Date.now();
+      await pg.resume();
+      resumedAt = Date.now();
+      await sleep(8_000);
+    });
 
     // No worker died or was replaced.
     expect(server!.output()).not.toContain("worker died");
@@ -199,50 +240,26 @@ describe("WORKERS=2 on PostgreSQL and Redis, with faults", () => {
     const recovered = await health();
     expect(recovered.body?.status).toBe("ok");
 
-    // Every acknowledged id is stored exactly once, with the address it was acknowledged for.
-    const rows = await pg.query<{ id: string; email: string }>(
-      databaseUrl,
-      "SELECT id, email FROM waitlist_submissions UNION ALL SELECT id, email FROM agent_discovery_submissions",
-    );
-    const stored = new Map<string, string[]>();
-    for (const row of rows) stored.set(row.id, [...(stored.get(row.id) ?? []), row.email]);
-    const acked = sent.filter((s) => s.status === 200);
-    expect(acked.filter((a) => stored.get(a.id!)?.length !== 1 || stored.get(a.id!)![0] !== a.email)).toEqual([]);
-    expect(new Set(rows.map((r) => r.email)).size).toBe(rows.length);
-
+    await expectAcknowledgedStoredOnce(sent);
     // Nothing personal in the logs of the run: no address, name or phone number that was submitted.
-    const output = server!.output();
-    expect(output).toContain("write store unreachable");
-    const leaks: string[] = [];
-    for (let n = 0; n < next; n++) {
-      const p = person(n);
-      for (const value of [p.email, p.name, p.phone, p.phoneStored]) if (output.includes(value)) leaks.push(value);
-    }
-    expect(leaks).toEqual([]);
+    expect(server!.output()).toContain("write store unreachable");
+    expectNoPersonalDataLogged(0, next);
   }, 120_000);
 
   it("rides out a PostgreSQL that hangs for 10 s (every process SIGSTOPped): 503 within the write deadline, 200 within 5 s after, nothing lost or doubled", async () => {
     const pids = workerPids(server!.process.pid!);
-    const sent: Sent[] = [];
+    let frozenAt = 0;
+    let thawedAt = 0;
     // Numbers after the first test's: every write's person is its own.
-    let next = 100_000;
-    let running = true;
-    const writer = async () => {
-      while (running) {
-        sent.push(await write(next++));
-        await sleep(40);
-      }
-    };
-    const writers = Array.from({ length: 8 }, writer);
-    await sleep(2_000);
-    const frozenAt = Date.now();
-    pg.freeze();
-    await sleep(10_000);
-    pg.thaw();
-    const thawedAt = Date.now();
-    await sleep(8_000);
-    running = false;
-    await Promise.all(writers);
+    const { sent, next } = await writesDuring(100_000, async () => {
+      await sleep(2_000);
+      frozenAt = Date.now();
+      pg.freeze();
+      await sleep(10_000);
+      pg.thaw();
+      thawedAt = Date.now();
+      await sleep(8_000);
+    });
 
     expect(server!.output()).not.toContain("worker died");
     expect(workerPids(server!.process.pid!).sort()).toEqual([...pids].sort());
@@ -265,21 +282,9 @@ describe("WORKERS=2 on PostgreSQL and Redis, with faults", () => {
     );
 
     await sleep(1_000);
-    const rows = await pg.query<{ id: string; email: string }>(
-      databaseUrl,
-      "SELECT id, email FROM waitlist_submissions UNION ALL SELECT id, email FROM agent_discovery_submissions",
-    );
-    const stored = new Map<string, string[]>();
-    for (const row of rows) stored.set(row.id, [...(stored.get(row.id) ?? []), row.email]);
-    const acked = sent.filter((s) => s.status === 200);
-    expect(acked.filter((a) => stored.get(a.id!)?.length !== 1 || stored.get(a.id!)![0] !== a.email)).toEqual([]);
-    expect(new Set(rows.map((r) => r.email)).size).toBe(rows.length);
-    const output = server!.output();
-    expect(output).toContain("write store operation did not finish in time");
-    for (let n = 100_000; n < next; n++) {
-      const p = person(n);
-      for (const value of [p.email, p.name, p.phone, p.phoneStored]) expect(output).not.toContain(value);
-    }
+    await expectAcknowledgedStoredOnce(sent);
+    expect(server!.output()).toContain("write store operation did not finish in time");
+    expectNoPersonalDataLogged(100_000, next);
   }, 120_000);
 
   it("serves again within 5 s when both workers are SIGKILLed at once, and still drains on SIGTERM", async () => {
