@@ -251,7 +251,13 @@ describe("a PostgreSQL that hangs", () => {
     await holder.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
     try {
       // The probe answers, so the store is marked reachable; the next write opens a new pool.
-      await sleep(1_500);
+      let state = "unavailable";
+      for (let i = 0; i < 150 && state !== "ok"; i++) {
+        await sleep(100);
+        const health = await fetch(`${server!.url}/api/health`, { signal: AbortSignal.timeout(5_000) });
+        state = ((await health.json()) as { writeStore: { state: string } }).writeStore.state;
+      }
+      expect(state).toBe("ok");
       const waiting = await join("discovery");
       expect(waiting.status).toBe(503);
       expect(waiting.code).toBe("write_store_unavailable");
