@@ -49,11 +49,14 @@ describe("a Redis that hangs", () => {
     // The first request's rate-rule command waits its timeout and falls back.
     await county();
     expect(await redisState()).toBe("unavailable");
-    // Then nothing waits on Redis: ten requests in a row take far less than ten timeouts.
-    let total = 0;
-    for (let i = 0; i < 10; i++) total += await county();
-    console.log(`hung Redis: ten requests took ${total} ms together (one command timeout is ${COMMAND_TIMEOUT_MS} ms)`);
-    expect(total).toBeLessThan(4 * COMMAND_TIMEOUT_MS);
+    // Then nothing waits on Redis: of ten requests in a row, hardly any takes a command timeout
+    // (without the stall guard every one did; a loaded machine may slow one or two).
+    const times: number[] = [];
+    for (let i = 0; i < 10; i++) times.push(await county());
+    console.log(
+      `hung Redis: ten requests took ${times.join(", ")} ms (one command timeout is ${COMMAND_TIMEOUT_MS} ms)`,
+    );
+    expect(times.filter((ms) => ms >= COMMAND_TIMEOUT_MS).length).toBeLessThan(3);
 
     redis.thaw();
     let state = "unavailable";
