@@ -156,11 +156,17 @@ export class OutboxDispatcher {
    * when its lease runs out.
    */
   private async onStore<T>(operation: (store: WriteStore) => Promise<T>): Promise<T> {
-    const store = await this.getStore();
+    // Opening the store counts too (it connects and checks migrations); an open that overruns
+    // names no store to retire, and the handle keeps it for the next call when it finishes.
+    let store: WriteStore | undefined;
+    const work = Promise.resolve(this.getStore()).then((opened) => {
+      store = opened;
+      return operation(opened);
+    });
     try {
-      return await withinDeadline(operation(store), this.options.storeDeadlineMs, "write store (outbox)");
+      return await withinDeadline(work, this.options.storeDeadlineMs, "write store (outbox)");
     } catch (error) {
-      if (error instanceof DeadlineExceeded) this.onStoreOverrun(store, error);
+      if (error instanceof DeadlineExceeded && store) this.onStoreOverrun(store, error);
       throw error;
     }
   }
