@@ -44,8 +44,17 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** What has focus, in words a failure message can show. */
+/**
+ * What has focus, in words a failure message can show. Autofocus (how a page without JavaScript
+ * moves focus) is applied at the next rendering update after load, which a loaded machine can
+ * delay: wait up to 5 s for focus to leave the body before reading it.
+ */
 async function focused(page: Page): Promise<{ tag: string; id: string; testid: string; text: string }> {
+  await page
+    .waitForFunction(() => document.activeElement !== null && document.activeElement !== document.body, null, {
+      timeout: 5000,
+    })
+    .catch(() => undefined);
   return page.evaluate(() => {
     const el = document.activeElement as HTMLElement | null;
     return {
