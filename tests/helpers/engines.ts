@@ -66,32 +66,39 @@ export interface RunningPostgres {
 
 let databases = 0;
 
-/** The postmaster's children that serve a client connection (their title names its address). */
-function clientBackends(data: string): number[] {
-  const postmaster = readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]!;
-  const lines = execFileSync("ps", ["-o", "pid=,args=", "--ppid", postmaster], { encoding: "utf8" }).trim().split("\n");
-  return lines
+/** The pid of the postmaster of the cluster in `data`. */
+function postmasterPid(data: string): number {
+  return Number(readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+}
+
+/** The processes the postmaster started, with their titles (a client backend's names its address). */
+function postmasterChildren(postmaster: number): Array<{ pid: number; title: string }> {
+  let listing = "";
+  try {
+    listing = execFileSync("ps", ["-o", "pid=,args=", "--ppid", String(postmaster)], { encoding: "utf8" });
+  } catch {
+    // ps exits 1 when there are none
+  }
+  return listing
+    .split("\n")
     .map((line) => line.trim().match(/^(\d+)\s+(.*)$/))
-    .filter((m): m is RegExpMatchArray => m !== null && /127\.0\.0\.1\(\d+\)/.test(m[2]!))
-    .map((m) => Number(m[1]));
+    .filter((m): m is RegExpMatchArray => m !== null)
+    .map((m) => ({ pid: Number(m[1]), title: m[2]! }));
+}
+
+/** The postmaster's children that serve a client connection. */
+function clientBackends(data: string): number[] {
+  return postmasterChildren(postmasterPid(data))
+    .filter((child) => /127\.0\.0\.1\(\d+\)/.test(child.title))
+    .map((child) => child.pid);
 }
 
 /** Signal the postmaster of the cluster in `data` and every process it started. */
 function signalServer(data: string, signal: NodeJS.Signals): void {
-  const postmaster = Number(readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+  const postmaster = postmasterPid(data);
   // The postmaster first: once it is stopped it starts no new backend, so the list below is complete.
   process.kill(postmaster, signal);
-  let children: number[] = [];
-  try {
-    children = execFileSync("pgrep", ["-P", String(postmaster)], { encoding: "utf8" })
-      .trim()
-      .split("\n")
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    // pgrep exits 1 when there are none
-  }
-  for (const pid of children) {
+  for (const { pid } of postmasterChildren(postmaster)) {
     try {
       process.kill(pid, signal);
     } catch {
