@@ -250,19 +250,25 @@ describe("a PostgreSQL that hangs", () => {
     await holder.connect();
     await holder.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
     try {
-      // The probe answers, so the store is marked reachable; the next write opens a new pool.
-      let state = "unavailable";
-      for (let i = 0; i < 150 && state !== "ok"; i++) {
-        await sleep(100);
-        const health = await fetch(`${server!.url}/api/health`, { signal: AbortSignal.timeout(5_000) });
-        state = ((await health.json()) as { writeStore: { state: string } }).writeStore.state;
+      // The probe answers, so the store is marked reachable; the next write opens a new pool. (An
+      // email round's own overrun can mark the store unreachable again meanwhile: then the write is
+      // refused at once without opening anything, and is sent again once the probe has answered.)
+      let waiting: Answer | undefined;
+      for (let attempt = 0; attempt < 3 && !(waiting && waiting.ms >= DEADLINE_MS - 200); attempt++) {
+        let state = "unavailable";
+        for (let i = 0; i < 150 && state !== "ok"; i++) {
+          await sleep(100);
+          const health = await fetch(`${server!.url}/api/health`, { signal: AbortSignal.timeout(5_000) });
+          state = ((await health.json()) as { writeStore: { state: string } }).writeStore.state;
+        }
+        expect(state).toBe("ok");
+        waiting = await join("discovery");
+        expect(waiting.status).toBe(503);
       }
-      expect(state).toBe("ok");
-      const waiting = await join("discovery");
-      expect(waiting.status).toBe(503);
-      expect(waiting.code).toBe("write_store_unavailable");
-      expect(waiting.message).toContain("nothing was saved");
-      expect(waiting.ms).toBeLessThan(DEADLINE_MS + 3_000);
+      expect(waiting!.code).toBe("write_store_unavailable");
+      expect(waiting!.message).toContain("nothing was saved");
+      expect(waiting!.ms).toBeGreaterThanOrEqual(DEADLINE_MS - 200);
+      expect(waiting!.ms).toBeLessThan(DEADLINE_MS + 3_000);
       expect(server!.output()).toContain("write store could not be opened in time");
     } finally {
       await holder.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]);
