@@ -7,6 +7,7 @@ import { round5ShellRules } from "./service-rules-round5-shell";
 import { round5SqliRules } from "./service-rules-round5-sqli";
 import { round6SqliRules } from "./service-rules-round6-sqli";
 import { round7Rules } from "./service-rules-round7";
+import { round11Rules } from "./service-rules-round11";
 
 /**
  * Service rules: what this service needs blocked that the published rule
@@ -86,8 +87,10 @@ const SPACE = String.raw`(?:[ \t]+|\$\{IFS\}|\$IFS\b(?:\$\d)?|<)`;
 const OPEN = String.raw`(?:[({][ \t]*)?`;
 // A command (after an optional path) and up to three numbers, options or modes before its argument.
 const COMMAND_THEN_OPTIONS = String.raw`(?:[\w/]{0,30}/)?(?:${COMMANDS})${SPACE}(?:(?:\d+|-{1,2}[\w-]+|\+[rwxXst]{1,4})${SPACE}){0,3}`;
-// Words that run the command after them: `;exec id`, `;timeout 5 id`, `;nohup sh -c id`.
-const PREFIX = String.raw`(?:(?:exec|eval|nohup|sudo|doas|command|builtin|env|xargs|busybox|setsid|time(?:[ \t]+-p)?|nice(?:[ \t]+-n?[ \t]*-?\d+)?|timeout[ \t]+-?\d+[smhd]?)[ \t]+)*`;
+// Words that run the command after them: `;exec id`, `;timeout 5 id`, `;nohup sh -c id`; a pipeline
+// negated with "!" and `coproc` (bash(1), Pipelines and Coprocesses); eval and exec may be given the
+// command quoted (`;eval 'id'`: the quote then ends it).
+const PREFIX = String.raw`(?:(?:exec|eval)[ \t]+['"]?|(?:!|coproc|nohup|sudo|doas|command(?:[ \t]+-p)?|builtin|env|xargs|busybox|setsid|time(?:[ \t]+-p)?|nice(?:[ \t]+-n?[ \t]*-?\d+)?|timeout[ \t]+-?\d+[smhd]?)[ \t]+)*`;
 // Commands that need no argument to do harm, after a separator actually typed.
 const BARE =
   String.raw`(?:id|whoami|uname|ifconfig|ipconfig|printenv|env|hostname|netstat|ls|pwd|set|dir|systeminfo|ver|uptime|reboot|halt|poweroff|` +
@@ -158,7 +161,7 @@ const RULES: WafRule[] = [
     "svc-cmdi-003",
     "command_injection",
     "Command substitution, brace expansion, variable concatenation or globbed paths",
-    String.raw`\$\((?:${COMMANDS})\b|\x60\s*(?:[\w/]{0,30}/)?(?:${COMMANDS})(?:${SPACE}(?:${SHELL_ARG}|\d+)[^\x60]*)?\s*\x60|${SEP_NOT_START}\s*\x60\s*(?:[\w/]{0,30}/)?(?:${COMMANDS})(?:[ \t][^\x60]*)?\x60|\{(?:${COMMANDS}),[^}]*\}|\$\{?[a-zA-Z_]\w*\}?\$\{?[a-zA-Z_]|/\?{2,}/|(?:^[ \t]*[\^<'"]?|[;|&])\s*(?:sleep|timeout|ping\s+-[cn])\s+\d+\s*(?:$|[;|&#)'"])`,
+    String.raw`\$\((?:${COMMANDS})\b|\x60\s*(?:[\w/]{0,30}/)?(?:${COMMANDS})(?:${SPACE}(?:${SHELL_ARG}|\d+)[^\x60]*)?\s*\x60|${SEP_NOT_START}\s*\x60\s*(?:[\w/]{0,30}/)?(?:${COMMANDS})(?:[ \t][^\x60]*)?\x60|\{(?:${COMMANDS}),[^}]*\}|\$\{?[a-zA-Z_]\w*\}?\$\{?[a-zA-Z_]|/\?{2,}/|(?:^[ \t]*[\^<'"]?|[;|&])\s*${PREFIX}(?:sleep|timeout|ping\s+-[cn])\s+\d+\s*(?:$|[;|&#)'"])`,
     { caseSensitive: true },
   ),
   rule(
@@ -410,6 +413,7 @@ const RULES: WafRule[] = [
   ...round6SqliRules(rule),
   ...round5ShellRules(rule, { sep: SEP, sepNotStart: SEP_NOT_START }),
   ...round7Rules(rule),
+  ...round11Rules(rule, { sep: SEP, sepNotStart: SEP_NOT_START }),
 ];
 
 /**
