@@ -2,6 +2,7 @@ import type {
   AgentDiscoveryRow,
   AgentUploadRow,
   EnrollmentApplicationRow,
+  IdempotentRequestRow,
   NewOutboxRow,
   OutboxRow,
   WaitlistSubmissionRow,
@@ -29,6 +30,12 @@ export interface OutboxResult {
   sentAt?: number | null;
 }
 
+/**
+ * What became of a write sent with an idempotency key (decision 495): made now, or made earlier by
+ * a request with the same key, whose row comes back (the caller compares its fingerprint).
+ */
+export type IdempotentOutcome = { created: true } | { created: false; earlier: IdempotentRequestRow };
+
 export interface WriteStoreOps {
   readonly dialect: WriteStoreDialect;
   /** Where the store is, for logs: the file, or the PostgreSQL URL without its password. */
@@ -41,11 +48,21 @@ export interface WriteStoreOps {
    * by another process.
    */
   addWaitlist(row: WaitlistSubmissionRow, outbox: NewOutboxRow[]): Promise<{ id: string; created: boolean }>;
-  addAgentDiscovery(row: AgentDiscoveryRow, outbox: NewOutboxRow[]): Promise<void>;
+  /**
+   * The form, its outbox rows and, with `claim`, the idempotency key's row, in one transaction;
+   * unless a request with the same key made a record already: then nothing is written and its row
+   * comes back. Safe against a concurrent request with the same key (the second waits for the first).
+   */
+  addAgentDiscovery(
+    row: AgentDiscoveryRow,
+    outbox: NewOutboxRow[],
+    claim?: IdempotentRequestRow,
+  ): Promise<IdempotentOutcome>;
   addAgentUpload(row: AgentUploadRow): Promise<void>;
   /** Outbox rows on their own (an email a shopper asks for, with no record of its own: issue 28's plan summary). */
   addOutbox(outbox: NewOutboxRow[]): Promise<void>;
-  addEnrollmentApplication(row: EnrollmentApplicationRow): Promise<void>;
+  /** The application and, with `claim`, its idempotency key's row, as addAgentDiscovery. */
+  addEnrollmentApplication(row: EnrollmentApplicationRow, claim?: IdempotentRequestRow): Promise<IdempotentOutcome>;
   enrollmentApplication(id: string): Promise<EnrollmentApplicationRow | undefined>;
 
   isUnsubscribed(emailKey: string): Promise<boolean>;

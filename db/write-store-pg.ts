@@ -80,4 +80,5 @@ export const agentDiscoverySubmissions = derive(sqliteSchema.agentDiscoverySubmi
 export const agentUploads = derive(sqliteSchema.agentUploads);
 export const enrollmentApplications = derive(sqliteSchema.enrollmentApplications);
 export const unsubscribes = derive(sqliteSchema.unsubscribes);
+export const idempotentRequests = derive(sqliteSchema.idempotentRequests);
 export const emailOutbox = derive(sqliteSchema.emailOutbox);

@@ -6,12 +6,13 @@ import type {
   AgentDiscoveryRow,
   AgentUploadRow,
   EnrollmentApplicationRow,
+  IdempotentRequestRow,
   NewOutboxRow,
   OutboxRow,
   WaitlistSubmissionRow,
 } from "./write-store";
 import * as tables from "./write-store-pg";
-import type { OutboxResult, WriteStoreOps } from "./write-store-ops";
+import type { IdempotentOutcome, OutboxResult, WriteStoreOps } from "./write-store-ops";
 import { redactUrl } from "./write-store-url";
 import { OUTBOX_COLUMNS, RECORD_RESULT_SQL, resultParams } from "./write-store-sqlite";
 
@@ -147,8 +148,42 @@ export class PostgresWriteStore implements WriteStoreOps {
     });
   }
 
-  async addAgentDiscovery(row: AgentDiscoveryRow, outbox: NewOutboxRow[]): Promise<void> {
-    await this.db.transaction(async (tx) => {
+  /**
+   * Write `claim` first and then the record, in one transaction. ON CONFLICT waits for a concurrent
+   * transaction holding the same key to end; when it committed, nothing is written and its row is
+   * read (READ COMMITTED: the next statement sees the commit).
+   */
+  private async claimed(
+    claim: IdempotentRequestRow | undefined,
+    write: (tx: PgDb) => Promise<unknown>,
+  ): Promise<IdempotentOutcome> {
+    return this.db.transaction(async (tx) => {
+      if (claim) {
+        const inserted = await tx
+          .insert(tables.idempotentRequests)
+          .values(claim)
+          .onConflictDoNothing({ target: tables.idempotentRequests.keyHash })
+          .returning({ keyHash: tables.idempotentRequests.keyHash });
+        if (inserted.length === 0) {
+          const [earlier] = await tx
+            .select()
+            .from(tables.idempotentRequests)
+            .where(eq(tables.idempotentRequests.keyHash, claim.keyHash));
+          if (!earlier) throw new Error("idempotency row vanished after a conflict");
+          return { created: false, earlier: earlier as IdempotentRequestRow };
+        }
+      }
+      await write(tx as unknown as PgDb);
+      return { created: true } as const;
+    });
+  }
+
+  async addAgentDiscovery(
+    row: AgentDiscoveryRow,
+    outbox: NewOutboxRow[],
+    claim?: IdempotentRequestRow,
+  ): Promise<IdempotentOutcome> {
+    return this.claimed(claim, async (tx) => {
       await tx.insert(tables.agentDiscoverySubmissions).values(row);
       if (outbox.length) await tx.insert(tables.emailOutbox).values(outbox);
     });
@@ -162,8 +197,13 @@ export class PostgresWriteStore implements WriteStoreOps {
     await this.db.insert(tables.agentUploads).values(row);
   }
 
-  async addEnrollmentApplication(row: EnrollmentApplicationRow): Promise<void> {
-    await this.db.insert(tables.enrollmentApplications).values(row);
+  async addEnrollmentApplication(
+    row: EnrollmentApplicationRow,
+    claim?: IdempotentRequestRow,
+  ): Promise<IdempotentOutcome> {
+    return this.claimed(claim, async (tx) => {
+      await tx.insert(tables.enrollmentApplications).values(row);
+    });
   }
 
   async enrollmentApplication(id: string): Promise<EnrollmentApplicationRow | undefined> {

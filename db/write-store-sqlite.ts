@@ -6,11 +6,12 @@ import type {
   AgentDiscoveryRow,
   AgentUploadRow,
   EnrollmentApplicationRow,
+  IdempotentRequestRow,
   NewOutboxRow,
   OutboxRow,
   WaitlistSubmissionRow,
 } from "./write-store";
-import type { OutboxResult, WriteStoreOps } from "./write-store-ops";
+import type { IdempotentOutcome, OutboxResult, WriteStoreOps } from "./write-store-ops";
 
 /**
  * The write store on one SQLite file (the embedded default). Each write is a
@@ -22,7 +23,14 @@ import type { OutboxResult, WriteStoreOps } from "./write-store-ops";
 
 export type WriteStoreDb = BetterSQLite3Database<typeof schema>;
 
-const { waitlistSubmissions, agentDiscoverySubmissions, agentUploads, enrollmentApplications, unsubscribes } = schema;
+const {
+  waitlistSubmissions,
+  agentDiscoverySubmissions,
+  agentUploads,
+  enrollmentApplications,
+  unsubscribes,
+  idempotentRequests,
+} = schema;
 
 function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: string })?.code;
@@ -71,14 +79,38 @@ export class SqliteWriteStore implements WriteStoreOps {
     }
   }
 
-  async addAgentDiscovery(row: AgentDiscoveryRow, outbox: NewOutboxRow[]): Promise<void> {
-    this.db.transaction(
+  /**
+   * Write `claim` and then the record in one IMMEDIATE transaction, unless the key has a row: the
+   * writer lock serialises processes, so a request with the same key sees the first one's commit.
+   */
+  private claimed(claim: IdempotentRequestRow | undefined, write: (tx: WriteStoreDb) => void): IdempotentOutcome {
+    return this.db.transaction(
       (tx) => {
-        tx.insert(agentDiscoverySubmissions).values(row).run();
-        insertOutbox(tx, outbox);
+        if (claim) {
+          const earlier = tx
+            .select()
+            .from(idempotentRequests)
+            .where(eq(idempotentRequests.keyHash, claim.keyHash))
+            .get();
+          if (earlier) return { created: false, earlier };
+          tx.insert(idempotentRequests).values(claim).run();
+        }
+        write(tx as unknown as WriteStoreDb);
+        return { created: true } as const;
       },
       { behavior: "immediate" },
     );
+  }
+
+  async addAgentDiscovery(
+    row: AgentDiscoveryRow,
+    outbox: NewOutboxRow[],
+    claim?: IdempotentRequestRow,
+  ): Promise<IdempotentOutcome> {
+    return this.claimed(claim, (tx) => {
+      tx.insert(agentDiscoverySubmissions).values(row).run();
+      insertOutbox(tx, outbox);
+    });
   }
 
   async addOutbox(outbox: NewOutboxRow[]): Promise<void> {
@@ -91,13 +123,13 @@ export class SqliteWriteStore implements WriteStoreOps {
     });
   }
 
-  async addEnrollmentApplication(row: EnrollmentApplicationRow): Promise<void> {
-    this.db.transaction(
-      (tx) => {
-        tx.insert(enrollmentApplications).values(row).run();
-      },
-      { behavior: "immediate" },
-    );
+  async addEnrollmentApplication(
+    row: EnrollmentApplicationRow,
+    claim?: IdempotentRequestRow,
+  ): Promise<IdempotentOutcome> {
+    return this.claimed(claim, (tx) => {
+      tx.insert(enrollmentApplications).values(row).run();
+    });
   }
 
   async enrollmentApplication(id: string): Promise<EnrollmentApplicationRow | undefined> {

@@ -88,6 +88,20 @@ export const enrollmentApplications = sqliteTable(
   (t) => [index("enrollment_email").on(t.emailKey)],
 );
 
+/**
+ * A request sent with an idempotency key (the Idempotency-Key header, or the key a form page gives
+ * its form): written in the same transaction as the record it made, so a request sent again after
+ * an answer that was lost or said "could not confirm" finds that record instead of making a second
+ * (decision 495). Neither the key nor the request is kept: only their SHA-256 digests.
+ */
+export const idempotentRequests = sqliteTable("idempotent_requests", {
+  keyHash: text("key_hash").primaryKey(), // SHA-256 of the operation and the key
+  operation: text("operation").notNull(), // "agent_discovery" | "enrollment_application"
+  fingerprint: text("fingerprint").notNull(), // SHA-256 of the validated request
+  subjectId: text("subject_id").notNull(), // the record it made
+  createdAt: integer("created_at").notNull(),
+});
+
 /** Addresses that asked for no more email. The key is the lower-cased address. */
 export const unsubscribes = sqliteTable("unsubscribes", {
   emailKey: text("email_key").primaryKey(),
@@ -139,4 +153,5 @@ export type AgentDiscoveryRow = typeof agentDiscoverySubmissions.$inferSelect;
 export type AgentUploadRow = typeof agentUploads.$inferSelect;
 export type EnrollmentApplicationRow = typeof enrollmentApplications.$inferSelect;
 export type OutboxRow = typeof emailOutbox.$inferSelect;
+export type IdempotentRequestRow = typeof idempotentRequests.$inferSelect;
 export type NewOutboxRow = typeof emailOutbox.$inferInsert;

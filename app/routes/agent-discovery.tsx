@@ -19,6 +19,7 @@ import {
   submitAgentDiscovery,
 } from "../server/intake/write-store.server";
 import { writeOutcomeUnknown } from "../server/intake/write-store-handle.server";
+import { formIdempotencyKey, newFormIdempotencyKey } from "../server/intake/idempotency.server";
 import intakeStyles from "../styles/intake.css?url";
 import { EnglishOnly } from "../components/english-only";
 import { UploadForm } from "../components/intake/upload-form";
@@ -38,6 +39,9 @@ export const meta: MetaFunction = () => [
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   return {
+    // This form's idempotency key (decision 495): sent again after "could not confirm", or twice by
+    // a double tap, the answers are saved once.
+    submissionKey: newFormIdempotencyKey(),
     submitted: url.searchParams.get("submitted") === "1",
     uploaded: url.searchParams.get("uploaded") === "1",
     consent: AGENT_DISCOVERY_CONSENT,
@@ -131,6 +135,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     tools_other: text("tools_other"),
     needs: text("needs"),
     consent: text("consent"),
+    submission_key: text("submission_key"),
   };
   const parsed = AgentDiscoveryInput.safeParse({
     name: values.name,
@@ -154,7 +159,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data<DiscoveryResult>({ form: "discovery", errors, values }, { status: 400 });
   }
   try {
-    await submitAgentDiscovery(parsed.data, { source: "form", ip: clientIp(context), lang: requestLanguage(request) });
+    await submitAgentDiscovery(parsed.data, {
+      source: "form",
+      ip: clientIp(context),
+      lang: requestLanguage(request),
+      idempotencyKey: formIdempotencyKey(form.get("submission_key")),
+    });
   } catch (error) {
     const status = error instanceof ApiError ? error.status : 500;
     return data<DiscoveryResult>(
@@ -387,6 +397,15 @@ export default function AgentDiscovery() {
             {loaded.consent.text}
           </p>
           <input type="hidden" name="consent_version" value={loaded.consent.version} />
+          <input
+            type="hidden"
+            name="submission_key"
+            value={
+              typeof values.submission_key === "string" && values.submission_key
+                ? values.submission_key
+                : loaded.submissionKey
+            }
+          />
           <label className="choice" htmlFor="consent">
             <input
               id="consent"

@@ -12,6 +12,7 @@ import {
   withWriteStore,
 } from "./write-store.server";
 import { emailKey } from "./unsubscribe-token.server";
+import { accessTokenFromKey, idempotencyClaim, recordOf } from "./idempotency.server";
 
 /**
  * Enrollment applications (spec decision 17, docs/decisions/065): a shopper
@@ -117,8 +118,14 @@ function hashToken(token: string): string {
 /** Validate against the plan store, commit, and return the id with a new access token. */
 export async function createEnrollmentApplication(
   input: EnrollmentApplicationInput,
-  options: { plans: PlanOfferLookup; ip: string; now?: number },
-): Promise<CreatedApplication> {
+  options: {
+    plans: PlanOfferLookup;
+    ip: string;
+    now?: number;
+    /** The request's idempotency key (decision 495): sent again, it answers with the first application. */
+    idempotencyKey?: string;
+  },
+): Promise<CreatedApplication & { replayed: boolean }> {
   // Fail before the plan check if nothing could be saved.
   await openWriteStore();
   let offered: boolean;
@@ -144,34 +151,49 @@ export async function createEnrollmentApplication(
   }
   const now = options.now ?? Date.now();
   const id = newSubmissionId();
-  const accessToken = randomBytes(32).toString("base64url");
-  await withWriteStore((store) =>
-    store.addEnrollmentApplication({
-      id,
-      status: "received",
-      accessTokenHash: hashToken(accessToken),
-      planId: input.plan_id,
-      planYear: input.year,
-      state: input.place.state,
-      countyFips: input.place.county_fips,
-      zip: input.place.zip,
-      household: JSON.stringify(input.household),
-      annualIncome: Math.round(input.income * 100),
-      contact: JSON.stringify(input.contact),
-      emailKey: emailKey(input.contact.email),
-      attestationVersion: input.attestation.version,
-      attestedAt: now,
-      attestationIp: options.ip,
-      createdAt: now,
-      updatedAt: now,
-    }),
+  const key = options.idempotencyKey;
+  const accessToken = key === undefined ? randomBytes(32).toString("base64url") : accessTokenFromKey(key, id);
+  const claim = idempotencyClaim("enrollment_application", key, input, id, now);
+  const outcome = await withWriteStore((store) =>
+    store.addEnrollmentApplication(
+      {
+        id,
+        status: "received",
+        accessTokenHash: hashToken(accessToken),
+        planId: input.plan_id,
+        planYear: input.year,
+        state: input.place.state,
+        countyFips: input.place.county_fips,
+        zip: input.place.zip,
+        household: JSON.stringify(input.household),
+        annualIncome: Math.round(input.income * 100),
+        contact: JSON.stringify(input.contact),
+        emailKey: emailKey(input.contact.email),
+        attestationVersion: input.attestation.version,
+        attestedAt: now,
+        attestationIp: options.ip,
+        createdAt: now,
+        updatedAt: now,
+      },
+      claim,
+    ),
   );
+  const record = recordOf(outcome, claim, id);
+  if (record.replayed) {
+    // The same key and the same application: the first answer again, its token derived alike.
+    return {
+      application_id: record.id,
+      status: "received",
+      access_token: accessTokenFromKey(key!, record.id),
+      replayed: true,
+    };
+  }
   captureServerEvent(id, "enrollment_application_received", {
     plan_year: input.year,
     state: input.place.state,
     household_people: input.household.people.length,
   });
-  return { application_id: id, status: "received", access_token: accessToken };
+  return { application_id: id, status: "received", access_token: accessToken, replayed: false };
 }
 
 export interface ApplicationView {

@@ -14,6 +14,7 @@ import {
 import { env } from "../platform/env.server";
 import { outboxRows, type OutboxEntry } from "./outbox.server";
 import { kickOutbox, withWriteStore } from "./write-store-handle.server";
+import { idempotencyClaim, recordOf } from "./idempotency.server";
 import { emailKey } from "./unsubscribe-token.server";
 
 /**
@@ -281,8 +282,15 @@ export type AgentDiscoveryInput = z.infer<typeof AgentDiscoveryInput>;
 export async function submitAgentDiscovery(
   input: AgentDiscoveryInput,
   /** `lang`: the language of the page or request the form came from; the agent's confirmation is in it. */
-  options: { source: "api" | "form"; ip: string; now?: number; lang?: Language },
-): Promise<{ discoverySubmissionId: string }> {
+  options: {
+    source: "api" | "form";
+    ip: string;
+    now?: number;
+    lang?: Language;
+    /** The request's idempotency key (decision 495): sent again, it answers with the first record. */
+    idempotencyKey?: string;
+  },
+): Promise<{ discoverySubmissionId: string; replayed: boolean }> {
   const lang = options.lang ?? DEFAULT_LANGUAGE;
   const now = options.now ?? Date.now();
   const config = env();
@@ -329,7 +337,11 @@ export async function submitAgentDiscovery(
     entries.map((e) => ({ ...e, subjectType: "agent_discovery", subjectId: id })),
     now,
   );
-  await withWriteStore((store) => store.addAgentDiscovery(row, outbox));
+  const claim = idempotencyClaim("agent_discovery", options.idempotencyKey, input, id, now);
+  const outcome = await withWriteStore((store) => store.addAgentDiscovery(row, outbox, claim));
+  const record = recordOf(outcome, claim, id);
+  // The first request's record, its emails already queued by it.
+  if (record.replayed) return { discoverySubmissionId: record.id, replayed: true };
   kickOutbox();
   captureServerEvent(id, "agent_discovery_submitted", {
     source: options.source,
@@ -337,7 +349,7 @@ export async function submitAgentDiscovery(
     tool_count: input.current_tools.length,
     has_agency: input.agency !== null,
   });
-  return { discoverySubmissionId: id };
+  return { discoverySubmissionId: id, replayed: false };
 }
 
 // ------------------------------------------------------------------ agent uploads

@@ -24,6 +24,11 @@ export const HEADERS: Record<string, Json> = {
     description: "Where the answer points",
     schema: { type: "string" },
   },
+  IdempotentReplayed: {
+    description:
+      "`true` when the request's Idempotency-Key had already made a record: the answer is that record's, and nothing new was saved or sent",
+    schema: { type: "string", enum: ["true"] },
+  },
 };
 
 const header = (name: string, required = false) => ({ $ref: `#/components/headers/${name}`, ...(required ? {} : {}) });

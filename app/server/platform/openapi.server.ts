@@ -59,6 +59,16 @@ export { ApiErrorResponse };
  * docs/decisions/093-openapi-from-zod.md.
  */
 
+/** The Idempotency-Key request header of the writes that make a record (decision 495). */
+const IDEMPOTENCY_KEY = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description:
+    "A key of the client's own (1 to 255 visible ASCII characters, such as a UUID; a quoted string is read without its quotes). Sent again with the same request, after a lost answer or a 503 saying the outcome is unknown, the answer is the first request's and nothing is saved twice. An enrollment application's access token is derived from the key, so keep it as secret as the token.",
+  schema: { type: "string", minLength: 1, maxLength: 255 },
+};
+
 /** Request components by name: the zod schema each route validates with (the contract tests compare the two). */
 export const REQUESTS: Record<string, z.ZodType> = {
   ShoppingRequest,
@@ -291,10 +301,15 @@ export function openApiDocument(): Json {
         operationId: "postAgentDiscovery",
         description:
           "Saves a licensed agent's answers with the consent version they agreed to, and queues the confirmation emails.",
+        parameters: [IDEMPOTENCY_KEY],
         requestBody: jsonBody("AgentDiscoveryRequest"),
         responses: {
-          "200": json("DiscoveryResponse", "Saved"),
+          "200": {
+            ...json("DiscoveryResponse", "Saved (or saved before, with the same Idempotency-Key)"),
+            headers: { "Idempotent-Replayed": { $ref: "#/components/headers/IdempotentReplayed" } },
+          },
           ...BODY_ERRORS,
+          "422": error("The Idempotency-Key was already used for a different request (idempotency_key_reused)"),
           "500": error("Write store missing or unusable (write_store_unavailable)"),
           "503": error(
             "Write store unreachable for now (write_store_unavailable; Retry-After): nothing was saved. After 5 s without an answer from the store the message says instead that the outcome is unknown",
@@ -414,13 +429,21 @@ export function openApiDocument(): Json {
         operationId: "postEnrollmentApplication",
         description:
           "Stores the application (plan offered at the place in the year, household, contact, attestation) and answers its id and a one-time access token.",
+        parameters: [IDEMPOTENCY_KEY],
         requestBody: jsonBody("EnrollmentApplicationRequest"),
         responses: {
           "201": {
-            ...json("EnrollmentCreatedResponse", "Received; Location names the application"),
-            headers: { Location: { $ref: "#/components/headers/Location" } },
+            ...json(
+              "EnrollmentCreatedResponse",
+              "Received (or received before, with the same Idempotency-Key); Location names the application",
+            ),
+            headers: {
+              Location: { $ref: "#/components/headers/Location" },
+              "Idempotent-Replayed": { $ref: "#/components/headers/IdempotentReplayed" },
+            },
           },
           ...BODY_ERRORS,
+          "422": error("The Idempotency-Key was already used for a different request (idempotency_key_reused)"),
           "500": error("Write store missing or unusable (write_store_unavailable)"),
           "503": error(
             "Plan store unreadable (plan_store_unavailable), or write store unreachable for now (write_store_unavailable; Retry-After)",

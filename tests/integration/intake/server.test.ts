@@ -244,6 +244,56 @@ describe.each(WRITE_STORE_DIALECTS)("intake on the %s write store", (dialect) =>
       expect(((await read.json()) as { plan_id: string }).plan_id).toBe(plan.id);
       expect((await fetch(`${server.url}/api/enroll/applications/${created.application_id}`)).status).toBe(401);
     });
+
+    it("an application sent again with its Idempotency-Key, 20 times at once, is stored once and answered alike (decision 495)", async () => {
+      const planStore = new Database(TEST_PLAN_STORE, { readonly: true });
+      const plan = planStore
+        .prepare(
+          "SELECT plan_id AS id, plan_year AS year FROM plans WHERE state = 'NY' ORDER BY plan_year DESC, plan_id LIMIT 1",
+        )
+        .get() as { id: string; year: number };
+      planStore.close();
+      const body = JSON.stringify({
+        plan_id: plan.id,
+        year: plan.year,
+        place: { state: "NY", county_fips: "36061", zip: "10001" },
+        household: { people: [{ age: 52, relationship: "self" }] },
+        income: 41000,
+        contact: { first_name: "Rosa", last_name: "Vega", email: "rosa.vega.twice@example.com" },
+        attestation: { agreed: true, version: "2025-11-01", signature: "Rosa Vega" },
+      });
+      const send = (key: string) =>
+        fetch(`${server.url}/api/enroll/applications`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "idempotency-key": key },
+          body,
+        }).then(async (res) => ({
+          status: res.status,
+          replayed: res.headers.get("idempotent-replayed"),
+          body: (await res.json()) as { application_id: string; access_token: string },
+        }));
+      // A double tap and a client retrying on a lost answer: all at once, one key.
+      const answers = await Promise.all(Array.from({ length: 20 }, () => send(`${dialect}-retry-1`)));
+      expect(answers.map((a) => a.status)).toEqual(Array(20).fill(201));
+      expect(new Set(answers.map((a) => a.body.application_id)).size).toBe(1);
+      expect(new Set(answers.map((a) => a.body.access_token)).size).toBe(1);
+      expect(answers.filter((a) => a.replayed === null)).toHaveLength(1);
+      const stored = await rows<{ id: string }>(
+        "SELECT id FROM enrollment_applications WHERE email_key = 'rosa.vega.twice@example.com'",
+      );
+      expect(stored.map((r) => r.id)).toEqual([answers[0]!.body.application_id]);
+      // The replayed token opens the application; another key makes another one.
+      const read = await fetch(`${server.url}/api/enroll/applications/${answers[0]!.body.application_id}`, {
+        headers: { authorization: `Bearer ${answers[5]!.body.access_token}` },
+      });
+      expect(read.status).toBe(200);
+      const other = await send(`${dialect}-retry-2`);
+      expect(other.status).toBe(201);
+      expect(other.body.application_id).not.toBe(answers[0]!.body.application_id);
+      expect(
+        await rows("SELECT id FROM enrollment_applications WHERE email_key = 'rosa.vega.twice@example.com'"),
+      ).toHaveLength(2);
+    });
   });
 
   describe("a write store that cannot be used", () => {

@@ -79,6 +79,7 @@ describe("openWriteStoreFile", () => {
       "agent_uploads",
       "email_outbox",
       "enrollment_applications",
+      "idempotent_requests",
       "unsubscribes",
       "waitlist_submissions",
     ]);
@@ -88,7 +89,7 @@ describe("openWriteStoreFile", () => {
     first.close();
     // Reopening (a restart) applies nothing twice and keeps the data.
     const second = openWriteStoreFile(file);
-    expect(second.sqlite.prepare("SELECT COUNT(*) AS n FROM __drizzle_migrations").get()).toEqual({ n: 2 });
+    expect(second.sqlite.prepare("SELECT COUNT(*) AS n FROM __drizzle_migrations").get()).toEqual({ n: 3 });
     expect(second.sqlite.prepare("SELECT email_key FROM unsubscribes").all()).toEqual([
       { email_key: "kept@example.com" },
     ]);

@@ -1,0 +1,7 @@
+CREATE TABLE `idempotent_requests` (
+	`key_hash` text PRIMARY KEY NOT NULL,
+	`operation` text NOT NULL,
+	`fingerprint` text NOT NULL,
+	`subject_id` text NOT NULL,
+	`created_at` integer NOT NULL
+);
