@@ -9,7 +9,9 @@ import type { RuleFn, ShellGrammar } from "./service-rules-round3";
  * case, a sleep, timeout or ping after a line break or other typed separator, the shell's own
  * name `$0` run as a command. None reads free-text fields.
  */
-const WIN_APPS = "calc|notepad|mspaint|explorer|taskmgr|regedit|mstsc|control|waitfor";
+// "explorer" and "control" are English words ("Command & Control", "Plan | Explorer"): read in
+// lower case only, as a command line types them.
+const WIN_APPS = "calc|notepad|mspaint|(?-i:explorer|control)|taskmgr|regedit|mstsc|waitfor";
 
 export function round4Rules(rule: RuleFn, shell: ShellGrammar): WafRule[] {
   const { sepNotStart } = shell;

@@ -358,14 +358,15 @@ const RULES: WafRule[] = [
     { caseSensitive: true },
   ),
   // Windows forms (cmd.exe is case-insensitive): variables and their substrings, PowerShell's
-  // environment, .NET static calls and Verb-Noun cmdlets, programs run by file name, and
-  // commands given a /switch, each after a separator actually typed.
+  // environment, .NET static calls, programs run by file name, and commands given a /switch, each
+  // after a separator actually typed. Verb-Noun cmdlets after a separator are read by name from
+  // PowerShell's own list (catalogue.ts, svc-cmdi-023) and by shape (svc-cmdi-029): any approved
+  // verb with any word here refused "Kaiser; Stop-Loss" and "In-Patient; Out-Patient" (decision 496).
   rule(
     "svc-cmdi-008",
     "command_injection",
-    "Windows variables, PowerShell cmdlets and .NET calls, programs and /switches after a separator",
+    "Windows variables, PowerShell's environment and .NET calls, programs and /switches after a separator",
     String.raw`%[a-z][\w]{2,20}(?::~-?\d+(?:,-?\d+)?)?%(?:[\\/\s&|;]|$)|%(?:cd|date|time|random|errorlevel|cmdcmdline)%|\$env:[a-z_]\w*|(?:^|[ \t])(?:env|hklm|hkcu|hkcr|cert|variable|function|wsman):(?:\\|$)|\[[a-z][\w.]{2,60}\]::[a-z]\w*|` +
-      String.raw`${SEP_NOT_START}[ \t]*${OPEN}(?:get|set|new|remove|invoke|start|stop|test|write|read|import|export|convertto|convertfrom|register|copy|move|clear|format|out)-[a-z]{4,30}(?:[ \t]|$|\))|` +
       String.raw`${SEP_NOT_START}[ \t]*${OPEN}(?:[a-z]:)?(?:[\w.-]*[\\/])*[a-z][\w-]*\.(?:exe|bat|ps1|vbs|hta|sh)\b|${SEP_NOT_START}[^;|&\r\n]*\.(?:exe|bat|ps1|vbs|hta|msi|scr)\b|>[ \t]*[a-z]:\\|` +
       String.raw`${SEP_NOT_START}[ \t]*${OPEN}(?:dir|ver|hostname|cls|vol)(?:\.exe)?[ \t]*(?:$|[;|&)])|` +
       String.raw`${SEP_NOT_START}[ \t]*${OPEN}${WINDOWS_PROGRAMS}(?:[ \t]+\S|[ \t]*(?:$|[;|&)]))|` +

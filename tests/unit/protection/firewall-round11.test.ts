@@ -105,3 +105,32 @@ describe("round 11: bash's compound commands, builtins and history, PowerShell's
       expect(await locationsBlocking(engine, value, FREE_TEXT_LOCATIONS)).toEqual([]);
   });
 });
+
+describe("round 11: older Windows readings that refused insurance words (decision 496)", () => {
+  it.each([
+    "Kaiser; Stop-Loss",
+    "Aetna; stop-loss",
+    "In-Patient; Out-Patient",
+    "HMO; Out-Patient",
+    "Command & Control",
+    "Plan | Explorer",
+    "Diabetes & Control",
+  ])("passes %s everywhere", async (value) => {
+    expect(await locationsBlocking(engine, value, [...LOCATIONS, ...FREE_TEXT_LOCATIONS])).toEqual([]);
+  });
+
+  it.each([
+    // PowerShell's own cmdlets after a separator, in any case, and the programs in lower case.
+    "x;get-process",
+    "x; Get-ChildItem",
+    "x;Write-Output 1",
+    "x; out-file x",
+    "x;test-path c:",
+    "a | Stop-Process -Force",
+    "& control",
+    "|explorer",
+    "x&calc",
+  ])("still refuses %s in every structured place", async (value) => {
+    expect(await locationsBlocking(engine, value, structured(value))).toEqual(structured(value));
+  });
+});
