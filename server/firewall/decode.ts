@@ -142,6 +142,11 @@ const ODD_SPACE = /[\v\f\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/g;
 const UNICODE_BREAK = /[\u0085\u2028\u2029]/g;
 // Quotes, backslashes and cmd.exe's caret inside a word, which a shell drops: c''at, w"h"oami, c\at, w^ho^ami.
 const SHELL_QUOTES = /([a-z])(?:''|""|['"\\^])(?=[a-z])/gi;
+// cmd.exe's caret escapes whatever follows it, a space or a drive's colon included (Invoke-
+// DOSfuscation's "n^e^t^ ^u^s^e^r", "d^i^r c^:^\\"): after SHELL_QUOTES has joined the letters, a caret
+// after a word's last character, and one before a word's first letter.
+const CMD_CARET_AFTER = /([a-z0-9:\\.])\^(?=[ \t:\\./a-z0-9])/gi;
+const CMD_CARET_BEFORE = /(?<=[ \t])\^(?=[a-z])/gi;
 // Expansions a shell makes empty inside a word: who$()ami, who``ami, w$@hoami, wh${x}oami, wh$1oami.
 const SHELL_NOOPS = /([a-z])(?:\$\(\)|\x60\x60|\$@|\$\*|\$\{\w{0,8}\}|\$\d)(?=[a-z])/gi;
 const ESCAPES = /[%&\\]|0x/;
@@ -230,7 +235,8 @@ export function decodedView(value: string): string | undefined {
   const urlText = s;
   // A shell drops quotes and backslashes inside a word (`w\ho\am\i`); a Windows path keeps its
   // backslashes (`windows\system32`): when a backslash sits between letters, both readings.
-  const unquoted = s.replace(SHELL_QUOTES, "$1").replace(SHELL_NOOPS, "$1");
+  let unquoted = s.replace(SHELL_QUOTES, "$1").replace(SHELL_NOOPS, "$1");
+  if (unquoted.includes("^")) unquoted = unquoted.replace(CMD_CARET_AFTER, "$1").replace(CMD_CARET_BEFORE, "");
   s = unquoted !== s && /[a-z0-9]\\[a-z]/i.test(s) ? `${unquoted}\n${s}` : unquoted;
   // Division slash and set minus, which NFKC keeps: path separators to IIS-era decoders.
   // U+EFC8 and U+F025 (private use): slashes to IIS's best-fit mapping (dotdotpwn's `..%uEFC8`).

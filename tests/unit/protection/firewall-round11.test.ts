@@ -134,3 +134,19 @@ describe("round 11: older Windows readings that refused insurance words (decisio
     expect(await locationsBlocking(engine, value, structured(value))).toEqual(structured(value));
   });
 });
+
+describe("round 11: cmd.exe's caret before a space or a drive's colon (decision 497)", () => {
+  it.each(["x|n^e^t^ ^u^s^e^r", "&d^i^r c^:^\\", "foo.pdf&&t^y^p^e^ ^c^:^\\^w^i^n^d^o^w^s^\\^w^i^n^.^i^n^i"])(
+    "refuses %s in every structured place",
+    async (value) => {
+      expect(await locationsBlocking(engine, value, structured(value))).toEqual(structured(value));
+    },
+  );
+
+  it.each(["x^2 + y^2", "^_^", "2^10 = 1024", "Note ^ see above", "A^ B^ C", "Level 3^ (cubed)"])(
+    "passes %s everywhere",
+    async (value) => {
+      expect(await locationsBlocking(engine, value, [...LOCATIONS, ...FREE_TEXT_LOCATIONS])).toEqual([]);
+    },
+  );
+});
