@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   markdownCode,
   markdownCodeLines,
+  gotestwafPayloads,
   nemesidaPayloads,
   sqlmapRequests,
 } from "../../fixtures/firewall/public/formats";
@@ -83,5 +84,15 @@ describe("nemesida-waf payload reader", () => {
   it("reads the false-positive entries apart, and nothing from a file that is not JSON", () => {
     expect(nemesidaPayloads(file, false)).toEqual([{ value: "ordinary words", form: true }]);
     expect(nemesidaPayloads("not json", true)).toEqual([]);
+  });
+});
+
+describe("GoTestWAF test case reader (decision 498)", () => {
+  it("reads the payload list as written and nothing else", () => {
+    // A test case written for this test in GoTestWAF's documented shape.
+    const doc = { payload: ["first value", "second; value", 42, null], encoder: ["Plain", "URL"], type: "Example" };
+    expect(gotestwafPayloads(doc)).toEqual(["first value", "second; value"]);
+    expect(gotestwafPayloads({ encoder: ["Plain"] })).toEqual([]);
+    expect(gotestwafPayloads(undefined)).toEqual([]);
   });
 });
