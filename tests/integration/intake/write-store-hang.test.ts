@@ -62,11 +62,13 @@ interface Answer {
   code?: string;
   message?: string;
   retryAfter?: string | null;
+  replayed?: boolean;
 }
 
 let sent = 0;
-async function join(kind: "waitlist" | "discovery"): Promise<Answer> {
-  const n = ++sent;
+/** One write; `again` sends an earlier one's body once more (with `key`, its Idempotency-Key). */
+async function join(kind: "waitlist" | "discovery", options: { key?: string; again?: number } = {}): Promise<Answer> {
+  const n = options.again ?? ++sent;
   const email = `hang-${n}-q7x@example.com`;
   const body =
     kind === "waitlist"
@@ -83,7 +85,11 @@ async function join(kind: "waitlist" | "discovery"): Promise<Answer> {
   const started = Date.now();
   const res = await fetch(`${server!.url}/api/${kind === "waitlist" ? "waitlist" : "agents/discovery"}`, {
     method: "POST",
-    headers: { "content-type": "application/json", "x-forwarded-for": `10.41.0.${n}` },
+    headers: {
+      "content-type": "application/json",
+      "x-forwarded-for": `10.41.0.${n}`,
+      ...(options.key ? { "idempotency-key": options.key } : {}),
+    },
     body: JSON.stringify(body),
     signal: AbortSignal.timeout(30_000),
   });
@@ -96,6 +102,7 @@ async function join(kind: "waitlist" | "discovery"): Promise<Answer> {
     code: json.error?.code,
     message: json.error?.message,
     retryAfter: res.headers.get("retry-after"),
+    replayed: res.headers.get("idempotent-replayed") === "true",
   };
 }
 
@@ -285,5 +292,41 @@ describe("a PostgreSQL that hangs", () => {
     expect(back).toBeDefined();
     console.log(`migration lock released: writes acknowledged again after ${Date.now() - releasedAt} ms`);
     await storedOnce([back!]);
+  }, 60_000);
+
+  it("a form whose outcome was unknown, sent again with its Idempotency-Key once the database answers, is stored once (decision 495)", async () => {
+    const key = "hang-resend-7f3a9c";
+    pg.freezeConnections();
+    const unknown = await join("discovery", { key });
+    expect(unknown.status).toBe(503);
+    expect(unknown.message).toContain("may or may not have been saved");
+    pg.thaw();
+    // The client does what the answer asks: it sends the same form again, with the same key, until
+    // it is acknowledged. Whether the first write committed late or not, one record comes of it.
+    const n = sent;
+    let acknowledged: Answer | undefined;
+    const thawedAt = Date.now();
+    while (!acknowledged && Date.now() - thawedAt < 20_000) {
+      const answer = await join("discovery", { key, again: n });
+      if (answer.status === 200) acknowledged = answer;
+      else expect(answer.status).toBe(503);
+      await sleep(200);
+    }
+    expect(acknowledged).toBeDefined();
+    expect(acknowledged!.email).toBe(unknown.email);
+    const again = await join("discovery", { key, again: n });
+    expect(again.status).toBe(200);
+    expect(again.replayed).toBe(true);
+    expect(again.id).toBe(acknowledged!.id);
+    await sleep(1_000);
+    const rows = await pg.query<{ id: string }>(
+      databaseUrl,
+      "SELECT id FROM agent_discovery_submissions WHERE email = $1",
+      [unknown.email],
+    );
+    expect(rows.map((r) => r.id)).toEqual([acknowledged!.id]);
+    console.log(
+      `resent with its key after an unknown outcome: acknowledged ${Date.now() - thawedAt} ms after the database answered, ${acknowledged!.replayed ? "the first write had committed" : "the first write had not committed"}`,
+    );
   }, 60_000);
 });
