@@ -213,14 +213,22 @@ describe.each(WRITE_STORE_DIALECTS)("intake on the %s write store", (dialect) =>
   });
 
   describe("enrollment applications over HTTP", () => {
-    it("POST answers 201 with a token that opens GET /api/enroll/applications/<id>", async () => {
+    /** The sample's first New York plan of its newest year, straight from the plan store file. */
+    function newestNewYorkPlan(): { id: string; year: number } {
       const planStore = new Database(TEST_PLAN_STORE, { readonly: true });
-      const plan = planStore
-        .prepare(
-          "SELECT plan_id AS id, plan_year AS year FROM plans WHERE state = 'NY' ORDER BY plan_year DESC, plan_id LIMIT 1",
-        )
-        .get() as { id: string; year: number };
-      planStore.close();
+      try {
+        return planStore
+          .prepare(
+            "SELECT plan_id AS id, plan_year AS year FROM plans WHERE state = 'NY' ORDER BY plan_year DESC, plan_id LIMIT 1",
+          )
+          .get() as { id: string; year: number };
+      } finally {
+        planStore.close();
+      }
+    }
+
+    it("POST answers 201 with a token that opens GET /api/enroll/applications/<id>", async () => {
+      const plan = newestNewYorkPlan();
       const res = await fetch(`${server.url}/api/enroll/applications`, {
         method: "POST",
         headers: { "content-type": "application/json" },
@@ -246,13 +254,7 @@ describe.each(WRITE_STORE_DIALECTS)("intake on the %s write store", (dialect) =>
     });
 
     it("an application sent again with its Idempotency-Key, 20 times at once, is stored once and answered alike (decision 495)", async () => {
-      const planStore = new Database(TEST_PLAN_STORE, { readonly: true });
-      const plan = planStore
-        .prepare(
-          "SELECT plan_id AS id, plan_year AS year FROM plans WHERE state = 'NY' ORDER BY plan_year DESC, plan_id LIMIT 1",
-        )
-        .get() as { id: string; year: number };
-      planStore.close();
+      const plan = newestNewYorkPlan();
       const body = JSON.stringify({
         plan_id: plan.id,
         year: plan.year,

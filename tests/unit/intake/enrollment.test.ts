@@ -1,12 +1,17 @@
-import { existsSync } from "node:fs";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as applicationsRoute from "../../../app/routes/api.enroll.applications";
 import * as applicationRoute from "../../../app/routes/api.enroll.applications.$applicationId";
 import { ENROLLMENT_ATTESTATION } from "../../../app/server/intake/enrollment.server";
-import { planStore, resetPlanStoreForTests } from "../../../app/server/plan-store/plan-store.server";
+import { resetPlanStoreForTests } from "../../../app/server/plan-store/plan-store.server";
 import { TEST_PLAN_STORE } from "../../helpers/server";
-import { callRoute, createIntakeSandbox, HEX24, jsonRequest, type IntakeSandbox } from "./support";
+import {
+  callRoute,
+  createIntakeSandbox,
+  planOfferedInNewYorkCounty,
+  HEX24,
+  jsonRequest,
+  type IntakeSandbox,
+} from "./support";
 
 /**
  * Enrollment applications against the sample plan store (built by
@@ -19,21 +24,9 @@ let plan: { id: string; year: number };
 const place = { state: "NY", county_fips: "36061", zip: "10001" };
 
 beforeAll(async () => {
-  if (!existsSync(TEST_PLAN_STORE))
-    throw new Error(`the test plan store ${TEST_PLAN_STORE} is missing: run the tests through vitest's global setup`);
   sandbox = await createIntakeSandbox({ PLAN_STORE_PATH: TEST_PLAN_STORE });
   resetPlanStoreForTests();
-  // Candidates straight from the file; the service's own check picks one offered in New York County.
-  const db = new Database(TEST_PLAN_STORE, { readonly: true });
-  const candidates = db
-    .prepare("SELECT plan_year AS year, plan_id AS id FROM plans WHERE state = 'NY' ORDER BY plan_year DESC, plan_id")
-    .all() as { year: number; id: string }[];
-  db.close();
-  const found = candidates.find((c) =>
-    planStore().isPlanOfferedIn({ planId: c.id, year: c.year, state: "NY", countyFips: "36061", zip: "10001" }),
-  );
-  if (!found) throw new Error("the sample plan store offers no plan in New York County (36061)");
-  plan = found;
+  plan = planOfferedInNewYorkCounty();
 });
 afterAll(async () => {
   resetPlanStoreForTests();

@@ -1,5 +1,3 @@
-import { existsSync } from "node:fs";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as applicationsRoute from "../../../app/routes/api.enroll.applications";
 import * as applicationRoute from "../../../app/routes/api.enroll.applications.$applicationId";
@@ -7,9 +5,17 @@ import * as discoveryRoute from "../../../app/routes/api.agents.discovery";
 import * as discoveryPage from "../../../app/routes/agent-discovery";
 import { ENROLLMENT_ATTESTATION } from "../../../app/server/intake/enrollment.server";
 import { AGENT_DISCOVERY_CONSENT } from "../../../app/server/intake/write-store.server";
-import { planStore, resetPlanStoreForTests } from "../../../app/server/plan-store/plan-store.server";
+import { resetPlanStoreForTests } from "../../../app/server/plan-store/plan-store.server";
 import { TEST_PLAN_STORE } from "../../helpers/server";
-import { callRoute, createIntakeSandbox, formRequest, HEX24, jsonRequest, type IntakeSandbox } from "./support";
+import {
+  callRoute,
+  createIntakeSandbox,
+  planOfferedInNewYorkCounty,
+  formRequest,
+  HEX24,
+  jsonRequest,
+  type IntakeSandbox,
+} from "./support";
 
 /**
  * Idempotency keys on the writes that make a record (decision 495): a request sent again with its
@@ -22,19 +28,9 @@ let sandbox: IntakeSandbox;
 let plan: { id: string; year: number };
 
 beforeAll(async () => {
-  if (!existsSync(TEST_PLAN_STORE)) throw new Error(`the test plan store ${TEST_PLAN_STORE} is missing`);
   sandbox = await createIntakeSandbox({ PLAN_STORE_PATH: TEST_PLAN_STORE });
   resetPlanStoreForTests();
-  const db = new Database(TEST_PLAN_STORE, { readonly: true });
-  const candidates = db
-    .prepare("SELECT plan_year AS year, plan_id AS id FROM plans WHERE state = 'NY' ORDER BY plan_year DESC, plan_id")
-    .all() as { year: number; id: string }[];
-  db.close();
-  const found = candidates.find((c) =>
-    planStore().isPlanOfferedIn({ planId: c.id, year: c.year, state: "NY", countyFips: "36061", zip: "10001" }),
-  );
-  if (!found) throw new Error("the sample plan store offers no plan in New York County (36061)");
-  plan = found;
+  plan = planOfferedInNewYorkCounty();
 });
 afterAll(async () => {
   resetPlanStoreForTests();

@@ -5,6 +5,8 @@ import Database from "better-sqlite3";
 import { resetEnvForTests } from "../../../app/server/platform/env.server";
 import { forgetSingleton } from "../../../app/server/platform/lifecycle.server";
 import { resetWriteStoreForTests } from "../../../app/server/intake/write-store.server";
+import { planStore } from "../../../app/server/plan-store/plan-store.server";
+import { TEST_PLAN_STORE } from "../../helpers/server";
 
 /**
  * Shared set-up for the intake tests: a scratch directory per test file with
@@ -157,3 +159,23 @@ export function formRequest(url: string, fields: Record<string, string | string[
 }
 
 export const HEX24 = /^[0-9a-f]{24}$/;
+
+/**
+ * A plan the sample plan store offers in New York County (36061, ZIP 10001), newest year first:
+ * candidates straight from the file, the service's own check picks one. Call after the sandbox
+ * has set PLAN_STORE_PATH.
+ */
+export function planOfferedInNewYorkCounty(): { id: string; year: number } {
+  if (!existsSync(TEST_PLAN_STORE))
+    throw new Error(`the test plan store ${TEST_PLAN_STORE} is missing: run the tests through vitest's global setup`);
+  const db = new Database(TEST_PLAN_STORE, { readonly: true });
+  const candidates = db
+    .prepare("SELECT plan_year AS year, plan_id AS id FROM plans WHERE state = 'NY' ORDER BY plan_year DESC, plan_id")
+    .all() as { year: number; id: string }[];
+  db.close();
+  const found = candidates.find((c) =>
+    planStore().isPlanOfferedIn({ planId: c.id, year: c.year, state: "NY", countyFips: "36061", zip: "10001" }),
+  );
+  if (!found) throw new Error("the sample plan store offers no plan in New York County (36061)");
+  return found;
+}
