@@ -20,6 +20,7 @@ import { searchOwnDrugNames, type OwnDrugName } from "../plan-store/drug-names.s
 import { usesSampleUpstream } from "../platform/env.server";
 import { logger } from "../platform/logger.server";
 import { planStore } from "../plan-store/plan-store.server";
+import { turnQueue } from "../platform/turns.server";
 import { stateForZipPrefix } from "../../domain/zip-prefix";
 import {
   type UpstreamNearbyProvider,
@@ -344,9 +345,10 @@ export async function suggestProviders(input: {
 
 // ------------------------------------------------------------- coverage
 
-/** One turn of the event loop: I/O that arrived meanwhile (another request) is handled first. */
+/** Coverage requests' steps, one per turn of the event loop across all of them (turns.server.ts). */
+const coverageSteps = turnQueue();
 function yieldToOthers(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+  return coverageSteps.next();
 }
 
 export async function checkDrugCoverage(input: {
