@@ -75,7 +75,8 @@ export function idempotencyClaim(
  */
 export function recordOf(outcome: IdempotentOutcome, claim: IdempotentRequestRow | undefined, ownId: string) {
   if (outcome.created) return { id: ownId, replayed: false };
-  if (!claim || outcome.earlier.fingerprint !== claim.fingerprint || outcome.earlier.operation !== claim.operation) {
+  // The key's digest names its operation, so an earlier row is always of this operation.
+  if (!claim || outcome.earlier.fingerprint !== claim.fingerprint) {
     throw new ApiError(
       422,
       "idempotency_key_reused",
