@@ -33,6 +33,12 @@ await Promise.all([
     chunkNames: "server-[name]-[hash]",
   }),
   build({ ...common, entryPoints: ["mocks/cms-api/index.ts"], outfile: `${buildDir}/mocks/cms-api.js` }),
+  // The firewall's rules for large requests, run in a worker thread (server/firewall/inspector.ts).
+  build({
+    ...common,
+    entryPoints: ["server/firewall/inspector.worker.ts"],
+    outfile: `${buildDir}/firewall-inspector.js`,
+  }),
   // The published plan store's checks, run in a worker thread (app/server/plan-store/store-sync.server.ts).
   build({
     ...common,

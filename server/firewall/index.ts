@@ -2,8 +2,10 @@ import type { NextFunction, Request, Response } from "express";
 import { turnQueue } from "../../app/server/platform/turns.server";
 import type { IncomingMessage } from "node:http";
 import { JSON_BODY_LIMIT_BYTES } from "../../app/server/platform/api.server";
+import { nestsDeeperThan, TOO_DEEP_MESSAGE } from "../../app/server/platform/json-nesting";
 import { keepInspectedBody, keepRefusedBody, readBodyUpTo } from "./body";
 import { FirewallEngine, type Verdict } from "./engine";
+import { isLarge, offLoopInspector } from "./inspector";
 import {
   formFieldCount,
   MalformedMultipartError,
@@ -58,6 +60,11 @@ export interface FirewallOptions {
    * (server.ts: once the first answer is written, docs/decisions/461).
    */
   warmUpLater?: boolean;
+  /**
+   * Judge requests that hand the engine much to read in a worker thread (inspector.ts; default
+   * true, which takes effect only in the compiled server).
+   */
+  inspectOffLoop?: boolean;
 }
 
 const JSON_TYPE = /^application\/(?:[\w.+-]*\+)?json\b/;
@@ -71,8 +78,21 @@ export function requestFirewall(options: FirewallOptions = {}) {
   const log = (): LogSink => options.log ?? logger();
   const engine = options.engine ?? new FirewallEngine(undefined, undefined, true, !options.warmUpLater);
 
-  const judge = (req: Request, res: Response, data: RequestData, bodyUnread: boolean): boolean => {
-    const verdict = inspectFully(engine, data);
+  const inspector = options.inspectOffLoop === false ? undefined : offLoopInspector(logger);
+
+  /** A request's body judged: off the event loop when it hands the engine much to read. */
+  const inspectWithBody = async (data: RequestData): Promise<Verdict> => {
+    const prepared = engine.prepare(data);
+    if ("verdict" in prepared) return prepared.verdict;
+    if (inspector?.available && isLarge(prepared)) return engine.settle(prepared, await inspector.run(prepared), true);
+    return engine.settle(prepared, engine.runPending(prepared));
+  };
+
+  const judge = (req: Request, res: Response, data: RequestData, bodyUnread: boolean): boolean =>
+    decide(req, res, engine.inspect(data), bodyUnread);
+
+  /** Answer a request by its verdict: whether it may go on to its route. */
+  const decide = (req: Request, res: Response, verdict: Verdict, bodyUnread: boolean): boolean => {
     if (verdict.overrun || verdict.overLimit) {
       log().warn(
         {
@@ -174,6 +194,10 @@ export function requestFirewall(options: FirewallOptions = {}) {
           refuse(req, res, 413, "payload_too_large", "Request too large", error.message, false);
           return;
         }
+        if (error instanceof TooDeepJsonError) {
+          refuse(req, res, 400, "malformed_json", "Request could not be read", error.message, false);
+          return;
+        }
         if (!(error instanceof MalformedMultipartError)) {
           next(error);
           return;
@@ -194,7 +218,8 @@ export function requestFirewall(options: FirewallOptions = {}) {
       // in between, issue 30 item 6), not all in the turn that read them.
       await bodyInspections.next();
       try {
-        if (!judge(req, res, { url, headers: req.headers, body, bodyKey: key }, false)) return;
+        const verdict = await inspectWithBody({ url, headers: req.headers, body, bodyKey: key });
+        if (!decide(req, res, verdict, false)) return;
       } catch (error) {
         next(error);
         return;
@@ -203,32 +228,16 @@ export function requestFirewall(options: FirewallOptions = {}) {
       next();
     }, next);
   };
-  return Object.assign(firewall, { engine });
+  return Object.assign(firewall, { engine, inspector });
 }
 
 const bodyInspections = turnQueue();
 
-/** Runs of the engine after a first overrun, when the machine (not the input) was the reason. */
-const OVERRUN_RETRIES = 2;
-
-/**
- * The engine's verdict, run again (at most OVERRUN_RETRIES times) when it ran out of time with
- * nothing matched: the machine was busy (it was waiting for a core), and a second run usually
- * finishes. A run again that itself uses the budget of CPU (the process, all threads counted)
- * is the input's own cost and ends the retries. The engine's input is bounded (at most ~5 ms of
- * CPU for the worst of it, docs/firewall.md), so three runs stay inside item 6's 20 ms.
- */
-function inspectFully(engine: FirewallEngine, data: RequestData): Verdict {
-  // The first run is not timed: reading the process's CPU costs a system call on every request
-  // (~5 % of a health check), and nearly every run finishes. Only a run again is timed.
-  let verdict = engine.inspect(data);
-  for (let attempt = 0; verdict.overrun && !verdict.blocked && attempt < OVERRUN_RETRIES; attempt++) {
-    const cpu = process.cpuUsage();
-    verdict = engine.inspect(data);
-    const used = process.cpuUsage(cpu);
-    if (used.user + used.system >= engine.budgetMicros) return verdict;
+/** A JSON body nested deeper than any route reads (app/server/platform/json-nesting.ts). */
+class TooDeepJsonError extends Error {
+  constructor() {
+    super(TOO_DEEP_MESSAGE);
   }
-  return verdict;
 }
 
 /** Whether a request carries a body (RFC 9112 §6.3: Transfer-Encoding or a non-zero Content-Length). */
@@ -257,6 +266,9 @@ async function parseBody(
   // The same bytes read the same way are the same part: a short body judged clean is remembered
   // by them (docs/decisions/404), as the URL and headers are (decision 282).
   if (JSON_TYPE.test(type)) {
+    // Nested past what any route accepts: refused here, unparsed, as the route would refuse it
+    // (parsing 50,000 levels cost more than the rest of the request, docs/decisions/500).
+    if (nestsDeeperThan(text)) throw new TooDeepJsonError();
     try {
       return { body: { json: JSON.parse(text) as unknown }, key: bodyKey("json", text) };
     } catch {

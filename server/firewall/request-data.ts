@@ -144,6 +144,8 @@ export interface Collected {
   overLimit: boolean;
   /** Values past the limits left unread because they are plain tokens. */
   unread: number;
+  /** Values (windows counted) and characters handed to the engine. */
+  handed: { values: number; chars: number };
   /** A key that reaches an object's prototype (`__proto__`, `constructor` then `prototype`). */
   prototypeKey: boolean;
 }
@@ -166,6 +168,11 @@ class Budget {
     }
     this.beyond(value);
     return false;
+  }
+
+  /** No value more can be handed over: what is left only needs to be plain. */
+  full(): boolean {
+    return this.values >= ENGINE_INPUT_LIMITS.values;
   }
 
   charsLeft(): number {
@@ -201,6 +208,13 @@ class Collector {
 
   add(path: string, raw: string, free: boolean): void {
     if (this.budget.over) return;
+    // Past the value limit a plain token is left unread as it would be below (collapsing and
+    // document names leave a plain token plain), without the work of getting there: 10,000 plan
+    // ids cost the event loop 6 ms before (docs/decisions/500). Anything else goes the long way.
+    if (this.budget.full() && isPlainToken(raw)) {
+      this.budget.unread++;
+      return;
+    }
     // A value longer than what is left of the budget needs reading only far enough to know it.
     const value = collapseRuns(userDocumentName(raw) ?? raw, Math.max(this.budget.charsLeft(), 64) + 1);
     const seen = this.seen[free ? 1 : 0]!;
@@ -254,7 +268,14 @@ export function collect(data: RequestData): Collected {
     const key = data.bodyKey === undefined ? undefined : partKey("b", JSON.stringify(input));
     parts.push(key === undefined ? { key: data.bodyKey, input } : { key, bytesKey: data.bodyKey, input });
   }
-  return { parts, paths, overLimit: budget.over, unread: budget.unread, prototypeKey: budget.prototypeKey };
+  return {
+    parts,
+    paths,
+    overLimit: budget.over,
+    unread: budget.unread,
+    handed: { values: budget.values, chars: budget.chars },
+    prototypeKey: budget.prototypeKey,
+  };
 }
 
 /** A string as the engine can read it whole: itself, or overlapping windows within its string limit. */

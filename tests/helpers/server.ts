@@ -23,6 +23,8 @@ export interface StartOptions {
   env?: Record<string, string | undefined>;
   /** Milliseconds to wait for the "listening" line. */
   timeoutMs?: number;
+  /** Node options before the script, e.g. `npm start`'s heap settings for a benchmark. */
+  nodeArgs?: string[];
 }
 
 /**
@@ -56,7 +58,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   }
   // As `npm start` runs it: scripts/start.mjs (which asks for the sample fake, UPSTREAM=fake, when no
   // key is given) over the compiled server.ts that `npm run build` writes next to the app build.
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, "scripts", "start.mjs")], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), path.join(REPO_ROOT, "scripts", "start.mjs")], {
     cwd: REPO_ROOT,
     env,
     stdio: ["ignore", "pipe", "pipe"],

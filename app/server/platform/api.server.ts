@@ -2,6 +2,7 @@ import { loggableError } from "../../../db/write-store-errors";
 import { apiFields, apiMessage } from "../../i18n/api-messages";
 import { DEFAULT_LANGUAGE, type Language } from "../../i18n/i18n";
 import { languageFromAcceptLanguage } from "../../i18n/language.server";
+import { nestsDeeperThan, TOO_DEEP_MESSAGE } from "./json-nesting";
 import type { ZodType } from "zod";
 
 /**
@@ -161,6 +162,7 @@ export async function parseJsonBody<T>(request: Request, schema: ZodType<T>): Pr
     throw new ApiError(415, "unsupported_media_type", "Send the body as JSON with Content-Type: application/json.");
   }
   const text = await readBodyText(request);
+  if (nestsDeeperThan(text)) throw new ApiError(400, "malformed_json", TOO_DEEP_MESSAGE);
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -1,7 +1,7 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loopCpuMs } from "../../helpers/loop-cpu";
 import { REPO_ROOT, startServer, type RunningServer } from "../../helpers/server";
 
 /**
@@ -14,14 +14,7 @@ import { REPO_ROOT, startServer, type RunningServer } from "../../helpers/server
  * 100 ms of the server's main-thread CPU. More than 100 plan ids is a 400
  * naming the limit.
  */
-const CLOCK_TICKS = Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim()) || 100;
 const KEY = "coverage-load-test-key-0123456789";
-
-function loopCpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1_000) / CLOCK_TICKS;
-}
 
 let upstream: ChildProcess;
 let server: RunningServer;

@@ -37,6 +37,20 @@ describe("apiRoute", () => {
     });
   });
 
+  it("refuses JSON nested past 64 levels before parsing it, with 400 in the error shape", async () => {
+    const res = await post("[".repeat(50_000) + "]".repeat(50_000));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      error: {
+        code: "malformed_json",
+        message: "The request body nests arrays and objects more than 64 levels deep.",
+      },
+    });
+    // 64 levels is still read (and then validated as any body is).
+    const deep = await post(`{"zip":"75201","count":2,"x":${"[".repeat(63)}${"]".repeat(63)}}`);
+    expect(deep.status).toBe(200);
+  });
+
   it("names each invalid field", async () => {
     const res = await post(JSON.stringify({ zip: "7520", count: "two" }));
     expect(res.status).toBe(400);

@@ -118,7 +118,10 @@ describe("benign corpus", () => {
         expect(engine.inspect((await requestWith(value, location))!).blocked, `${value} in ${location}`).toBe(false);
   });
 
-  it("spends under 1 ms of CPU on 99 % of benign requests", () => {
-    expect(m.micros.p99).toBeLessThan(1_000);
+  it("judges benign requests without a stall", () => {
+    // A bound on stalls, not the speed target: p99 is about 0.5 ms on a quiet machine, measured by
+    // `npm run firewall:measure` (docs/firewall.md); beside nine other suites on two shared cores
+    // it was 1.25 ms once (docs/decisions/500).
+    expect(m.micros.p99).toBeLessThan(10_000);
   });
 });

