@@ -129,9 +129,6 @@ async function main(): Promise<void> {
       // The WAF engine's matchers compiled before visitors need them (a request judged before this
       // is judged in full, compiling what it needs).
       { name: "firewall warm-up", run: () => firewall.engine.warmUp() },
-      // The worker thread that judges large requests (server/firewall/inspector.ts) builds and warms
-      // its own engine, on the other core.
-      { name: "firewall inspector", run: () => firewall.inspector?.start() },
       // Node's web Request and Response (its own undici, ~20 ms to load): the health check's answer
       // needs neither (decision 462), every other route does; and the undici package upstream calls
       // go through (app/server/upstream/transport.server.ts loads it on first use, from the same

@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type * as NativeAppsec from "@datadog/native-appsec";
 import type { DDWAF as DDWAFInstance } from "@datadog/native-appsec";
@@ -70,6 +71,22 @@ const REMEMBERED: Verdict = Object.freeze({
   remembered: true,
   micros: 0,
 });
+
+/**
+ * CPU time of the calling thread, µs: Linux's /proc/thread-self/schedstat (nanoseconds, brought up
+ * to date at the scheduler's ticks, so it can read a few ms low: at worst one retry more), else the
+ * process's (node 20 has no per-thread clock of its own).
+ */
+const THREAD_SCHEDSTAT = "/proc/thread-self/schedstat";
+const hasThreadClock = existsSync(THREAD_SCHEDSTAT);
+export function threadCpuMicros(): number {
+  if (hasThreadClock) {
+    const nanos = Number(readFileSync(THREAD_SCHEDSTAT, "utf8").split(" ")[0]);
+    if (nanos > 0) return nanos / 1_000;
+  }
+  const usage = process.cpuUsage();
+  return usage.user + usage.system;
+}
 
 /** Runs of the rules after a first overrun, when the machine (not the input) was the reason. */
 const OVERRUN_RETRIES = 2;
@@ -221,17 +238,18 @@ export class FirewallEngine {
    * The rules run on what `prepare` left to read, here, and run again (at most OVERRUN_RETRIES
    * times) when they ran out of time with nothing matched: the machine was busy (the run was
    * waiting for a core), and a second run usually finishes. A run again that itself uses the
-   * budget of CPU (the process, all threads counted) is the input's own cost and ends the retries.
+   * budget of CPU on this thread is the input's own cost and ends the retries. This thread's, not
+   * the process's: the inspector's thread (inspector.ts) building its rules beside a cold server's
+   * first request made a retry look costly, and the request was refused as busy (decision 500).
    */
   runPending(p: PendingInspection): Verdict {
-    // The first run is not timed: reading the process's CPU costs a system call on every request
+    // The first run is not timed: reading the CPU clock costs a system call on every request
     // (~5 % of a health check), and nearly every run finishes. Only a run again is timed.
     let verdict = this.run(p.input, p.unread, p.paths);
     for (let attempt = 0; verdict.overrun && !verdict.blocked && attempt < OVERRUN_RETRIES; attempt++) {
-      const cpu = process.cpuUsage();
+      const cpu = threadCpuMicros();
       verdict = this.run(p.input, p.unread, p.paths);
-      const used = process.cpuUsage(cpu);
-      if (used.user + used.system >= this.budgetMicros) return verdict;
+      if (threadCpuMicros() - cpu >= this.budgetMicros) return verdict;
     }
     return verdict;
   }

@@ -12,6 +12,10 @@ import type { PendingInspection, Verdict } from "./engine";
  * thread instead, while the event loop answers others; smaller ones, nearly all, are judged in
  * place, where a message each way would cost more than their run.
  *
+ * The worker starts with the first large request, which waits for it (its engine is built and
+ * warmed before it reads a message): a server that never sees one spends no memory on it, and a
+ * starting server's first requests do not share the cores with it (decision 500).
+ *
  * Only the compiled server has the worker (<BUILD_DIR>/firewall-inspector.js): run from the
  * sources (tsx, unit tests) every inspection is in place. A worker that fails or does not answer
  * within ANSWER_TIMEOUT_MS makes its inspections incomplete (503 with Retry-After, never a pass)
@@ -67,11 +71,6 @@ export class OffLoopInspector {
     const now = Date.now();
     while (this.failures.length > 0 && now - this.failures[0]! > CRASH_WINDOW_MS) this.failures.shift();
     return this.failures.length < CRASH_LIMIT;
-  }
-
-  /** Start the worker now (server.ts, beside the engine's warm-up), so no request waits for it. */
-  start(): void {
-    if (!this.worker && this.available) this.spawn();
   }
 
   run(p: PendingInspection): Promise<Verdict> {
