@@ -228,7 +228,7 @@ export function requestFirewall(options: FirewallOptions = {}) {
       next();
     }, next);
   };
-  return Object.assign(firewall, { engine, inspector });
+  return Object.assign(firewall, { engine });
 }
 
 const bodyInspections = turnQueue();

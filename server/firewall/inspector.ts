@@ -98,8 +98,7 @@ export class OffLoopInspector {
     const worker = new Worker(this.script);
     // The worker never keeps the process alive: a draining server exits when its requests are done.
     worker.unref();
-    worker.on("message", (answer: InspectionAnswer | { ready: true }) => {
-      if (!("id" in answer)) return;
+    worker.on("message", (answer: InspectionAnswer) => {
       const waiting = this.waiting.get(answer.id);
       if (!waiting) return;
       this.waiting.delete(answer.id);

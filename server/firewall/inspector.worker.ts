@@ -18,4 +18,3 @@ parentPort!.on("message", (request: InspectionRequest) => {
   }
   parentPort!.postMessage(answer);
 });
-parentPort!.postMessage({ ready: true });
