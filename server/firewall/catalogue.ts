@@ -43,8 +43,9 @@ function catalogues(): typeof sets {
   return sets;
 }
 
-// Words that run the program after them: `;nohup htop`, `;sudo -u x htop`, `;timeout 5 htop`.
-const RUNNER_WORD = String.raw`(?:exec|eval|nohup|sudo|doas|command|builtin|env|xargs|busybox|time|nice|strace|ltrace|timeout[ \t]+-?\d+[smhd]?)`;
+// Words that run the program after them: `;nohup htop`, `;sudo -u x htop`, `;timeout 5 htop`, and
+// cmd.exe's `call` and `start` with its switches (`start /b whoami`; decision 501).
+const RUNNER_WORD = String.raw`(?:exec|eval|nohup|sudo|doas|command|builtin|env|xargs|busybox|time|nice|strace|ltrace|call|start(?:[ \t]+/[a-z]+)*|timeout[ \t]+-?\d+[smhd]?)`;
 const RUNNER = String.raw`(?:${RUNNER_WORD}[ \t]+)*`;
 // The program's word: quoted or not, after a path (`/usr/bin/`, `bin/`, `./`, `C:\\Windows\\`).
 const PROGRAM = String.raw`['"]?(?:[\w.~:-]*[/\\])*([a-z0-9][\w.+-]*)['"]?`;

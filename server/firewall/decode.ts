@@ -149,6 +149,15 @@ const CMD_CARET_AFTER = /([a-z0-9:\\.])\^(?=[ \t:\\./a-z0-9])/gi;
 const CMD_CARET_BEFORE = /(?<=[ \t])\^(?=[a-z])/gi;
 // Expansions a shell makes empty inside a word: who$()ami, who``ami, w$@hoami, wh${x}oami, wh$1oami.
 const SHELL_NOOPS = /([a-z])(?:\$\(\)|\x60\x60|\$@|\$\*|\$\{\w{0,8}\}|\$\d)(?=[a-z])/gi;
+// cmd.exe splits a command line into arguments on commas and semicolons as on spaces (the Windows
+// Commands reference's cmd page): "|net,user", "&whoami,/priv", "|ping,-n,5,127.0.0.1". At the
+// start of a value or after a separator (cmd's |, & and line break, and a POSIX shell's ;), a word
+// glued to a comma and more text is read as the word and a space; glued to a semicolon, only after
+// cmd's separators, since a POSIX shell's ";" ends the command ("foo.pdf;whoami"). Not "=", also a
+// delimiter there: a query string's "&id=5" would read as a command (decision 501).
+const CMD_COMMA = /((?:^|[\r\n|&;])[ \t]*[a-z][\w.-]*),+(?=[^\s,;])/gi;
+const CMD_SEMICOLON = /([\r\n|&][ \t]*[a-z][\w.-]*);+(?=[^\s,;])/gi;
+const CMD_DELIMITED = /(?:^|[\r\n|&;])[ \t]*[a-z][\w.-]*,+[^\s,;]|[\r\n|&][ \t]*[a-z][\w.-]*;+[^\s,;]/i;
 const ESCAPES = /[%&\\]|0x/;
 // Which values need a view at all: escapes, odd characters, and URL-like text (internal hosts, ssrf.ts).
 const NEEDS_VIEW = /[%&\\\v\f\u0080-\uffff'"$^+\x60]|\/\/|0x/;
@@ -209,7 +218,13 @@ const PLUS_ADDRESS = /^[a-z0-9._-]+(?:\+[a-z0-9._-]+)+@[a-z0-9-]+(?:\.[a-z0-9-]+
 
 export function decodedView(value: string): string | undefined {
   const b64 = base64Text(value);
-  if (b64 === undefined && !NEEDS_VIEW.test(value) && !value.includes("/*") && !SCHEME_NO_SLASHES.test(value)) {
+  if (
+    b64 === undefined &&
+    !NEEDS_VIEW.test(value) &&
+    !value.includes("/*") &&
+    !SCHEME_NO_SLASHES.test(value) &&
+    !CMD_DELIMITED.test(value)
+  ) {
     // Plain text, unless it starts with a host name (`lvh.me/`): then only its internal target.
     if (bareHost(value) === undefined) return undefined;
     const targets = internalTargets(value);
@@ -237,6 +252,7 @@ export function decodedView(value: string): string | undefined {
   // backslashes (`windows\system32`): when a backslash sits between letters, both readings.
   let unquoted = s.replace(SHELL_QUOTES, "$1").replace(SHELL_NOOPS, "$1");
   if (unquoted.includes("^")) unquoted = unquoted.replace(CMD_CARET_AFTER, "$1").replace(CMD_CARET_BEFORE, "");
+  if (CMD_DELIMITED.test(unquoted)) unquoted = unquoted.replace(CMD_COMMA, "$1 ").replace(CMD_SEMICOLON, "$1 ");
   s = unquoted !== s && /[a-z0-9]\\[a-z]/i.test(s) ? `${unquoted}\n${s}` : unquoted;
   // Division slash and set minus, which NFKC keeps: path separators to IIS-era decoders.
   // U+EFC8 and U+F025 (private use): slashes to IIS's best-fit mapping (dotdotpwn's `..%uEFC8`).

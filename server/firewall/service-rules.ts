@@ -154,7 +154,8 @@ const RULES: WafRule[] = [
       String.raw`${SEP}[ \t]*${OPEN}${PREFIX}(?:[\w/]{0,30}/)?(?:${PROGRAMS})[ \t]+\S|${SEP_NOT_START}[ \t]*${OPEN}${PREFIX}(?:[\w/]{0,30}/)?(?:${PROGRAMS})[ \t]*(?:$|[;|&\x60)}#>])|` +
       String.raw`${SEP_NOT_START}[ \t]*${OPEN}(?:groups|dmesg|umask|cd|cls|vol|klist|hash[ \t]+-r|history[ \t]+-c|ip[ \t]+(?:a|addr|address|r|route|link|neigh)|` +
       String.raw`(?:which|whereis|whois|nslookup|unset|locate|getent)[ \t]+[\w.-]+)[ \t]*(?:$|[;|&\x60)}#])|` +
-      String.raw`${SEP_NOT_START}[ \t]*(?:\.{1,2}/[\w.-]|\.[ \t]+[/~])`,
+      // A program run by its path from here, above, or a home directory ("./x.sh", "~/x.sh", "~root/x"; decision 501).
+      String.raw`${SEP_NOT_START}[ \t]*(?:(?:\.{1,2}|~(?:[a-z_][\w-]*)?)/[\w.-]|\.[ \t]+[/~])`,
     { caseSensitive: true },
   ),
   rule(
