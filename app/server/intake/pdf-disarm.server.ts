@@ -9,7 +9,8 @@ import type { PDFDict, PDFDocument, PDFObject, PDFRef } from "pdf-lib";
  *   close, page view, field keystroke …), /EmbeddedFiles and /EF (attached
  *   files), /XFA (the form's XML program), /RichMediaContent, /NeedsRendering;
  * - an action that runs something, wherever it is attached (/OpenAction,
- *   /A of a link, bookmark or field, /Next of another action): JavaScript,
+ *   /A of a link, bookmark or field, /Next of another action, never a bookmark's
+ *   /Next, which is the next bookmark): JavaScript,
  *   Launch, ImportData, SubmitForm, GoToR and GoToE (another file), Rendition,
  *   Movie, Sound, RichMediaExecute, or one whose type cannot be told;
  * - every object no longer reachable from the trailer (the scripts and files
@@ -72,7 +73,11 @@ export function disarm(doc: PDFDocument, pdf: typeof PdfLib): string[] {
           removed.push(`/${key}`);
         }
       }
+      // /Next chains actions only inside an action (which has /S); in a bookmark (outline item) it
+      // is the next bookmark, and removing it dropped every bookmark after the first (decision 502).
+      const isAction = dict.has(PDFName.of("S"));
       for (const key of ACTION_KEYS) {
+        if (key === "Next" && !isAction) continue;
         const why = dangerousAction(dict.get(PDFName.of(key)), key);
         if (why) {
           dict.delete(PDFName.of(key));

@@ -1,7 +1,18 @@
 import { existsSync, promises as fs, readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFStream, type PDFObject } from "pdf-lib";
+import {
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFHexString,
+  PDFName,
+  PDFRawStream,
+  PDFRef,
+  PDFStream,
+  PDFString,
+  type PDFObject,
+} from "pdf-lib";
 import * as uploadRoute from "../../../app/routes/api.agents.discovery.upload";
 import { uploadRefusalWords } from "../../../app/lib/upload-rules";
 import { makeUploadSafe, putUploadObject } from "../../../app/server/intake/storage.server";
@@ -135,6 +146,49 @@ describe("active content is removed, the document kept", () => {
         .getFields()
         .map((f) => f.getName()),
     ).toEqual(["applicant.name"]);
+  });
+});
+
+/** The titles of a document's bookmarks, in order, depth first (the outline's /First and /Next chains). */
+async function bookmarkTitles(bytes: Buffer): Promise<string[]> {
+  const doc = await PDFDocument.load(bytes, { updateMetadata: false });
+  const look = (value: PDFObject | undefined) => (value instanceof PDFRef ? doc.context.lookup(value) : value);
+  const titles: string[] = [];
+  const walk = (item: PDFObject | undefined) => {
+    for (let at = look(item); at instanceof PDFDict && titles.length < 1000; at = look(at.get(PDFName.of("Next")))) {
+      const title = look(at.get(PDFName.of("Title")));
+      titles.push(title instanceof PDFString || title instanceof PDFHexString ? title.decodeText() : "?");
+      walk(at.get(PDFName.of("First")));
+    }
+  };
+  const outlines = look(doc.catalog.get(PDFName.of("Outlines")));
+  if (outlines instanceof PDFDict) walk(outlines.get(PDFName.of("First")));
+  return titles;
+}
+
+describe("bookmarks are kept (decision 502)", () => {
+  it("keeps every bookmark, and removes a script chained after a bookmark's GoTo", async () => {
+    // An outline of three bookmarks, the second with a nested one. A bookmark's /Next is the next
+    // bookmark; an action's /Next is the next action: here a script after a harmless GoTo.
+    const bytes = pdf({
+      catalog: "/Outlines 4 0 R",
+      objects: [
+        "4 0 obj << /Type /Outlines /First 5 0 R /Last 7 0 R /Count 4 >> endobj",
+        "5 0 obj << /Title (Household) /Parent 4 0 R /Next 6 0 R /Dest [3 0 R /Fit] >> endobj",
+        "6 0 obj << /Title (Income) /Parent 4 0 R /Prev 5 0 R /Next 7 0 R /First 8 0 R /Last 8 0 R /Count 1",
+        "  /A << /S /GoTo /D [3 0 R /Fit] /Next << /S /JavaScript /JS (app.alert(5)) >> >> >> endobj",
+        "7 0 obj << /Title (Signature) /Parent 4 0 R /Prev 6 0 R /Dest [3 0 R /Fit] >> endobj",
+        "8 0 obj << /Title (Wages) /Parent 6 0 R /Dest [3 0 R /Fit] >> endobj",
+      ].join("\n"),
+    });
+    expect(await bookmarkTitles(bytes)).toEqual(["Household", "Income", "Wages", "Signature"]);
+    const safe = await makeUploadSafe(bytes);
+    expect(safe.removed).toEqual(["/Next /JavaScript"]);
+    expect(await bookmarkTitles(safe.bytes)).toEqual(["Household", "Income", "Wages", "Signature"]);
+    const names = await namesIn(safe.bytes);
+    expect(names.has("S=GoTo")).toBe(true);
+    expect(ACTIVE.filter((n) => names.has(n))).toEqual([]);
+    expect(safe.bytes.toString("latin1")).not.toContain("app.alert");
   });
 });
 
