@@ -58,7 +58,11 @@ export interface WriteStoreOps {
     outbox: NewOutboxRow[],
     claim?: IdempotentRequestRow,
   ): Promise<IdempotentOutcome>;
-  addAgentUpload(row: AgentUploadRow): Promise<void>;
+  /** An upload's row and, with `claim`, its idempotency key's row, as addAgentDiscovery (decision 503). */
+  addAgentUpload(row: AgentUploadRow, claim?: IdempotentRequestRow): Promise<IdempotentOutcome>;
+  agentUpload(id: string): Promise<AgentUploadRow | undefined>;
+  /** The row an idempotency key's earlier request wrote, if any (its key's SHA-256, as stored). */
+  idempotentRequest(keyHash: string): Promise<IdempotentRequestRow | undefined>;
   /** Outbox rows on their own (an email a shopper asks for, with no record of its own: issue 28's plan summary). */
   addOutbox(outbox: NewOutboxRow[]): Promise<void>;
   /** The application and, with `claim`, its idempotency key's row, as addAgentDiscovery. */

@@ -193,8 +193,23 @@ export class PostgresWriteStore implements WriteStoreOps {
     if (outbox.length) await this.db.insert(tables.emailOutbox).values(outbox);
   }
 
-  async addAgentUpload(row: AgentUploadRow): Promise<void> {
-    await this.db.insert(tables.agentUploads).values(row);
+  async addAgentUpload(row: AgentUploadRow, claim?: IdempotentRequestRow): Promise<IdempotentOutcome> {
+    return this.claimed(claim, async (tx) => {
+      await tx.insert(tables.agentUploads).values(row);
+    });
+  }
+
+  async agentUpload(id: string): Promise<AgentUploadRow | undefined> {
+    const [row] = await this.db.select().from(tables.agentUploads).where(eq(tables.agentUploads.id, id));
+    return row as AgentUploadRow | undefined;
+  }
+
+  async idempotentRequest(keyHash: string): Promise<IdempotentRequestRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(tables.idempotentRequests)
+      .where(eq(tables.idempotentRequests.keyHash, keyHash));
+    return row as IdempotentRequestRow | undefined;
   }
 
   async addEnrollmentApplication(

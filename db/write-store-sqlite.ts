@@ -117,10 +117,18 @@ export class SqliteWriteStore implements WriteStoreOps {
     this.db.transaction((tx) => insertOutbox(tx, outbox), { behavior: "immediate" });
   }
 
-  async addAgentUpload(row: AgentUploadRow): Promise<void> {
-    this.db.transaction((tx) => {
+  async addAgentUpload(row: AgentUploadRow, claim?: IdempotentRequestRow): Promise<IdempotentOutcome> {
+    return this.claimed(claim, (tx) => {
       tx.insert(agentUploads).values(row).run();
     });
+  }
+
+  async agentUpload(id: string): Promise<AgentUploadRow | undefined> {
+    return this.db.select().from(agentUploads).where(eq(agentUploads.id, id)).get();
+  }
+
+  async idempotentRequest(keyHash: string): Promise<IdempotentRequestRow | undefined> {
+    return this.db.select().from(idempotentRequests).where(eq(idempotentRequests.keyHash, keyHash)).get();
   }
 
   async addEnrollmentApplication(

@@ -42,6 +42,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     // This form's idempotency key (decision 495): sent again after "could not confirm", or twice by
     // a double tap, the answers are saved once.
     submissionKey: newFormIdempotencyKey(),
+    // The upload form's own key (decision 503), in its action's query string so that the action can
+    // read it before the file: a page drawn again after an error keeps it, a new page load gets a
+    // new one.
+    uploadKey: formIdempotencyKey(url.searchParams.get("upload_key")) ?? newFormIdempotencyKey(),
     submitted: url.searchParams.get("submitted") === "1",
     uploaded: url.searchParams.get("uploaded") === "1",
     consent: AGENT_DISCOVERY_CONSENT,
@@ -56,7 +60,7 @@ type DiscoveryResult = {
   values: Record<string, string | string[]>;
   formError?: string;
 };
-type UploadResult = { form: "upload"; errors: ErrorFields; formError?: string };
+type UploadResult = { form: "upload"; errors: ErrorFields; formError?: string; uploadKey?: string };
 
 function splitList(value: string): string[] {
   return value
@@ -75,10 +79,11 @@ function refusedBody(context: unknown): { status: number; multipart: boolean } |
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const refused = refusedBody(context);
+  const uploadKey = formIdempotencyKey(new URL(request.url).searchParams.get("upload_key"));
   if (refused?.multipart) {
     // An upload over 10 MB: answered here, beside the upload form, not by a bare error page.
     return data<UploadResult>(
-      { form: "upload", ...uploadRefusalWords({ status: 413, code: "", message: "" }) },
+      { form: "upload", uploadKey, ...uploadRefusalWords({ status: 413, code: "", message: "" }) },
       { status: 413 },
     );
   }
@@ -96,13 +101,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const type = request.headers.get("content-type") ?? "";
   if (type.toLowerCase().startsWith("multipart/form-data")) {
     try {
-      await acceptAgentUpload(request, { ip: clientIp(context) });
+      await acceptAgentUpload(request, { ip: clientIp(context), idempotencyKey: uploadKey });
     } catch (error) {
       if (error instanceof ApiError) {
         // Field messages name document types by their API codes; the page says them in words.
         return data<UploadResult>(
           {
             form: "upload",
+            uploadKey,
             ...uploadRefusalWords({
               status: error.status,
               code: error.code,
@@ -114,7 +120,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         );
       }
       return data<UploadResult>(
-        { form: "upload", errors: {}, formError: "We could not store your file. Please try again." },
+        { form: "upload", uploadKey, errors: {}, formError: "We could not store your file. Please try again." },
         { status: 500 },
       );
     }
@@ -429,6 +435,7 @@ export default function AgentDiscovery() {
         serverErrors={upload?.errors ?? {}}
         formError={upload?.formError}
         uploaded={loaded.uploaded}
+        uploadKey={upload?.uploadKey ?? loaded.uploadKey}
         busy={busy}
       />
     </EnglishOnly>

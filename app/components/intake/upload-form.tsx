@@ -19,12 +19,15 @@ export function UploadForm({
   serverErrors,
   formError,
   uploaded,
+  uploadKey,
   busy,
 }: {
   docTypes: { value: string; label: string }[];
   serverErrors: Record<string, string>;
   formError: string | undefined;
   uploaded: boolean;
+  /** This form's idempotency key (decision 503): the same file sent twice is stored once. */
+  uploadKey: string;
   busy: boolean;
 }) {
   const [clientErrors, setClientErrors] = useState<Record<string, string> | null>(null);
@@ -109,6 +112,7 @@ export function UploadForm({
       ) : null}
       <Form
         method="post"
+        action={`/agent-discovery?upload_key=${encodeURIComponent(uploadKey)}`}
         encType="multipart/form-data"
         className="intake-form"
         noValidate

@@ -13,7 +13,7 @@ import { ApiError } from "../platform/api.server";
  * store keeps only SHA-256 digests: of the operation and the key, and of the validated request,
  * so a key sent again with another request is refused rather than answered with the wrong record.
  */
-export type IdempotentOperation = "agent_discovery" | "enrollment_application";
+export type IdempotentOperation = "agent_discovery" | "enrollment_application" | "agent_upload";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 

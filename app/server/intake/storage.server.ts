@@ -13,7 +13,14 @@ import { env } from "../platform/env.server";
 import { onShutdown, processSingleton } from "../platform/lifecycle.server";
 import { withinDeadline } from "../platform/deadline.server";
 import { logger } from "../platform/logger.server";
-import { newSubmissionId, openWriteStore, recordAgentUpload } from "./write-store.server";
+import { idempotencyClaim, recordOf } from "./idempotency.server";
+import {
+  agentUploadRecord,
+  earlierIdempotentRequest,
+  newSubmissionId,
+  openWriteStore,
+  recordAgentUpload,
+} from "./write-store.server";
 import {
   displayFileName,
   makeUploadSafe,
@@ -331,6 +338,21 @@ export interface AcceptedUpload {
   uploadId: string;
   contentType: AcceptedFileType["mime"];
   sizeBytes: number;
+  /** True when this is the answer of an earlier request with the same idempotency key. */
+  replayed: boolean;
+}
+
+/** The answer an earlier upload with the same key got, from its row. */
+async function replayOf(uploadId: string): Promise<AcceptedUpload> {
+  const earlier = await agentUploadRecord(uploadId);
+  if (!earlier) throw new Error("an idempotency key names an upload with no row");
+  return {
+    key: earlier.objectKey,
+    uploadId: earlier.id,
+    contentType: earlier.contentType as AcceptedFileType["mime"],
+    sizeBytes: earlier.sizeBytes,
+    replayed: true,
+  };
 }
 
 /**
@@ -341,7 +363,15 @@ export interface AcceptedUpload {
  */
 export async function acceptAgentUpload(
   request: Request,
-  options: { ip: string; now?: () => number },
+  options: {
+    ip: string;
+    now?: () => number;
+    /**
+     * The request's idempotency key (decision 503): the Idempotency-Key header, or the page form's
+     * hidden key. The same file sent again with it answers with the first upload, stored once.
+     */
+    idempotencyKey?: string;
+  },
 ): Promise<AcceptedUpload> {
   // Fail before reading or storing anything if the upload cannot be recorded.
   await openWriteStore();
@@ -352,6 +382,21 @@ export async function acceptAgentUpload(
     throw new ApiError(400, "validation_failed", "Attach one file: a PDF, JPG or PNG.", {
       file: "Attach one file: a PDF, JPG or PNG.",
     });
+  const at = (options.now ?? Date.now)();
+  const uploadId = newSubmissionId();
+  // The request as sent: its fields, its file's name and its bytes before they are made safe.
+  const claim = idempotencyClaim(
+    "agent_upload",
+    options.idempotencyKey,
+    { ...fields, fileName: file.name, sha256: sha256Hex(file.bytes) },
+    uploadId,
+    at,
+  );
+  if (claim) {
+    // Sent again after a lost answer or "could not confirm": answered from the first, nothing stored.
+    const earlier = await earlierIdempotentRequest(claim.keyHash);
+    if (earlier) return replayOf(recordOf({ created: false, earlier }, claim, uploadId).id);
+  }
   let safe: { type: AcceptedFileType; bytes: Buffer; removed?: string[] };
   try {
     safe = await makeUploadSafe(file.bytes);
@@ -365,8 +410,6 @@ export async function acceptAgentUpload(
   const type = safe.type;
   const storedBytes = safe.bytes;
 
-  const at = (options.now ?? Date.now)();
-  const uploadId = newSubmissionId();
   const fileName = safeUploadFileName(file.name, type);
   const key = uploadObjectKey({ docType: fields.docType, at, id: uploadId, fileName });
   const sha256 = sha256Hex(storedBytes);
@@ -386,24 +429,34 @@ export async function acceptAgentUpload(
       { "retry-after": "60" },
     );
   }
-  await recordAgentUpload({
-    id: uploadId,
-    objectKey: key,
-    storage: stored.storage,
-    docType: fields.docType,
-    blankConfirmed: fields.blankConfirmed,
-    contentType: type.mime,
-    sizeBytes: storedBytes.length,
-    sha256,
-    originalFileName: displayFileName(file.name),
-    uploaderIp: options.ip,
-    createdAt: at,
-  });
+  const outcome = await recordAgentUpload(
+    {
+      id: uploadId,
+      objectKey: key,
+      storage: stored.storage,
+      docType: fields.docType,
+      blankConfirmed: fields.blankConfirmed,
+      contentType: type.mime,
+      sizeBytes: storedBytes.length,
+      sha256,
+      originalFileName: displayFileName(file.name),
+      uploaderIp: options.ip,
+      createdAt: at,
+    },
+    claim,
+  );
+  const record = recordOf(outcome, claim, uploadId);
+  if (record.replayed) {
+    // A request with the same key was recorded between the check above and this one: its upload
+    // is the answer, and this request's object is left without a row, as an abandoned write's is.
+    logger().info({ objectKey: key }, "upload: the same idempotency key was recorded first; this copy has no row");
+    return replayOf(record.id);
+  }
   captureServerEvent(uploadId, "agent_upload_stored", {
     doc_type: fields.docType,
     file_type: type.extension,
     size_kb: Math.ceil(storedBytes.length / 1024),
     storage: stored.storage,
   });
-  return { key, uploadId, contentType: type.mime, sizeBytes: storedBytes.length };
+  return { key, uploadId, contentType: type.mime, sizeBytes: storedBytes.length, replayed: false };
 }

@@ -16,6 +16,8 @@ import { outboxRows, type OutboxEntry } from "./outbox.server";
 import { kickOutbox, withWriteStore } from "./write-store-handle.server";
 import { idempotencyClaim, recordOf } from "./idempotency.server";
 import { emailKey } from "./unsubscribe-token.server";
+import type { IdempotentRequestRow } from "../../../db/write-store";
+import type { IdempotentOutcome } from "../../../db/write-store-ops";
 
 /**
  * The write store (spec decisions 1 and 2): the service's own database for
@@ -368,7 +370,24 @@ export interface AgentUploadRecord {
   createdAt: number;
 }
 
-/** Record a stored upload (after the object is safely in storage). */
-export async function recordAgentUpload(record: AgentUploadRecord): Promise<void> {
-  await withWriteStore((store) => store.addAgentUpload(record));
+/**
+ * Record a stored upload (after the object is safely in storage) and, with `claim`, its
+ * idempotency key (decision 503): when a request with the same key recorded one first, nothing is
+ * written and the earlier request's row comes back.
+ */
+export async function recordAgentUpload(
+  record: AgentUploadRecord,
+  claim?: IdempotentRequestRow,
+): Promise<IdempotentOutcome> {
+  return withWriteStore((store) => store.addAgentUpload(record, claim));
+}
+
+/** The upload an idempotency key already made, when it made one: checked before anything is stored. */
+export async function earlierIdempotentRequest(keyHash: string): Promise<IdempotentRequestRow | undefined> {
+  return withWriteStore((store) => store.idempotentRequest(keyHash));
+}
+
+export async function agentUploadRecord(id: string): Promise<AgentUploadRecord | undefined> {
+  const row = await withWriteStore((store) => store.agentUpload(id));
+  return row && { ...row, storage: row.storage === "s3" ? "s3" : "local" };
 }

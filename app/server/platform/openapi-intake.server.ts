@@ -66,7 +66,9 @@ export function intakePaths(): Json {
         tags: ["Intake"],
         summary: "Upload one blank PDF, JPG or PNG document",
         operationId: "postAgentDiscoveryUpload",
-        description: "One blank form an agent uses today, as PDF, JPG or PNG (checked by content, not by name).",
+        description:
+          "One blank form an agent uses today, as PDF, JPG or PNG (checked by content, not by name). With an Idempotency-Key, the same upload sent again (same fields, file name and bytes) answers as the first did and is stored once.",
+        parameters: [IDEMPOTENCY_KEY],
         requestBody: {
           required: true,
           content: {
@@ -91,14 +93,24 @@ export function intakePaths(): Json {
           },
         },
         responses: {
-          "200": json("UploadResponse", "Stored under agent-survey-uploads/"),
+          "200": {
+            ...json(
+              "UploadResponse",
+              "Stored under agent-survey-uploads/ (or stored before, with the same Idempotency-Key)",
+            ),
+            headers: { "Idempotent-Replayed": { $ref: "#/components/headers/IdempotentReplayed" } },
+          },
           "400": error(
             `${ONLY_PDF_JPG_PNG} (unsupported_file_type); a PDF that cannot be read (unreadable_pdf) or is password-protected (encrypted_pdf); an image that does not decode (unreadable_image); or invalid fields (validation_failed)`,
           ),
           "405": error("Wrong method"),
           "413": error("File over the limit (payload_too_large)"),
           "415": error("Not multipart/form-data"),
-          "503": error("Storage unavailable or not answering within 15 s (upload_storage_unavailable; Retry-After)"),
+          "422": error("The Idempotency-Key was already used for a different request (idempotency_key_reused)"),
+          "500": error("Write store missing or unusable (write_store_unavailable)"),
+          "503": error(
+            "Storage unavailable or not answering within 15 s (upload_storage_unavailable; Retry-After), or write store unreachable for now (write_store_unavailable; Retry-After)",
+          ),
         },
       },
     },

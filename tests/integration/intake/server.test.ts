@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -179,6 +179,36 @@ describe.each(WRITE_STORE_DIALECTS)("intake on the %s write store", (dialect) =>
       expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(
         "Only PDF, JPG or PNG files are accepted.",
       );
+    });
+
+    it("an upload sent 10 times at once with one Idempotency-Key is recorded once and answered alike (decision 503)", async () => {
+      const send = (key: string) => {
+        const form = new FormData();
+        form.append("docType", "intake_form");
+        form.append("blankConfirmed", "true");
+        form.append("file", new File([new Uint8Array(pdf())], "retried-intake.pdf", { type: "application/pdf" }));
+        return fetch(`${server.url}/api/agents/discovery/upload`, {
+          method: "POST",
+          headers: { "idempotency-key": key },
+          body: form,
+        }).then(async (res) => ({
+          status: res.status,
+          replayed: res.headers.get("idempotent-replayed"),
+          body: (await res.json()) as { upload_id: string; key: string },
+        }));
+      };
+      const answers = await Promise.all(Array.from({ length: 10 }, () => send(`${dialect}-upload-1`)));
+      expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+      expect(new Set(answers.map((a) => a.body.upload_id)).size).toBe(1);
+      expect(new Set(answers.map((a) => a.body.key)).size).toBe(1);
+      expect(answers.filter((a) => a.replayed === null)).toHaveLength(1);
+      const stored = await rows<{ id: string }>(
+        "SELECT id FROM agent_uploads WHERE original_file_name = 'retried-intake.pdf'",
+      );
+      expect(stored.map((r) => r.id)).toEqual([answers[0]!.body.upload_id]);
+      // The row's file is there; another key is another upload.
+      expect(existsSync(path.join(dir, "uploads", answers[0]!.body.key))).toBe(true);
+      expect((await send(`${dialect}-upload-2`)).body.upload_id).not.toBe(answers[0]!.body.upload_id);
     });
 
     it("1,000 concurrent waitlist posts make 1,000 rows with 1,000 distinct ids", async () => {
