@@ -60,6 +60,10 @@ type DiscoveryResult = {
   values: Record<string, string | string[]>;
   formError?: string;
 };
+/** The page's words for an upload whose key already stored another file (decision 503). */
+const UPLOAD_KEY_USED =
+  "This page already stored a different file, so this one was not sent. To send it too, choose it again and press Upload.";
+
 type UploadResult = { form: "upload"; errors: ErrorFields; formError?: string; uploadKey?: string };
 
 function splitList(value: string): string[] {
@@ -103,6 +107,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
     try {
       await acceptAgentUpload(request, { ip: clientIp(context), idempotencyKey: uploadKey });
     } catch (error) {
+      if (error instanceof ApiError && error.code === "idempotency_key_reused") {
+        // This page's key already stored another file (its answer was lost, or a link carried the
+        // key): nothing was stored now. A new key lets the visitor send this file on purpose.
+        return data<UploadResult>(
+          {
+            form: "upload",
+            uploadKey: newFormIdempotencyKey(),
+            errors: {},
+            formError: UPLOAD_KEY_USED,
+          },
+          { status: 422 },
+        );
+      }
       if (error instanceof ApiError) {
         // Field messages name document types by their API codes; the page says them in words.
         return data<UploadResult>(
@@ -172,6 +189,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
       idempotencyKey: formIdempotencyKey(form.get("submission_key")),
     });
   } catch (error) {
+    if (error instanceof ApiError && error.code === "idempotency_key_reused") {
+      // This page's key already saved other answers (the answer to that was lost, and these were
+      // changed since): nothing was saved now. A new key lets the visitor save these on purpose.
+      return data<DiscoveryResult>(
+        {
+          form: "discovery",
+          errors: {},
+          values: { ...values, submission_key: newFormIdempotencyKey() },
+          formError:
+            "This page already saved a different set of answers, so these were not saved. To save these too, send them again.",
+        },
+        { status: 422 },
+      );
+    }
     const status = error instanceof ApiError ? error.status : 500;
     return data<DiscoveryResult>(
       {

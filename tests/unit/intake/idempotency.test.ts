@@ -224,13 +224,35 @@ describe("agent discovery with an idempotency key", () => {
       expect(sent.headers.get("location")).toBe("/agent-discovery?submitted=1");
     }
     expect(rowsOf("ivo.petrov@agency.example")).toHaveLength(1);
+    // Changed answers from the same page (the first answer lost, an answer edited since): not
+    // saved, said in words, and a new key so that sending them again saves them.
+    const changed = await callRoute(
+      discoveryPage,
+      formRequest("/agent-discovery", { ...fields, needs: "Fewer retyped forms, and Spanish." }),
+    );
+    expect(changed.status).toBe(422);
+    const refusal = (await changed.json()) as { formError: string; values: { submission_key: string } };
+    expect(refusal.formError).toContain("these were not saved");
+    expect(refusal.values.submission_key).toMatch(/^[0-9a-f-]{36}$/);
+    expect(refusal.values.submission_key).not.toBe(page.submissionKey);
+    expect(rowsOf("ivo.petrov@agency.example")).toHaveLength(1);
+    const resent = await callRoute(
+      discoveryPage,
+      formRequest("/agent-discovery", {
+        ...fields,
+        needs: "Fewer retyped forms, and Spanish.",
+        submission_key: refusal.values.submission_key,
+      }),
+    );
+    expect(resent.status).toBe(302);
+    expect(rowsOf("ivo.petrov@agency.example")).toHaveLength(2);
     // Another page load is another key: a second, deliberate form is saved.
     const next = (await (await callRoute(discoveryPage, new Request("http://localhost/agent-discovery"))).json()) as {
       submissionKey: string;
     };
     expect(next.submissionKey).not.toBe(page.submissionKey);
     await callRoute(discoveryPage, formRequest("/agent-discovery", { ...fields, submission_key: next.submissionKey }));
-    expect(rowsOf("ivo.petrov@agency.example")).toHaveLength(2);
+    expect(rowsOf("ivo.petrov@agency.example")).toHaveLength(3);
   });
 
   it("the same key on the two operations names two requests", async () => {

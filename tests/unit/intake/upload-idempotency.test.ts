@@ -147,6 +147,22 @@ describe("the page's upload form with its key", () => {
     }
     expect(rows("page-form.png")).toHaveLength(1);
     expect(storedFiles("page-form.png")).toHaveLength(1);
+    // Another file from the same page (its answer lost, the visitor chose another): not stored, said
+    // in words, and a new key so that sending it again stores it.
+    const other = await post(png(), "page-form-2.png", "image/png");
+    expect(other.status).toBe(422);
+    const refusal = (await other.json()) as { formError: string; uploadKey: string };
+    expect(refusal.formError).toContain("this one was not sent");
+    expect(refusal.uploadKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(refusal.uploadKey).not.toBe(page.uploadKey);
+    expect(rows("page-form-2.png")).toEqual([]);
+    const form = uploadBody(png(), "page-form-2.png", "image/png");
+    const resent = await callRoute(
+      discoveryPage,
+      new Request(`http://localhost/agent-discovery?upload_key=${refusal.uploadKey}`, { method: "POST", body: form }),
+    );
+    expect(resent.status).toBe(302);
+    expect(rows("page-form-2.png")).toHaveLength(1);
     // Another page load is another key.
     expect((await load("?uploaded=1")).uploadKey).not.toBe(page.uploadKey);
   });
