@@ -17,7 +17,9 @@ const COMMIT = "6921079eb3e1ed0944db5ec75016910d59da7fdb";
 /**
  * Files that end otherwise than files.json suggests, and why (checked by hand, not assumed).
  * 017's body is zero bytes from object 78 to the cross-reference table (1.1 MB; its "stream" has
- * no end): pdf-lib cannot parse it, so it is refused as unreadable. pypdf reads its 4 pages.
+ * no end). Since decision 504 the damage is cut out and the rest read, but the zeroed run held its
+ * page tree's root (object 172) and one of its four pages: what is left has no page tree, so it is
+ * refused as unreadable. pypdf and pdfinfo report 4 pages from the linearization hints.
  */
 const KNOWN_REFUSED: Record<string, string> = {
   "017-unreadable-meta-data/unreadablemetadata.pdf": "unreadable_pdf",

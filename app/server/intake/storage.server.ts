@@ -28,6 +28,7 @@ import {
   safeUploadFileName,
   type AcceptedFileType,
   type RefusalKind,
+  type SafeFile,
 } from "./upload-content.server";
 
 export {
@@ -397,7 +398,7 @@ export async function acceptAgentUpload(
     const earlier = await earlierIdempotentRequest(claim.keyHash);
     if (earlier) return replayOf(recordOf({ created: false, earlier }, claim, uploadId).id);
   }
-  let safe: { type: AcceptedFileType; bytes: Buffer; removed?: string[] };
+  let safe: SafeFile;
   try {
     safe = await makeUploadSafe(file.bytes);
   } catch (error) {
@@ -407,6 +408,8 @@ export async function acceptAgentUpload(
   }
   if (safe.removed?.length)
     logger().info({ removed: [...new Set(safe.removed)].slice(0, 20) }, "upload: active content removed from a PDF");
+  if (safe.repaired?.length)
+    logger().info({ repaired: safe.repaired }, "upload: a damaged PDF was read around its damage");
   const type = safe.type;
   const storedBytes = safe.bytes;
 

@@ -2,6 +2,7 @@
 // module loading before the server could answer anything (issue 29).
 import type { PDFDocument } from "pdf-lib";
 import { disarm } from "./pdf-disarm.server";
+import { cutDamage, failureOffset, MAX_REPAIRS, pdfHeaderOffset } from "./pdf-repair.server";
 
 /**
  * What an uploaded file becomes before it is stored (issue 18 item 5,
@@ -39,6 +40,9 @@ export function sniffFileType(bytes: Uint8Array): AcceptedFileType | null {
   if (b.length >= 5 && b.subarray(0, 5).toString("latin1") === "%PDF-") return PDF;
   if (b.length >= 8 && b.subarray(0, 8).equals(PNG_SIGNATURE)) return PNG;
   if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return JPEG;
+  // A PDF whose header comes after a few bytes (a byte-order mark, a mail client's headers), as
+  // viewers accept it (decision 504). Only the rewritten document is stored, header first.
+  if (pdfHeaderOffset(b) > 0) return PDF;
   return null;
 }
 
@@ -60,6 +64,8 @@ export interface SafeFile {
   bytes: Buffer;
   /** What was taken out of a PDF ("/OpenAction /JavaScript", "/EmbeddedFiles" …), for the log. */
   removed?: string[];
+  /** Damage cut out of a PDF so that the rest could be read (decision 504), for the log. */
+  repaired?: string[];
 }
 
 /** A blank form scanned at 600 dpi on legal paper is ~20 MP; anything far bigger is a decompression bomb. */
@@ -87,20 +93,31 @@ async function reencodeImage(bytes: Buffer, type: AcceptedFileType): Promise<Buf
   }
 }
 
-async function disarmPdf(bytes: Buffer): Promise<{ bytes: Buffer; removed: string[] }> {
+async function disarmPdf(bytes: Buffer): Promise<{ bytes: Buffer; removed: string[]; repaired?: string[] }> {
   const unreadable = (why: string) => new RefusedUpload(`PDF cannot be read: ${why}`, "unreadable_pdf");
-  if (!/^%PDF-[12]\.\d/.test(bytes.subarray(0, 8).toString("latin1"))) throw unreadable("bad header");
+  const header = pdfHeaderOffset(bytes);
+  if (header < 0) throw unreadable("bad header");
   const pdf = await import("pdf-lib");
-  let doc: PDFDocument;
-  try {
-    // Lenient: objects pdf-lib cannot parse become null instead of refusing the whole file.
-    doc = await pdf.PDFDocument.load(bytes, {
-      updateMetadata: false,
-      ignoreEncryption: true,
-      throwOnInvalidObject: false,
-    });
-  } catch (error) {
-    throw unreadable((error as Error).message);
+  let doc: PDFDocument | undefined;
+  let input = bytes.subarray(header);
+  const repairs: string[] = [];
+  while (!doc) {
+    try {
+      // Lenient: objects pdf-lib cannot parse become null instead of refusing the whole file.
+      doc = await pdf.PDFDocument.load(input, {
+        updateMetadata: false,
+        ignoreEncryption: true,
+        throwOnInvalidObject: false,
+      });
+    } catch (error) {
+      // A structure that cannot be ended (damage): cut it out and read the rest, as viewers do.
+      const message = (error as Error).message;
+      const offset = failureOffset(message);
+      const repaired = offset === null || repairs.length >= MAX_REPAIRS ? null : cutDamage(input, offset);
+      if (!repaired || repaired.length === input.length) throw unreadable(message);
+      repairs.push(`damaged bytes cut at ${offset} (${input.length - repaired.length} bytes)`);
+      input = repaired;
+    }
   }
   if (doc.isEncrypted) throw new RefusedUpload("encrypted PDF", "encrypted_pdf");
   let pages = 0;
@@ -113,7 +130,7 @@ async function disarmPdf(bytes: Buffer): Promise<{ bytes: Buffer; removed: strin
   const removed = disarm(doc, pdf);
   try {
     const out = Buffer.from(await doc.save({ useObjectStreams: false, updateFieldAppearances: false }));
-    return { bytes: out, removed };
+    return { bytes: out, removed, ...(repairs.length ? { repaired: repairs } : {}) };
   } catch (error) {
     throw unreadable(`could not be written out again (${(error as Error).message})`);
   }

@@ -16,6 +16,7 @@ import {
 import * as uploadRoute from "../../../app/routes/api.agents.discovery.upload";
 import { uploadRefusalWords } from "../../../app/lib/upload-rules";
 import { makeUploadSafe, putUploadObject } from "../../../app/server/intake/storage.server";
+import { cutDamage, pdfHeaderOffset } from "../../../app/server/intake/pdf-repair.server";
 import { callRoute, createIntakeSandbox, type IntakeSandbox } from "./support";
 import { pdf } from "./files";
 
@@ -261,5 +262,93 @@ describe("storing has a time limit", () => {
     } finally {
       open.mockRestore();
     }
+  });
+});
+
+describe("damaged PDFs are read around their damage, as viewers read them (decision 504)", () => {
+  it("finds the header within the first 1,024 bytes, and only a header with a version", () => {
+    expect(pdfHeaderOffset(pdf())).toBe(0);
+    expect(pdfHeaderOffset(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), pdf()]))).toBe(3);
+    expect(pdfHeaderOffset(Buffer.concat([Buffer.alloc(1024, 0x20), pdf()]))).toBe(1024);
+    expect(pdfHeaderOffset(Buffer.concat([Buffer.alloc(1025, 0x20), pdf()]))).toBe(-1);
+    expect(pdfHeaderOffset(Buffer.from("notes: %PDF-x is a header"))).toBe(-1);
+  });
+
+  it("cuts out the structure that failed, up to the next one that starts cleanly", () => {
+    const damaged = Buffer.from(
+      "%PDF-1.4\n1 0 obj << /A 1 >> endobj\n2 0 obj << /Length 90 >> stream\n\u0000\u0000\u0000\n3 0 obj << /B 2 >> endobj\ntrailer << >>\n",
+      "latin1",
+    );
+    const at = damaged.indexOf("2 0 obj");
+    // From anywhere inside object 2 (its header, its stream) to object 3's header.
+    for (const offset of [at, at + 20])
+      expect(cutDamage(damaged, offset)?.toString("latin1")).toBe(
+        "%PDF-1.4\n1 0 obj << /A 1 >> endobj\n3 0 obj << /B 2 >> endobj\ntrailer << >>\n",
+      );
+    // A broken trailer is the last structure: cut to the end.
+    expect(cutDamage(damaged, damaged.length - 3)?.toString("latin1")).toBe(
+      "%PDF-1.4\n1 0 obj << /A 1 >> endobj\n2 0 obj << /Length 90 >> stream\n\u0000\u0000\u0000\n3 0 obj << /B 2 >> endobj\n",
+    );
+    expect(cutDamage(damaged, 3)).toBeNull();
+  });
+
+  it("an object whose stream never ends (a download cut short): accepted, the rest kept, scripts still removed", async () => {
+    // Refused as unreadable before decision 504: pdf-lib found no end for object 4 and gave up on the file.
+    const bytes = pdf({
+      catalog: "/OpenAction << /S /JavaScript /JS (app.alert(6)) >>",
+      objects: "4 0 obj << /Length 5000 >> stream\nq 1 0 0 1 0 0 cm BT /F1 12 Tf (Household inc",
+    });
+    const safe = await makeUploadSafe(bytes);
+    expect(safe.repaired).toHaveLength(1);
+    const doc = await PDFDocument.load(safe.bytes);
+    expect(doc.getPageCount()).toBe(1);
+    const names = await namesIn(safe.bytes);
+    expect(ACTIVE.filter((n) => names.has(n))).toEqual([]);
+    expect(safe.bytes.toString("latin1")).not.toContain("app.alert");
+  });
+
+  it("a file cut before its catalog is still refused as unreadable", async () => {
+    const whole = pdf().toString("latin1");
+    // The catalog comes last here, and the cut falls inside it: nothing says which object is the document.
+    const reordered = whole.replace(/1 0 obj[^\n]*\n/, "") + "1 0 obj << /Type /Catalog /Pa";
+    const { status, body } = await upload(Buffer.from(reordered, "latin1"));
+    expect(status).toBe(400);
+    expect(body.error?.code).toBe("unreadable_pdf");
+  });
+
+  it("a header more than 1,024 bytes in is not a PDF: 400 with the file-type words", async () => {
+    const { status, body } = await upload(Buffer.concat([Buffer.alloc(1100, 0x41), pdf()]));
+    expect(status).toBe(400);
+    expect(body.error?.code).not.toBe("unreadable_pdf");
+    expect(body.error?.message).toMatch(/PDF, JPG or PNG/);
+  });
+
+  it("bytes before the header never reach the store: an HTML page in front of a PDF is stored as the PDF alone", async () => {
+    const bytes = Buffer.concat([Buffer.from("<html><script>alert(7)</script>\n"), pdf()]);
+    const safe = await makeUploadSafe(bytes);
+    expect(safe.type.extension).toBe("pdf");
+    expect(safe.bytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    expect(safe.bytes.toString("latin1")).not.toMatch(/<html|<script|alert/);
+  });
+
+  const damages: Array<[string, (bytes: Buffer) => Buffer]> = [
+    ["its last 40 bytes cut (trailer and %%EOF)", (b) => b.subarray(0, b.length - 40)],
+    [
+      "a mail client's headers before it",
+      (b) => Buffer.concat([Buffer.from("Content-Type: application/pdf\r\n\r\n"), b]),
+    ],
+    ["a byte-order mark before it", (b) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), b])],
+  ];
+  describe.each(DEBIAN_PDFS)("$file", ({ file, gz }) => {
+    it.each(damages)("with %s: 200, stored from its header with every page", async (_label, damage) => {
+      if (!existsSync(file)) throw new Error(`${file} is missing: run scripts/ensure-test-documents.sh (as root)`);
+      const bytes = gz ? gunzipSync(readFileSync(file)) : readFileSync(file);
+      const pages = (await PDFDocument.load(bytes, { updateMetadata: false })).getPageCount();
+      const { status, body } = await upload(damage(bytes), "manual.pdf");
+      expect(status).toBe(200);
+      const stored = readFileSync(`${sandbox.uploadDir}/${body.key}`);
+      expect(stored.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+      expect((await PDFDocument.load(stored)).getPageCount()).toBe(pages);
+    });
   });
 });
