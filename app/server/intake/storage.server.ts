@@ -21,6 +21,7 @@ import {
   openWriteStore,
   recordAgentUpload,
 } from "./write-store.server";
+import { writeOutcomeUnknown } from "./write-store-handle.server";
 import {
   displayFileName,
   makeUploadSafe,
@@ -282,10 +283,54 @@ export async function putUploadObject(
 ): Promise<StoredObject> {
   const timeoutMs = options.timeoutMs ?? UPLOAD_WRITE_TIMEOUT_MS;
   const work = putObject(key, body, meta, timeoutMs);
-  // A write that outlives the timeout is abandoned; if it finishes later its file is an orphan
-  // with no row (nothing refers to it), never a row without its file.
-  work.catch(() => undefined);
-  return withinDeadline(work, timeoutMs, "storage");
+  // A write that outlives the timeout is abandoned: the visitor was told nothing was saved and no
+  // row will name the file, so if it finishes later it is removed (decision 505).
+  let abandoned = false;
+  work.then(
+    () => (abandoned ? removeUploadObject(key, "stored after the upload had given up on it") : undefined),
+    () => undefined,
+  );
+  try {
+    return await withinDeadline(work, timeoutMs, "storage");
+  } catch (error) {
+    abandoned = true;
+    throw error;
+  }
+}
+
+/** How long removing a stored object no row names may take; it is retried by nothing. */
+const REMOVE_TIMEOUT_MS = 5_000;
+
+/**
+ * Remove a stored file that no row will name (decision 505): a visitor's document must not stay in
+ * storage where no one can find it or delete it. Best effort: a failure is logged with the key, so
+ * operations can remove it by hand, and never changes the answer.
+ */
+export async function removeUploadObject(key: string, why: string): Promise<void> {
+  try {
+    const config = env();
+    if (config.UPLOAD_BUCKET) {
+      const { client, sdk } = await s3Client();
+      await client.send(new sdk.DeleteObjectCommand({ Bucket: config.UPLOAD_BUCKET, Key: key }), {
+        abortSignal: AbortSignal.timeout(REMOVE_TIMEOUT_MS),
+      });
+    } else {
+      const root = path.resolve(config.UPLOAD_LOCAL_DIR);
+      const target = path.resolve(root, key);
+      if (!target.startsWith(root + path.sep)) throw new Error("upload key escapes the upload directory");
+      await withinDeadline(
+        fs.rm(target, { force: true }).then(() => undefined),
+        REMOVE_TIMEOUT_MS,
+        "storage",
+      );
+    }
+    logger().info({ objectKey: key, why }, "upload: a stored file no row names was removed");
+  } catch (error) {
+    logger().error(
+      { objectKey: key, why, err: error instanceof Error ? error.message : String(error) },
+      "upload: a stored file no row names could not be removed; remove it by hand",
+    );
+  }
 }
 
 async function putObject(
@@ -409,7 +454,7 @@ export async function acceptAgentUpload(
   if (safe.removed?.length)
     logger().info({ removed: [...new Set(safe.removed)].slice(0, 20) }, "upload: active content removed from a PDF");
   if (safe.repaired?.length)
-    logger().info({ repaired: safe.repaired }, "upload: a damaged PDF was read around its damage");
+    logger().info({ repaired: safe.repaired }, "upload: a damaged or secured PDF was read as viewers read it");
   const type = safe.type;
   const storedBytes = safe.bytes;
 
@@ -432,27 +477,35 @@ export async function acceptAgentUpload(
       { "retry-after": "60" },
     );
   }
-  const outcome = await recordAgentUpload(
-    {
-      id: uploadId,
-      objectKey: key,
-      storage: stored.storage,
-      docType: fields.docType,
-      blankConfirmed: fields.blankConfirmed,
-      contentType: type.mime,
-      sizeBytes: storedBytes.length,
-      sha256,
-      originalFileName: displayFileName(file.name),
-      uploaderIp: options.ip,
-      createdAt: at,
-    },
-    claim,
-  );
+  let outcome: Awaited<ReturnType<typeof recordAgentUpload>>;
+  try {
+    outcome = await recordAgentUpload(
+      {
+        id: uploadId,
+        objectKey: key,
+        storage: stored.storage,
+        docType: fields.docType,
+        blankConfirmed: fields.blankConfirmed,
+        contentType: type.mime,
+        sizeBytes: storedBytes.length,
+        sha256,
+        originalFileName: displayFileName(file.name),
+        uploaderIp: options.ip,
+        createdAt: at,
+      },
+      claim,
+    );
+  } catch (error) {
+    // No row names the file: remove it, unless the store did not answer in time, when the row may
+    // yet commit and must find its file (decision 505).
+    if (!writeOutcomeUnknown(error)) await removeUploadObject(key, "its row could not be written");
+    throw error;
+  }
   const record = recordOf(outcome, claim, uploadId);
   if (record.replayed) {
     // A request with the same key was recorded between the check above and this one: its upload
-    // is the answer, and this request's object is left without a row, as an abandoned write's is.
-    logger().info({ objectKey: key }, "upload: the same idempotency key was recorded first; this copy has no row");
+    // is the answer, and this request's copy is removed.
+    await removeUploadObject(key, "the same idempotency key was recorded first");
     return replayOf(record.id);
   }
   captureServerEvent(uploadId, "agent_upload_stored", {

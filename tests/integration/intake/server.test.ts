@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -206,8 +206,13 @@ describe.each(WRITE_STORE_DIALECTS)("intake on the %s write store", (dialect) =>
         "SELECT id FROM agent_uploads WHERE original_file_name = 'retried-intake.pdf'",
       );
       expect(stored.map((r) => r.id)).toEqual([answers[0]!.body.upload_id]);
-      // The row's file is there; another key is another upload.
+      // The row's file is there, and it is the only one: the copies that lost the race were removed
+      // (decision 505). Another key is another upload.
       expect(existsSync(path.join(dir, "uploads", answers[0]!.body.key))).toBe(true);
+      const copies = readdirSync(path.join(dir, "uploads"), { recursive: true })
+        .map(String)
+        .filter((f) => f.endsWith("-retried-intake.pdf"));
+      expect(copies.map((f) => path.basename(f))).toEqual([path.basename(answers[0]!.body.key)]);
       expect((await send(`${dialect}-upload-2`)).body.upload_id).not.toBe(answers[0]!.body.upload_id);
     });
 

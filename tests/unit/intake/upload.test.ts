@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as uploadRoute from "../../../app/routes/api.agents.discovery.upload";
 import * as discoveryPage from "../../../app/routes/agent-discovery";
 import { UPLOAD_WORDS } from "../../../app/lib/upload-rules";
+import Database from "better-sqlite3";
 import sharp from "sharp";
 import {
   displayFileName,
@@ -140,6 +141,25 @@ describe("content checks", () => {
     expect(safeUploadFileName(original, { mime: "application/pdf", extension: "pdf" })).toBe(safe);
   });
 });
+
+/**
+ * Make the real SQLite write store refuse the row of an upload named `name` (a trigger, so the
+ * engine itself fails the insert after the file is stored), for the duration of `run`.
+ */
+async function withRowRefused<T>(name: string, run: () => Promise<T>): Promise<T> {
+  const db = new Database(sandbox.dbFile);
+  const trigger = `refuse_${name.replace(/\W/g, "_")}`;
+  db.exec(
+    `CREATE TRIGGER ${trigger} BEFORE INSERT ON agent_uploads WHEN NEW.original_file_name = '${name}' ` +
+      `BEGIN SELECT RAISE(ABORT, 'the row is refused'); END;`,
+  );
+  try {
+    return await run();
+  } finally {
+    db.exec(`DROP TRIGGER ${trigger}`);
+    db.close();
+  }
+}
 
 describe("POST /api/agents/discovery/upload (local directory storage)", () => {
   it("stores a PDF under agent-survey-uploads/<docType>/<millis>-<id>-<name> and records it", async () => {
@@ -340,6 +360,23 @@ describe("POST /api/agents/discovery/upload (local directory storage)", () => {
     expect(json.status).toBe(415);
   });
 
+  it("removes the stored file when its row cannot be written: no document is kept that no row names (decision 505)", async () => {
+    // The table exists once one upload is recorded.
+    expect((await upload({ bytes: pdf(), name: "first.pdf" })).status).toBe(200);
+    const { status, body } = await withRowRefused("row-refused.pdf", () =>
+      upload({ bytes: pdf(), name: "row-refused.pdf" }),
+    );
+    expect(status).toBe(500);
+    expect(body.error!.code).toBe("write_store_unavailable");
+    expect(body.error!.message).toContain("nothing was saved");
+    const stored = readdirSync(sandbox.uploadDir, { recursive: true }).map(String);
+    expect(stored.filter((f) => f.endsWith("-row-refused.pdf") || f.endsWith(".partial"))).toEqual([]);
+    // Sent again once the store takes it, it is stored and recorded.
+    const again = await upload({ bytes: pdf(), name: "row-refused.pdf" });
+    expect(again.status).toBe(200);
+    expect(existsSync(path.join(sandbox.uploadDir, again.body.key as string))).toBe(true);
+  });
+
   it("answers 500 naming DATABASE_URL, and stores no file, when the write store is unavailable", async () => {
     await sandbox.configure({ DATABASE_URL: "" });
     try {
@@ -386,6 +423,16 @@ describe("S3 storage (s3rver)", () => {
     expect(object.contentType).toBe("image/png");
     expect(existsSync(path.join(sandbox.uploadDir, key))).toBe(false);
     expect(sandbox.query("SELECT storage FROM agent_uploads WHERE object_key = ?", key)).toEqual([{ storage: "s3" }]);
+  });
+
+  it("removes the object from the bucket when its row cannot be written (decision 505)", async () => {
+    expect((await upload({ bytes: png(), name: "first-s3.png" })).status).toBe(200);
+    const before = await s3.listKeys("agent-survey-uploads/");
+    const { status } = await withRowRefused("row-refused-s3.png", () =>
+      upload({ bytes: png(), name: "row-refused-s3.png" }),
+    );
+    expect(status).toBe(500);
+    expect(await s3.listKeys("agent-survey-uploads/")).toEqual(before);
   });
 
   it("answers 503 and records nothing when the bucket cannot be written", async () => {
