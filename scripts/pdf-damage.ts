@@ -79,6 +79,27 @@ const DAMAGES: Record<string, (bytes: Buffer) => Buffer> = {
   "junk after %%EOF": (b) => Buffer.concat([b, Buffer.from("\r\n<html><body>trailing</body></html>\r\n".repeat(20))]),
 };
 
+/**
+ * Secured copies (decision 506): encrypted by qpdf with an owner password and no password to open,
+ * as insurers' and governments' forms often are. Only when qpdf is installed (Debian's qpdf).
+ */
+function securedWith(args: string[]): (bytes: Buffer) => Buffer {
+  return (bytes) => {
+    const input = path.join(scratch, "plain.pdf");
+    const output = path.join(scratch, "secured.pdf");
+    writeFileSync(input, bytes);
+    // qpdf exits 3 after warnings about a damaged input it still wrote out.
+    spawnSync("qpdf", ["--allow-weak-crypto", "--encrypt", "", "owner", ...args, "--", input, output], {
+      stdio: "ignore",
+    });
+    return existsSync(output) ? readFileSync(output) : Buffer.alloc(0);
+  };
+}
+if (spawnSync("qpdf", ["--version"], { stdio: "ignore" }).status === 0) {
+  DAMAGES["secured: RC4 128-bit, no password to open"] = securedWith(["128", "--use-aes=n"]);
+  DAMAGES["secured: AES-256, no password to open, no changes allowed"] = securedWith(["256", "--modify=none"]);
+}
+
 function poppler(): string | null {
   try {
     execFileSync("pdfinfo", ["-v"], { stdio: "ignore" });
@@ -125,11 +146,21 @@ function corpusDocs(): Array<{ name: string; bytes: Buffer }> {
   return docs;
 }
 
-type Outcome = { accepted: true; pages: number } | { accepted: false; kind: string };
+/** The text the reference extracts, every page (empty when it cannot read the file). */
+function referenceText(bytes: Buffer): string {
+  const file = path.join(scratch, "text.pdf");
+  writeFileSync(file, bytes);
+  return (
+    spawnSync("pdftotext", [file, "-"], { stdio: ["ignore", "pipe", "ignore"], timeout: 30_000 }).stdout?.toString() ??
+    ""
+  );
+}
+
+type Outcome = { accepted: true; pages: number; text: string } | { accepted: false; kind: string };
 async function ours(bytes: Buffer): Promise<Outcome> {
   try {
     const safe = await makeUploadSafe(bytes);
-    return { accepted: true, pages: referencePages(safe.bytes) };
+    return { accepted: true, pages: referencePages(safe.bytes), text: referenceText(safe.bytes) };
   } catch (error) {
     if (error instanceof RefusedUpload) return { accepted: false, kind: error.kind };
     return { accepted: false, kind: `crash: ${(error as Error).message.slice(0, 60)}` };
@@ -146,9 +177,9 @@ console.log(
   `Tuning: ${sets.tuning.length} Debian documentation PDFs. Held-out: ${sets["held-out"].length} PDFs of ${CORPUS_REPO} at ${CORPUS_COMMIT.slice(0, 10)}${sets["held-out"].length ? "" : " (no snapshot)"}.\n`,
 );
 console.log(
-  "| Set | Damage | Copies | The reference reads | We accept | of those, every page the reference reads kept | of those, every page of the undamaged file | We refuse what it reads | We accept what it cannot read | Crashes |",
+  "| Set | Damage | Copies | The reference reads | We accept | of those, every page the reference reads kept | of those, every page of the undamaged file | of those, the undamaged file's text | We refuse what it reads | We accept what it cannot read | Crashes |",
 );
-console.log("|---|---|---|---|---|---|---|---|---|---|");
+console.log("|---|---|---|---|---|---|---|---|---|---|---|");
 const totals = { tuning: { read: 0, refusedReadable: 0 }, "held-out": { read: 0, refusedReadable: 0 } };
 for (const [set, docs] of Object.entries(sets) as Array<[keyof typeof sets, Array<{ name: string; bytes: Buffer }>]>) {
   for (const [damage, apply] of Object.entries(DAMAGES)) {
@@ -157,6 +188,7 @@ for (const [set, docs] of Object.entries(sets) as Array<[keyof typeof sets, Arra
     let accepted = 0;
     let pagesKept = 0;
     let wholeKept = 0;
+    let sameText = 0;
     let refusedReadable = 0;
     let acceptedUnreadable = 0;
     let crashes = 0;
@@ -165,6 +197,7 @@ for (const [set, docs] of Object.entries(sets) as Array<[keyof typeof sets, Arra
       const undamaged = doc.bytes.length > MAX_BYTES ? 0 : referencePages(doc.bytes);
       if (undamaged === 0) continue;
       const damaged = apply(doc.bytes);
+      rmSync(path.join(scratch, "secured.pdf"), { force: true });
       copies++;
       const reference = referencePages(damaged);
       const outcome = await ours(damaged);
@@ -173,6 +206,7 @@ for (const [set, docs] of Object.entries(sets) as Array<[keyof typeof sets, Arra
         accepted++;
         if (reference > 0 && outcome.pages >= reference) pagesKept++;
         if (outcome.pages >= undamaged) wholeKept++;
+        if (outcome.text === referenceText(doc.bytes)) sameText++;
         if (reference === 0) acceptedUnreadable++;
       } else {
         if (outcome.kind.startsWith("crash")) crashes++;
@@ -184,7 +218,7 @@ for (const [set, docs] of Object.entries(sets) as Array<[keyof typeof sets, Arra
     totals[set].read += readable;
     totals[set].refusedReadable += refusedReadable;
     console.log(
-      `| ${set} | ${damage} | ${copies} | ${readable} | ${accepted} | ${pagesKept} | ${wholeKept} | ${refusedReadable} | ${acceptedUnreadable} | ${crashes} |`,
+      `| ${set} | ${damage} | ${copies} | ${readable} | ${accepted} | ${pagesKept} | ${wholeKept} | ${sameText} | ${refusedReadable} | ${acceptedUnreadable} | ${crashes} |`,
     );
   }
 }

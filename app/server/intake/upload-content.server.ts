@@ -1,6 +1,7 @@
 // pdf-lib and sharp are loaded on the first upload, not at start-up: together they were ~170 ms of
 // module loading before the server could answer anything (issue 29).
 import type { PDFDocument } from "pdf-lib";
+import { emptyPasswordKey, loadDecrypted } from "./pdf-decrypt.server";
 import { disarm } from "./pdf-disarm.server";
 import { cutDamage, failureOffset, MAX_REPAIRS, pdfHeaderOffset } from "./pdf-repair.server";
 
@@ -17,8 +18,10 @@ import { cutDamage, failureOffset, MAX_REPAIRS, pdfHeaderOffset } from "./pdf-re
  *   destination like [page /Fit] or a GoTo stays), embedded files, XFA, rich
  *   media), every object no longer reachable from the document dropped, and
  *   the rest written out again from its objects, so whatever sat between or
- *   after them (an HTML page, a script, an archive) is gone too. Refused only
- *   when it cannot be read (or has no page) or is encrypted.
+ *   after them (an HTML page, a script, an archive) is gone too. A damaged
+ *   file is read around its damage (decision 504), and one encrypted with no
+ *   password to open it is decrypted first (decision 506). Refused only when
+ *   it cannot be read (or has no page) or needs a password to open.
  * The type is taken from the leading bytes only; name and declared type are
  * never consulted.
  */
@@ -119,7 +122,22 @@ async function disarmPdf(bytes: Buffer): Promise<{ bytes: Buffer; removed: strin
       input = repaired;
     }
   }
-  if (doc.isEncrypted) throw new RefusedUpload("encrypted PDF", "encrypted_pdf");
+  if (doc.isEncrypted) {
+    // Encrypted with no password to open it (a "secured" form): read it as every viewer does.
+    let file: ReturnType<typeof emptyPasswordKey> = null;
+    try {
+      file = emptyPasswordKey(doc, pdf);
+    } catch {
+      // A malformed encryption dictionary: as good as a password we do not have.
+    }
+    if (!file) throw new RefusedUpload("encrypted PDF", "encrypted_pdf");
+    try {
+      doc = await loadDecrypted(input, file, doc.context.trailerInfo.Encrypt, pdf);
+    } catch (error) {
+      throw unreadable(`could not be decrypted (${(error as Error).message})`);
+    }
+    repairs.push("decrypted: it opens without a password");
+  }
   let pages = 0;
   try {
     pages = doc.getPageCount();

@@ -1,7 +1,9 @@
 import { existsSync, promises as fs, readFileSync } from "node:fs";
+import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
+  decodePDFRawStream,
   PDFArray,
   PDFDict,
   PDFDocument,
@@ -242,6 +244,45 @@ describe("real documents from Debian's documentation packages", () => {
 });
 
 describe("storing has a time limit", () => {
+  it("a write that finishes after the time limit is removed once it lands: no row will name it (decision 505)", async () => {
+    const realOpen = fs.open.bind(fs);
+    const realRename = fs.rename.bind(fs);
+    // The directory answers, but only after the upload has given up (a slow disk, a stalled mount).
+    const open = vi
+      .spyOn(fs, "open")
+      .mockImplementation(
+        (...args: Parameters<typeof fs.open>) =>
+          new Promise((resolve, reject) => setTimeout(() => realOpen(...args).then(resolve, reject), 400)),
+      );
+    let landed!: () => void;
+    const hasLanded = new Promise<void>((resolve) => (landed = resolve));
+    const rename = vi.spyOn(fs, "rename").mockImplementation(async (...args: Parameters<typeof fs.rename>) => {
+      await realRename(...args);
+      landed();
+    });
+    const key = "agent-survey-uploads/other/late-write.pdf";
+    const target = `${sandbox.uploadDir}/${key}`;
+    try {
+      await expect(
+        putUploadObject(
+          key,
+          pdf(),
+          { contentType: "application/pdf", sha256: "0", docType: "other" },
+          { timeoutMs: 100 },
+        ),
+      ).rejects.toThrow(/did not answer within 100 ms/);
+      // The late write lands under its name, and is then removed.
+      await hasLanded;
+    } finally {
+      open.mockRestore();
+      rename.mockRestore();
+    }
+    for (let waited = 0; existsSync(target) && waited < 2_000; waited += 10)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(existsSync(target)).toBe(false);
+    expect(existsSync(`${target}.partial`)).toBe(false);
+  });
+
   it("an upload directory that never answers: the write gives up at the time limit (the route then answers 503 upload_storage_unavailable)", async () => {
     const open = vi.spyOn(fs, "open").mockImplementation(() => new Promise(() => undefined));
     try {
@@ -351,4 +392,73 @@ describe("damaged PDFs are read around their damage, as viewers read them (decis
       expect((await PDFDocument.load(stored)).getPageCount()).toBe(pages);
     });
   });
+});
+
+describe("secured PDFs that open without a password are accepted, decrypted (decision 506)", () => {
+  const FIXTURES = path.join(__dirname, "../../fixtures/pdf");
+  const fixture = (name: string) => readFileSync(path.join(FIXTURES, name));
+
+  /** Every page's content, decoded: what the page draws. */
+  async function pageContents(bytes: Buffer): Promise<string[]> {
+    const doc = await PDFDocument.load(bytes, { updateMetadata: false });
+    return doc.getPages().map((page) => {
+      const contents = page.node.Contents();
+      const streams = contents instanceof PDFArray ? contents.asArray() : contents ? [contents] : [];
+      return streams
+        .map((s) => doc.context.lookup(s))
+        .map((s) => Buffer.from(decodePDFRawStream(s as PDFRawStream).decode()).toString("latin1"))
+        .join("\n");
+    });
+  }
+
+  it.each([
+    "secured-rc4-40.pdf",
+    "secured-rc4-128.pdf",
+    "secured-rc4-128-objstm.pdf",
+    "secured-aes-128.pdf",
+    "secured-aes-128-clear-metadata.pdf",
+    "secured-aes-256-r5.pdf",
+    "secured-aes-256.pdf",
+    "secured-aes-256-objstm.pdf",
+    "secured-aes-256-restricted.pdf",
+  ])("%s: 200, stored unencrypted with the original's pages, text, title and field", async (name) => {
+    const original = fixture("base.pdf");
+    const secured = fixture(name);
+    // The fixture is encrypted: its strings and streams are not the original's bytes.
+    expect((await PDFDocument.load(secured, { ignoreEncryption: true })).isEncrypted).toBe(true);
+    expect(secured.toString("latin1")).not.toContain("Household income worksheet");
+    const { status, body } = await upload(secured, name);
+    expect(status).toBe(200);
+    const stored = readFileSync(`${sandbox.uploadDir}/${body.key}`);
+    // Loads without ignoreEncryption: nothing is encrypted any more.
+    const doc = await PDFDocument.load(stored, { updateMetadata: false });
+    expect(doc.isEncrypted).toBe(false);
+    expect(doc.getTitle()).toBe("Household income worksheet (secured)");
+    expect(doc.getForm().getTextField("applicant.name").getText()).toBe("Blank");
+    // What each page draws is byte for byte what the unencrypted original draws.
+    expect(await pageContents(stored)).toEqual(await pageContents(original));
+  });
+
+  it.each(["secured-script-aes-256-objstm.pdf", "secured-script-rc4-128.pdf"])(
+    "%s: decrypted, then disarmed: the script is gone",
+    async (name) => {
+      const safe = await makeUploadSafe(fixture(name));
+      expect(safe.repaired).toContain("decrypted: it opens without a password");
+      expect(safe.removed).toContain("/OpenAction /JavaScript");
+      const names = await namesIn(safe.bytes);
+      expect(ACTIVE.filter((n) => names.has(n))).toEqual([]);
+      expect(safe.bytes.toString("latin1")).not.toContain("secured script");
+      expect((await PDFDocument.load(safe.bytes)).getPageCount()).toBe(2);
+    },
+  );
+
+  it.each(["password-aes-256.pdf", "password-rc4-128.pdf", "password-rc4-40.pdf"])(
+    "%s (a password to open it): still 400 encrypted_pdf",
+    async (name) => {
+      const { status, body } = await upload(fixture(name), name);
+      expect(status).toBe(400);
+      expect(body.error?.code).toBe("encrypted_pdf");
+      expect(body.error?.message).toContain("password-protected PDFs cannot be accepted");
+    },
+  );
 });
