@@ -39,6 +39,12 @@ await Promise.all([
     entryPoints: ["server/firewall/inspector.worker.ts"],
     outfile: `${buildDir}/firewall-inspector.js`,
   }),
+  // The upload's PDF disarming, run in a worker thread (app/server/intake/upload-safe.server.ts).
+  build({
+    ...common,
+    entryPoints: ["app/server/intake/upload-safe.worker.ts"],
+    outfile: `${buildDir}/upload-safe.js`,
+  }),
   // The published plan store's checks, run in a worker thread (app/server/plan-store/store-sync.server.ts).
   build({
     ...common,

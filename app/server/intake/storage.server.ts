@@ -22,9 +22,9 @@ import {
   recordAgentUpload,
 } from "./write-store.server";
 import { writeOutcomeUnknown } from "./write-store-handle.server";
+import { makeUploadSafeOffTheLoop } from "./upload-safe.server";
 import {
   displayFileName,
-  makeUploadSafe,
   RefusedUpload,
   safeUploadFileName,
   type AcceptedFileType,
@@ -445,7 +445,7 @@ export async function acceptAgentUpload(
   }
   let safe: SafeFile;
   try {
-    safe = await makeUploadSafe(file.bytes);
+    safe = await makeUploadSafeOffTheLoop(file.bytes);
   } catch (error) {
     if (!(error instanceof RefusedUpload)) throw error;
     logger().warn({ reason: error.reason, kind: error.kind, sizeBytes: file.bytes.length }, "upload refused");

@@ -214,6 +214,8 @@ describe.each(WRITE_STORE_DIALECTS)("intake on the %s write store", (dialect) =>
         .filter((f) => f.endsWith("-retried-intake.pdf"));
       expect(copies.map((f) => path.basename(f))).toEqual([path.basename(answers[0]!.body.key)]);
       expect((await send(`${dialect}-upload-2`)).body.upload_id).not.toBe(answers[0]!.body.upload_id);
+      // The PDFs were read by the upload worker, off the event loop (decision 507).
+      expect(server.output()).toContain("upload worker started: PDFs are read off the event loop");
     });
 
     it("1,000 concurrent waitlist posts make 1,000 rows with 1,000 distinct ids", async () => {

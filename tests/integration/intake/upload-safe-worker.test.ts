@@ -1,0 +1,101 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { gunzipSync } from "node:zlib";
+import type { Worker } from "node:worker_threads";
+import { afterEach, describe, expect, it } from "vitest";
+import { makeUploadSafe, RefusedUpload } from "../../../app/server/intake/upload-content.server";
+import { OffLoopUploadSafe } from "../../../app/server/intake/upload-safe.server";
+import { REPO_ROOT } from "../../helpers/server";
+
+/**
+ * Decision 507: PDFs are disarmed in a worker thread (<BUILD_DIR>/upload-safe.js, built by
+ * `npm run build`), with the same outcome as in place: the same bytes stored, the same refusals.
+ * A worker that fails hands its PDFs back to be read in place; one that hangs is replaced and its
+ * PDF refused as unreadable.
+ */
+const WORKER = path.join(REPO_ROOT, "build", "upload-safe.js");
+const FIXTURES = path.join(REPO_ROOT, "tests", "fixtures", "pdf");
+const MANUAL = "/usr/share/doc/docbook-xsl-doc-pdf/doc/reference.pdf.gz";
+
+function manual(): Buffer {
+  if (!existsSync(MANUAL)) throw new Error(`${MANUAL} is missing: run scripts/ensure-test-documents.sh (as root)`);
+  return gunzipSync(readFileSync(MANUAL));
+}
+
+async function outcome(run: Promise<unknown>): Promise<unknown> {
+  try {
+    const safe = (await run) as { bytes: Buffer; type: unknown; removed?: string[]; repaired?: string[] };
+    return { ...safe, bytes: safe.bytes.toString("base64") };
+  } catch (error) {
+    if (error instanceof RefusedUpload) return { refused: error.kind, reason: error.reason };
+    throw error;
+  }
+}
+
+let worker: OffLoopUploadSafe | undefined;
+afterEach(async () => {
+  await worker?.stop();
+  worker = undefined;
+});
+
+describe("the upload worker", () => {
+  it("is built next to the server", () => {
+    expect(existsSync(WORKER)).toBe(true);
+  });
+
+  it("gives what the in-place reading gives: the same bytes stored, the same refusals", async () => {
+    worker = new OffLoopUploadSafe(WORKER);
+    const inputs = [
+      manual(),
+      readFileSync(path.join(FIXTURES, "secured-script-aes-256-objstm.pdf")),
+      readFileSync(path.join(FIXTURES, "password-aes-256.pdf")),
+      Buffer.from("%PDF-1.7\n1 0 obj\nendobj\n"),
+    ];
+    const kinds: unknown[] = [];
+    for (const bytes of inputs) {
+      const off = await outcome(worker.run(bytes));
+      expect(off).toEqual(await outcome(makeUploadSafe(bytes)));
+      kinds.push((off as { refused?: string }).refused ?? "accepted");
+    }
+    expect(kinds).toEqual(["accepted", "accepted", "encrypted_pdf", "unreadable_pdf"]);
+  });
+
+  it("takes several PDFs at once and answers each its own", async () => {
+    worker = new OffLoopUploadSafe(WORKER);
+    const secured = readFileSync(path.join(FIXTURES, "secured-rc4-128.pdf"));
+    const password = readFileSync(path.join(FIXTURES, "password-rc4-128.pdf"));
+    const answers = await Promise.all(
+      [secured, password, secured, password].map((bytes) => outcome(worker!.run(bytes))),
+    );
+    expect(answers.map((a) => (a as { refused?: string }).refused ?? "accepted")).toEqual([
+      "accepted",
+      "encrypted_pdf",
+      "accepted",
+      "encrypted_pdf",
+    ]);
+  });
+
+  it("a worker that dies hands back what it held: read in place, nothing lost; the next PDF starts another", async () => {
+    worker = new OffLoopUploadSafe(WORKER);
+    const bytes = manual();
+    const expected = await outcome(makeUploadSafe(bytes));
+    const held = outcome(worker.run(bytes));
+    // Ended while it reads, as a crash or an out-of-memory kill ends it.
+    await (worker as unknown as { worker: Worker }).worker.terminate();
+    expect(await held).toEqual(expected);
+    expect(await outcome(worker.run(bytes))).toEqual(expected);
+  });
+
+  it("a worker that does not answer in time: the PDF is refused as unreadable, and the next one is read", async () => {
+    worker = new OffLoopUploadSafe(WORKER, 1);
+    const slow = await outcome(worker.run(manual()));
+    expect(slow).toEqual({ refused: "unreadable_pdf", reason: "not read within 1 ms" });
+    const patient = new OffLoopUploadSafe(WORKER);
+    try {
+      const next = await outcome(patient.run(readFileSync(path.join(FIXTURES, "secured-aes-128.pdf"))));
+      expect((next as { refused?: string }).refused).toBeUndefined();
+    } finally {
+      await patient.stop();
+    }
+  });
+});
