@@ -298,6 +298,27 @@ export async function putUploadObject(
   }
 }
 
+/** When to ask again whether an upload's row exists, while the write store cannot say. */
+const ROW_CHECK_DELAYS_MS = [30_000, 120_000, 600_000];
+
+/**
+ * Remove an upload's file once the write store says it holds no row for it: at once, or (`later`,
+ * when the store has just failed) after 30 s, 2 and 10 minutes. A store that never answers keeps
+ * the file, logged with its key, so operations can match it by hand.
+ */
+async function removeIfNoRow(uploadId: string, key: string, why: string, later = false): Promise<void> {
+  for (const delay of later ? ROW_CHECK_DELAYS_MS : [0, ...ROW_CHECK_DELAYS_MS]) {
+    if (delay) await new Promise((resolve) => setTimeout(resolve, delay).unref());
+    try {
+      if (!(await agentUploadRecord(uploadId))) await removeUploadObject(key, why);
+      return;
+    } catch {
+      // The store still cannot say: ask again later.
+    }
+  }
+  logger().warn({ objectKey: key, why }, "upload: the write store never said whether this file has a row; it is kept");
+}
+
 /** How long removing a stored object no row names may take; it is retried by nothing. */
 const REMOVE_TIMEOUT_MS = 5_000;
 
@@ -494,11 +515,23 @@ export async function acceptAgentUpload(
         createdAt: at,
       },
       claim,
+      // The store did not answer in time: the row may yet commit. Once it is known that no row
+      // names the file, it goes (decision 505). A late failure is checked first: a connection lost
+      // after COMMIT was sent fails the call and may still have stored the row.
+      (late) => {
+        if (!("error" in late)) {
+          if (!late.value.created) void removeUploadObject(key, "another request with its key was recorded first");
+        } else void removeIfNoRow(uploadId, key, "its row's late write failed");
+      },
     );
   } catch (error) {
-    // No row names the file: remove it, unless the store did not answer in time, when the row may
-    // yet commit and must find its file (decision 505).
-    if (!writeOutcomeUnknown(error)) await removeUploadObject(key, "its row could not be written");
+    // No row names the file (decision 505). The engine refused the row (500): it was rolled back,
+    // and the file goes now. The store could not be reached (503): the connection may have been lost
+    // after COMMIT was sent, so the file goes once the store says there is no row. The store did
+    // not answer in time: the late outcome decides (above).
+    if (error instanceof ApiError && error.status === 500)
+      await removeUploadObject(key, "its row could not be written");
+    else if (!writeOutcomeUnknown(error)) void removeIfNoRow(uploadId, key, "its row could not be written", true);
     throw error;
   }
   const record = recordOf(outcome, claim, uploadId);

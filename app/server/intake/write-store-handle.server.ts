@@ -199,6 +199,8 @@ function openDatabase(url: string): Promise<WriteStore> {
 export async function withWriteStore<T>(
   operation: (store: WriteStore) => Promise<T>,
   deadlineMs = WRITE_DEADLINE_MS,
+  /** Told how an operation that overran the deadline ended, when it ends (an upload's file waits on it). */
+  onLate?: (settled: { value: T } | { error: unknown }) => void,
 ): Promise<T> {
   const store = await openWithin(deadlineMs);
   const started = Date.now();
@@ -210,13 +212,17 @@ export async function withWriteStore<T>(
     if (error instanceof DeadlineExceeded && running) {
       // The operation goes on: it may still commit when the engine answers. Its end is logged.
       running.then(
-        () =>
+        (value) => {
           logger().warn(
             { store: store.location, tookMs: Date.now() - started },
             "a late write store operation completed",
-          ),
-        (late: unknown) =>
-          logger().warn({ ...describeStoreError(late), store: store.location }, "a late write store operation failed"),
+          );
+          onLate?.({ value });
+        },
+        (late: unknown) => {
+          logger().warn({ ...describeStoreError(late), store: store.location }, "a late write store operation failed");
+          onLate?.({ error: late });
+        },
       );
       storeDidNotAnswer(store, error);
       throw new WriteStoreUnavailableError(UNCONFIRMED, 503, true);

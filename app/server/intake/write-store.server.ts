@@ -378,8 +378,9 @@ export interface AgentUploadRecord {
 export async function recordAgentUpload(
   record: AgentUploadRecord,
   claim?: IdempotentRequestRow,
+  onLate?: (settled: { value: IdempotentOutcome } | { error: unknown }) => void,
 ): Promise<IdempotentOutcome> {
-  return withWriteStore((store) => store.addAgentUpload(record, claim));
+  return withWriteStore((store) => store.addAgentUpload(record, claim), undefined, onLate);
 }
 
 /** The upload an idempotency key already made, when it made one: checked before anything is stored. */

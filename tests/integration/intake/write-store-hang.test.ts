@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,6 +7,7 @@ import { startPostgres, type RunningPostgres } from "../../helpers/engines";
 import { startFakeResend, type FakeResend } from "../../fakes/resend";
 import pgDriver from "pg";
 import { MIGRATION_LOCK_KEY } from "../../../db/write-store-postgres";
+import { pdf } from "../../unit/intake/files";
 
 /**
  * A PostgreSQL that stops answering without closing anything (a hung host, a network partition:
@@ -327,6 +328,54 @@ describe("a PostgreSQL that hangs", () => {
     expect(rows.map((r) => r.id)).toEqual([acknowledged!.id]);
     console.log(
       `resent with its key after an unknown outcome: acknowledged ${Date.now() - thawedAt} ms after the database answered, ${acknowledged!.replayed ? "the first write had committed" : "the first write had not committed"}`,
+    );
+  }, 60_000);
+
+  it("an upload whose row's outcome was unknown: once the database answers, its file is there if and only if its row is (decision 505)", async () => {
+    const name = "hang-upload-4c1e.pdf";
+    const filesNamed = () =>
+      readdirSync(path.join(dir, "uploads"), { recursive: true })
+        .map(String)
+        .filter((f) => f.endsWith(`-${name}`))
+        .map((f) => `agent-survey-uploads/${f.split("agent-survey-uploads/").pop()}`);
+    const rowsNamed = () =>
+      pg.query<{ object_key: string }>(
+        databaseUrl,
+        "SELECT object_key FROM agent_uploads WHERE original_file_name = $1",
+        [name],
+      );
+    // The table exists and the pool holds connections before they are frozen.
+    const form = () => {
+      const body = new FormData();
+      body.append("docType", "intake_form");
+      body.append("blankConfirmed", "true");
+      body.append("file", new File([new Uint8Array(pdf())], name, { type: "application/pdf" }));
+      return body;
+    };
+    pg.freezeConnections();
+    const res = await fetch(`${server!.url}/api/agents/discovery/upload`, {
+      method: "POST",
+      body: form(),
+      headers: { "x-forwarded-for": "10.41.1.1" },
+      signal: AbortSignal.timeout(30_000),
+    });
+    const answer = (await res.json()) as { error?: { code: string; message: string } };
+    expect(res.status).toBe(503);
+    expect(answer.error?.message).toContain("may or may not have been saved");
+    // The file was stored before the row was tried, and is kept while the row may still commit.
+    expect(filesNamed()).toHaveLength(1);
+    pg.thaw();
+    // The late write ends one way or the other; then files and rows agree.
+    let files: string[] = [];
+    let rows: string[] = [];
+    for (const started = Date.now(); Date.now() - started < 20_000; await sleep(250)) {
+      files = filesNamed().sort();
+      rows = (await rowsNamed()).map((r) => r.object_key).sort();
+      if (files.length === rows.length) break;
+    }
+    expect(files).toEqual(rows);
+    console.log(
+      `upload with an unknown outcome: ${rows.length ? "its row committed late; its file is kept" : "its row never committed; its file was removed"}`,
     );
   }, 60_000);
 });
