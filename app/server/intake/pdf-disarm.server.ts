@@ -13,6 +13,8 @@ import type { PDFDict, PDFDocument, PDFObject, PDFRef } from "pdf-lib";
  *   /Next, which is the next bookmark): JavaScript,
  *   Launch, ImportData, SubmitForm, GoToR and GoToE (another file), Rendition,
  *   Movie, Sound, RichMediaExecute, or one whose type cannot be told;
+ * - every object pdf-lib could not parse (kept as raw bytes, it would be
+ *   written out unchecked, and a lenient viewer may read an action in it);
  * - every object no longer reachable from the trailer (the scripts and files
  *   just unlinked, and any object nothing uses).
  * What stays: destinations (`/OpenAction [3 0 R /Fit]`), GoTo, URI and Named
@@ -28,9 +30,20 @@ const HARMLESS_ACTIONS = new Set(["GoTo", "URI", "Named", "Thread", "SetOCGState
 
 /** Remove active content from `doc` (see above); returns what was removed, for the log. */
 export function disarm(doc: PDFDocument, pdf: typeof PdfLib): string[] {
-  const { PDFArray, PDFDict, PDFName, PDFRawStream, PDFRef, PDFStream } = pdf;
+  const { PDFArray, PDFDict, PDFInvalidObject, PDFName, PDFRawStream, PDFRef, PDFStream } = pdf;
   const context = doc.context;
   const removed: string[] = [];
+
+  // An object pdf-lib could not parse is kept as its raw bytes and written out as they were. Nothing
+  // here can look inside it, and a viewer's more lenient parser may read an action in it ("<< /S
+  // /JavaScript /JS (...) /X [ >>" behind an /OpenAction): only what was read and checked is kept.
+  let unreadable = 0;
+  for (const [ref, object] of context.enumerateIndirectObjects())
+    if (object instanceof PDFInvalidObject) {
+      context.delete(ref);
+      unreadable++;
+    }
+  if (unreadable > 0) removed.push(`${unreadable} unreadable objects`);
   const resolve = (value: PDFObject | undefined): PDFObject | undefined =>
     value instanceof PDFRef ? context.lookup(value) : value;
   const dictOf = (object: PDFObject | undefined): PDFDict | undefined =>

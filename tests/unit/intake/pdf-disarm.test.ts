@@ -169,6 +169,22 @@ async function bookmarkTitles(bytes: Buffer): Promise<string[]> {
   return titles;
 }
 
+describe("objects pdf-lib cannot parse are not written out unchecked", () => {
+  it.each([
+    ["an unclosed array", "4 0 obj << /S /JavaScript /JS (app.alert(9)) /X [ >> endobj"],
+    ["an unclosed string", "4 0 obj << /S /JavaScript /JS (app.alert(9) >> endobj"],
+    ["a stray R", "4 0 obj << /S /JavaScript /JS <6170702e616c657274283929> /Q 1 0 R R >> endobj"],
+    ["a stray brace", "4 0 obj << /S /JavaScript /JS (app.alert(9)) /Y } >> endobj"],
+  ])("a script behind /OpenAction in an object with %s is dropped, the page kept", async (_label, object) => {
+    // Before, the object was kept as its raw bytes: the disarming could not look inside it, and a
+    // lenient viewer might read the action.
+    const safe = await makeUploadSafe(pdf({ catalog: "/OpenAction 4 0 R", objects: object }));
+    expect(safe.removed).toContain("1 unreadable objects");
+    expect(safe.bytes.toString("latin1")).not.toMatch(/app\.alert|6170702e|JavaScript/);
+    expect((await PDFDocument.load(safe.bytes)).getPageCount()).toBe(1);
+  });
+});
+
 describe("bookmarks are kept (decision 502)", () => {
   it("keeps every bookmark, and removes a script chained after a bookmark's GoTo", async () => {
     // An outline of three bookmarks, the second with a nested one. A bookmark's /Next is the next
