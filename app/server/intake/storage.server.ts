@@ -13,7 +13,7 @@ import {
   openWriteStore,
   recordAgentUpload,
 } from "./write-store.server";
-import { writeOutcomeUnknown } from "./write-store-handle.server";
+import { writeOutcomeUnknown, writeRolledBack } from "./write-store-handle.server";
 import { makeUploadSafeOffTheLoop } from "./upload-safe.server";
 import {
   putUploadObject,
@@ -390,11 +390,11 @@ export async function acceptAgentUpload(
       },
     );
   } catch (error) {
-    // No row names the file (decision 505). The engine refused the row (500): it was rolled back,
-    // and the file goes now. The store could not be reached (503): the connection may have been lost
-    // after COMMIT was sent, so the file goes once the store says there is no row. The store did
-    // not answer in time: the late outcome decides (above).
-    if (error instanceof ApiError && error.status === 500)
+    // No row names the file (decision 505). The engine refused the row (500), or could not write
+    // it (503, a full disk: decision 509): it was rolled back, and the file goes now. The
+    // connection was lost (503): COMMIT may have been sent, so the file goes once the store says
+    // there is no row. The store did not answer in time: the late outcome decides (above).
+    if ((error instanceof ApiError && error.status === 500) || writeRolledBack(error))
       await removeUploadObject(key, "its row could not be written");
     else if (!writeOutcomeUnknown(error)) void removeIfNoRow(uploadId, key, "its row could not be written", true);
     throw error;

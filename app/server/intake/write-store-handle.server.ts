@@ -5,7 +5,12 @@ import {
   type WriteStore,
   type WriteStoreHandle,
 } from "../../../db/write-store-client";
-import { describeStoreError, isConnectionFailure, isTransientFailure } from "../../../db/write-store-errors";
+import {
+  describeStoreError,
+  isConnectionFailure,
+  isResourceFailure,
+  isTransientFailure,
+} from "../../../db/write-store-errors";
 import { ApiError } from "../platform/api.server";
 import { DeadlineExceeded, withinDeadline } from "../platform/deadline.server";
 import { env } from "../platform/env.server";
@@ -40,6 +45,11 @@ export class WriteStoreUnavailableError extends ApiError {
    * it was not saved (docs/decisions/491).
    */
   readonly outcomeUnknown: boolean;
+  /**
+   * True when the connection was lost during the operation: PostgreSQL may have received COMMIT
+   * before it went, so whether a row was saved is known only once the store answers again.
+   */
+  connectionLost = false;
   constructor(message: string, status: 500 | 503 = 500, outcomeUnknown = false) {
     super(
       status,
@@ -52,6 +62,15 @@ export class WriteStoreUnavailableError extends ApiError {
   }
 }
 
+/**
+ * Is it certain that the failed operation saved nothing? The engine answered with an error (it
+ * rolled the transaction back: a refused row, a full disk, a deadlock) or nothing was tried. Not
+ * when the connection was lost mid-way or the store did not answer in time.
+ */
+export function writeRolledBack(error: unknown): boolean {
+  return error instanceof WriteStoreUnavailableError && !error.outcomeUnknown && !error.connectionLost;
+}
+
 /** Did this failure leave a write's outcome unknown (the store did not answer in time)? */
 export function writeOutcomeUnknown(error: unknown): boolean {
   return error instanceof WriteStoreUnavailableError && error.outcomeUnknown;
@@ -60,6 +79,9 @@ export function writeOutcomeUnknown(error: unknown): boolean {
 const NOT_SAVED =
   "The write store named by DATABASE_URL could not be reached; nothing was saved. Please try again in a few seconds.";
 const FAILED = "The write store named by DATABASE_URL could not save this; nothing was saved. Please try again later.";
+/** Disk full, a read-only volume, an I/O error: reachable, but writing nothing for now (decision 509). */
+const CANNOT_WRITE =
+  "The write store named by DATABASE_URL cannot write for now (no room or no write access); nothing was saved. Please try again later.";
 const UNCONFIRMED =
   "The write store named by DATABASE_URL did not answer in time, so this could not be confirmed: it may or may not have been saved. Please try again in a few seconds.";
 
@@ -190,8 +212,9 @@ function openDatabase(url: string): Promise<WriteStore> {
 /**
  * Run one store operation. An engine that cannot be reached marks the store
  * unreachable and answers 503 with Retry-After (nothing was saved); another
- * failure that may pass on a retry (deadlock, busy) is a 503 too; anything
- * else the 500 that says nothing was saved. An operation still running after
+ * failure that may pass on a retry (deadlock, busy, a full disk, a volume that
+ * cannot be written: decision 509) is a 503 too; anything else the 500 that
+ * says nothing was saved. An operation still running after
  * WRITE_DEADLINE_MS answers 503 too, saying its outcome is unknown (it may yet
  * commit), and marks the store unreachable until a probe on a connection of
  * its own answers. Logs never carry the query's parameters (describeStoreError).
@@ -231,8 +254,11 @@ export async function withWriteStore<T>(
     logger().error({ ...describeStoreError(error), store: store.location }, "write store operation failed");
     if (isConnectionFailure(error)) {
       markWriteStoreUnreachable(error, () => probe(store));
-      throw unreachable();
+      const lost = unreachable();
+      lost.connectionLost = true;
+      throw lost;
     }
+    if (isResourceFailure(error)) throw new WriteStoreUnavailableError(CANNOT_WRITE, 503);
     if (isTransientFailure(error)) throw unreachable();
     throw new WriteStoreUnavailableError(FAILED);
   }
