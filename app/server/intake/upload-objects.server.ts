@@ -82,10 +82,10 @@ const REMOVE_TIMEOUT_MS = 5_000;
 
 /**
  * Remove a stored file that no row will name (decision 505): a visitor's document must not stay in
- * storage where no one can find it or delete it. Best effort: a failure is logged with the key, so
- * operations can remove it by hand, and never changes the answer.
+ * storage where no one can find it or delete it. Best effort (true when removed): a failure is
+ * logged with the key, so operations can remove it by hand, and never changes the answer.
  */
-export async function removeUploadObject(key: string, why: string): Promise<void> {
+export async function removeUploadObject(key: string, why: string): Promise<boolean> {
   try {
     const config = env();
     if (config.UPLOAD_BUCKET) {
@@ -104,11 +104,13 @@ export async function removeUploadObject(key: string, why: string): Promise<void
       );
     }
     logger().info({ objectKey: key, why }, "upload: a stored file no row names was removed");
+    return true;
   } catch (error) {
     logger().error(
       { objectKey: key, why, err: error instanceof Error ? error.message : String(error) },
       "upload: a stored file no row names could not be removed; remove it by hand",
     );
+    return false;
   }
 }
 
