@@ -25,6 +25,11 @@ export interface StartOptions {
   timeoutMs?: number;
   /** Node options before the script, e.g. `npm start`'s heap settings for a benchmark. */
   nodeArgs?: string[];
+  /**
+   * The largest file the server may write, in KiB (the shell's `ulimit -f`, RLIMIT_FSIZE): a write
+   * past it fails with EFBIG, as one on a full disk fails with ENOSPC (Node ignores SIGXFSZ).
+   */
+  fileSizeLimitKiB?: number;
 }
 
 /**
@@ -58,7 +63,12 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   }
   // As `npm start` runs it: scripts/start.mjs (which asks for the sample fake, UPSTREAM=fake, when no
   // key is given) over the compiled server.ts that `npm run build` writes next to the app build.
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), path.join(REPO_ROOT, "scripts", "start.mjs")], {
+  const command = [process.execPath, ...(options.nodeArgs ?? []), path.join(REPO_ROOT, "scripts", "start.mjs")];
+  const limited =
+    options.fileSizeLimitKiB === undefined
+      ? command
+      : ["/bin/bash", "-c", `ulimit -f ${Math.floor(options.fileSizeLimitKiB)} && exec "$0" "$@"`, ...command];
+  const child = spawn(limited[0]!, limited.slice(1), {
     cwd: REPO_ROOT,
     env,
     stdio: ["ignore", "pipe", "pipe"],

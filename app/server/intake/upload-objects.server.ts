@@ -145,12 +145,19 @@ async function putObject(
   const temp = `${target}.partial`;
   const handle = await fs.open(temp, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL, 0o640);
   try {
-    await handle.writeFile(body);
-    await handle.sync();
-  } finally {
-    await handle.close();
+    try {
+      await handle.writeFile(body);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.rename(temp, target);
+  } catch (error) {
+    // A full disk (ENOSPC) or a failing one leaves part of a visitor's document under a name no
+    // row will ever hold, and the little room left taken: it goes (decision 511).
+    await fs.rm(temp, { force: true }).catch(() => undefined);
+    throw error;
   }
-  await fs.rename(temp, target);
   return { storage: "local", key };
 }
 
