@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import * as schema from "./write-store";
-import { SqliteWriteStore, type WriteStoreDb } from "./write-store-sqlite";
+import { BUSY_WAIT_MS, SqliteWriteStore, type WriteStoreDb } from "./write-store-sqlite";
 import type { PostgresWriteStore } from "./write-store-postgres";
 import { redactUrl } from "./write-store-url";
 import type { WriteStoreOps } from "./write-store-ops";
@@ -124,8 +124,12 @@ export function writeStoreMigrationsFolder(dialect: "sqlite" | "postgres" = "sql
  * - synchronous=FULL, so every commit is fsync'd before it returns: a row the
  *   server has acknowledged survives SIGKILL and power loss (NORMAL would only
  *   survive a process crash, not an OS crash);
- * - busy_timeout, so a second process on the same file waits instead of failing;
- * - every pending migration applied.
+ * - every pending migration applied, waiting up to 5 s for another process's lock;
+ * - then a busy_timeout of BUSY_WAIT_MS only: better-sqlite3 waits for a lock
+ *   synchronously, holding the event loop, so a lock held for long (another
+ *   process, an operator's open transaction) would stall every request of this
+ *   one. The store waits for it asynchronously instead (SqliteWriteStore,
+ *   decision 512).
  * Throws when the file cannot be opened or migrated.
  */
 export function openWriteStoreFile(file: string, options: { migrationsFolder?: string } = {}): SqliteWriteStore {
@@ -140,6 +144,7 @@ export function openWriteStoreFile(file: string, options: { migrationsFolder?: s
     sqlite.pragma("busy_timeout = 5000");
     const db = drizzle(sqlite, { schema });
     migrate(db, { migrationsFolder: options.migrationsFolder ?? writeStoreMigrationsFolder("sqlite") });
+    sqlite.pragma(`busy_timeout = ${BUSY_WAIT_MS}`);
     return new SqliteWriteStore(db, sqlite, file);
   } catch (error) {
     sqlite.close();

@@ -23,6 +23,43 @@ import type { IdempotentOutcome, OutboxResult, WriteStoreOps } from "./write-sto
 
 export type WriteStoreDb = BetterSQLite3Database<typeof schema>;
 
+/**
+ * How long one write may wait for another process's lock synchronously (the connection's
+ * busy_timeout). better-sqlite3 waits holding the event loop, so this stays short: two workers'
+ * writes hold the lock for a few milliseconds each, and SQLite polls for it within this wait
+ * (decision 512).
+ */
+export const BUSY_WAIT_MS = 10;
+/**
+ * How long a write keeps trying, asynchronously, while another process holds the lock. Under the
+ * write deadline (5 s, decision 491): a write refused for a lock is known to have saved nothing,
+ * and answers so, instead of "may or may not have been saved".
+ */
+export const LOCK_WAIT_BUDGET_MS = 4_000;
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === "string" && /^SQLITE_(BUSY|LOCKED)/.test(code);
+}
+
+/**
+ * Run one write (a single IMMEDIATE transaction or statement), trying again while the database is
+ * locked by another connection. A busy IMMEDIATE transaction fails at its BEGIN, before writing
+ * anything, so running it again cannot write twice. Between tries the event loop is free: the
+ * process goes on answering while it waits.
+ */
+async function whenUnlocked<T>(write: () => T): Promise<T> {
+  const started = Date.now();
+  for (let pause = 2; ; pause = Math.min(pause * 2, 25)) {
+    try {
+      return write();
+    } catch (error) {
+      if (!isBusy(error) || Date.now() - started + pause > LOCK_WAIT_BUDGET_MS) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+}
+
 const {
   waitlistSubmissions,
   agentDiscoverySubmissions,
@@ -61,15 +98,17 @@ export class SqliteWriteStore implements WriteStoreOps {
         .where(and(eq(waitlistSubmissions.emailKey, row.emailKey), eq(waitlistSubmissions.interest, row.interest)))
         .get()?.id;
     try {
-      return this.db.transaction(
-        (tx) => {
-          const existing = existingId(tx);
-          if (existing) return { id: existing, created: false };
-          tx.insert(waitlistSubmissions).values(row).run();
-          insertOutbox(tx, outbox);
-          return { id: row.id, created: true };
-        },
-        { behavior: "immediate" },
+      return await whenUnlocked(() =>
+        this.db.transaction(
+          (tx) => {
+            const existing = existingId(tx);
+            if (existing) return { id: existing, created: false };
+            tx.insert(waitlistSubmissions).values(row).run();
+            insertOutbox(tx, outbox);
+            return { id: row.id, created: true };
+          },
+          { behavior: "immediate" },
+        ),
       );
     } catch (error) {
       // Another process inserted the same (address, interest) between our check and insert.
@@ -83,7 +122,14 @@ export class SqliteWriteStore implements WriteStoreOps {
    * Write `claim` and then the record in one IMMEDIATE transaction, unless the key has a row: the
    * writer lock serialises processes, so a request with the same key sees the first one's commit.
    */
-  private claimed(claim: IdempotentRequestRow | undefined, write: (tx: WriteStoreDb) => void): IdempotentOutcome {
+  private claimed(
+    claim: IdempotentRequestRow | undefined,
+    write: (tx: WriteStoreDb) => void,
+  ): Promise<IdempotentOutcome> {
+    return whenUnlocked(() => this.claimedNow(claim, write));
+  }
+
+  private claimedNow(claim: IdempotentRequestRow | undefined, write: (tx: WriteStoreDb) => void): IdempotentOutcome {
     return this.db.transaction(
       (tx) => {
         if (claim) {
@@ -114,7 +160,7 @@ export class SqliteWriteStore implements WriteStoreOps {
   }
 
   async addOutbox(outbox: NewOutboxRow[]): Promise<void> {
-    this.db.transaction((tx) => insertOutbox(tx, outbox), { behavior: "immediate" });
+    await whenUnlocked(() => this.db.transaction((tx) => insertOutbox(tx, outbox), { behavior: "immediate" }));
   }
 
   async addAgentUpload(row: AgentUploadRow, claim?: IdempotentRequestRow): Promise<IdempotentOutcome> {
@@ -156,6 +202,13 @@ export class SqliteWriteStore implements WriteStoreOps {
     row: { emailKey: string; method: string; unsubscribedAt: number },
     outboxIfNew: NewOutboxRow[],
   ): Promise<boolean> {
+    return whenUnlocked(() => this.unsubscribeNow(row, outboxIfNew));
+  }
+
+  private unsubscribeNow(
+    row: { emailKey: string; method: string; unsubscribedAt: number },
+    outboxIfNew: NewOutboxRow[],
+  ): boolean {
     return this.db.transaction(
       (tx) => {
         const inserted = tx.insert(unsubscribes).values(row).onConflictDoNothing().run();
@@ -179,9 +232,8 @@ export class SqliteWriteStore implements WriteStoreOps {
 
   async claimOutbox(now: number, leaseUntil: number, limit: number): Promise<OutboxRow[]> {
     // One statement: SQLite's writer lock makes the select-and-update atomic across processes.
-    return this.sqlite
-      .prepare(
-        `UPDATE email_outbox
+    const claim = this.sqlite.prepare(
+      `UPDATE email_outbox
             SET status = 'sending', lease_until = @leaseUntil, attempts = attempts + 1, updated_at = @now
           WHERE id IN (
                 SELECT id FROM email_outbox
@@ -190,16 +242,17 @@ export class SqliteWriteStore implements WriteStoreOps {
                  ORDER BY next_attempt_at
                  LIMIT @limit)
         RETURNING ${OUTBOX_COLUMNS}`,
-      )
-      .all({ now, leaseUntil, limit }) as OutboxRow[];
+    );
+    return whenUnlocked(() => claim.all({ now, leaseUntil, limit }) as OutboxRow[]);
   }
 
   async recordOutboxResults(results: OutboxResult[], now: number): Promise<void> {
     if (results.length === 0) return;
     const update = this.sqlite.prepare(RECORD_RESULT_SQL.replace(/\$(\w+)/g, "@$1"));
-    this.sqlite.transaction(() => {
+    const record = this.sqlite.transaction(() => {
       for (const r of results) update.run(resultParams(r, now));
-    })();
+    });
+    await whenUnlocked(() => record.immediate());
   }
 
   async outboxCounts(): Promise<Record<string, number>> {

@@ -79,6 +79,9 @@ export function writeOutcomeUnknown(error: unknown): boolean {
 const NOT_SAVED =
   "The write store named by DATABASE_URL could not be reached; nothing was saved. Please try again in a few seconds.";
 const FAILED = "The write store named by DATABASE_URL could not save this; nothing was saved. Please try again later.";
+/** Another writer held the store's lock past the wait, or a deadlock or conflict (decision 512). */
+const BUSY =
+  "The write store named by DATABASE_URL was busy with other writes; nothing was saved. Please try again in a few seconds.";
 /** Disk full, a read-only volume, an I/O error: reachable, but writing nothing for now (decision 509). */
 const CANNOT_WRITE =
   "The write store named by DATABASE_URL cannot write for now (no room or no write access); nothing was saved. Please try again later.";
@@ -259,7 +262,8 @@ export async function withWriteStore<T>(
       throw lost;
     }
     if (isResourceFailure(error)) throw new WriteStoreUnavailableError(CANNOT_WRITE, 503);
-    if (isTransientFailure(error)) throw unreachable();
+    // What is left of the failures a retry may pass: a lock held too long, a deadlock, a conflict.
+    if (isTransientFailure(error)) throw new WriteStoreUnavailableError(BUSY, 503);
     throw new WriteStoreUnavailableError(FAILED);
   }
 }

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEFAULT_DATABASE_URL, openWriteStoreFile, resolveWriteStoreLocation } from "../../../db/write-store-client";
+import { BUSY_WAIT_MS } from "../../../db/write-store-sqlite";
 import * as updatesPage from "../../../app/routes/updates";
 import { callRoute, createIntakeSandbox, formRequest } from "./support";
 
@@ -67,7 +68,8 @@ describe("openWriteStoreFile", () => {
     const first = openWriteStoreFile(file);
     expect(first.sqlite.pragma("journal_mode", { simple: true })).toBe("wal");
     expect(first.sqlite.pragma("synchronous", { simple: true })).toBe(2); // FULL
-    expect(first.sqlite.pragma("busy_timeout", { simple: true })).toBe(5000);
+    // A short synchronous wait for a lock: longer ones are waited for off the event loop (decision 512).
+    expect(first.sqlite.pragma("busy_timeout", { simple: true })).toBe(BUSY_WAIT_MS);
     const tables = (
       first.sqlite
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '%sqlite%' ORDER BY name")
