@@ -4,7 +4,7 @@ import { gunzipSync } from "node:zlib";
 import type { Worker } from "node:worker_threads";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeUploadSafe, RefusedUpload } from "../../../app/server/intake/upload-content.server";
-import { OffLoopUploadSafe } from "../../../app/server/intake/upload-safe.server";
+import { ANSWER_TIMEOUT_MS, OffLoopUploadSafe, TOO_LARGE_TO_READ } from "../../../app/server/intake/upload-safe.server";
 import { REPO_ROOT } from "../../helpers/server";
 
 /**
@@ -20,6 +20,26 @@ const MANUAL = "/usr/share/doc/docbook-xsl-doc-pdf/doc/reference.pdf.gz";
 function manual(): Buffer {
   if (!existsSync(MANUAL)) throw new Error(`${MANUAL} is missing: run scripts/ensure-test-documents.sh (as root)`);
   return gunzipSync(readFileSync(MANUAL));
+}
+
+/** A readable one-page PDF whose page holds an array of 4.8 million zeros (9.6 MB). */
+function hugeArrayPdf(): Buffer {
+  const objects = [
+    "1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n",
+    "2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n",
+    "3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /X 4 0 R >>\nendobj\n",
+    `4 0 obj\n[${"0 ".repeat(4_800_000)}]\nendobj\n`,
+  ];
+  let offset = "%PDF-1.7\n".length;
+  const offsets = objects.map((o) => {
+    const at = offset;
+    offset += o.length;
+    return at;
+  });
+  const xref = `xref\n0 5\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}`;
+  return Buffer.from(
+    `%PDF-1.7\n${objects.join("")}${xref}trailer\n<< /Size 5 /Root 1 0 R >>\nstartxref\n${offset}\n%%EOF\n`,
+  );
 }
 
 async function outcome(run: Promise<unknown>): Promise<unknown> {
@@ -75,7 +95,7 @@ describe("the upload worker", () => {
     ]);
   });
 
-  it("a worker that dies hands back what it held: read in place, nothing lost; the next PDF starts another", async () => {
+  it("a worker that dies while reading: the PDF is read by the next worker, nothing lost", async () => {
     worker = new OffLoopUploadSafe(WORKER);
     const bytes = manual();
     const expected = await outcome(makeUploadSafe(bytes));
@@ -84,6 +104,17 @@ describe("the upload worker", () => {
     await (worker as unknown as { worker: Worker }).worker.terminate();
     expect(await held).toEqual(expected);
     expect(await outcome(worker.run(bytes))).toEqual(expected);
+  });
+
+  it("a PDF that exhausts the worker's memory is refused, never read in place; the PDFs behind it are read (decision 513)", async () => {
+    // Small heap so the test is quick: 4.8 million numbers in one array are far past 32 MB.
+    worker = new OffLoopUploadSafe(WORKER, ANSWER_TIMEOUT_MS, { maxOldGenerationSizeMb: 32 });
+    const secured = readFileSync(path.join(FIXTURES, "secured-aes-128.pdf"));
+    const [heavy, behind] = await Promise.all([outcome(worker.run(hugeArrayPdf())), outcome(worker.run(secured))]);
+    // Read in place (the parent), it was accepted after the server's own heap took it all.
+    expect(heavy).toEqual({ refused: "unreadable_pdf", reason: TOO_LARGE_TO_READ });
+    expect((behind as { refused?: string }).refused).toBeUndefined();
+    expect(await outcome(worker.run(secured))).toEqual(behind);
   });
 
   it("a worker that does not answer in time: the PDF is refused as unreadable, and the next one is read", async () => {
