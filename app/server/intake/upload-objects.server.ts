@@ -28,7 +28,7 @@ type S3Module = typeof S3Sdk;
  * The S3 SDK is imported on the first S3 upload, not at start (~100 ms of
  * module loading the first answer need not wait for; docs/decisions/117).
  */
-function s3Client(): Promise<{ client: S3Client; sdk: S3Module }> {
+export function s3Client(): Promise<{ client: S3Client; sdk: S3Module }> {
   const { UPLOAD_S3_ENDPOINT, UPLOAD_S3_REGION } = env();
   return processSingleton(`s3:${UPLOAD_S3_REGION}:${UPLOAD_S3_ENDPOINT ?? ""}`, async () => {
     const sdk = await import("@aws-sdk/client-s3");

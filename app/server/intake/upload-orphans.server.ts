@@ -1,7 +1,7 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { env } from "../platform/env.server";
-import { removeUploadObject, uploadStorageKind } from "./upload-objects.server";
+import { removeUploadObject, s3Client, uploadStorageKind } from "./upload-objects.server";
 import { agentUploadRecord } from "./write-store.server";
 
 /**
@@ -43,31 +43,21 @@ export interface OrphanSweep {
 async function storedKeys(): Promise<string[]> {
   const config = env();
   if (uploadStorageKind() === "s3") {
-    const sdk = await import("@aws-sdk/client-s3");
-    const client = new sdk.S3Client({
-      region: config.UPLOAD_S3_REGION,
-      ...(config.UPLOAD_S3_ENDPOINT ? { endpoint: config.UPLOAD_S3_ENDPOINT, forcePathStyle: true } : {}),
-      requestChecksumCalculation: "WHEN_REQUIRED",
-      responseChecksumValidation: "WHEN_REQUIRED",
-    });
-    try {
-      const keys: string[] = [];
-      let token: string | undefined;
-      do {
-        const page = await client.send(
-          new sdk.ListObjectsV2Command({
-            Bucket: config.UPLOAD_BUCKET,
-            Prefix: "agent-survey-uploads/",
-            ContinuationToken: token,
-          }),
-        );
-        for (const object of page.Contents ?? []) if (object.Key) keys.push(object.Key);
-        token = page.IsTruncated ? page.NextContinuationToken : undefined;
-      } while (token);
-      return keys;
-    } finally {
-      client.destroy();
-    }
+    const { client, sdk } = await s3Client();
+    const keys: string[] = [];
+    let token: string | undefined;
+    do {
+      const page = await client.send(
+        new sdk.ListObjectsV2Command({
+          Bucket: config.UPLOAD_BUCKET,
+          Prefix: "agent-survey-uploads/",
+          ContinuationToken: token,
+        }),
+      );
+      for (const object of page.Contents ?? []) if (object.Key) keys.push(object.Key);
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    return keys;
   }
   const root = path.resolve(config.UPLOAD_LOCAL_DIR);
   const base = path.join(root, "agent-survey-uploads");
