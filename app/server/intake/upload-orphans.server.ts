@@ -70,8 +70,8 @@ async function storedKeys(): Promise<string[]> {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw error;
   }
-  // A ".partial" file is a write in progress or one a crash cut short; the sweep reports it as
-  // unrecognised rather than guessing.
+  // A "<key>.partial" file has the key's shape too: a day old, it is a write a crash cut short, and
+  // no row will name it, so it is an orphan like the others.
   return names.map((file) => path.relative(root, file).split(path.sep).join("/"));
 }
 
