@@ -70,7 +70,22 @@ export { marketYears } from "./market-years.server";
 export const AUTOCOMPLETE_CACHE_TTL_MS = 5 * 60_000;
 /** ZIP → county changes quarterly at most. */
 export const COUNTY_CACHE_TTL_MS = 30 * 60_000;
-const CACHE_MAX_ENTRIES = 2_000;
+/**
+ * The look-up caches are bounded by the JSON text of the answers they keep, not by their count
+ * (docs/decisions/514): 550 distinct look-ups answered with 240 KB each (under the answer cap)
+ * filled the 256 MB heap. Each entry weighs at least LOOKUP_ENTRY_MIN_BYTES, so small answers
+ * still make at most 2,000 entries, as the count bound did.
+ */
+const LOOKUP_CACHE_MAX_BYTES = 8 * 1024 * 1024;
+const LOOKUP_ENTRY_MIN_BYTES = 4 * 1024;
+/** The weight of each settled answer in a look-up cache; an answer still awaited weighs the minimum. */
+const lookupWeights = new WeakMap<Promise<unknown>, number>();
+const lookupCache = (ttlMs: number) =>
+  new BoundedCache<string, Promise<unknown>>({
+    limit: LOOKUP_CACHE_MAX_BYTES,
+    weigh: (answer) => lookupWeights.get(answer) ?? LOOKUP_ENTRY_MIN_BYTES,
+    ttlMs,
+  });
 /** Plan search answers 10 per page; a county with more than 500 plans does not exist. */
 const MAX_PLAN_SEARCH_PAGES = 50;
 
@@ -81,8 +96,8 @@ interface LookupState {
 const STATE = "upstream-lookups";
 function lookups(): LookupState {
   return processSingleton<LookupState>(STATE, () => ({
-    autocomplete: new BoundedCache({ limit: CACHE_MAX_ENTRIES, ttlMs: AUTOCOMPLETE_CACHE_TTL_MS }),
-    counties: new BoundedCache({ limit: CACHE_MAX_ENTRIES, ttlMs: COUNTY_CACHE_TTL_MS }),
+    autocomplete: lookupCache(AUTOCOMPLETE_CACHE_TTL_MS),
+    counties: lookupCache(COUNTY_CACHE_TTL_MS),
   }));
 }
 
@@ -122,8 +137,13 @@ function cachedLookup<T>(
     : load();
   cache.set(key, value);
   value.then(
-    () => {
-      if (sharedTtlMs !== undefined && cache.get(key) === value) cache.set(key, value, { ttlMs: sharedTtlMs });
+    (answer) => {
+      if (cache.get(key) !== value) return;
+      // Weighed again now its size is known (set again with the same value would keep the old weight);
+      // its time to live starts again too, later by the call's duration.
+      lookupWeights.set(value, Math.max(LOOKUP_ENTRY_MIN_BYTES, key.length + (JSON.stringify(answer)?.length ?? 0)));
+      cache.delete(key);
+      cache.set(key, value, sharedTtlMs !== undefined ? { ttlMs: sharedTtlMs } : undefined);
     },
     () => {
       if (cache.get(key) === value) cache.delete(key);

@@ -20,7 +20,16 @@ export type UpstreamOperation =
   | "market_years";
 
 export type OutageReason =
-  "not_configured" | "connection" | "timeout" | "server_error" | "rate_limited" | "unauthorized" | "malformed" | "busy";
+  | "not_configured"
+  | "connection"
+  | "timeout"
+  | "server_error"
+  | "rate_limited"
+  | "unauthorized"
+  | "malformed"
+  /** The answer was larger than any real one can be (transport.server.ts, ANSWER_MAX_BYTES): not read. */
+  | "too_large"
+  | "busy";
 
 /** The upstream could not answer: the caller degrades as the specification says. */
 export class UpstreamUnavailableError extends Error {

@@ -45,6 +45,52 @@ const PRIORITY: Record<UpstreamOperation, BudgetPriority> = {
 };
 
 /**
+ * The most bytes of one answer the service reads, by operation (docs/decisions/514). An answer is
+ * parsed whole on the event loop and may be kept in a cache, and one 60 MB answer of the right shape
+ * exhausted the 256 MB heap and killed the process. Real answers are far smaller: a plan search page
+ * holds 10 plans (upstream-api.md §5), a coverage call at most 10 plan ids, an autocomplete at most
+ * 10 names; the fake's largest page is 17 KB. Larger answers are cut off unread ("too_large").
+ */
+export const ANSWER_MAX_BYTES: Record<UpstreamOperation, number> = {
+  "eligibility.estimates": 256 * 1024,
+  "plans.search": 1024 * 1024,
+  "counties.by_zip": 64 * 1024,
+  market_years: 16 * 1024,
+  "drugs.covered": 1024 * 1024,
+  "providers.covered": 1024 * 1024,
+  "drugs.autocomplete": 256 * 1024,
+  "providers.autocomplete": 256 * 1024,
+  // Providers with every address they practise at (a large group can list hundreds).
+  "providers.search": 1024 * 1024,
+};
+
+/** Thrown by readAnswer when an answer passes its operation's ANSWER_MAX_BYTES. */
+class AnswerTooLarge extends Error {}
+
+/**
+ * The answer's text, read as it arrives and given up (its connection closed) as soon as it passes
+ * `maxBytes`, or at once when its Content-Length says it will.
+ */
+async function readAnswer(response: Dispatcher.ResponseData, maxBytes: number): Promise<string> {
+  const giveUp = () => {
+    // undici reports the destroyed body as aborted: expected here, so not an unhandled 'error'.
+    response.body.on("error", () => undefined);
+    response.body.destroy();
+    return new AnswerTooLarge();
+  };
+  const declared = Number(response.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > maxBytes) throw giveUp();
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of response.body as AsyncIterable<Buffer>) {
+    bytes += chunk.length;
+    if (bytes > maxBytes) throw giveUp();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, bytes).toString("utf8");
+}
+
+/**
  * The connections upstream calls go over, kept open between calls (docs/decisions/450). undici's
  * default drops a connection whose server announces `Keep-Alive: timeout=2` or less (its safety margin
  * is 2 s), so every call against such a server paid a new TCP connection on both ends. With a 1 s
@@ -284,7 +330,8 @@ export async function callUpstream<T>(spec: CallSpec, schema: ZodType<T>): Promi
   try {
     const url = new URL(`${config.baseUrl}${spec.path}?${queryString({ ...spec.query, apikey: config.key })}`);
     const payload = spec.body !== undefined ? JSON.stringify(spec.body) : undefined;
-    let response: Dispatcher.ResponseData;
+    // Assigned whenever `status` is (an error page too large to read goes on with its headers).
+    let response!: Dispatcher.ResponseData;
     let text: string;
     // undici's own request rather than fetch: no WHATWG Request, Response and streams made per call
     // (decision 450); the answer is read whole, as before.
@@ -315,16 +362,15 @@ export async function callUpstream<T>(spec: CallSpec, schema: ZodType<T>): Promi
       }
       status = response.statusCode;
       // The body is read under the same deadline: a stalled body is a timeout too.
-      text = await response.body.text();
-    } catch {
-      return fail(
-        new UpstreamUnavailableError(
-          spec.operation,
-          controller.signal.aborted ? "timeout" : "connection",
-          status ?? undefined,
-        ),
-        status,
-      );
+      text = await readAnswer(response, ANSWER_MAX_BYTES[spec.operation]);
+    } catch (error) {
+      // An error page too large to read still says what its status says (below); only an answer is "too_large".
+      if (error instanceof AnswerTooLarge && status !== null && status >= 300) text = "";
+      else {
+        const reason =
+          error instanceof AnswerTooLarge ? "too_large" : controller.signal.aborted ? "timeout" : "connection";
+        return fail(new UpstreamUnavailableError(spec.operation, reason, status ?? undefined), status);
+      }
     }
     if (status === 429) {
       // Upstream's own limit: every call of this key waits out its Retry-After.
