@@ -95,6 +95,17 @@ export function isResourceFailure(error: unknown): boolean {
 }
 
 /**
+ * True when the server refused to write because it is read-only: PostgreSQL's 25006
+ * (read_only_sql_transaction). After a failover the old primary goes on as a standby and answers
+ * every write this way on the connections still open to it; a server put in read-only mode for
+ * maintenance (default_transaction_read_only) does too (docs/decisions/515). Nothing was written.
+ */
+export function isReadOnlyFailure(error: unknown): boolean {
+  const e = engineError(error) as EngineError | null;
+  return !!e && typeof e === "object" && e.code === "25006";
+}
+
+/**
  * A log-safe description of a store failure: never the query's parameters,
  * never a value from the row. `{ err, code? }` for a log line's fields.
  */

@@ -89,8 +89,9 @@ export class PostgresWriteStore implements WriteStoreOps {
   }
 
   /**
-   * Is the server there? One query on a connection of its own (not the pool's, whose waiters
-   * may be queued behind dead connections), within PROBE_TIMEOUT_MS. Resolves or throws.
+   * Is the server there, and does it write? One query on a connection of its own (not the pool's,
+   * whose waiters may be queued behind dead connections), within PROBE_TIMEOUT_MS. A standby or a
+   * server in read-only mode throws as a write would (25006, decision 515). Resolves or throws.
    */
   async ping(): Promise<void> {
     const client = new pg.Client({
@@ -101,7 +102,11 @@ export class PostgresWriteStore implements WriteStoreOps {
     client.on("error", () => undefined);
     try {
       await client.connect();
-      await client.query("SELECT 1");
+      const { rows } = await client.query<{ standby: boolean; read_only: string }>(
+        "SELECT pg_is_in_recovery() AS standby, current_setting('transaction_read_only') AS read_only",
+      );
+      if (rows[0]?.standby || rows[0]?.read_only === "on")
+        throw Object.assign(new Error("the server is read-only (a standby, or read-only mode)"), { code: "25006" });
     } finally {
       await client.end().catch(() => undefined);
     }

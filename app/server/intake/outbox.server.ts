@@ -6,7 +6,7 @@ import { describeStoreError } from "../../../db/write-store-errors";
 import { sendEmail, syncAudience, type EmailMessage, type SendEmailResult } from "./email.server";
 import type { EmailTemplate } from "./email-templates.server";
 import { env } from "../platform/env.server";
-import { DeadlineExceeded, withinDeadline } from "../platform/deadline.server";
+import { withinDeadline } from "../platform/deadline.server";
 import { logger } from "../platform/logger.server";
 import { onSettle, onShutdown, processSingleton } from "../platform/lifecycle.server";
 
@@ -143,8 +143,11 @@ export class OutboxDispatcher {
   constructor(
     private readonly getStore: () => WriteStore | Promise<WriteStore>,
     options: Partial<OutboxOptions> = {},
-    /** Told when a store operation overran storeDeadlineMs (the handle marks the store unreachable and retires it). */
-    private readonly onStoreOverrun: (store: WriteStore, error: DeadlineExceeded) => void = () => undefined,
+    /**
+     * Told when a store operation failed or overran storeDeadlineMs (a DeadlineExceeded): the handle
+     * marks the store down and retires it when it did not answer or will not write (a standby).
+     */
+    private readonly onStoreFailure: (store: WriteStore, error: unknown) => void = () => undefined,
   ) {
     this.options = { ...DEFAULT_OUTBOX_OPTIONS, ...options };
   }
@@ -166,7 +169,7 @@ export class OutboxDispatcher {
     try {
       return await withinDeadline(work, this.options.storeDeadlineMs, "write store (outbox)");
     } catch (error) {
-      if (error instanceof DeadlineExceeded && store) this.onStoreOverrun(store, error);
+      if (store) this.onStoreFailure(store, error);
       throw error;
     }
   }
@@ -336,10 +339,10 @@ export class OutboxDispatcher {
 /** The process-wide dispatcher, created (and its sweep started) on first use. */
 export function outboxDispatcher(
   getStore: () => WriteStore | Promise<WriteStore>,
-  onStoreOverrun?: (store: WriteStore, error: DeadlineExceeded) => void,
+  onStoreFailure?: (store: WriteStore, error: unknown) => void,
 ): OutboxDispatcher {
   return processSingleton("outbox-dispatcher", () => {
-    const dispatcher = new OutboxDispatcher(getStore, { leaseMs: outboxLeaseMs() }, onStoreOverrun);
+    const dispatcher = new OutboxDispatcher(getStore, { leaseMs: outboxLeaseMs() }, onStoreFailure);
     dispatcher.start();
     onShutdown("email outbox", () => dispatcher.stop());
     onSettle("email outbox", () => dispatcher.idle());

@@ -8,6 +8,7 @@ import {
 import {
   describeStoreError,
   isConnectionFailure,
+  isReadOnlyFailure,
   isResourceFailure,
   isTransientFailure,
 } from "../../../db/write-store-errors";
@@ -22,6 +23,7 @@ import {
   resetWriteStoreHealthForTests,
   RETRY_AFTER_SECONDS,
   writeStoreDown,
+  writeStoreOutageKind,
 } from "./write-store-health.server";
 
 /**
@@ -111,8 +113,9 @@ function retire(store: WriteStore): void {
     .catch((error: unknown) => logger().warn(describeStoreError(error), "retired write store: close failed"));
 }
 
+/** The 503 of a store marked down: its words say which outage it is. */
 function unreachable(): WriteStoreUnavailableError {
-  return new WriteStoreUnavailableError(NOT_SAVED, 503);
+  return new WriteStoreUnavailableError(writeStoreOutageKind() === "cannot_write" ? CANNOT_WRITE : NOT_SAVED, 503);
 }
 interface StoreRegistry {
   stores: Map<string, WriteStore>;
@@ -134,7 +137,7 @@ function adopt(key: string, store: WriteStore): WriteStore {
     await store.close();
   });
   // The first open also starts the background email delivery.
-  outboxDispatcher(openWriteStore, storeDidNotAnswer);
+  outboxDispatcher(openWriteStore, storeFailed);
   return store;
 }
 
@@ -188,6 +191,12 @@ export async function openWriteStore(): Promise<WriteStore> {
     if (isConnectionFailure(error)) {
       // Keep trying to open it in the background; /api/health says degraded meanwhile.
       markWriteStoreUnreachable(error, () => openDatabase(location.url));
+      throw unreachable();
+    }
+    if (isReadOnlyFailure(error) || isResourceFailure(error)) {
+      // Reached, but it cannot run the migrations' writes (a standby, a full disk): the same 503 as
+      // for a write, and opening is tried again in the background (decision 515).
+      markWriteStoreUnreachable(error, () => openDatabase(location.url), "cannot_write");
       throw unreachable();
     }
     throw new WriteStoreUnavailableError(NOT_SAVED);
@@ -261,6 +270,10 @@ export async function withWriteStore<T>(
       lost.connectionLost = true;
       throw lost;
     }
+    if (isReadOnlyFailure(error)) {
+      storeWillNotWrite(store, error);
+      throw new WriteStoreUnavailableError(CANNOT_WRITE, 503);
+    }
     if (isResourceFailure(error)) throw new WriteStoreUnavailableError(CANNOT_WRITE, 503);
     // What is left of the failures a retry may pass: a lock held too long, a deadlock, a conflict.
     if (isTransientFailure(error)) throw new WriteStoreUnavailableError(BUSY, 503);
@@ -301,10 +314,26 @@ export function storeDidNotAnswer(store: WriteStore, error: DeadlineExceeded): v
   retire(store);
 }
 
+/**
+ * The server will not write (25006): after a failover the old primary goes on as a standby, and
+ * this pool's connections still reach it. The pool is retired, so new connections look the name
+ * up again; until a probe finds a server that writes, writes answer 503 at once (decision 515).
+ */
+function storeWillNotWrite(store: WriteStore, error: unknown): void {
+  markWriteStoreUnreachable(error, () => probe(store), "cannot_write");
+  retire(store);
+}
+
+/** A failure of the outbox's store operation: handled as a request's would be. */
+function storeFailed(store: WriteStore, error: unknown): void {
+  if (error instanceof DeadlineExceeded) storeDidNotAnswer(store, error);
+  else if (isReadOnlyFailure(error)) storeWillNotWrite(store, error);
+}
+
 /** Send what the last commit queued, without waiting. Never throws. */
 export function kickOutbox(): void {
   try {
-    outboxDispatcher(openWriteStore, storeDidNotAnswer).kick();
+    outboxDispatcher(openWriteStore, storeFailed).kick();
   } catch (error) {
     logger().error(describeStoreError(error), "could not start email delivery");
   }

@@ -19,7 +19,11 @@ export const PROBE_EVERY_MS = 500;
 export const RETRY_AFTER_SECONDS = 2;
 const REPEAT_LOG_MS = 30_000;
 
+/** Why writes are refused: the engine cannot be reached, or it answers but will not write (read-only). */
+export type OutageKind = "unreachable" | "cannot_write";
+
 interface Outage {
+  kind: OutageKind;
   since: number;
   reason: { err: string; code?: string };
   probe: () => Promise<unknown>;
@@ -44,6 +48,11 @@ export function writeStoreDown(): boolean {
   return state().outage !== null;
 }
 
+/** What the current outage is (null when there is none). */
+export function writeStoreOutageKind(): OutageKind | null {
+  return state().outage?.kind ?? null;
+}
+
 /** For /api/health: "ok", or "unavailable" with since when (ISO time). */
 export function writeStoreStatus(): { state: "ok" | "unavailable"; since?: string; outages: number } {
   const { outage, outages } = state();
@@ -56,12 +65,17 @@ export function writeStoreStatus(): { state: "ok" | "unavailable"; since?: strin
  * The engine could not be reached: mark the store unreachable (if it is not
  * already) and probe with `probe` until it answers. Never throws.
  */
-export function markWriteStoreUnreachable(error: unknown, probe: () => Promise<unknown>): void {
+export function markWriteStoreUnreachable(
+  error: unknown,
+  probe: () => Promise<unknown>,
+  kind: OutageKind = "unreachable",
+): void {
   const s = state();
   if (s.outage) return;
   const reason = describeStoreError(error);
   const now = Date.now();
   const outage: Outage = {
+    kind,
     since: now,
     reason,
     probe,
@@ -76,7 +90,9 @@ export function markWriteStoreUnreachable(error: unknown, probe: () => Promise<u
   s.outages++;
   logger().error(
     { ...reason, retryAfterSeconds: RETRY_AFTER_SECONDS },
-    "write store unreachable: writes answer 503 until it is back (probing every 0.5 s)",
+    kind === "cannot_write"
+      ? "write store cannot write (read-only): writes answer 503 until it writes again (probing every 0.5 s)"
+      : "write store unreachable: writes answer 503 until it is back (probing every 0.5 s)",
   );
 }
 
