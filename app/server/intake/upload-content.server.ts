@@ -69,6 +69,8 @@ export interface SafeFile {
   removed?: string[];
   /** Damage cut out of a PDF so that the rest could be read (decision 504), for the log. */
   repaired?: string[];
+  /** The SHA-256 of `bytes` in hex, when the upload worker computed it (off the event loop). */
+  sha256?: string;
 }
 
 /** A blank form scanned at 600 dpi on legal paper is ~20 MP; anything far bigger is a decompression bomb. */
