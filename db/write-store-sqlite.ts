@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import type Database from "better-sqlite3";
 import { and, eq, inArray } from "drizzle-orm";
 import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
@@ -84,10 +85,34 @@ export class SqliteWriteStore implements WriteStoreOps {
     readonly sqlite: Database.Database,
     /** Absolute path of the database file. */
     readonly file: string,
-  ) {}
+  ) {
+    const opened = statSync(file);
+    this.opened = { dev: opened.dev, ino: opened.ino };
+  }
+
+  /** The file this connection opened (device and inode), to tell when the path names another. */
+  private readonly opened: { dev: number; ino: number };
 
   get location(): string {
     return this.file;
+  }
+
+  /**
+   * Is the file at `file` no longer the one this connection writes (removed, or another put in its
+   * place)? The connection goes on writing to the old file, which is gone at the next start: a row
+   * written now would be lost (docs/decisions/517).
+   */
+  fileMoved(): boolean {
+    const now = statSync(this.file, { throwIfNoEntry: false });
+    return !now || now.ino !== this.opened.ino || now.dev !== this.opened.dev;
+  }
+
+  /**
+   * Copy everything this connection holds (committed rows, the WAL's included) to a new file at
+   * `target`, which must not exist: SQLite's VACUUM INTO. It never touches `file` or its WAL.
+   */
+  copyTo(target: string): void {
+    this.sqlite.prepare("VACUUM INTO ?").run(target);
   }
 
   async addWaitlist(row: WaitlistSubmissionRow, outbox: NewOutboxRow[]): Promise<{ id: string; created: boolean }> {

@@ -87,6 +87,12 @@ const BUSY =
 /** Disk full, a read-only volume, an I/O error: reachable, but writing nothing for now (decision 509). */
 const CANNOT_WRITE =
   "The write store named by DATABASE_URL cannot write for now (no room or no write access); nothing was saved. Please try again later.";
+/** The SQLite file was removed or replaced under the running process (decision 517). */
+const FILE_MOVED =
+  "The write store named by DATABASE_URL was removed or replaced while the service was running; nothing was saved. Please try again later.";
+/** A write committed to a SQLite file that had been removed: it is in the recovery copy only (decision 517). */
+const SAVED_TO_COPY =
+  "The write store named by DATABASE_URL was removed while the service was running, so this could not be confirmed: it may or may not have been saved. Please try again later.";
 const UNCONFIRMED =
   "The write store named by DATABASE_URL did not answer in time, so this could not be confirmed: it may or may not have been saved. Please try again in a few seconds.";
 
@@ -115,7 +121,11 @@ function retire(store: WriteStore): void {
 
 /** The 503 of a store marked down: its words say which outage it is. */
 function unreachable(): WriteStoreUnavailableError {
-  return new WriteStoreUnavailableError(writeStoreOutageKind() === "cannot_write" ? CANNOT_WRITE : NOT_SAVED, 503);
+  const kind = writeStoreOutageKind();
+  return new WriteStoreUnavailableError(
+    kind === "cannot_write" ? CANNOT_WRITE : kind === "file_moved" ? FILE_MOVED : NOT_SAVED,
+    503,
+  );
 }
 interface StoreRegistry {
   stores: Map<string, WriteStore>;
@@ -132,7 +142,17 @@ function registry(): StoreRegistry {
 function adopt(key: string, store: WriteStore): WriteStore {
   const stores = registry().stores;
   stores.set(key, store);
+  // A SQLite file removed or replaced under us is noticed within a second, writes or not (decision 517).
+  const watch =
+    store.dialect === "sqlite"
+      ? setInterval(() => {
+          // Only while it is the store in use: one closed, retired or forgotten (tests) is not watched.
+          if (!(store as WriteStoreHandle).sqlite.open || registry().stores.get(key) !== store) clearInterval(watch);
+          else checkStoreFile(store as WriteStoreHandle);
+        }, FILE_CHECK_EVERY_MS).unref()
+      : undefined;
   onShutdown(`write store ${store.location}`, async () => {
+    clearInterval(watch);
     stores.delete(key);
     await store.close();
   });
@@ -238,11 +258,16 @@ export async function withWriteStore<T>(
   onLate?: (settled: { value: T } | { error: unknown }) => void,
 ): Promise<T> {
   const store = await openWithin(deadlineMs);
+  // A SQLite store is opened without looking at the outage mark (it has no probe to wait for), except this one.
+  if (store.dialect === "sqlite" && writeStoreOutageKind() === "file_moved") throw unreachable();
   const started = Date.now();
   let running: Promise<T> | undefined;
   try {
     running = operation(store);
-    return await withinDeadline(running, deadlineMs, "write store");
+    const value = await withinDeadline(running, deadlineMs, "write store");
+    if (store.dialect === "sqlite" && checkStoreFile(store as WriteStoreHandle))
+      throw new WriteStoreUnavailableError(SAVED_TO_COPY, 503, true);
+    return value;
   } catch (error) {
     if (error instanceof DeadlineExceeded && running) {
       // The operation goes on: it may still commit when the engine answers. Its end is logged.
@@ -322,6 +347,43 @@ export function storeDidNotAnswer(store: WriteStore, error: DeadlineExceeded): v
 function storeWillNotWrite(store: WriteStore, error: unknown): void {
   markWriteStoreUnreachable(error, () => probe(store), "cannot_write");
   retire(store);
+}
+
+/** How often a SQLite store's file is checked to be the one open (a stat: microseconds). */
+const FILE_CHECK_EVERY_MS = 1_000;
+
+/**
+ * Is the SQLite store's file still the one its connection writes? When it was removed or replaced
+ * (an operator's `rm`, a restore copied over it, a volume swapped), the connection goes on writing
+ * to a file the next start will not see: every row acknowledged from then on would be lost. So,
+ * once: everything the connection holds is copied to `<file>.recovered-<time>-<pid>` (VACUUM INTO,
+ * a new file: the path and its WAL are not touched), the store is marked down until a restart, and
+ * writes answer 503 (decision 517). Returns true when the file has moved.
+ */
+function checkStoreFile(store: WriteStoreHandle): boolean {
+  if (!store.fileMoved()) return false;
+  if (writeStoreOutageKind() === "file_moved") return true;
+  const copy = `${store.file}.recovered-${new Date().toISOString().replace(/[:.]/g, "-")}-${process.pid}`;
+  let copied = false;
+  try {
+    store.copyTo(copy);
+    copied = true;
+  } catch (error) {
+    logger().error({ ...describeStoreError(error), copy }, "write store: the recovery copy could not be written");
+  }
+  logger().error(
+    { store: store.file, recoveryCopy: copied ? copy : null },
+    "write store file removed or replaced while open: every row the process holds is in the recovery copy; restore it before restarting",
+  );
+  markWriteStoreUnreachable(
+    new Error("the write store file was removed or replaced while open"),
+    () =>
+      store.fileMoved()
+        ? Promise.reject(new Error("the write store file is still not the one open"))
+        : Promise.resolve(),
+    "file_moved",
+  );
+  return true;
 }
 
 /** A failure of the outbox's store operation: handled as a request's would be. */

@@ -19,8 +19,11 @@ export const PROBE_EVERY_MS = 500;
 export const RETRY_AFTER_SECONDS = 2;
 const REPEAT_LOG_MS = 30_000;
 
-/** Why writes are refused: the engine cannot be reached, or it answers but will not write (read-only). */
-export type OutageKind = "unreachable" | "cannot_write";
+/**
+ * Why writes are refused: the engine cannot be reached, it answers but will not write (read-only),
+ * or the SQLite file was removed or replaced while open (decision 517).
+ */
+export type OutageKind = "unreachable" | "cannot_write" | "file_moved";
 
 interface Outage {
   kind: OutageKind;
@@ -92,7 +95,9 @@ export function markWriteStoreUnreachable(
     { ...reason, retryAfterSeconds: RETRY_AFTER_SECONDS },
     kind === "cannot_write"
       ? "write store cannot write (read-only): writes answer 503 until it writes again (probing every 0.5 s)"
-      : "write store unreachable: writes answer 503 until it is back (probing every 0.5 s)",
+      : kind === "file_moved"
+        ? "write store file removed or replaced while open: writes answer 503 until a restart opens the file at its path"
+        : "write store unreachable: writes answer 503 until it is back (probing every 0.5 s)",
   );
 }
 
