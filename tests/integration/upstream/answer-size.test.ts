@@ -1,9 +1,7 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { drugsAutocomplete, observeUpstreamCalls } from "../../../app/server/upstream/client.server";
 import { ANSWER_MAX_BYTES } from "../../../app/server/upstream/transport.server";
-import { configureService, TEST_KEY } from "./helpers";
+import { configureService, startStandInUpstream, TEST_KEY } from "./helpers";
 
 // Decision 514: an upstream answer larger than any real one is cut off unread. One 60 MB answer of
 // the right shape exhausted the server's heap and killed it (the whole answer was read, decoded and
@@ -39,11 +37,11 @@ function suggestions(bytes: number): Buffer {
   return Buffer.from(`[${items.join(",")}]`);
 }
 
-let server: http.Server;
+let standIn: Awaited<ReturnType<typeof startStandInUpstream>>;
 let requests = 0;
 const made = new Map<number, Buffer>();
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
+  standIn = await startStandInUpstream((req, res) => {
     req.resume();
     requests++;
     let body = answer.status === 200 ? made.get(answer.bytes) : Buffer.alloc(answer.bytes, "<p>error</p>");
@@ -65,21 +63,18 @@ beforeAll(async () => {
     res.on("close", () => written.push(offset));
     pump();
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
 });
 afterAll(async () => {
   configureService({ UPSTREAM_CALLS_PER_SECOND: undefined, UPSTREAM_CALLS_PER_MINUTE: undefined });
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await standIn.close();
 });
 
 let query = 0;
 const ask = () => drugsAutocomplete(`drug ${query++}`);
 
 beforeEach(() => {
-  const { port } = server.address() as AddressInfo;
   configureService({
-    MARKETPLACE_API_BASE_URL: `http://127.0.0.1:${port}/api/v1`,
+    MARKETPLACE_API_BASE_URL: standIn.baseUrl,
     MARKETPLACE_API_KEY: TEST_KEY,
     // Autocomplete's share of the call budget would pace the 160 look-ups below over seconds.
     UPSTREAM_CALLS_PER_SECOND: "10000",

@@ -1,3 +1,5 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { resetEnvForTests } from "../../../app/server/platform/env.server";
 import { resetUpstreamClientForTests } from "../../../app/server/upstream/client.server";
@@ -32,6 +34,22 @@ export async function startConfiguredFake(env: Record<string, string | undefined
   const fake = await startFakeUpstream({ apiKey: TEST_KEY, dataDir: FIXTURE_DIR });
   configureService({ MARKETPLACE_API_BASE_URL: fake.url, MARKETPLACE_API_KEY: TEST_KEY, ...env });
   return fake;
+}
+
+/** A stand-in upstream on loopback answering with `handler`, for shapes and faults the fake does not make. */
+export async function startStandInUpstream(
+  handler: http.RequestListener,
+): Promise<{ server: http.Server; baseUrl: string; close(): Promise<void> }> {
+  const server = http.createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    server,
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
 }
 
 export function configureService(env: Record<string, string | undefined>): void {

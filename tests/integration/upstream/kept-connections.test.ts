@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { drugsAutocomplete, observeUpstreamCalls } from "../../../app/server/upstream/client.server";
-import { configureService, TEST_KEY } from "./helpers";
+import { configureService, startStandInUpstream, TEST_KEY } from "./helpers";
 
 // Decision 450: upstream calls go over kept connections, also against a server that announces a
 // short keep-alive (the fake upstream says `Keep-Alive: timeout=2`, which undici's default 2 s margin
@@ -10,6 +10,7 @@ import { configureService, TEST_KEY } from "./helpers";
 // goes out is asked again once on a new one.
 
 /** A stand-in upstream: counts connections; `dropSecond` closes a connection on its second request unanswered. */
+let standIn: Awaited<ReturnType<typeof startStandInUpstream>>;
 let server: http.Server;
 let connections = 0;
 let requests = 0;
@@ -18,7 +19,7 @@ let dropped = 0;
 const perSocket = new WeakMap<Socket, number>();
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
+  standIn = await startStandInUpstream((req, res) => {
     requests++;
     const n = (perSocket.get(req.socket) ?? 0) + 1;
     perSocket.set(req.socket, n);
@@ -34,22 +35,18 @@ beforeAll(async () => {
       res.end(body);
     });
   });
+  server = standIn.server;
   server.keepAliveTimeout = 2_000; // what the fake upstream announces
   server.on("connection", () => connections++);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => standIn.close());
 
 let query = 0;
 /** A new question each time (answers are cached by their text). */
 const ask = () => drugsAutocomplete(`drug ${query++}`);
 
 beforeEach(() => {
-  const { port } = server.address() as AddressInfo;
-  configureService({ MARKETPLACE_API_BASE_URL: `http://127.0.0.1:${port}/api/v1`, MARKETPLACE_API_KEY: TEST_KEY });
+  configureService({ MARKETPLACE_API_BASE_URL: standIn.baseUrl, MARKETPLACE_API_KEY: TEST_KEY });
   server.closeAllConnections();
   connections = 0;
   requests = 0;
