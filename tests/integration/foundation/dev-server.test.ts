@@ -54,5 +54,23 @@ it("npm run dev serves the start page from the sources, with Vite's client for h
     const exited = new Promise((resolve) => child.once("exit", resolve));
     if (child.exitCode === null) process.kill(-child.pid!, "SIGTERM");
     await exited;
+    // npm exits at once, and the server under it is left alone: the group's SIGTERM also ends Vite's
+    // esbuild service, and the server can then wait for good in a synchronous esbuild call (seen in CI:
+    // main thread in Atomics.wait, esbuild <defunct>, an orphan listening for hours). Whatever is left
+    // of the group after 10 s is killed, so no run leaves a server behind.
+    const groupAlive = () => {
+      try {
+        process.kill(-child.pid!, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const until = Date.now() + 10_000;
+    while (groupAlive() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 200));
+    if (groupAlive()) {
+      console.warn("npm run dev: the server outlived SIGTERM by 10 s; killed (SIGKILL)");
+      process.kill(-child.pid!, "SIGKILL");
+    }
   }
 }, 120_000);
