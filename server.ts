@@ -117,7 +117,7 @@ async function main(): Promise<void> {
     build = (await import(pathToFileURL(serverBuildPath).href)) as ServerBuild;
   }
 
-  const firewall = requestFirewall({ warmUpLater: true });
+  const firewall = requestFirewall({ warmUpLater: true, uploadMemoryBytes: config.UPLOAD_MEMORY_MB * 1024 * 1024 });
   // Start-up work no answer waits for: once the first answer is written, or soon after listening
   // if none is (issue 29, docs/decisions/461).
   void afterFirstAnswer(

@@ -19,6 +19,7 @@ export const UPLOAD_WORDS = {
   docType: "Choose what kind of document it is.",
   blank: "Tick the box to confirm the document is blank: it must not contain any client's information.",
   wrongType: "Only PDF, JPG or PNG files are accepted. Save or scan the form as one of those and choose it again.",
+  busy: "We are receiving many files right now, so this one was not sent and nothing was stored. Wait a few seconds, choose the file again and press Upload.",
   tooLarge: `The file is larger than ${UPLOAD_LIMIT_MB} MB. Choose a smaller file: scan fewer pages, or at a lower resolution.`,
 } as const;
 

@@ -23,7 +23,7 @@ import { formIdempotencyKey, newFormIdempotencyKey } from "../server/intake/idem
 import intakeStyles from "../styles/intake.css?url";
 import { EnglishOnly } from "../components/english-only";
 import { UploadForm } from "../components/intake/upload-form";
-import { uploadRefusalWords } from "../lib/upload-rules";
+import { UPLOAD_WORDS, uploadRefusalWords } from "../lib/upload-rules";
 import { FieldError as ErrorText } from "../components/field-error";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: intakeStyles }];
@@ -85,10 +85,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const refused = refusedBody(context);
   const uploadKey = formIdempotencyKey(new URL(request.url).searchParams.get("upload_key"));
   if (refused?.multipart) {
-    // An upload over 10 MB: answered here, beside the upload form, not by a bare error page.
+    // An upload over 10 MB, or one that came while the server held as many uploads as it may
+    // (503, decision 518): answered here, beside the upload form, not by a bare error page.
     return data<UploadResult>(
-      { form: "upload", uploadKey, ...uploadRefusalWords({ status: 413, code: "", message: "" }) },
-      { status: 413 },
+      {
+        form: "upload",
+        uploadKey,
+        ...uploadRefusalWords(
+          refused.status === 503
+            ? { status: 503, code: "uploads_busy", message: UPLOAD_WORDS.busy }
+            : { status: 413, code: "", message: "" },
+        ),
+      },
+      { status: refused.status, headers: refused.status === 503 ? { "retry-after": "5" } : undefined },
     );
   }
   if (refused) {

@@ -52,6 +52,21 @@ export function readBodyUpTo(req: IncomingMessage, limit: number): Promise<Limit
   });
 }
 
+/**
+ * Read the body and throw it away, up to `limit` bytes (then the connection is ended): an answer
+ * sent before the body was read, on a connection closed with the body still arriving, reaches many
+ * clients as a reset instead of the answer (undici: EPIPE). Costs socket reads, no memory.
+ */
+export function discardBodyUpTo(req: IncomingMessage, limit: number): void {
+  let size = 0;
+  req.on("data", (chunk: Buffer | string) => {
+    size += chunk.length;
+    if (size > limit) req.destroy();
+  });
+  req.on("error", () => undefined);
+  req.resume();
+}
+
 const inspectedBodies = new WeakMap<IncomingMessage, Buffer>();
 
 /**
@@ -70,7 +85,8 @@ export function inspectedBody(req: IncomingMessage): Buffer | undefined {
 
 /** A page request whose body was over the limit: handed to its route with no body, told why. */
 export interface RefusedBody {
-  status: 413;
+  /** 413: over the limit; 503: the upload memory budget was full (docs/decisions/518). */
+  status: 413 | 503;
   limitBytes: number;
   /** A multipart upload (else a form or other body). */
   multipart: boolean;

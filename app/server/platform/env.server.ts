@@ -131,6 +131,8 @@ const EnvSchema = z.object({
   UPLOAD_S3_ENDPOINT: optionalText,
   UPLOAD_S3_REGION: z.string().default("us-east-1"),
   UPLOAD_LOCAL_DIR: z.string().default("data/uploads"),
+  // Upload bodies held in memory at once, by their declared size (docs/decisions/518).
+  UPLOAD_MEMORY_MB: z.coerce.number().int().positive().default(64),
 
   // Edge protection
   TRUST_PROXY: booleanFlag,

@@ -109,7 +109,7 @@ export function intakePaths(): Json {
           "422": error("The Idempotency-Key was already used for a different request (idempotency_key_reused)"),
           "500": error("Write store missing or unusable (write_store_unavailable)"),
           "503": error(
-            "Storage unavailable or not answering within 15 s (upload_storage_unavailable; Retry-After), or write store unreachable for now (write_store_unavailable; Retry-After)",
+            "Storage unavailable or not answering within 15 s (upload_storage_unavailable; Retry-After), write store unreachable for now (write_store_unavailable; Retry-After), or the server already holding as many uploads as it may, the file not read (uploads_busy; Retry-After)",
           ),
         },
       },
