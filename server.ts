@@ -45,6 +45,9 @@ const DEV = process.argv.includes("--dev");
 const FAKE_UPSTREAM_KEY = "sample-fake-upstream-key";
 
 async function main(): Promise<void> {
+  // Standard output or error redirected to a file on a full disk (EFBIG, ENOSPC): a console line
+  // that cannot be written must not end the process (docs/decisions/520). The logger has its own.
+  for (const stream of [process.stdout, process.stderr]) stream.on("error", () => undefined);
   let config;
   try {
     config = env();

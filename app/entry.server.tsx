@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "./components/nonce";
 import { PrerenderedParts } from "./components/prerendered";
@@ -94,6 +94,9 @@ export default function handleRequest(
 
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
+  // A 404 or other refusal thrown as a response is the visitor's, not a fault: the request log
+  // has its status (it was logged as "route error [object Object]" for every unknown address).
+  if (isRouteErrorResponse(error) && error.status < 500) return;
   // Never a failed query's parameters or a submitted address (issue 30): loggableError.
   console.error("route error", loggableError(error));
 }

@@ -83,15 +83,23 @@ export function isTransientFailure(error: unknown): boolean {
 /**
  * True when the engine is reachable but cannot write for now: its disk is full, its file or
  * directory cannot be written (a volume remounted read-only, permissions changed), or its storage
- * failed (docs/decisions/509). SQLite's FULL, IOERR, READONLY, CANTOPEN and NOMEM; PostgreSQL's
+ * failed (docs/decisions/509). SQLite's FULL, IOERR, READONLY, CANTOPEN and NOMEM; the file
+ * system's EACCES, EROFS, ENOSPC and kin (docs/decisions/519); PostgreSQL's
  * class 53 (insufficient resources: disk full, out of memory) and 58 (system error: I/O). Nothing
  * was written, the request did nothing wrong, and the same write may pass once an operator frees
  * room: a 503 with Retry-After, not the 500 of a write the data itself broke.
  */
+/** The file system refusing a SQLite store's directory or file (creating data/, decision 519). */
+const FILE_SYSTEM_REFUSALS = new Set(["EACCES", "EPERM", "EROFS", "ENOSPC", "EDQUOT", "EIO", "EMFILE", "ENFILE"]);
+
 export function isResourceFailure(error: unknown): boolean {
   const e = engineError(error) as EngineError | null;
   const code = e && typeof e === "object" && typeof e.code === "string" ? e.code : "";
-  return /^(53\d\d\d|58\d\d\d|58P0\d)$/.test(code) || /^SQLITE_(FULL|IOERR|READONLY|CANTOPEN|NOMEM)/.test(code);
+  return (
+    /^(53\d\d\d|58\d\d\d|58P0\d)$/.test(code) ||
+    /^SQLITE_(FULL|IOERR|READONLY|CANTOPEN|NOMEM)/.test(code) ||
+    FILE_SYSTEM_REFUSALS.has(code)
+  );
 }
 
 /**

@@ -115,6 +115,16 @@ export class SqliteWriteStore implements WriteStoreOps {
     this.sqlite.prepare("VACUUM INTO ?").run(target);
   }
 
+  /**
+   * Commit a write that changes nothing (the header's user_version set to its own value): throws
+   * what a row's write would throw now (SQLITE_FULL, SQLITE_READONLY, SQLITE_IOERR). The probe of
+   * a store marked as not writing (docs/decisions/519).
+   */
+  probeWrite(): void {
+    const version = Number(this.sqlite.pragma("user_version", { simple: true }));
+    this.sqlite.pragma(`user_version = ${Math.trunc(version)}`);
+  }
+
   async addWaitlist(row: WaitlistSubmissionRow, outbox: NewOutboxRow[]): Promise<{ id: string; created: boolean }> {
     const existingId = (db: Pick<WriteStoreDb, "select">) =>
       db

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "./engines";
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, "..", "..");
 /** The plan store built from seed/sample by tests/global-setup.ts. */
@@ -17,6 +18,8 @@ export interface RunningServer {
   stop(): Promise<number | null>;
   /** Send a signal and wait for exit. */
   kill(signal?: NodeJS.Signals): Promise<number | null>;
+  /** Stop reading the server's output pipes (a log collector that stalls): they fill, and its writes wait. */
+  stopReadingOutput(): void;
 }
 
 export interface StartOptions {
@@ -27,9 +30,17 @@ export interface StartOptions {
   nodeArgs?: string[];
   /**
    * The largest file the server may write, in KiB (the shell's `ulimit -f`, RLIMIT_FSIZE): a write
-   * past it fails with EFBIG, as one on a full disk fails with ENOSPC (Node ignores SIGXFSZ).
+   * past it fails with EFBIG, as one on a full disk fails with ENOSPC (Node ignores SIGXFSZ). The soft
+   * limit only, so that a test may lift it from outside (`prlimit --pid <pid> --fsize=unlimited`),
+   * as an operator frees room.
    */
   fileSizeLimitKiB?: number;
+  /**
+   * Append the server's standard output and error to this file instead of a pipe (as `npm start >>
+   * app.log` does). output() is then empty: the port is chosen up front and the server is ready
+   * when /api/health answers.
+   */
+  outputFile?: string;
 }
 
 /**
@@ -64,10 +75,12 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   // As `npm start` runs it: scripts/start.mjs (which asks for the sample fake, UPSTREAM=fake, when no
   // key is given) over the compiled server.ts that `npm run build` writes next to the app build.
   const command = [process.execPath, ...(options.nodeArgs ?? []), path.join(REPO_ROOT, "scripts", "start.mjs")];
-  const limited =
-    options.fileSizeLimitKiB === undefined
-      ? command
-      : ["/bin/bash", "-c", `ulimit -f ${Math.floor(options.fileSizeLimitKiB)} && exec "$0" "$@"`, ...command];
+  if (options.outputFile) env.PORT = String(await freePort());
+  const limit =
+    options.fileSizeLimitKiB === undefined ? "" : `ulimit -S -f ${Math.floor(options.fileSizeLimitKiB)} && `;
+  const redirect = options.outputFile ? ` >> "$OUTPUT_FILE" 2>&1` : "";
+  if (options.outputFile) env.OUTPUT_FILE = options.outputFile;
+  const limited = limit || redirect ? ["/bin/bash", "-c", `${limit}exec "$0" "$@"${redirect}`, ...command] : command;
   const child = spawn(limited[0]!, limited.slice(1), {
     cwd: REPO_ROOT,
     env,
@@ -91,6 +104,20 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       }
     };
     child.stdout!.on("data", check);
+    if (options.outputFile) {
+      const port = Number(env.PORT);
+      const poll = () =>
+        fetch(`http://127.0.0.1:${port}/api/health`).then(
+          () => {
+            clearTimeout(timer);
+            resolve(port);
+          },
+          () => {
+            if (child.exitCode === null) setTimeout(poll, 100);
+          },
+        );
+      poll();
+    }
     child.on("exit", (code) => {
       clearTimeout(timer);
       reject(new Error(`server exited with ${code} before listening:\n${output}`));
@@ -109,5 +136,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     output: () => output,
     stop: () => kill("SIGTERM"),
     kill,
+    stopReadingOutput: () => {
+      child.stdout!.pause();
+      child.stderr!.pause();
+    },
   };
 }

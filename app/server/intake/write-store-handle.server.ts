@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import {
   openWriteStoreDatabase,
   openWriteStoreFile,
@@ -19,6 +20,7 @@ import { forgetSingleton, onShutdown, processSingleton } from "../platform/lifec
 import { logger } from "../platform/logger.server";
 import { outboxDispatcher } from "./outbox.server";
 import {
+  markWriteStoreReachable,
   markWriteStoreUnreachable,
   resetWriteStoreHealthForTests,
   RETRY_AFTER_SECONDS,
@@ -87,6 +89,9 @@ const BUSY =
 /** Disk full, a read-only volume, an I/O error: reachable, but writing nothing for now (decision 509). */
 const CANNOT_WRITE =
   "The write store named by DATABASE_URL cannot write for now (no room or no write access); nothing was saved. Please try again later.";
+/** The SQLite file or its directory cannot be opened or created for now (decision 519). */
+const CANNOT_OPEN =
+  "The write store named by DATABASE_URL cannot be opened for now (no write access or no room); nothing was saved. Please try again later.";
 /** The SQLite file was removed or replaced under the running process (decision 517). */
 const FILE_MOVED =
   "The write store named by DATABASE_URL was removed or replaced while the service was running; nothing was saved. Please try again later.";
@@ -123,7 +128,13 @@ function retire(store: WriteStore): void {
 function unreachable(): WriteStoreUnavailableError {
   const kind = writeStoreOutageKind();
   return new WriteStoreUnavailableError(
-    kind === "cannot_write" ? CANNOT_WRITE : kind === "file_moved" ? FILE_MOVED : NOT_SAVED,
+    kind === "cannot_write"
+      ? CANNOT_WRITE
+      : kind === "file_moved"
+        ? FILE_MOVED
+        : kind === "cannot_open"
+          ? CANNOT_OPEN
+          : NOT_SAVED,
     503,
   );
 }
@@ -167,12 +178,23 @@ function locate() {
   return location;
 }
 
+/** The SQLite store at `file`, opened (and migrated) and adopted if it is not yet; throws what opening threw. */
+function openSqlite(file: string): WriteStoreHandle {
+  const existing = registry().stores.get(file);
+  if (existing) return existing as WriteStoreHandle;
+  return adopt(file, openWriteStoreFile(file)) as WriteStoreHandle;
+}
+
 /**
  * The SQLite write store named by DATABASE_URL (default file:./data/app.db),
  * opened and migrated on first use, synchronously. Throws
- * WriteStoreUnavailableError (500, naming DATABASE_URL) when the setting is
- * empty or invalid, names PostgreSQL (use openWriteStore), or the file cannot
- * be opened; the next call tries again.
+ * WriteStoreUnavailableError naming DATABASE_URL when the setting is empty or
+ * invalid or names PostgreSQL (use openWriteStore) (500), or the file cannot
+ * be opened: 503 with Retry-After when its directory or file cannot be written
+ * or created for now (permissions, a read-only volume, a full disk), 500
+ * otherwise (a directory at its path, not a database, a migration that fails). Either way the store is
+ * marked down, so /api/health says degraded, and opening is tried again every
+ * 0.5 s and by every write (decision 519).
  */
 export function writeStore(): WriteStoreHandle {
   const location = locate();
@@ -180,16 +202,21 @@ export function writeStore(): WriteStoreHandle {
     throw new WriteStoreUnavailableError("DATABASE_URL names PostgreSQL: open the store with openWriteStore().");
   const existing = registry().stores.get(location.file);
   if (existing) return existing as WriteStoreHandle;
-  let store: WriteStoreHandle;
   try {
-    store = openWriteStoreFile(location.file);
+    const store = openSqlite(location.file);
+    if (writeStoreOutageKind() === "cannot_open") markWriteStoreReachable();
+    return store;
   } catch (error) {
-    logger().error(describeStoreError(error), "write store could not be opened");
+    if (writeStoreOutageKind() !== "cannot_open")
+      logger().error({ ...describeStoreError(error), store: location.file }, "write store could not be opened");
+    markWriteStoreUnreachable(error, () => Promise.resolve().then(() => writeStore()), "cannot_open");
+    // A directory where the file should be is a setting to fix, not a disk to wait for.
+    const misnamed = statSync(location.file, { throwIfNoEntry: false })?.isDirectory() ?? false;
+    if (isResourceFailure(error) && !misnamed) throw new WriteStoreUnavailableError(CANNOT_OPEN, 503);
     throw new WriteStoreUnavailableError(
       "The write store named by DATABASE_URL could not be opened; nothing was saved. Please try again later.",
     );
   }
-  return adopt(location.file, store) as WriteStoreHandle;
 }
 
 /**
@@ -267,6 +294,8 @@ export async function withWriteStore<T>(
     const value = await withinDeadline(running, deadlineMs, "write store");
     if (store.dialect === "sqlite" && checkStoreFile(store as WriteStoreHandle))
       throw new WriteStoreUnavailableError(SAVED_TO_COPY, 503, true);
+    // A SQLite write went through: a store marked as not writing writes again (decision 519).
+    if (store.dialect === "sqlite" && writeStoreOutageKind() === "cannot_write") markWriteStoreReachable();
     return value;
   } catch (error) {
     if (error instanceof DeadlineExceeded && running) {
@@ -299,7 +328,10 @@ export async function withWriteStore<T>(
       storeWillNotWrite(store, error);
       throw new WriteStoreUnavailableError(CANNOT_WRITE, 503);
     }
-    if (isResourceFailure(error)) throw new WriteStoreUnavailableError(CANNOT_WRITE, 503);
+    if (isResourceFailure(error)) {
+      if (store.dialect === "sqlite") sqliteCannotWrite(store as WriteStoreHandle, error);
+      throw new WriteStoreUnavailableError(CANNOT_WRITE, 503);
+    }
     // What is left of the failures a retry may pass: a lock held too long, a deadlock, a conflict.
     if (isTransientFailure(error)) throw new WriteStoreUnavailableError(BUSY, 503);
     throw new WriteStoreUnavailableError(FAILED);
@@ -349,6 +381,16 @@ function storeWillNotWrite(store: WriteStore, error: unknown): void {
   retire(store);
 }
 
+/**
+ * A SQLite write failed for want of room or write access (a full disk, a volume remounted
+ * read-only, an I/O error): /api/health says degraded until a write goes through, a visitor's or
+ * the probe's every 0.5 s (a real write: the header's user_version set to itself). Writes are not
+ * refused meanwhile: a smaller one may still fit (decisions 509, 519).
+ */
+function sqliteCannotWrite(store: WriteStoreHandle, error: unknown): void {
+  markWriteStoreUnreachable(error, () => Promise.resolve().then(() => store.probeWrite()), "cannot_write");
+}
+
 /** How often a SQLite store's file is checked to be the one open (a stat: microseconds). */
 const FILE_CHECK_EVERY_MS = 1_000;
 
@@ -390,6 +432,7 @@ function checkStoreFile(store: WriteStoreHandle): boolean {
 function storeFailed(store: WriteStore, error: unknown): void {
   if (error instanceof DeadlineExceeded) storeDidNotAnswer(store, error);
   else if (isReadOnlyFailure(error)) storeWillNotWrite(store, error);
+  else if (store.dialect === "sqlite" && isResourceFailure(error)) sqliteCannotWrite(store as WriteStoreHandle, error);
 }
 
 /** Send what the last commit queued, without waiting. Never throws. */

@@ -23,7 +23,7 @@ const REPEAT_LOG_MS = 30_000;
  * Why writes are refused: the engine cannot be reached, it answers but will not write (read-only),
  * or the SQLite file was removed or replaced while open (decision 517).
  */
-export type OutageKind = "unreachable" | "cannot_write" | "file_moved";
+export type OutageKind = "unreachable" | "cannot_write" | "file_moved" | "cannot_open";
 
 interface Outage {
   kind: OutageKind;
@@ -94,10 +94,12 @@ export function markWriteStoreUnreachable(
   logger().error(
     { ...reason, retryAfterSeconds: RETRY_AFTER_SECONDS },
     kind === "cannot_write"
-      ? "write store cannot write (read-only): writes answer 503 until it writes again (probing every 0.5 s)"
+      ? "write store cannot write (read-only, no room or failing storage): writes answer 503 until it writes again (probing every 0.5 s)"
       : kind === "file_moved"
         ? "write store file removed or replaced while open: writes answer 503 until a restart opens the file at its path"
-        : "write store unreachable: writes answer 503 until it is back (probing every 0.5 s)",
+        : kind === "cannot_open"
+          ? "write store cannot be opened: writes fail until it opens (trying every 0.5 s)"
+          : "write store unreachable: writes answer 503 until it is back (probing every 0.5 s)",
   );
 }
 

@@ -54,10 +54,10 @@ it("npm run dev serves the start page from the sources, with Vite's client for h
     const exited = new Promise((resolve) => child.once("exit", resolve));
     if (child.exitCode === null) process.kill(-child.pid!, "SIGTERM");
     await exited;
-    // npm exits at once, and the server under it is left alone: the group's SIGTERM also ends Vite's
-    // esbuild service, and the server can then wait for good in a synchronous esbuild call (seen in CI:
-    // main thread in Atomics.wait, esbuild <defunct>, an orphan listening for hours). Whatever is left
-    // of the group after 10 s is killed, so no run leaves a server behind.
+    // npm exits at once, and the server under it goes on alone. Seen in CI: an orphan listening for
+    // hours, its main thread in Atomics.wait. That was sonic-boom's exit flush retrying a pipe nobody
+    // read any more (fixed by decision 520: the exit's flush waits 2 s at most). Whatever is left of
+    // the group after 10 s is still killed, so no run can leave a server behind.
     const groupAlive = () => {
       try {
         process.kill(-child.pid!, 0);

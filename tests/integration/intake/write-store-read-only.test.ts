@@ -159,7 +159,7 @@ describe("a PostgreSQL that will not write", () => {
     for (const running of [server!, later]) {
       expect(running.process.exitCode).toBeNull();
       expect(running.output()).not.toMatch(/readonly-\d+-k4z@example\.com/);
-      expect(running.output()).toContain("write store cannot write (read-only)");
+      expect(running.output()).toContain("write store cannot write (read-only, no room or failing storage)");
     }
   }, 90_000);
 

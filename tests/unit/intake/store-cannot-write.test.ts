@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import * as uploadRoute from "../../../app/routes/api.agents.discovery.upload";
 import * as waitlistRoute from "../../../app/routes/api.waitlist";
 import { writeStore } from "../../../app/server/intake/write-store.server";
+import { PROBE_EVERY_MS, writeStoreStatus } from "../../../app/server/intake/write-store-health.server";
 import { isResourceFailure, isTransientFailure } from "../../../db/write-store-errors";
 import { callRoute, createIntakeSandbox, jsonRequest, type IntakeSandbox } from "./support";
 import { pdf } from "./files";
@@ -110,8 +111,17 @@ describe("POST /api/waitlist when the store's disk fills up", () => {
     expect(res.status).toBe(503);
     expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("write_store_unavailable");
+    // Decision 519: /api/health says so (writeStore "unavailable", status "degraded") …
+    expect(writeStoreStatus().state).toBe("unavailable");
+    // … while the probe's own write is refused too, and a visitor's write is still tried.
+    await new Promise((resolve) => setTimeout(resolve, 2 * PROBE_EVERY_MS));
+    expect(writeStoreStatus().state).toBe("unavailable");
+    expect((await signUp("read.only.again@example.com")).status).toBe(503);
     writeStore().sqlite.pragma("query_only = OFF");
     expect(rowsFor("read.only@example.com")).toEqual([]);
+    // Writable again: the probe's write goes through and health is ok without a visitor's write.
+    await new Promise((resolve) => setTimeout(resolve, 3 * PROBE_EVERY_MS));
+    expect(writeStoreStatus().state).toBe("ok");
     expect((await signUp("read.only@example.com")).status).toBe(200);
   });
 });
