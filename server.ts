@@ -313,7 +313,8 @@ async function main(): Promise<void> {
     force.unref();
     server.close(async () => {
       clearTimeout(force);
-      await closeAll((msg) => log.info(msg));
+      // Each resource gets CLOSE_EACH_MS: one that hangs (a pool on a frozen database) is left behind.
+      await closeAll((msg, trouble) => (trouble ? log.warn(msg) : log.info(msg)));
       log.info("shutdown complete");
       log.flush?.();
       process.exit(0);

@@ -17,15 +17,34 @@ export function onShutdown(name: string, close: () => void | Promise<void>): voi
   closers().push({ name, close });
 }
 
-/** Close everything, newest first; errors are reported, never thrown. */
-export async function closeAll(log: (msg: string) => void = () => undefined): Promise<void> {
+/** The longest shutdown waits for one resource to close (docs/decisions/521). */
+export const CLOSE_EACH_MS = 5_000;
+
+/**
+ * Close everything, newest first; errors are reported, never thrown. A resource that has not
+ * closed within `eachMs` is reported and left behind (the process is about to exit): a pool whose
+ * connection waits on a database that stopped answering never ends, and shutdown waited for it
+ * for good (docs/decisions/521).
+ */
+export async function closeAll(
+  /** Told each outcome; `trouble` when a resource failed or was left behind. */
+  log: (msg: string, trouble: boolean) => void = () => undefined,
+  eachMs: number = CLOSE_EACH_MS,
+): Promise<void> {
   const list = closers().splice(0).reverse();
   for (const c of list) {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<"late">((resolve) => {
+      timer = setTimeout(() => resolve("late"), eachMs);
+    });
     try {
-      await c.close();
-      log(`closed ${c.name}`);
+      const outcome = await Promise.race([Promise.resolve().then(() => c.close()), late]);
+      if (outcome === "late") log(`did not close within ${eachMs} ms, left behind: ${c.name}`, true);
+      else log(`closed ${c.name}`, false);
     } catch (error) {
-      log(`failed to close ${c.name}: ${error instanceof Error ? error.message : String(error)}`);
+      log(`failed to close ${c.name}: ${error instanceof Error ? error.message : String(error)}`, true);
+    } finally {
+      clearTimeout(timer);
     }
   }
 }

@@ -391,4 +391,38 @@ describe("a PostgreSQL that hangs", () => {
       `upload with an unknown outcome: ${rows.length ? "its row committed late; its file is kept" : "its row never committed; its file was removed"}`,
     );
   }, 60_000);
+
+  it("SIGTERM while it hangs still ends the process, leaving the pool behind (decision 521)", async () => {
+    // A server of its own, whose pool has a connection waiting on the frozen database.
+    const own = await startServer({
+      timeoutMs: 40_000,
+      env: { DATABASE_URL: databaseUrl, UPLOAD_LOCAL_DIR: path.join(dir, "uploads-sigterm") },
+    });
+    try {
+      const first = await fetch(`${own.url}/api/waitlist`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: "sigterm-hang-q7x@example.com", zip: "10001", interest: "consumer" }),
+      });
+      expect(first.status).toBe(200);
+      pg.freeze();
+      const stuck = await fetch(`${own.url}/api/waitlist`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: "sigterm-hang-2-q7x@example.com", zip: "10001", interest: "consumer" }),
+        signal: AbortSignal.timeout(30_000),
+      });
+      expect(stuck.status).toBe(503);
+      // On the parent the process was still running 30 s after SIGTERM: the pool's end waited for
+      // a connection the frozen database never answers. Now each resource gets 5 s at most.
+      const started = Date.now();
+      const ended = await Promise.race([own.stop(), sleep(25_000).then(() => "still running 25 s after SIGTERM")]);
+      expect(ended).toBe(0);
+      expect(own.output()).toMatch(/did not close within 5000 ms, left behind: write store postgres:/);
+      expect(Date.now() - started).toBeLessThan(25_000);
+    } finally {
+      pg.thaw();
+      await own.kill("SIGKILL");
+    }
+  }, 90_000);
 });
