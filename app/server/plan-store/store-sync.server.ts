@@ -15,7 +15,7 @@
  * records which version the file is (and its inode, so that a local reseed
  * over it is noticed and replaced by the published version again).
  */
-import { createWriteStream, closeSync, existsSync, openSync, readFileSync } from "node:fs";
+import { createWriteStream, closeSync, existsSync, mkdirSync, openSync, readFileSync } from "node:fs";
 import { renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import path from "node:path";
@@ -41,6 +41,11 @@ import { checkStoreFile, type StoreCheckOptions, type StoreCheckResult } from ".
 
 const MARKER_TIMEOUT_MS = 10_000;
 const DOWNLOAD_TIMEOUT_MS = 30 * 60_000;
+/** A version marker is a few hundred bytes of JSON; anything much larger is not one (decision 522). */
+const MARKER_MAX_BYTES = 64 * 1024;
+
+/** The object is larger than its marker says: refused as bad bytes, never read to its end (decision 522). */
+class LargerThanMarker extends Error {}
 
 export interface SyncSettings extends S3Settings {
   url: string;
@@ -98,7 +103,22 @@ async function readMarker(settings: SyncSettings, location: PublishedLocation): 
   const answer = await client.send(new sdk.GetObjectCommand({ Bucket: location.bucket, Key: location.markerKey }), {
     abortSignal: AbortSignal.timeout(MARKER_TIMEOUT_MS),
   });
-  const text = await answer.Body!.transformToString("utf8");
+  const body = answer.Body as Readable;
+  if ((answer.ContentLength ?? 0) > MARKER_MAX_BYTES) {
+    body.destroy();
+    throw new Error(`version marker ${location.markerKey} is ${answer.ContentLength} bytes, not a marker`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MARKER_MAX_BYTES) {
+      body.destroy();
+      throw new Error(`version marker ${location.markerKey} is over ${MARKER_MAX_BYTES} bytes, not a marker`);
+    }
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
   const parsed = VersionMarker.safeParse(JSON.parse(text));
   if (!parsed.success) throw new Error(`version marker ${location.markerKey} is malformed: ${parsed.error.message}`);
   return parsed.data;
@@ -113,7 +133,11 @@ function s3(settings: S3Settings) {
   });
 }
 
-/** Download `marker`'s file to `tmp`, hashing as it streams; the digest and size it got. */
+/**
+ * Download `marker`'s file to `tmp`, hashing as it streams; the digest and size it got. An object
+ * larger than the marker says is cut off one byte past it (LargerThanMarker): a marker naming the
+ * wrong object must not fill the disk the live store and the write store share.
+ */
 async function download(
   settings: SyncSettings,
   location: PublishedLocation,
@@ -124,14 +148,20 @@ async function download(
   const answer = await client.send(new sdk.GetObjectCommand({ Bucket: location.bucket, Key: marker.object }), {
     abortSignal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS),
   });
+  if ((answer.ContentLength ?? 0) > marker.size) {
+    (answer.Body as Readable).destroy();
+    throw new LargerThanMarker(`${marker.object} is ${answer.ContentLength} bytes, the marker says ${marker.size}`);
+  }
   const hash = createHash("sha256");
   let size = 0;
   await pipeline(
     answer.Body as Readable,
     async function* (source: AsyncIterable<Buffer>) {
       for await (const chunk of source) {
-        hash.update(chunk);
         size += chunk.length;
+        if (size > marker.size)
+          throw new LargerThanMarker(`${marker.object} is over ${marker.size} bytes, the size the marker says`);
+        hash.update(chunk);
         yield chunk;
       }
     },
@@ -178,7 +208,13 @@ export async function syncPublishedStore(settings: SyncSettings): Promise<SyncOu
     return { result: "current", version: marker.version };
   const known = refused.get(`${storePath}|${marker.version}|${marker.sha256}`);
   if (known) return { result: "refused", version: marker.version, reason: known };
-  if (!tryLock(storePath)) return { result: "busy" };
+  try {
+    // A new machine's data directory may not exist yet: the download makes it.
+    mkdirSync(path.dirname(storePath), { recursive: true });
+    if (!tryLock(storePath)) return { result: "busy" };
+  } catch (error) {
+    return { result: "failed", reason: `could not take the sync lock next to ${storePath}: ${describe(error)}` };
+  }
   const tmp = `${storePath}.tmp-${process.pid}`;
   try {
     // Another process may have swapped it in while this one waited for the marker.
@@ -190,6 +226,11 @@ export async function syncPublishedStore(settings: SyncSettings): Promise<SyncOu
     try {
       got = await download(settings, location, marker, tmp);
     } catch (error) {
+      if (error instanceof LargerThanMarker) {
+        // Bad bytes, as a wrong digest is: not fetched again until the marker names another.
+        refused.set(`${storePath}|${marker.version}|${marker.sha256}`, error.message);
+        return { result: "refused", version: marker.version, reason: error.message };
+      }
       return { result: "failed", reason: `download of ${marker.object} failed: ${describe(error)}` };
     }
     const problems: string[] = [];

@@ -1,6 +1,16 @@
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { PutObjectCommand } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localPublishedVersion } from "../../../app/server/plan-store/published.server";
 import { syncPublishedStore, type SyncSettings } from "../../../app/server/plan-store/store-sync.server";
@@ -74,5 +84,50 @@ describe("syncPublishedStore", () => {
     expect(localPublishedVersion(settings.storePath)).toBeNull();
     expect(await syncPublishedStore(settings)).toEqual({ result: "swapped", version: before.version });
     expect(localPublishedVersion(settings.storePath)?.version).toBe(before.version);
+  });
+
+  it("makes the store's directory on a new machine (it threw ENOENT from the lock, decision 522)", async () => {
+    const fresh: SyncSettings = { ...settings, storePath: path.join(dir, "new-machine", "data", "plan-store.sqlite") };
+    const outcome = await syncPublishedStore(fresh);
+    expect(outcome.result).toBe("swapped");
+    expect(existsSync(fresh.storePath)).toBe(true);
+  });
+
+  it("refuses an object larger than its marker says without storing it, and does not fetch it again (decision 522)", async () => {
+    const own: SyncSettings = {
+      ...settings,
+      url: "s3://plan-stores/larger/plan-store.sqlite",
+      storePath: path.join(dir, "larger", "plan-store.sqlite"),
+    };
+    const marker = await publishPlanStore({ ...own, file: TEST_PLAN_STORE });
+    // The object the marker names replaced by a larger one (a wrong upload, a marker for another file).
+    const larger = Buffer.concat([readFileSync(TEST_PLAN_STORE), Buffer.alloc(4 * 1024 * 1024)]);
+    await s3.client.send(new PutObjectCommand({ Bucket: "plan-stores", Key: marker.object, Body: larger }));
+    const outcome = await syncPublishedStore(own);
+    expect(outcome).toEqual({
+      result: "refused",
+      version: marker.version,
+      reason: `${marker.object} is ${larger.length} bytes, the marker says ${marker.size}`,
+    });
+    // Nothing of it is left next to the store, and the same version is not fetched again.
+    expect(existsSync(path.dirname(own.storePath)) ? readdirSync(path.dirname(own.storePath)) : []).toEqual([]);
+    expect(await syncPublishedStore(own)).toEqual(outcome);
+  });
+
+  it("reads no more than 64 KB of a version marker (decision 522)", async () => {
+    const own: SyncSettings = { ...settings, url: "s3://plan-stores/huge-marker/plan-store.sqlite" };
+    // A store file uploaded over the marker by mistake: megabytes where a few hundred bytes belong.
+    await s3.client.send(
+      new PutObjectCommand({
+        Bucket: "plan-stores",
+        Key: "huge-marker/plan-store.sqlite.version",
+        Body: Buffer.alloc(2 * 1024 * 1024, "{"),
+      }),
+    );
+    const outcome = await syncPublishedStore(own);
+    expect(outcome).toEqual({
+      result: "failed",
+      reason: `version marker unreadable: version marker huge-marker/plan-store.sqlite.version is ${2 * 1024 * 1024} bytes, not a marker`,
+    });
   });
 });
