@@ -24,6 +24,7 @@ import { createRateLimiter } from "./server/rate-limit.ts";
 import { requestLog } from "./server/request-log.ts";
 import { createHttpServer } from "./server/timeouts.ts";
 import { startIntakeBackgroundWork } from "./app/server/intake/write-store-handle.server.ts";
+import { startRetentionSweep } from "./app/server/intake/retention.server.ts";
 import type { ServerTiming } from "./app/server/platform/server-timing.server.ts";
 import { compressWholeAnswers } from "./server/compression.ts";
 import { remixRequestHandler } from "./server/remix-handler.ts";
@@ -129,6 +130,8 @@ async function main(): Promise<void> {
       // Open and migrate the write store and resume sending any email an earlier process left in the
       // outbox. A write arriving first opens the store itself (openWriteStore): nothing is refused.
       { name: "write store", run: () => startIntakeBackgroundWork() },
+      // What the privacy page says is kept N days is deleted after N days (decision 523).
+      { name: "retention sweep", run: () => startRetentionSweep() },
       // The WAF engine's matchers compiled before visitors need them (a request judged before this
       // is judged in full, compiling what it needs).
       { name: "firewall warm-up", run: () => firewall.engine.warmUp() },

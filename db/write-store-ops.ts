@@ -91,8 +91,58 @@ export interface WriteStoreOps {
   recordOutboxResults(results: OutboxResult[], now: number): Promise<void>;
   outboxCounts(): Promise<Record<string, number>>;
 
+  /**
+   * Delete what is past its retention (docs/decisions/523): waitlist sign-ups, agent discovery
+   * forms and agent uploads created before their cutoff, outbox rows created before theirs that
+   * are done (sent, rejected, dead, suppressed), and the idempotency records of the deleted kinds.
+   * At most `limit` rows of each table per call, oldest first. Returns the counts, and the deleted
+   * uploads' object keys for their files to be removed.
+   */
+  purgeExpired(cutoffs: RetentionCutoffs, limit: number): Promise<PurgeResult>;
+
   /** Is the engine reachable? Resolves or throws within a couple of seconds (PostgreSQL only). */
   ping?(): Promise<void>;
 
   close(): Promise<void>;
+}
+
+/** Epoch milliseconds: a record created before its kind's cutoff is past its retention. */
+export interface RetentionCutoffs {
+  waitlist: number;
+  discovery: number;
+  uploads: number;
+  outbox: number;
+}
+
+export interface PurgeResult {
+  waitlist: number;
+  discovery: number;
+  uploads: Array<{ id: string; objectKey: string }>;
+  outbox: number;
+  idempotent: number;
+}
+
+/** Outbox states with nothing left to send: the only ones retention deletes. */
+export const OUTBOX_DONE_STATES = ["sent", "rejected", "dead", "suppressed"] as const;
+
+/**
+ * The purge's statements, the same text on both engines (`?` placeholders; PostgreSQL's driver
+ * gets them numbered by `numbered`). Each deletes at most `limit` rows, oldest first.
+ */
+export const PURGE_SQL = {
+  waitlist:
+    "DELETE FROM waitlist_submissions WHERE id IN (SELECT id FROM waitlist_submissions WHERE created_at < ? ORDER BY created_at LIMIT ?)",
+  discovery:
+    "DELETE FROM agent_discovery_submissions WHERE id IN (SELECT id FROM agent_discovery_submissions WHERE created_at < ? ORDER BY created_at LIMIT ?)",
+  uploads:
+    'DELETE FROM agent_uploads WHERE id IN (SELECT id FROM agent_uploads WHERE created_at < ? ORDER BY created_at LIMIT ?) RETURNING id, object_key AS "objectKey"',
+  outbox: `DELETE FROM email_outbox WHERE id IN (SELECT id FROM email_outbox WHERE created_at < ? AND status IN (${OUTBOX_DONE_STATES.map((s) => `'${s}'`).join(", ")}) ORDER BY created_at LIMIT ?)`,
+  idempotent:
+    "DELETE FROM idempotent_requests WHERE key_hash IN (SELECT key_hash FROM idempotent_requests WHERE (operation = 'agent_discovery' AND created_at < ?) OR (operation = 'agent_upload' AND created_at < ?) ORDER BY created_at LIMIT ?)",
+} as const;
+
+/** `?` placeholders as PostgreSQL's `$1, $2, …`. */
+export function numbered(text: string): string {
+  let n = 0;
+  return text.replace(/\?/g, () => `$${++n}`);
 }

@@ -12,7 +12,8 @@ import type {
   WaitlistSubmissionRow,
 } from "./write-store";
 import * as tables from "./write-store-pg";
-import type { IdempotentOutcome, OutboxResult, WriteStoreOps } from "./write-store-ops";
+import type { IdempotentOutcome, OutboxResult, PurgeResult, RetentionCutoffs, WriteStoreOps } from "./write-store-ops";
+import { numbered, PURGE_SQL } from "./write-store-ops";
 import { redactUrl } from "./write-store-url";
 import { OUTBOX_COLUMNS, RECORD_RESULT_SQL, resultParams } from "./write-store-sqlite";
 
@@ -318,6 +319,31 @@ export class PostgresWriteStore implements WriteStoreOps {
       sql`SELECT status, COUNT(*)::int AS n FROM email_outbox GROUP BY status`,
     );
     return Object.fromEntries(rows.rows.map((r) => [r.status, Number(r.n)]));
+  }
+
+  async purgeExpired(cutoffs: RetentionCutoffs, limit: number): Promise<PurgeResult> {
+    const client = await this.pool.connect();
+    try {
+      await client.query("BEGIN");
+      const run = async (text: string, ...params: number[]) =>
+        (await client.query(numbered(text), params)).rowCount ?? 0;
+      const result: PurgeResult = {
+        waitlist: await run(PURGE_SQL.waitlist, cutoffs.waitlist, limit),
+        discovery: await run(PURGE_SQL.discovery, cutoffs.discovery, limit),
+        uploads: (
+          await client.query<{ id: string; objectKey: string }>(numbered(PURGE_SQL.uploads), [cutoffs.uploads, limit])
+        ).rows,
+        outbox: await run(PURGE_SQL.outbox, cutoffs.outbox, limit),
+        idempotent: await run(PURGE_SQL.idempotent, cutoffs.discovery, cutoffs.uploads, limit),
+      };
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 
   private closing: Promise<void> | undefined;

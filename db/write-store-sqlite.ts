@@ -12,7 +12,8 @@ import type {
   OutboxRow,
   WaitlistSubmissionRow,
 } from "./write-store";
-import type { IdempotentOutcome, OutboxResult, WriteStoreOps } from "./write-store-ops";
+import type { IdempotentOutcome, OutboxResult, PurgeResult, RetentionCutoffs, WriteStoreOps } from "./write-store-ops";
+import { PURGE_SQL } from "./write-store-ops";
 
 /**
  * The write store on one SQLite file (the embedded default). Each write is a
@@ -296,6 +297,21 @@ export class SqliteWriteStore implements WriteStoreOps {
       n: number;
     }[];
     return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+  }
+
+  async purgeExpired(cutoffs: RetentionCutoffs, limit: number): Promise<PurgeResult> {
+    const run = (text: string, ...params: number[]) => this.sqlite.prepare(text).run(...params).changes;
+    return whenUnlocked(() =>
+      this.sqlite
+        .transaction((): PurgeResult => ({
+          waitlist: run(PURGE_SQL.waitlist, cutoffs.waitlist, limit),
+          discovery: run(PURGE_SQL.discovery, cutoffs.discovery, limit),
+          uploads: this.sqlite.prepare(PURGE_SQL.uploads).all(cutoffs.uploads, limit) as PurgeResult["uploads"],
+          outbox: run(PURGE_SQL.outbox, cutoffs.outbox, limit),
+          idempotent: run(PURGE_SQL.idempotent, cutoffs.discovery, cutoffs.uploads, limit),
+        }))
+        .immediate(),
+    );
   }
 
   async close(): Promise<void> {
