@@ -3,12 +3,16 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as discoveryRoute from "../../../app/routes/api.agents.discovery";
-import * as uploadRoute from "../../../app/routes/api.agents.discovery.upload";
 import * as waitlistRoute from "../../../app/routes/api.waitlist";
 import { purgeExpiredRecords, PURGE_BATCH } from "../../../app/server/intake/retention.server";
 import { writeStore } from "../../../app/server/intake/write-store.server";
-import { callRoute, createIntakeSandbox, jsonRequest, type IntakeSandbox } from "../../unit/intake/support";
-import { pdf } from "../../unit/intake/files";
+import {
+  callRoute,
+  createIntakeSandbox,
+  jsonRequest,
+  uploadBlankPdf,
+  type IntakeSandbox,
+} from "../../unit/intake/support";
 import { WRITE_STORE_DIALECTS, writeStoreTarget, type WriteStoreTarget } from "../../helpers/write-store-target";
 
 /**
@@ -87,17 +91,8 @@ describe.each(WRITE_STORE_DIALECTS)("purgeExpiredRecords on the %s write store",
     return ((await res.json()) as { discovery_submission_id: string }).discovery_submission_id;
   };
   const upload = async (name: string) => {
-    const form = new FormData();
-    form.append("docType", "intake_form");
-    form.append("blankConfirmed", "true");
-    form.append("file", new File([new Uint8Array(pdf())], name, { type: "application/pdf" }));
-    const res = await callRoute(
-      uploadRoute,
-      new Request("http://localhost/api/agents/discovery/upload", { method: "POST", body: form }),
-    );
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as { upload_id: string; key: string };
-    return { id: body.upload_id, key: body.key };
+    const { uploadId, key } = await uploadBlankPdf(name, "intake_form");
+    return { id: uploadId, key };
   };
   /** Set a row's created_at to `days` before NOW. */
   const age = (table: string, id: string, days: number) =>

@@ -7,6 +7,8 @@ import { forgetSingleton } from "../../../app/server/platform/lifecycle.server";
 import { resetWriteStoreForTests } from "../../../app/server/intake/write-store.server";
 import { planStore } from "../../../app/server/plan-store/plan-store.server";
 import { TEST_PLAN_STORE } from "../../helpers/server";
+import * as uploadRoute from "../../../app/routes/api.agents.discovery.upload";
+import { pdf } from "./files";
 
 /**
  * Shared set-up for the intake tests: a scratch directory per test file with
@@ -178,4 +180,22 @@ export function planOfferedInNewYorkCounty(): { id: string; year: number } {
   );
   if (!found) throw new Error("the sample plan store offers no plan in New York County (36061)");
   return found;
+}
+
+/** One blank PDF through the upload route, as a form sends it: its answer's upload id and key (throws unless 200). */
+export async function uploadBlankPdf(
+  name: string,
+  docType = "consent_form",
+): Promise<{ uploadId: string; key: string }> {
+  const form = new FormData();
+  form.append("docType", docType);
+  form.append("blankConfirmed", "true");
+  form.append("file", new File([new Uint8Array(pdf())], name, { type: "application/pdf" }));
+  const res = await callRoute(
+    uploadRoute,
+    new Request("http://localhost/api/agents/discovery/upload", { method: "POST", body: form }),
+  );
+  if (res.status !== 200) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
+  const body = (await res.json()) as { upload_id: string; key: string };
+  return { uploadId: body.upload_id, key: body.key };
 }

@@ -2,10 +2,9 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PutObjectCommand } from "@aws-sdk/client-s3";
-import * as uploadRoute from "../../../app/routes/api.agents.discovery.upload";
 import { sweepOrphanUploads } from "../../../app/server/intake/upload-orphans.server";
 import { startFakeS3, type FakeS3 } from "../../fakes/s3";
-import { callRoute, createIntakeSandbox, type IntakeSandbox } from "./support";
+import { createIntakeSandbox, uploadBlankPdf, type IntakeSandbox } from "./support";
 import { pdf } from "./files";
 
 /**
@@ -29,18 +28,7 @@ let ids = 0;
 const keyAt = (at: number, name: string) =>
   `agent-survey-uploads/consent_form/${at}-${(++ids).toString(16).padStart(24, "0")}-${name}`;
 
-async function upload(name: string): Promise<string> {
-  const form = new FormData();
-  form.append("docType", "consent_form");
-  form.append("blankConfirmed", "true");
-  form.append("file", new File([new Uint8Array(pdf())], name, { type: "application/pdf" }));
-  const res = await callRoute(
-    uploadRoute,
-    new Request("http://localhost/api/agents/discovery/upload", { method: "POST", body: form }),
-  );
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { key: string }).key;
-}
+const upload = async (name: string): Promise<string> => (await uploadBlankPdf(name)).key;
 
 describe("the orphan sweep on the local upload directory", () => {
   const put = (key: string) => {
