@@ -409,11 +409,20 @@ function block(req: Request, res: Response, verdict: Verdict, log: LogSink, body
 }
 
 /**
- * A body over the limit is never read. An API client gets 413 in the error shape. A
+ * The most of a refused body read and thrown away so that its client sees the answer
+ * (docs/decisions/524): three times the upload ceiling.
+ */
+export const DISCARD_MAX_BYTES = 32 * 1024 * 1024;
+
+/**
+ * A body over the limit is never kept. An API client gets 413 in the error shape. A
  * browser posting a form to a page (or Remix's data request for the same submission)
  * gets that page, drawn by its route with an empty
  * form and a note of the refusal, so the error shows beside the form it came from
- * (status 413, connection closed); nothing of the body reaches the route.
+ * (status 413); nothing of the body reaches the route. A body that declares at most
+ * DISCARD_MAX_BYTES (or nothing) is read and thrown away as it arrives: with the connection
+ * closed on it, clients still sending saw a reset (EPIPE) instead of the 413, every time
+ * (docs/decisions/524). A larger one is not read: the connection is closed.
  */
 function tooLarge(
   req: Request,
@@ -422,11 +431,14 @@ function tooLarge(
   limit: number,
   judge: (req: Request, res: Response, data: RequestData, bodyUnread: boolean) => boolean,
 ): void {
+  const declared = Number(req.headers["content-length"] ?? NaN);
+  const close = declared > DISCARD_MAX_BYTES;
+  if (!close) discardBodyUpTo(req, DISCARD_MAX_BYTES);
   const page = wantsHtml(req) || (!req.path.startsWith("/api/") && /[?&]_data=/.test(req.originalUrl ?? ""));
   if (page && req.method === "POST") {
     // The address and headers are still judged like any other request's.
-    if (!judge(req, res, { url: req.originalUrl || req.url || "/", headers: req.headers }, true)) return;
-    res.setHeader("connection", "close");
+    if (!judge(req, res, { url: req.originalUrl || req.url || "/", headers: req.headers }, close)) return;
+    if (close) res.setHeader("connection", "close");
     keepRefusedBody(req, {
       status: 413,
       limitBytes: limit,
@@ -436,7 +448,7 @@ function tooLarge(
     return;
   }
   const size = limit >= 1024 * 1024 ? `${Math.floor(limit / (1024 * 1024))} MB` : `${Math.round(limit / 1024)} KB`;
-  refuse(req, res, 413, "payload_too_large", "Request too large", `Request body is larger than ${size}.`, true);
+  refuse(req, res, 413, "payload_too_large", "Request too large", `Request body is larger than ${size}.`, close);
 }
 
 function escapeHtml(s: string): string {

@@ -135,4 +135,18 @@ describe("the upload memory budget", () => {
     }
     expect(answer.status, answer.body).toBe(200);
   }, 60_000);
+
+  it("answers an upload over 10 MB sent whole with its 413, not a reset connection (decision 524)", async () => {
+    // On the parent the connection was closed on the body still arriving: fetch (undici, which
+    // streams a form's file) failed with EPIPE instead of reading the 413, ten times out of ten.
+    for (let i = 0; i < 5; i++) {
+      const form = new FormData();
+      form.append("docType", "other");
+      form.append("blankConfirmed", "true");
+      form.append("file", new File([new Uint8Array(11 * 1024 * 1024)], "scan.pdf", { type: "application/pdf" }));
+      const res = await fetch(`${server.url}/api/agents/discovery/upload`, { method: "POST", body: form });
+      expect(res.status).toBe(413);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("payload_too_large");
+    }
+  }, 60_000);
 });
