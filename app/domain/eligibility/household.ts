@@ -54,8 +54,20 @@ export function impliedSubscriber(people: readonly PersonFacts[]): number {
   for (let i = 0; i < people.length; i++) {
     if (people[i].relationship !== undefined) continue;
     if (best === -1 || people[i].age > people[best].age) best = i;
+    else if (people[i].age === people[best].age && subscriberRank(people[i]) < subscriberRank(people[best])) best = i;
   }
   return best;
+}
+
+/**
+ * Between people of the same age, who is the subscriber must not depend on the order they were
+ * listed in: one covered by the plan before one on Medicare, then one not pregnant, then fewer
+ * babies expected. People equal on all of these are interchangeable for every figure. (Two
+ * infants, one on Medicare, listed in the other order priced the family 5 % differently: the
+ * Medicare one was the subscriber and left the coverage family without one; decision 525.)
+ */
+function subscriberRank(p: PersonFacts): number {
+  return (p.medicareEligible === true ? 1_000_000 : 0) + (p.pregnant === true ? 1_000 : 0) + (p.expectedBabies ?? 0);
 }
 
 /**

@@ -19,6 +19,25 @@ describe("relationship rule (docs/api.md, decision 210)", () => {
     expect(resolveRelationships([{ age: 19 }, { age: 45 }, { age: 18 }])).toEqual(["other", "self", "child"]);
   });
 
+  it("picks the same subscriber between people of one age whatever their order (decision 525)", () => {
+    // Two infants, one on Medicare (premium-free Part A, as for end-stage renal disease), and an
+    // older child marked as one: the infant the plan covers is the subscriber in either order. The
+    // property test found the first listed made the subscriber, and the family priced 5 % apart.
+    const onMedicare = { age: 0, medicareEligible: true };
+    const covered = { age: 0 };
+    const older = { age: 26, relationship: "child" as const };
+    expect(resolveRelationships([covered, onMedicare, older])).toEqual(["self", "child", "child"]);
+    expect(resolveRelationships([onMedicare, covered, older])).toEqual(["child", "self", "child"]);
+    // Pregnant or not, and babies expected, are settled the same way.
+    expect(resolveRelationships([{ age: 17, pregnant: true }, { age: 17 }])).toEqual(["child", "self"]);
+    expect(
+      resolveRelationships([
+        { age: 17, pregnant: true, expectedBabies: 2 },
+        { age: 17, pregnant: true, expectedBabies: 1 },
+      ]),
+    ).toEqual(["child", "self"]);
+  });
+
   it("keeps given relationships and fills only the gaps", () => {
     expect(
       resolveRelationships([{ age: 30, relationship: "self" }, { age: 50 }, { age: 31, relationship: "spouse" }]),
