@@ -289,8 +289,7 @@ function uploadsBusy(
   // The body (at most the ceiling) is read and thrown away rather than left unread on a closed
   // connection: with the connection closed, 94 of 100 refused clients saw a reset (EPIPE), not the 503.
   discardBodyUpTo(req, limit);
-  const page = wantsHtml(req) || (!req.path.startsWith("/api/") && /[?&]_data=/.test(req.originalUrl ?? ""));
-  if (page && req.method === "POST") {
+  if (formPostToPage(req)) {
     if (!judge(req, res, { url: req.originalUrl || req.url || "/", headers: req.headers }, false)) return;
     keepRefusedBody(req, { status: 503, limitBytes: budget.stats.limitBytes, multipart: true });
     next();
@@ -434,8 +433,7 @@ function tooLarge(
   const declared = Number(req.headers["content-length"] ?? NaN);
   const close = declared > DISCARD_MAX_BYTES;
   if (!close) discardBodyUpTo(req, DISCARD_MAX_BYTES);
-  const page = wantsHtml(req) || (!req.path.startsWith("/api/") && /[?&]_data=/.test(req.originalUrl ?? ""));
-  if (page && req.method === "POST") {
+  if (formPostToPage(req)) {
     // The address and headers are still judged like any other request's.
     if (!judge(req, res, { url: req.originalUrl || req.url || "/", headers: req.headers }, close)) return;
     if (close) res.setHeader("connection", "close");
@@ -449,6 +447,15 @@ function tooLarge(
   }
   const size = limit >= 1024 * 1024 ? `${Math.floor(limit / (1024 * 1024))} MB` : `${Math.round(limit / 1024)} KB`;
   refuse(req, res, 413, "payload_too_large", "Request too large", `Request body is larger than ${size}.`, close);
+}
+
+/**
+ * A browser's form POST to a page (Accept: text/html, or Remix's `?_data=` request for the same
+ * submission): a refused body is handed to its route, which answers beside the form.
+ */
+function formPostToPage(req: Request): boolean {
+  if (req.method !== "POST") return false;
+  return wantsHtml(req) || (!req.path.startsWith("/api/") && /[?&]_data=/.test(req.originalUrl ?? ""));
 }
 
 function escapeHtml(s: string): string {

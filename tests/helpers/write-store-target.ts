@@ -1,5 +1,6 @@
 import path from "node:path";
 import Database from "better-sqlite3";
+import { numbered as numberedPlaceholders } from "../../db/write-store-ops";
 import { startPostgres, type RunningPostgres } from "./engines";
 
 /**
@@ -20,11 +21,8 @@ export interface WriteStoreTarget {
   stop(): Promise<void>;
 }
 
-/** `?` placeholders as PostgreSQL's `$1, $2, ...`. */
-export function numberedPlaceholders(sql: string): string {
-  let n = 0;
-  return sql.replace(/\?/g, () => `$${++n}`);
-}
+/** `?` placeholders as PostgreSQL's `$1, $2, ...`: the write store's own (db/write-store-ops.ts). */
+export { numberedPlaceholders };
 
 /** A fresh write store: a file in `dir`, or a new database on a PostgreSQL server started for it (or `shared`). */
 export async function writeStoreTarget(
