@@ -19,10 +19,27 @@ async function loadPageCatalogue(): Promise<void> {
   addEnglish((await import("./i18n/english-browser")).englishForBrowser);
 }
 
+/**
+ * With single fetch, RemixBrowser's first render decodes the server's state and, until that is
+ * done, suspends with no Suspense boundary above it (there can be none: it draws the whole
+ * document). A tap or a key while it waited made React hydrate the document synchronously, which
+ * cannot wait, and the page threw React error #345 (seen in CI, and in 11 of 20 throttled loads
+ * clicked early). Called once outside React, RemixBrowser starts that decoding and throws its
+ * promise before touching a hook: the document is hydrated once the promise settles, so nothing
+ * suspends while hydrating. A decoding error is left to the hydration, which shows it as before.
+ */
+async function decodeRemixState(): Promise<void> {
+  try {
+    RemixBrowser({});
+  } catch (thrown) {
+    if (thrown instanceof Promise) await thrown.catch(() => {});
+  }
+}
+
 // An aborted navigation's data request is not an error of the page (aborted-navigation.ts).
 window.addEventListener("unhandledrejection", ignoreAbortedNavigation);
 
-void loadPageCatalogue().finally(() => {
+void Promise.allSettled([loadPageCatalogue(), decodeRemixState()]).finally(() => {
   startTransition(() => {
     hydrateRoot(
       document,
