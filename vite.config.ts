@@ -150,6 +150,42 @@ function noLazyRouteDiscoveryInTheBrowser(lazyRouteDiscovery: boolean): Plugin {
   };
 }
 
+/**
+ * RemixBrowser gives its context a new object at every render, and it renders again at every
+ * navigation, outside a transition (its own copy of the location). A context change reaches every
+ * part of the results page still kept as the server drew it (decision 440), and React, unable to
+ * hydrate a part that waits for its first use, dropped each one's markup and drew it anew: React
+ * error #421, five times, after one filter on a slow phone (decision 527). The browser build
+ * memoizes that value, so a new location alone changes nothing below it. A Remix whose code no
+ * longer has the expected text fails the build here.
+ */
+function stableRemixContextInTheBrowser(): Plugin {
+  const VALUE = `value: {
+        manifest: window.__remixManifest,
+        routeModules: window.__remixRouteModules,
+        future: window.__remixContext.future,
+        criticalCss,
+        isSpaMode: window.__remixContext.isSpaMode
+      }`;
+  const MEMOIZED = `value: React.useMemo(() => ({
+        manifest: window.__remixManifest,
+        routeModules: window.__remixRouteModules,
+        future: window.__remixContext.future,
+        criticalCss,
+        isSpaMode: window.__remixContext.isSpaMode
+      }), [criticalCss])`;
+  return {
+    name: "stable-remix-context-in-the-browser",
+    apply: "build",
+    transform(code, id, options) {
+      if (options?.ssr || !id.replaceAll("\\", "/").endsWith("/@remix-run/react/dist/esm/browser.js")) return undefined;
+      if (code.split(VALUE).length !== 2)
+        throw new Error("vite.config.ts: RemixBrowser's context value is not where it was; see decision 527");
+      return { code: code.replace(VALUE, MEMOIZED), map: null };
+    },
+  };
+}
+
 /** Remix's v3 flags; `v3_lazyRouteDiscovery: false` by decision 123. */
 const REMIX_FUTURE = {
   v3_fetcherPersist: true,
@@ -176,6 +212,7 @@ export default defineConfig({
         languageInUse(),
         terserForTheBrowser(),
         noLazyRouteDiscoveryInTheBrowser(REMIX_FUTURE.v3_lazyRouteDiscovery),
+        stableRemixContextInTheBrowser(),
         remix({
           // BUILD_DIR lets parallel test runs build side by side.
           buildDirectory: process.env.BUILD_DIR ?? "build",

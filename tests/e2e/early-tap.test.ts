@@ -8,6 +8,9 @@ import { launchBrowser, watchedPage } from "./browser";
  * must not throw. React hydrates the document at once when a tap arrives before it is done, and
  * Remix's first render used to be still waiting for its state then: React error #345 (it failed
  * CI once; on the parent of decision 526 it came in 11 of 20 such loads at 4× CPU slow-down).
+ * On the results page a filter used that early, once live, navigates while the page's other parts
+ * are still kept as the server drew them: each was dropped and drawn anew, React error #421
+ * (decision 527; in 10 of 120 such loads before it, 0 of 100 after).
  */
 
 let server: RunningServer;
@@ -47,4 +50,36 @@ describe("taps while the page is still starting", () => {
       }
     }
   });
+
+  it("the results page: ten slow loads, a filter tapped at once, no page error", async () => {
+    for (let load = 0; load < 10; load++) {
+      const context = await browser.newContext({ viewport: { width: 360, height: 780 } });
+      try {
+        const { page, problems } = await watchedPage(context);
+        const cdp = await context.newCDPSession(page);
+        await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+        await page.goto(`${server.url}/plans?zip=75201&county=48113&state=TX&income=36000&age=35`, {
+          waitUntil: "commit",
+        });
+        const bronze = page.locator("#metal-Bronze");
+        await bronze.waitFor({ state: "attached" });
+        for (let tap = 0; tap < 15; tap++) {
+          await page.keyboard.press("Tab");
+          await bronze.click({ timeout: 200 }).catch(() => {}); // a list being drawn again may hide it a moment
+        }
+        await page.waitForFunction(
+          () =>
+            "__remixRouter" in window &&
+            (window as unknown as { __remixRouter: { state: { navigation: { state: string } } } }).__remixRouter.state
+              .navigation.state === "idle",
+          null,
+          { timeout: 15_000 },
+        );
+        await page.waitForTimeout(500);
+        expect(problems, `load ${load + 1}`).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }
+  }, 120_000);
 });
