@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { startServer, type RunningServer } from "../helpers/server";
 import { launchBrowser, watchedPage } from "./browser";
 
@@ -26,60 +26,70 @@ afterAll(async () => {
   await server?.stop();
 });
 
+/**
+ * Ten loads of `path` on a phone-sized page with the CPU slowed 4×, `tap` run as soon as `ready`
+ * is in the document; after each, once Remix's router is in the page and idle, no page error and
+ * `after`'s checks.
+ */
+async function tenSlowLoads(
+  path: string,
+  ready: string,
+  tap: (page: Page) => Promise<void>,
+  after: (page: Page) => Promise<void> = async () => {},
+) {
+  for (let load = 0; load < 10; load++) {
+    const context = await browser.newContext({ viewport: { width: 360, height: 780 } });
+    try {
+      const { page, problems } = await watchedPage(context);
+      const cdp = await context.newCDPSession(page);
+      await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+      await page.goto(`${server.url}${path}`, { waitUntil: "commit" });
+      await page.locator(ready).first().waitFor({ state: "attached" });
+      await tap(page);
+      await page.waitForFunction(
+        () => {
+          const router = (window as { __remixRouter?: { state: { navigation: { state: string } } } }).__remixRouter;
+          return router?.state.navigation.state === "idle";
+        },
+        null,
+        { timeout: 15_000 },
+      );
+      await page.waitForTimeout(500);
+      expect(problems, `load ${load + 1}`).toEqual([]);
+      await after(page);
+    } finally {
+      await context.close();
+    }
+  }
+}
+
 describe("taps while the page is still starting", () => {
-  it("ten slow loads tapped at once: no page error, and the page is live afterwards", async () => {
-    for (let load = 0; load < 10; load++) {
-      const context = await browser.newContext({ viewport: { width: 360, height: 780 } });
-      try {
-        const { page, problems } = await watchedPage(context);
-        const cdp = await context.newCDPSession(page);
-        await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
-        await page.goto(`${server.url}/agent-discovery`, { waitUntil: "commit" });
-        const kind = page.getByLabel("What kind of document is it?");
-        await kind.waitFor({ state: "attached" });
+  it("the upload form: the document kind and the blank box used at once; the choice kept", async () => {
+    const kind = (page: Page) => page.getByLabel("What kind of document is it?");
+    await tenSlowLoads(
+      "/agent-discovery",
+      "select",
+      async (page) => {
         for (let tap = 0; tap < 15; tap++) {
-          await kind.selectOption({ index: 1 });
+          await kind(page).selectOption({ index: 1 });
           await page.getByLabel(/This document is blank/).setChecked(tap % 2 === 0);
         }
-        // Hydrated: Remix's router is in the page, and the form's state is what was last chosen.
-        await page.waitForFunction(() => "__remixRouter" in window, null, { timeout: 15_000 });
-        expect(await kind.inputValue()).not.toBe("");
-        expect(problems, `load ${load + 1}`).toEqual([]);
-      } finally {
-        await context.close();
-      }
-    }
-  });
+      },
+      // Hydrating kept what was chosen meanwhile.
+      async (page) => expect(await kind(page).inputValue()).not.toBe(""),
+    );
+  }, 120_000);
 
-  it("the results page: ten slow loads, a filter tapped at once, no page error", async () => {
-    for (let load = 0; load < 10; load++) {
-      const context = await browser.newContext({ viewport: { width: 360, height: 780 } });
-      try {
-        const { page, problems } = await watchedPage(context);
-        const cdp = await context.newCDPSession(page);
-        await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
-        await page.goto(`${server.url}/plans?zip=75201&county=48113&state=TX&income=36000&age=35`, {
-          waitUntil: "commit",
-        });
-        const bronze = page.locator("#metal-Bronze");
-        await bronze.waitFor({ state: "attached" });
-        for (let tap = 0; tap < 15; tap++) {
-          await page.keyboard.press("Tab");
-          await bronze.click({ timeout: 200 }).catch(() => {}); // a list being drawn again may hide it a moment
-        }
-        await page.waitForFunction(
-          () =>
-            "__remixRouter" in window &&
-            (window as unknown as { __remixRouter: { state: { navigation: { state: string } } } }).__remixRouter.state
-              .navigation.state === "idle",
-          null,
-          { timeout: 15_000 },
-        );
-        await page.waitForTimeout(500);
-        expect(problems, `load ${load + 1}`).toEqual([]);
-      } finally {
-        await context.close();
+  it("the results page: the Tab key and a filter used at once", async () => {
+    await tenSlowLoads("/plans?zip=75201&county=48113&state=TX&income=36000&age=35", "#metal-Bronze", async (page) => {
+      for (let tap = 0; tap < 15; tap++) {
+        await page.keyboard.press("Tab");
+        // A list being drawn again may hide the box a moment.
+        await page
+          .locator("#metal-Bronze")
+          .click({ timeout: 200 })
+          .catch(() => {});
       }
-    }
+    });
   }, 120_000);
 });
