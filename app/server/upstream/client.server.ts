@@ -88,6 +88,13 @@ const lookupCache = (ttlMs: number) =>
   });
 /** Plan search answers 10 per page; a county with more than 500 plans does not exist. */
 const MAX_PLAN_SEARCH_PAGES = 50;
+/**
+ * The most bytes all the pages of one plan search read together (decision 528). Each page may be
+ * 1 MiB (ANSWER_MAX_BYTES), but fifty such pages were 50 MiB parsed and held at once for one visitor.
+ * A real page of 10 plans is tens of KB (the fake's largest, 17 KB): 8 MiB is about ten times the
+ * largest county's search.
+ */
+export const PLAN_SEARCH_MAX_BYTES = 8 * 1024 * 1024;
 
 interface LookupState {
   autocomplete: BoundedCache<string, Promise<unknown>>;
@@ -344,6 +351,7 @@ export interface PlanSearchResult {
 export async function searchPlans(body: UpstreamPlanSearchRequest): Promise<PlanSearchResult> {
   const deadline = Date.now() + clientConfig().timeoutMs;
   await ensureYearServed("plans.search", body.year, deadline);
+  const sharedBytes = { remaining: PLAN_SEARCH_MAX_BYTES };
   const page = (offset: number) =>
     callUpstream(
       {
@@ -353,6 +361,7 @@ export async function searchPlans(body: UpstreamPlanSearchRequest): Promise<Plan
         query: { year: body.year },
         body: { market: "Individual", ...body, offset },
         deadline,
+        sharedBytes,
       },
       PlanSearchResponse,
     );

@@ -64,14 +64,26 @@ export const ANSWER_MAX_BYTES: Record<UpstreamOperation, number> = {
   "providers.search": 1024 * 1024,
 };
 
-/** Thrown by readAnswer when an answer passes its operation's ANSWER_MAX_BYTES. */
+/**
+ * Bytes that the answers of several calls share: the pages of one plan search (decision 528). Each
+ * chunk read is taken from it, and every call sharing it gives up ("too_large") once it is spent.
+ */
+export interface SharedByteBudget {
+  remaining: number;
+}
+
+/** Thrown by readAnswer when an answer passes its operation's ANSWER_MAX_BYTES, or spends a shared budget. */
 class AnswerTooLarge extends Error {}
 
 /**
  * The answer's text, read as it arrives and given up (its connection closed) as soon as it passes
- * `maxBytes`, or at once when its Content-Length says it will.
+ * `maxBytes` or spends `shared`, or at once when its Content-Length says it will.
  */
-async function readAnswer(response: Dispatcher.ResponseData, maxBytes: number): Promise<string> {
+async function readAnswer(
+  response: Dispatcher.ResponseData,
+  maxBytes: number,
+  shared?: SharedByteBudget,
+): Promise<string> {
   const giveUp = () => {
     // undici reports the destroyed body as aborted: expected here, so not an unhandled 'error'.
     response.body.on("error", () => undefined);
@@ -79,12 +91,13 @@ async function readAnswer(response: Dispatcher.ResponseData, maxBytes: number): 
     return new AnswerTooLarge();
   };
   const declared = Number(response.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > maxBytes) throw giveUp();
+  if (Number.isFinite(declared) && declared > Math.min(maxBytes, shared?.remaining ?? maxBytes)) throw giveUp();
   const chunks: Buffer[] = [];
   let bytes = 0;
   for await (const chunk of response.body as AsyncIterable<Buffer>) {
     bytes += chunk.length;
-    if (bytes > maxBytes) throw giveUp();
+    if (shared) shared.remaining -= chunk.length;
+    if (bytes > maxBytes || (shared && shared.remaining < 0)) throw giveUp();
     chunks.push(chunk);
   }
   return Buffer.concat(chunks, bytes).toString("utf8");
@@ -244,6 +257,8 @@ export interface CallSpec {
   deadline?: number;
   /** For the log line: how many ids or items the call carried. */
   batchSize?: number;
+  /** Bytes this call's answer shares with others' (the pages of one search). */
+  sharedBytes?: SharedByteBudget;
 }
 
 /** Query string with literal commas: the API takes comma-joined id lists. */
@@ -306,6 +321,10 @@ export async function callUpstream<T>(spec: CallSpec, schema: ZodType<T>): Promi
     throw error;
   };
   if (!config.key) fail(new UpstreamUnavailableError(spec.operation, "not_configured"), null);
+  // Another call sharing its bytes has spent them (before this one's turn, or while it waited for
+  // a connection): its answer would be given up too, so it is not asked for.
+  const sharedSpent = () => spec.sharedBytes !== undefined && spec.sharedBytes.remaining <= 0;
+  if (sharedSpent()) fail(new UpstreamUnavailableError(spec.operation, "too_large"), null);
   const deadline = spec.deadline ?? Date.now() + config.timeoutMs;
   const budget = budgetFor(config.key!, { perMinute: config.perMinute, perSecond: config.perSecond });
   try {
@@ -320,6 +339,10 @@ export async function callUpstream<T>(spec: CallSpec, schema: ZodType<T>): Promi
     release = await acquireSlot(spec.operation, deadline, config.maxConcurrency);
   } catch (error) {
     return fail(error as UpstreamUnavailableError, null);
+  }
+  if (sharedSpent()) {
+    release();
+    return fail(new UpstreamUnavailableError(spec.operation, "too_large"), null);
   }
 
   const controller = new AbortController();
@@ -362,7 +385,7 @@ export async function callUpstream<T>(spec: CallSpec, schema: ZodType<T>): Promi
       }
       status = response.statusCode;
       // The body is read under the same deadline: a stalled body is a timeout too.
-      text = await readAnswer(response, ANSWER_MAX_BYTES[spec.operation]);
+      text = await readAnswer(response, ANSWER_MAX_BYTES[spec.operation], spec.sharedBytes);
     } catch (error) {
       // An error page too large to read still says what its status says (below); only an answer is "too_large".
       if (error instanceof AnswerTooLarge && status !== null && status >= 300) text = "";
