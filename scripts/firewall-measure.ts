@@ -4,7 +4,8 @@
 // project's tuning part, the public corpora's tuning part and the public tuning lists; never a
 // held-out one); `-- --tuning-only` prints no held-out figure (docs/decisions/430); `-- --fresh`
 // adds round 5's fresh sources, held out whole (counts only; docs/decisions/470); round 10's
-// shell grammar is always measured (its own split; tests/fixtures/firewall/shell-grammar.ts);
+// shell grammar and round 13's SQL grammar are always measured (their own splits;
+// tests/fixtures/firewall/shell-grammar.ts, sql-grammar.ts);
 // `-- --no-pathological` skips the worst-case timings. Runs the
 // engine as production does (the same rules and time budget, in-process, no HTTP).
 import os from "node:os";
@@ -24,6 +25,7 @@ import {
   type Measurement,
 } from "../tests/fixtures/firewall/measure.ts";
 import { plusForSpace, shellGrammarSample } from "../tests/fixtures/firewall/shell-grammar.ts";
+import { sqlGrammarSample } from "../tests/fixtures/firewall/sql-grammar.ts";
 import {
   PUBLIC_MIN_HELD_OUT,
   PUBLIC_SPLIT_SEED,
@@ -235,6 +237,29 @@ for (const { half, tuning: grammarTuning, heldOut: grammarHeldOut } of shellGram
     );
   }
 }
+// Round 13's grammar of SQL injections (tests/fixtures/firewall/sql-grammar.ts): a sample of its
+// tuning part and of its held-out part, in a JSON field and in a query.
+const sqlGrammarMissed: string[] = [];
+{
+  const sample = sqlGrammarSample();
+  for (const [part, strings] of [
+    ["tuning", sample.tuning],
+    ["held-out", sample.heldOut],
+  ] as const) {
+    if (part === "held-out" && tuningOnly) continue;
+    const figures: string[] = [];
+    for (const location of ["json", "query"] as const) {
+      let blocked = 0;
+      for (const value of strings) {
+        const request = await requestWith(value, location);
+        if (request && engine.inspect(request).blocked) blocked++;
+        else if (part === "tuning" && location === "json") sqlGrammarMissed.push(value);
+      }
+      figures.push(`${location} ${pct(blocked, strings.length)}`);
+    }
+    console.log(`\nSQL grammar, ${part} part: ${figures.join("; ")}`);
+  }
+}
 const m = parts[0]![1];
 console.log(
   `\nFirewall time per benign request (tuning part): CPU p50 ${m.micros.p50} µs, p99 ${m.micros.p99} µs, max ${m.micros.max} µs; ` +
@@ -261,6 +286,7 @@ if (args.has("--missed")) {
   }
   console.log("\nShell grammar, tuning part: strings that passed in a JSON field:");
   for (const v of grammarMissed) console.log(`cmdi\tjson\t${JSON.stringify(v)}`);
+  for (const v of sqlGrammarMissed) console.log(`sqli\tjson\t${JSON.stringify(v)}`);
   if (publicTuning) {
     console.log("\nPublic tuning list strings that passed in a structured location (family: locations, string):");
     for (const family of tuningFamilies) {

@@ -8,6 +8,7 @@ import { round5SqliRules } from "./service-rules-round5-sqli";
 import { round6SqliRules } from "./service-rules-round6-sqli";
 import { round7Rules } from "./service-rules-round7";
 import { round11Rules } from "./service-rules-round11";
+import { round13SqliRules } from "./service-rules-round13-sqli";
 
 /**
  * Service rules: what this service needs blocked that the published rule
@@ -413,6 +414,7 @@ const RULES: WafRule[] = [
   ...round4Rules(rule, { sep: SEP, sepNotStart: SEP_NOT_START }),
   ...round5SqliRules(rule),
   ...round6SqliRules(rule),
+  ...round13SqliRules(rule),
   ...round5ShellRules(rule, { sep: SEP, sepNotStart: SEP_NOT_START }),
   ...round7Rules(rule),
   ...round11Rules(rule, { sep: SEP, sepNotStart: SEP_NOT_START }),
