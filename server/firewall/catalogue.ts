@@ -184,7 +184,7 @@ export function warmCatalogues(): void {
 }
 
 export interface CatalogueMatch {
-  rule: "svc-cmdi-023" | "svc-sqli-013";
+  rule: "svc-cmdi-023" | "svc-sqli-013" | "svc-sqli-019";
   type: "command_injection" | "sql_injection";
 }
 
@@ -273,5 +273,68 @@ export function catalogueMatch(value: string): CatalogueMatch | undefined {
   if (value.includes("_"))
     for (const [name] of value.matchAll(CATALOG))
       if (sqlCatalogs.has(name.toLowerCase())) return { rule: "svc-sqli-013", type: "sql_injection" };
+  return undefined;
+}
+
+// Free text (decision 530). A note is prose, so the readings above never see it; two SQL shapes no
+// sentence has are read there too:
+// - a whole value that is the opening of a call to a function only SQL names ("substr(",
+//   "GROUP_CONCAT("), the catalogue's non-word functions only: "trim(" and "char(" are words;
+// - a statement's or a function's keyword written in alternating case ("sELecT", "UnIoN", "uNhEx"),
+//   which only a filter's evasion writes, called with "(", glued to a comment, or followed by
+//   another SQL word in alternating or upper case ("UnIoN SeLeCt"). Mocking text ("uPdAtE mE",
+//   "FrOm 9 to 5") and names ("DeLeon") are not.
+const EVASION_KEYWORDS = new Set(
+  (
+    "select union insert update delete drop truncate alter create from where having group order limit offset " +
+    "exec execute declare waitfor delay sleep benchmark concat unhex hex ascii char substr substring " +
+    "information_schema load_file outfile dumpfile procedure analyse"
+  ).split(" "),
+);
+const SQL_KEYWORDS = new Set([
+  ...EVASION_KEYWORDS,
+  ..."all distinct and or xor not null into values set table by case when then else end like rlike regexp between exists version database user cast convert count".split(
+    " ",
+  ),
+]);
+const FREE_TEXT_CALL_OPENING = /^\s*([a-z_][\w$]*)\s*\(\s*$/i;
+// A word with a lower-case letter before a capital inside it: the only words alternating case can be
+// (one scan of the value; prose has few, and only they are looked up).
+const MIXED_CASE_WORD = /(?<![A-Za-z_])[A-Za-z_]*[a-z][A-Z][A-Za-z_]*/g;
+// What follows the word: a call's "(", a comment's "/*" or "*/", or the next word (comments skipped).
+const AFTER_WORD = /[ \t]*(\(|\/\*|\*\/)|(?:\s|\/\*[^*]{0,40}\*\/)*([A-Za-z_]+)/y;
+
+/**
+ * Whether a word's letters change case at least twice ("sELecT", "SeLeCt", "UnIoN"; not "Select",
+ * "SELECT", "SELect" or "sELECT"). A word with a lower-case letter before a capital changes case once
+ * only when it is lower case then capitals.
+ */
+function alternatesCase(word: string): boolean {
+  return /[a-z][A-Z]/.test(word) && !/^[a-z]+[A-Z_]+$/.test(word);
+}
+
+function isSqlWord(word: string): boolean {
+  const { sqlFunctions, sqlWordFunctions } = catalogues();
+  const lower = word.toLowerCase();
+  return SQL_KEYWORDS.has(lower) || sqlFunctions.has(lower) || sqlWordFunctions.has(lower);
+}
+
+/** Whether one free-text value holds SQL no sentence has (the two readings above). */
+export function freeTextMatch(value: string): CatalogueMatch | undefined {
+  if (value.length < 3) return undefined;
+  const opening = value.includes("(") ? FREE_TEXT_CALL_OPENING.exec(value) : null;
+  if (opening && catalogues().sqlFunctions.has(opening[1]!.toLowerCase()))
+    return { rule: "svc-sqli-019", type: "sql_injection" };
+  for (const m of value.matchAll(MIXED_CASE_WORD)) {
+    const word = m[0];
+    if (!EVASION_KEYWORDS.has(word.toLowerCase()) || !alternatesCase(word)) continue;
+    AFTER_WORD.lastIndex = m.index + word.length;
+    const next = AFTER_WORD.exec(value);
+    if (!next) continue;
+    const [, punctuation, following] = next;
+    if (punctuation !== undefined) return { rule: "svc-sqli-019", type: "sql_injection" };
+    if (following && isSqlWord(following) && (alternatesCase(following) || /^[A-Z_]{2,}$/.test(following)))
+      return { rule: "svc-sqli-019", type: "sql_injection" };
+  }
   return undefined;
 }

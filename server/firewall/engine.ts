@@ -5,7 +5,7 @@ import type { DDWAF as DDWAFInstance } from "@datadog/native-appsec";
 import { buildRuleSet, type FirewallRuleSet } from "./ruleset";
 import { BoundedCache } from "../../app/server/platform/cache.server";
 import { ADDRESS } from "./ruleset";
-import { catalogueMatch, warmCatalogues, type CatalogueMatch } from "./catalogue";
+import { catalogueMatch, freeTextMatch, warmCatalogues, type CatalogueMatch } from "./catalogue";
 import { CHUNK_ENTRIES, collect, mergeParts, partKeys, type Part, type RequestData } from "./request-data";
 
 /**
@@ -384,20 +384,29 @@ const WHERE: Record<string, string> = {
 /** The structured values the catalogues read (catalogue.ts): what the service rules read, less free text. */
 const CATALOGUE_ADDRESSES = [ADDRESS.query, ADDRESS.body, ADDRESS.pathParams, ADDRESS.cookies, ADDRESS.textHeaders];
 
-/** The first structured value that runs a catalogued program or calls a catalogued SQL function. */
+/**
+ * The first structured value that runs a catalogued program or calls a catalogued SQL function, or
+ * else the first free-text value with SQL no sentence has.
+ */
 function catalogueReading(input: Record<string, unknown>): (CatalogueMatch & { address: string }) | undefined {
   for (const address of CATALOGUE_ADDRESSES) {
-    const match = firstCatalogueMatch(input[address], 0);
+    const match = firstMatch(input[address], catalogueMatch, 0);
     if (match) return { ...match, address };
   }
-  return undefined;
+  // Free text gets its own, narrower readings (catalogue.ts, decision 530).
+  const match = firstMatch(input[ADDRESS.freeText], freeTextMatch, 0);
+  return match ? { ...match, address: ADDRESS.freeText } : undefined;
 }
 
-function firstCatalogueMatch(value: unknown, depth: number): CatalogueMatch | undefined {
-  if (typeof value === "string") return catalogueMatch(value);
+function firstMatch(
+  value: unknown,
+  read: (text: string) => CatalogueMatch | undefined,
+  depth: number,
+): CatalogueMatch | undefined {
+  if (typeof value === "string") return read(value);
   if (value === null || typeof value !== "object" || depth > 8) return undefined;
   for (const item of Array.isArray(value) ? value : Object.values(value)) {
-    const match = firstCatalogueMatch(item, depth + 1);
+    const match = firstMatch(item, read, depth + 1);
     if (match) return match;
   }
   return undefined;

@@ -6,8 +6,8 @@ import { FREE_TEXT_LOCATIONS, LOCATIONS, locationsBlocking, requestWith } from "
  * Round 13 of issue 30 item 4 (docs/firewall.md, "Round 13"; decision 529): the SQL grammar's
  * classes that passed a structured value (SQLite's GLOB, BETWEEN, IS NULL, NOT n and hex operands,
  * EXCEPT and INTERSECT, locking and LIMIT clauses after a closed literal, COPY … FROM PROGRAM,
- * SHUTDOWN and SET @x after ";"). Every string here was written for this test, not taken from the
- * grammar's sample.
+ * SHUTDOWN and SET @x after ";"), and round 14's free-text reading (decision 530). Every string
+ * here was written for this test, not taken from the grammar's sample or a corpus.
  */
 let engine: FirewallEngine;
 beforeAll(() => {
@@ -101,5 +101,43 @@ describe("round 13: SQL the grammar found passing", () => {
         const verdict = engine.inspect((await requestWith(value, location))!);
         expect(verdict.rule ?? "", `${value} in ${location}`).not.toMatch(/^svc-sqli-01[5-8]$/);
       }
+  });
+});
+
+describe("round 14: SQL no sentence has, read in free text too (decision 530)", () => {
+  it.each([
+    // A whole note that is a call's opening to a function only SQL names.
+    "json_extract(",
+    "  SUBSTRING_INDEX( ",
+    "pg_read_file(",
+    // Keywords in alternating case: called, glued to a comment, or followed by another such word.
+    "dElEtE/**/FROM x",
+    "UpDaTe (users)",
+    "cOnCaT(0x41,0x42)",
+    "wAiTfOr DeLaY '0:0:5'",
+    "x' UnIoN ALL sElEcT 1",
+  ])("refuses %s in a note", async (value) => {
+    expect(await locationsBlocking(engine, value, FREE_TEXT_LOCATIONS)).toEqual([...FREE_TEXT_LOCATIONS]);
+  });
+
+  it.each([
+    // Mocking text, names with capitals inside, and words that are SQL's in ordinary case.
+    "uPdAtE mE pLeAsE",
+    "sElEcT tHe BeSt PlAn",
+    "FrOm 9 to 5",
+    "DeLeon family (4 people)",
+    "McDonald and DeAndre",
+    "I need to SELect a plan",
+    "please UPDATE me by Friday",
+    "OrDeR mE a new card",
+    "LiMiT 2 per month",
+    "Select (Gold) or Union (Silver)",
+    // A call's opening that is a word, or a call with its arguments in prose.
+    "trim(",
+    "char(",
+    "Coalesce (all plans)",
+    "substr of the card",
+  ])("passes %s in a note", async (value) => {
+    expect(await locationsBlocking(engine, value, FREE_TEXT_LOCATIONS)).toEqual([]);
   });
 });
