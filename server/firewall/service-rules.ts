@@ -9,6 +9,7 @@ import { round6SqliRules } from "./service-rules-round6-sqli";
 import { round7Rules } from "./service-rules-round7";
 import { round11Rules } from "./service-rules-round11";
 import { round13SqliRules } from "./service-rules-round13-sqli";
+import { round15XssRules } from "./service-rules-round15-xss";
 
 /**
  * Service rules: what this service needs blocked that the published rule
@@ -415,6 +416,7 @@ const RULES: WafRule[] = [
   ...round5SqliRules(rule),
   ...round6SqliRules(rule),
   ...round13SqliRules(rule),
+  ...round15XssRules(rule),
   ...round5ShellRules(rule, { sep: SEP, sepNotStart: SEP_NOT_START }),
   ...round7Rules(rule),
   ...round11Rules(rule, { sep: SEP, sepNotStart: SEP_NOT_START }),

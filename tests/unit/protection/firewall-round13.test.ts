@@ -141,3 +141,35 @@ describe("round 14: SQL no sentence has, read in free text too (decision 530)", 
     expect(await locationsBlocking(engine, value, FREE_TEXT_LOCATIONS)).toEqual([]);
   });
 });
+
+describe("round 15: markup no sentence has, read in free text too (decision 531)", () => {
+  it.each([
+    // A tag with an event attribute of any name, the tag opening the value, a word or a quote.
+    "<q onanimationfoo=go()>",
+    "see <p/onzzz=1>",
+    '"<i\tonwhatever=1',
+    // A tag that loads or runs content, with an attribute.
+    '<link rel="preload" href="//x.example/a.js">',
+    "<meta http-equiv=x content=y>",
+    "note (<iframe srcdoc=x>)",
+    "<svg viewBox=0,0,1,1>",
+  ])("refuses %s in a note", async (value) => {
+    expect(await locationsBlocking(engine, value, FREE_TEXT_LOCATIONS)).toEqual([...FREE_TEXT_LOCATIONS]);
+  });
+
+  it.each([
+    "I <3 this plan",
+    "<urgent> call me back",
+    "Use the <link> in the email",
+    "Meet at <Main St> on=Monday",
+    "Rx <metformin 500mg> once=daily",
+    "Pharmacy <CVS> onsite=yes",
+    "a<b onset=3 days",
+    "<iframe> broken on your site",
+    "<meta> tags on your page are wrong",
+    "email <ana@example.com> only=this one",
+    "Symptoms <onset=2 weeks>",
+  ])("passes %s in a note", async (value) => {
+    expect(await locationsBlocking(engine, value, FREE_TEXT_LOCATIONS)).toEqual([]);
+  });
+});
