@@ -27,8 +27,10 @@ import type { RuleFn } from "./service-rules-round3";
  *   variable set with SET @x=.
  */
 
-// A literal as an operand: a number, a hex literal, a quoted string, TRUE, FALSE or NULL.
-const OPERAND = String.raw`(?:-?\d+(?:\.\d+)?|0x[0-9a-f]+|'[^']{0,20}'|"[^"]{0,20}"|true|false|null)`;
+// A literal as an operand: a number, a hex literal, a quoted string, TRUE, FALSE or NULL. Quoted
+// strings are not bounded by a count: RE2 expands "{0,20}", and six of them cost a third more engine
+// time on a 30,000-character value.
+const OPERAND = String.raw`(?:-?\d+(?:\.\d+)?|0x[0-9a-f]+|'[^']*'|"[^"]*"|true|false|null)`;
 // What closes an injected condition: a comment, the statement's end, a NUL, the value's end.
 const CLOSE = String.raw`\s*\)*\s*(?:--|#|/\*|;|%00|\x00|$)`;
 // Row locking clauses: "(A) for update" is a note unless a comment or ";" ends the statement.
