@@ -238,7 +238,9 @@ describe("a PostgreSQL that hangs", () => {
     const later = await storedOnce(acknowledged);
     expect(later.filter((r) => r.email === stuck.email).length).toBeLessThanOrEqual(1);
 
-    // The log says what happened, and never whose write it was.
+    // The log says what happened, and never whose write it was. The server's log lines reach this
+    // process through a pipe and may trail the answers on a busy machine: wait for them.
+    await expect.poll(() => server!.output(), { timeout: 5_000 }).toContain("a late write store operation");
     const output = server!.output();
     expect(output).toContain("write store operation did not finish in time");
     for (let n = 1; n <= sent; n++) expect(output).not.toContain(`hang-${n}-q7x@example.com`);
@@ -277,7 +279,10 @@ describe("a PostgreSQL that hangs", () => {
       expect(waiting!.message).toContain("nothing was saved");
       expect(waiting!.ms).toBeGreaterThanOrEqual(DEADLINE_MS - 200);
       expect(waiting!.ms).toBeLessThan(DEADLINE_MS + 3_000);
-      expect(server!.output()).toContain("write store could not be opened in time");
+      // Its log line comes through a pipe and may trail the answer (a CI run read the output first).
+      await expect
+        .poll(() => server!.output(), { timeout: 5_000 })
+        .toContain("write store could not be opened in time");
     } finally {
       await holder.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]);
       await holder.end();
