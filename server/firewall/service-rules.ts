@@ -10,6 +10,7 @@ import { round7Rules } from "./service-rules-round7";
 import { round11Rules } from "./service-rules-round11";
 import { round13SqliRules } from "./service-rules-round13-sqli";
 import { round15XssRules } from "./service-rules-round15-xss";
+import { round16Rules } from "./service-rules-round16";
 
 /**
  * Service rules: what this service needs blocked that the published rule
@@ -420,6 +421,7 @@ const RULES: WafRule[] = [
   ...round5ShellRules(rule, { sep: SEP, sepNotStart: SEP_NOT_START }),
   ...round7Rules(rule),
   ...round11Rules(rule, { sep: SEP, sepNotStart: SEP_NOT_START }),
+  ...round16Rules(rule, { sep: SEP, sepNotStart: SEP_NOT_START }),
 ];
 
 /**

@@ -1,6 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { FirewallEngine } from "../../../server/firewall/engine";
-import { FREE_TEXT_LOCATIONS, LOCATIONS, locationsBlocking } from "../../fixtures/firewall/measure";
+import {
+  FREE_TEXT_LOCATIONS,
+  LOCATIONS,
+  locationsBlocking,
+  structuredPlacesFor,
+} from "../../fixtures/firewall/measure";
 import {
   plusForSpace,
   shellGrammar,
@@ -17,11 +22,6 @@ let engine: FirewallEngine;
 beforeAll(() => {
   engine = new FirewallEngine(undefined, 1_000_000, false);
 });
-
-/** Every structured place that can carry the value (a header cannot carry a line break). */
-function structured(value: string) {
-  return LOCATIONS.filter((l) => l !== "header" || !/[\r\n]/.test(value));
-}
 
 describe("round 10: shapes found by the grammar", () => {
   it.each([
@@ -49,7 +49,7 @@ describe("round 10: shapes found by the grammar", () => {
     "$(x=whoami;$x)",
     "x$(/b??/i?)",
   ])("refuses %s in every structured place", async (value) => {
-    expect(await locationsBlocking(engine, value, structured(value))).toEqual(structured(value));
+    expect(await locationsBlocking(engine, value, structuredPlacesFor(value))).toEqual(structuredPlacesFor(value));
   });
 
   it.each([

@@ -1,6 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { FirewallEngine } from "../../../server/firewall/engine";
-import { FREE_TEXT_LOCATIONS, LOCATIONS, locationsBlocking } from "../../fixtures/firewall/measure";
+import {
+  FREE_TEXT_LOCATIONS,
+  LOCATIONS,
+  locationsBlocking,
+  structuredPlacesFor,
+} from "../../fixtures/firewall/measure";
 
 /**
  * Round 11 of issue 30 item 4 (docs/firewall.md, "Round 11"; decision 494): the sections of bash(1)
@@ -11,11 +16,6 @@ let engine: FirewallEngine;
 beforeAll(() => {
   engine = new FirewallEngine(undefined, 1_000_000, false);
 });
-
-/** Every structured place that can carry the value (a header cannot carry a line break). */
-function structured(value: string) {
-  return LOCATIONS.filter((l) => l !== "header" || !/[\r\n]/.test(value));
-}
 
 describe("round 11: bash's compound commands, builtins and history, PowerShell's cmdlets", () => {
   it.each([
@@ -57,7 +57,7 @@ describe("round 11: bash's compound commands, builtins and history, PowerShell's
     "Invoke-Expression",
     "x;& Get-ChildItem",
   ])("refuses %s in every structured place", async (value) => {
-    expect(await locationsBlocking(engine, value, structured(value))).toEqual(structured(value));
+    expect(await locationsBlocking(engine, value, structuredPlacesFor(value))).toEqual(structuredPlacesFor(value));
   });
 
   it.each([
@@ -131,7 +131,7 @@ describe("round 11: older Windows readings that refused insurance words (decisio
     "|explorer",
     "x&calc",
   ])("still refuses %s in every structured place", async (value) => {
-    expect(await locationsBlocking(engine, value, structured(value))).toEqual(structured(value));
+    expect(await locationsBlocking(engine, value, structuredPlacesFor(value))).toEqual(structuredPlacesFor(value));
   });
 });
 
@@ -139,7 +139,7 @@ describe("round 11: cmd.exe's caret before a space or a drive's colon (decision 
   it.each(["x|n^e^t^ ^u^s^e^r", "&d^i^r c^:^\\", "foo.pdf&&t^y^p^e^ ^c^:^\\^w^i^n^d^o^w^s^\\^w^i^n^.^i^n^i"])(
     "refuses %s in every structured place",
     async (value) => {
-      expect(await locationsBlocking(engine, value, structured(value))).toEqual(structured(value));
+      expect(await locationsBlocking(engine, value, structuredPlacesFor(value))).toEqual(structuredPlacesFor(value));
     },
   );
 

@@ -1,7 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { decodedView } from "../../../server/firewall/decode";
 import { FirewallEngine } from "../../../server/firewall/engine";
-import { FREE_TEXT_LOCATIONS, LOCATIONS, locationsBlocking } from "../../fixtures/firewall/measure";
+import {
+  FREE_TEXT_LOCATIONS,
+  LOCATIONS,
+  locationsBlocking,
+  structuredPlacesFor,
+} from "../../fixtures/firewall/measure";
 
 /**
  * Round 12 of issue 30 item 4 (docs/firewall.md, "Round 12"; decision 501): cmd.exe's argument
@@ -15,11 +20,6 @@ beforeAll(() => {
   engine = new FirewallEngine(undefined, 1_000_000, false);
 });
 
-/** Every structured place that can carry the value (a header cannot carry a line break). */
-function structured(value: string) {
-  return LOCATIONS.filter((l) => l !== "header" || !/[\r\n]/.test(value));
-}
-
 describe("round 12: cmd.exe's commas and semicolons between a command and its arguments", () => {
   it.each([
     "x|net,user",
@@ -32,7 +32,7 @@ describe("round 12: cmd.exe's commas and semicolons between a command and its ar
     "x;whoami,/all",
     "x%7Cnet%2Cuser",
   ])("refuses %s in every structured place", async (value) => {
-    expect(await locationsBlocking(engine, value, structured(value))).toEqual(structured(value));
+    expect(await locationsBlocking(engine, value, structuredPlacesFor(value))).toEqual(structuredPlacesFor(value));
   });
 
   it("reads the delimiter as a space in the decoded view, and only after a separator or at the start", () => {
@@ -70,7 +70,7 @@ describe("round 12: cmd.exe's call and start run the program after them", () => 
   it.each(["call whoami", "start /b whoami", "start /min /wait ipconfig", "x&call netstat", "x|start /b tasklist"])(
     "refuses %s in every structured place",
     async (value) => {
-      expect(await locationsBlocking(engine, value, structured(value))).toEqual(structured(value));
+      expect(await locationsBlocking(engine, value, structuredPlacesFor(value))).toEqual(structuredPlacesFor(value));
     },
   );
 
@@ -93,7 +93,7 @@ describe("round 12: a program run from a home directory after a separator", () =
   it.each(["x;~/x.sh", "foo.pdf|~root/run", "75201&&~/bin/backdoor"])(
     "refuses %s in every structured place",
     async (value) => {
-      expect(await locationsBlocking(engine, value, structured(value))).toEqual(structured(value));
+      expect(await locationsBlocking(engine, value, structuredPlacesFor(value))).toEqual(structuredPlacesFor(value));
     },
   );
 
