@@ -5,10 +5,11 @@
  * (scripts/build-server.mjs).
  */
 import { parentPort } from "node:worker_threads";
-import { FirewallEngine } from "./engine";
+import { FirewallEngine, OFF_LOOP_BUDGET_MICROS } from "./engine";
 import type { InspectionRequest, InspectionAnswer } from "./inspector";
 
-const engine = new FirewallEngine(undefined, undefined, false, true);
+// Its own budget (decision 533): off the event loop, a busy host's slower run is no stall.
+const engine = new FirewallEngine(undefined, OFF_LOOP_BUDGET_MICROS, false, true);
 parentPort!.on("message", (request: InspectionRequest) => {
   let answer: InspectionAnswer;
   try {

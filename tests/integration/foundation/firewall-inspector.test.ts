@@ -2,7 +2,12 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FirewallEngine, type PendingInspection } from "../../../server/firewall/engine";
+import {
+  FIREWALL_BUDGET_MICROS,
+  FirewallEngine,
+  OFF_LOOP_BUDGET_MICROS,
+  type PendingInspection,
+} from "../../../server/firewall/engine";
 import { isLarge, OFF_LOOP_CHARS, OFF_LOOP_VALUES, OffLoopInspector } from "../../../server/firewall/inspector";
 import type { RequestData } from "../../../server/firewall/request-data";
 import { REPO_ROOT, startServer, type RunningServer } from "../../helpers/server";
@@ -70,6 +75,32 @@ describe("the off-loop inspector", () => {
         expect(there.blocked).toBe(payload !== undefined);
       }
       expect(lines.some((l) => l.msg.startsWith("firewall inspector started"))).toBe(true);
+    } finally {
+      await inspector.stop();
+    }
+  });
+
+  it("finishes off the loop a run that costs more than the in-place budget (decision 533)", async () => {
+    expect(OFF_LOOP_BUDGET_MICROS).toBeGreaterThan(FIREWALL_BUDGET_MICROS);
+    // Plan-id-shaped tokens in chunks of 200 (as request-data.ts hands them), enough of them that
+    // a run here costs 30-60 ms of the engine's clock: past the 20 ms an in-place run may take.
+    const costOf = (p: PendingInspection) => engine.runPending(p).micros;
+    const withChunks = (chunks: number): PendingInspection => {
+      const body: Record<string, string[]> = {};
+      for (let c = 0; c < chunks; c++)
+        body[String(c)] = Array.from({ length: 200 }, (_, i) => `H${c}${String(i * 7919).padStart(6, "0")}AK0010001`);
+      return { ...prepared(notes()), input: { ...prepared(notes()).input, "server.request.body": body } };
+    };
+    let chunks = 2;
+    let p = withChunks(chunks);
+    while (costOf(p) < 30_000 && chunks < 200) p = withChunks((chunks += 1));
+    const inPlace = costOf(p);
+    expect(inPlace, "the run must cost more than the in-place budget").toBeGreaterThan(FIREWALL_BUDGET_MICROS);
+
+    const inspector = new OffLoopInspector(WORKER, log);
+    try {
+      const there = await inspector.run(p);
+      expect(there, `a run of ${inPlace} µs here`).toMatchObject({ blocked: false, overrun: false });
     } finally {
       await inspector.stop();
     }
