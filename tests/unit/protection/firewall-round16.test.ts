@@ -62,8 +62,8 @@ describe("round 16: history events and FTP commands", () => {
     "Address\nSite 4, Building B",
     "Port\nport angeles clinic",
   ])("lets %s through everywhere", async (value) => {
-    const places = [...LOCATIONS, ...FREE_TEXT_LOCATIONS].filter((l) => l !== "header" || !/[\r\n]/.test(value));
-    expect(await locationsBlocking(engine, value, places)).toEqual([]);
+    // A header cannot carry a line break: locationsBlocking skips it (requestWith gives no request).
+    expect(await locationsBlocking(engine, value, [...LOCATIONS, ...FREE_TEXT_LOCATIONS])).toEqual([]);
   });
 
   it("reads the history events only in structured places: a note may quote a shell", async () => {
