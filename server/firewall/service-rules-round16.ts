@@ -35,9 +35,10 @@ export function round16Rules(rule: RuleFn, shell: ShellGrammar): WafRule[] {
       "svc-crlf-007",
       "http_protocol_violation",
       "A line break, then an FTP command (RFC 959): a path verb with a path, a verb alone on its line, an address, SITE with a server command",
-      // A verb that takes a path, given one (a "/", "~" or a file name with its extension); a
-      // verb that takes nothing, alone on its line; EPRT's and PORT's addresses; SITE's commands.
-      String.raw`[\r\n][\t ]*(?:x?cwd|x?mkd|x?rmd|stor|stou|appe|rnfr|rnto|nlst|mlsd|mlst|mdtm|smnt|retr|size)[\t ]+(?:\S*[/\\~]|[\w-]+\.[a-z][a-z0-9]{0,3}\b)|` +
+      // A verb that takes a path, given one (a "/", "~" or a file name with its extension; RETR is
+      // svc-crlf-001's, with any argument); a verb that takes nothing, alone on its line; EPRT's
+      // and PORT's addresses; SITE's commands.
+      String.raw`[\r\n][\t ]*(?:x?cwd|x?mkd|x?rmd|stor|stou|appe|rnfr|rnto|nlst|mlsd|mlst|mdtm|smnt|size)[\t ]+(?:\S*[/\\~]|[\w-]+\.[a-z][a-z0-9]{0,3}\b)|` +
         String.raw`[\r\n][\t ]*(?:cdup|xcup|pasv|epsv|syst|feat|abor|rein|xpwd|mlsd)[\t ]*(?:[\r\n]|$)|` +
         String.raw`[\r\n][\t ]*(?:eprt[\t ]+\|[12]\||port[\t ]+\d{1,3}(?:,\d{1,3}){5})|` +
         String.raw`[\r\n][\t ]*site[\t ]+(?:exec|chmod|cpfr|cpto|umask|idle)\b`,

@@ -85,11 +85,12 @@ describe("the off-loop inspector", () => {
     // Plan-id-shaped tokens in chunks of 200 (as request-data.ts hands them), enough of them that
     // a run here costs 30-60 ms of the engine's clock: past the 20 ms an in-place run may take.
     const costOf = (p: PendingInspection) => engine.runPending(p).micros;
+    const base = prepared(notes());
     const withChunks = (chunks: number): PendingInspection => {
       const body: Record<string, string[]> = {};
       for (let c = 0; c < chunks; c++)
         body[String(c)] = Array.from({ length: 200 }, (_, i) => `H${c}${String(i * 7919).padStart(6, "0")}AK0010001`);
-      return { ...prepared(notes()), input: { ...prepared(notes()).input, "server.request.body": body } };
+      return { ...base, input: { ...base.input, "server.request.body": body } };
     };
     let chunks = 2;
     let p = withChunks(chunks);
